@@ -1,0 +1,7 @@
+// Copies the non-TypeScript assets that the runtime reads (prompt templates) next to the compiled code.
+import { cpSync, existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+if (existsSync(join(root, "src/prompts"))) cpSync(join(root, "src/prompts"), join(root, "dist/prompts"), { recursive: true });

@@ -1,0 +1,137 @@
+import { existsSync, readFileSync } from "node:fs";
+import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
+import type { z } from "zod";
+import { writeFileAtomic } from "../util/atomicWrite.js";
+import { CairnError, errorMessage } from "../util/errors.js";
+import { envOverrides } from "./envOverrides.js";
+import { type CairnConfig, configSchema } from "./schema.js";
+
+type Tree = Record<string, unknown>;
+
+export interface LoadConfigOptions {
+  /** Path of config.yaml; a missing file means all defaults. */
+  file?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Dotted keys from command-line flags, applied last. */
+  overrides?: Record<string, unknown>;
+}
+
+/** Reads YAML, then the environment, then flags, and validates the result against the schema. */
+export function loadConfig(options: LoadConfigOptions = {}): CairnConfig {
+  const tree = options.file ? readConfigFile(options.file) : {};
+  for (const [variable, key, type] of envOverrides) {
+    const raw = (options.env ?? process.env)[variable];
+    if (raw !== undefined && raw !== "") setPath(tree, key, coerce(raw, type, variable));
+  }
+  for (const [key, value] of Object.entries(options.overrides ?? {})) setPath(tree, key, value);
+  return validateConfig(tree);
+}
+
+export function validateConfig(tree: unknown): CairnConfig {
+  const result = configSchema.safeParse(tree);
+  if (!result.success) throw new CairnError("config_invalid", formatIssue(result.error.issues[0], tree));
+  return result.data;
+}
+
+export function readConfigFile(file: string): Tree {
+  if (!existsSync(file)) return {};
+  let parsed: unknown;
+  try {
+    parsed = parseYaml(readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new CairnError("config_invalid", `config: ${file} is not valid YAML: ${errorMessage(error).split("\n")[0]}`);
+  }
+  if (parsed === null || parsed === undefined) return {};
+  if (typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw new CairnError("config_invalid", `config: ${file} must hold a mapping of settings`);
+  }
+  return parsed as Tree;
+}
+
+/** Sets one dotted key in the YAML file after validating the whole result; the file is written atomically. */
+export function setConfigValue(file: string, key: string, rawValue: string): CairnConfig {
+  const tree = readConfigFile(file);
+  setPath(tree, key, parseScalar(rawValue));
+  const config = validateConfig(tree);
+  writeFileAtomic(file, stringifyYaml(tree));
+  return config;
+}
+
+export function getPath(tree: unknown, key: string): unknown {
+  let node: unknown = tree;
+  for (const part of key.split(".")) {
+    if (node === null || typeof node !== "object") return undefined;
+    node = (node as Tree)[part];
+  }
+  return node;
+}
+
+function setPath(tree: Tree, key: string, value: unknown): void {
+  const parts = key.split(".");
+  let node = tree;
+  for (const part of parts.slice(0, -1)) {
+    const next = node[part];
+    if (next === null || typeof next !== "object" || Array.isArray(next)) node[part] = {};
+    node = node[part] as Tree;
+  }
+  node[parts.at(-1)!] = value;
+}
+
+/** A value typed on the command line: numbers and booleans become themselves, JSON arrays are parsed. */
+export function parseScalar(raw: string): unknown {
+  const trimmed = raw.trim();
+  if (trimmed === "true" || trimmed === "false") return trimmed === "true";
+  if (trimmed !== "" && !Number.isNaN(Number(trimmed))) return Number(trimmed);
+  if (trimmed.startsWith("[")) {
+    try {
+      return JSON.parse(trimmed);
+    } catch {
+      return raw;
+    }
+  }
+  return raw;
+}
+
+function coerce(raw: string, type: "string" | "number" | "boolean", variable: string): unknown {
+  if (type === "string") return raw;
+  const value = parseScalar(raw);
+  if (typeof value !== type) throw new CairnError("config_invalid", `config: ${variable}=${raw} must be a ${type}`);
+  return value;
+}
+
+function formatIssue(issue: z.core.$ZodIssue | undefined, tree: unknown): string {
+  if (!issue) return "config: invalid configuration";
+  const key = issue.path.join(".") || "(root)";
+  const value = JSON.stringify(getPath(tree, key));
+  if (issue.code === "too_small" || issue.code === "too_big") {
+    const range = rangeOf(key);
+    return `config: ${key} = ${value} is out of range${range ? ` (${range})` : ""}`;
+  }
+  if (issue.code === "unrecognized_keys") {
+    return `config: unknown key ${[key === "(root)" ? "" : `${key}.`, issue.keys[0]].join("")}; see 'cairn config list'`;
+  }
+  if (issue.code === "invalid_value") {
+    return `config: ${key} = ${value} is not allowed (one of ${issue.values.map(String).join(", ")})`;
+  }
+  return `config: ${key} = ${value}: ${issue.message}`;
+}
+
+/** Reads the allowed range of a numeric key from the schema so errors always match it. */
+function rangeOf(key: string): string | undefined {
+  let node: unknown = configSchema;
+  for (const part of key.split(".")) {
+    node = unwrap(node);
+    const shape = (node as { shape?: Record<string, unknown> }).shape;
+    if (!shape) return undefined;
+    node = shape[part];
+  }
+  const inner = unwrap(node) as { minValue?: number | null; maxValue?: number | null } | undefined;
+  if (inner?.minValue == null || inner.maxValue == null) return undefined;
+  return `${inner.minValue} to ${inner.maxValue}`;
+}
+
+function unwrap(node: unknown): unknown {
+  let current = node as { unwrap?: () => unknown; def?: { innerType?: unknown } } | undefined;
+  while (current?.def?.innerType) current = current.def.innerType as typeof current;
+  return current;
+}

@@ -1,0 +1,119 @@
+import { z } from "zod";
+
+const int = (min: number, max: number, fallback: number) => z.number().int().min(min).max(max).default(fallback);
+const num = (min: number, max: number, fallback: number) => z.number().min(min).max(max).default(fallback);
+
+export const sessionKinds = ["interactive", "exec", "subagent", "internal"] as const;
+export const llmProviderNames = ["auto", "openai", "anthropic", "ollama", "claude-cli", "codex-cli", "offline"] as const;
+export const embeddingProviderNames = ["hashed", "openai", "ollama", "transformers"] as const;
+
+const llmRole = z
+  .object({
+    provider: z.enum(llmProviderNames).default("auto"),
+    model: z.string().optional(),
+    baseUrl: z.string().optional(),
+    apiKey: z.string().optional(),
+    timeoutMs: int(1_000, 3_600_000, 120_000),
+  })
+  .default({ provider: "auto", timeoutMs: 120_000 });
+
+/** Every setting, its default and its allowed range. Unknown keys are rejected so typos surface. */
+export const configSchema = z
+  .object({
+    memories: z
+      .object({
+        enabled: z.boolean().default(false),
+        maxRolloutAgeDays: int(1, 3650, 30),
+        minRolloutIdleHours: num(0, 720, 12),
+        maxRolloutsPerStartup: int(1, 10_000, 64),
+        summaryInjectionTokenLimit: int(100, 200_000, 5000),
+        allowedKinds: z.array(z.enum(sessionKinds)).min(1).default(["interactive"]),
+        maxUnusedDays: int(1, 3650, 30),
+        phase2MaxInputs: int(1, 10_000, 256),
+      })
+      .strict()
+      .prefault({}),
+    collection: z
+      .object({
+        idleHours: num(0, 720, 12),
+        maxUnprocessedItems: int(1, 100_000, 5),
+        scanIntervalSeconds: int(5, 86_400, 300),
+      })
+      .strict()
+      .prefault({}),
+    sources: z
+      .object({
+        codex: z.array(z.string()).optional(),
+        "claude-code": z.array(z.string()).optional(),
+        pi: z.array(z.string()).optional(),
+        omp: z.array(z.string()).optional(),
+        gemini: z.array(z.string()).optional(),
+        opencode: z.array(z.string()).optional(),
+      })
+      .strict()
+      .prefault({}),
+    llm: llmRole,
+    smol: z
+      .object({
+        provider: z.enum(llmProviderNames).optional(),
+        model: z.string().optional(),
+        baseUrl: z.string().optional(),
+        apiKey: z.string().optional(),
+        timeoutMs: int(1_000, 3_600_000, 120_000).optional(),
+      })
+      .strict()
+      .prefault({}),
+    extraction: z
+      .object({
+        concurrency: int(1, 64, 8),
+        runningCap: int(1, 1000, 64),
+        scanLimit: int(1, 100_000, 1000),
+        maxInputTokens: int(1000, 1_000_000, 24_000),
+        toolOutputMaxTokens: int(20, 100_000, 300),
+        dailyTokenBudget: int(0, 1_000_000_000, 0),
+      })
+      .strict()
+      .prefault({}),
+    consolidation: z
+      .object({
+        mode: z.enum(["auto", "llm", "agent", "offline"]).default("auto"),
+        agentCli: z.enum(["codex", "claude"]).default("codex"),
+        maxInputTokens: int(1000, 1_000_000, 48_000),
+        timeoutMs: int(10_000, 7_200_000, 1_800_000),
+      })
+      .strict()
+      .prefault({}),
+    queue: z
+      .object({
+        leaseSeconds: int(5, 86_400, 300),
+        phase2LeaseSeconds: int(5, 86_400, 3600),
+        maxAttempts: int(1, 100, 5),
+        backoffBaseMs: int(10, 86_400_000, 30_000),
+        backoffMaxMs: int(10, 604_800_000, 21_600_000),
+      })
+      .strict()
+      .prefault({}),
+    embeddings: z
+      .object({
+        provider: z.enum(embeddingProviderNames).default("hashed"),
+        model: z.string().optional(),
+        baseUrl: z.string().optional(),
+        apiKey: z.string().optional(),
+        dimensions: int(16, 8192, 384),
+      })
+      .strict()
+      .prefault({}),
+    server: z
+      .object({
+        host: z.string().default("127.0.0.1"),
+        port: int(0, 65_535, 7077),
+        token: z.string().optional(),
+      })
+      .strict()
+      .prefault({}),
+    recall: z.record(z.string(), z.unknown()).default({}),
+  })
+  .strict();
+
+export type CairnConfig = z.infer<typeof configSchema>;
+export type ConfigInput = z.input<typeof configSchema>;

@@ -1,0 +1,10 @@
+/** The embedding contract: the memory store and recall depend on this file only. */
+export interface EmbeddingProvider {
+  readonly name: string;
+  /** Identifies the vector space: stored with each vector so a model change marks vectors stale. */
+  readonly model: string;
+  readonly dimensions: number;
+  /** One vector per input text, in order, L2-normalized. */
+  embed(texts: string[]): Promise<Float32Array[]>;
+  available(): Promise<boolean>;
+}

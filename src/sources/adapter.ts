@@ -1,0 +1,42 @@
+import type { AgentName, ParseOutput } from "./types.js";
+
+/** A file (or database) an adapter can read, found under one of its roots. */
+export interface SourceFile {
+  path: string;
+  agent: AgentName;
+  /** Files whose change is detected together (OpenCode's -wal next to its database). */
+  companions?: string[];
+}
+
+/**
+ * Line-oriented formats can continue from a byte offset with a small carried state; whole-file
+ * formats (JSON documents, SQLite, replayed JSONL) are re-read completely when they change.
+ */
+export interface LineResume {
+  /** Bytes and lines already consumed (always at a line boundary). */
+  offset: number;
+  line: number;
+  /** Whatever the adapter needs to continue (session metadata, open tool calls, ...). JSON-serializable. */
+  state: unknown;
+}
+
+export interface ReadRequest {
+  file: SourceFile;
+  /** Present when the file only grew since the last read and the adapter said it can resume. */
+  resume?: LineResume;
+}
+
+export interface ReadResult extends ParseOutput {
+  /** Where to continue next time; undefined means "re-read the whole file when it changes". */
+  resume?: LineResume;
+}
+
+export interface SourceAdapter {
+  agent: AgentName;
+  /** Default roots from the agent's own environment variables and home layout. */
+  defaultRoots(env: NodeJS.ProcessEnv, home: string): string[];
+  /** Every session file under a root. Must not throw on a missing root (returns nothing). */
+  discover(root: string): Promise<SourceFile[]>;
+  /** Parses one file. Never throws for bad content: problems are returned, located and counted. */
+  read(request: ReadRequest): Promise<ReadResult>;
+}

@@ -1,0 +1,71 @@
+/**
+ * The normalized shape every agent adapter produces. Nothing here imports an adapter: adapters,
+ * the scanner and the collector all depend on this file, never the reverse.
+ */
+export const agentNames = ["codex", "claude-code", "pi", "omp", "gemini", "opencode", "push"] as const;
+export type AgentName = (typeof agentNames)[number];
+
+export type SessionKind = "interactive" | "exec" | "subagent" | "internal";
+
+export type ItemRole = "user" | "assistant" | "tool_call" | "tool_result" | "system" | "compaction";
+
+export interface GitInfo {
+  branch?: string;
+  commit?: string;
+  /** The remote URL as recorded (normalized later into the project key). */
+  remote?: string;
+}
+
+export interface SessionInfo {
+  /** The agent's own session id (Claude Code subagents: `<parent>:agent-<agentId>`). */
+  id: string;
+  agent: AgentName;
+  kind: SessionKind;
+  /** Working directory as the transcript recorded it; null when the format does not say. */
+  cwd: string | null;
+  git?: GitInfo;
+  title?: string;
+  parentId?: string;
+  /** Epoch milliseconds. */
+  startedAt: number;
+  updatedAt: number;
+}
+
+export interface SessionItem {
+  /**
+   * Stable identity of the item within its session, so a re-read of the same record updates rather
+   * than duplicates it (e.g. `L12`, `L12#2`, a message id). Never reused for different content positions.
+   */
+  key: string;
+  role: ItemRole;
+  text: string;
+  /** Tool name for tool_call / tool_result. */
+  tool?: string;
+  callId?: string;
+  isError?: boolean;
+  /** Epoch milliseconds. */
+  ts?: number;
+  origin: { file: string; line: number };
+}
+
+export interface ParsedSession {
+  session: SessionInfo;
+  /** In conversation order. */
+  items: SessionItem[];
+  /** True when the items continue those stored from an earlier read (an append), false for the whole session. */
+  partial?: boolean;
+}
+
+/** A located, counted reason a record was not imported. */
+export interface ParseProblem {
+  file: string;
+  line?: number;
+  reason: string;
+}
+
+export interface ParseOutput {
+  sessions: ParsedSession[];
+  problems: ParseProblem[];
+  /** Counted but harmless: records skipped on purpose (unknown types, injected context, noise). */
+  skipped: number;
+}
