@@ -4,4 +4,5 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-if (existsSync(join(root, "src/prompts"))) cpSync(join(root, "src/prompts"), join(root, "dist/prompts"), { recursive: true });
+if (existsSync(join(root, "src/prompts")))
+  cpSync(join(root, "src/prompts"), join(root, "dist/prompts"), { recursive: true });

@@ -1,10 +1,19 @@
 import { z } from "zod";
+import { recallConfigSchema } from "../recall/recallConfig.js";
 
 const int = (min: number, max: number, fallback: number) => z.number().int().min(min).max(max).default(fallback);
 const num = (min: number, max: number, fallback: number) => z.number().min(min).max(max).default(fallback);
 
 export const sessionKinds = ["interactive", "exec", "subagent", "internal"] as const;
-export const llmProviderNames = ["auto", "openai", "anthropic", "ollama", "claude-cli", "codex-cli", "offline"] as const;
+export const llmProviderNames = [
+  "auto",
+  "openai",
+  "anthropic",
+  "ollama",
+  "claude-cli",
+  "codex-cli",
+  "offline",
+] as const;
 export const embeddingProviderNames = ["hashed", "openai", "ollama", "transformers"] as const;
 
 const llmRole = z
@@ -111,7 +120,7 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
-    recall: z.record(z.string(), z.unknown()).default({}),
+    recall: recallConfigSchema,
   })
   .strict();
 

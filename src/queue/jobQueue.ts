@@ -92,7 +92,9 @@ export class JobQueue {
       if (existing.status === "running") {
         // The holder keeps its lease; succeed/fail see the newer watermark and re-queue the job.
         this.db
-          .prepare("UPDATE jobs SET input_watermark = max(input_watermark, ?), attempts = 0, updated_at = ? WHERE id = ?")
+          .prepare(
+            "UPDATE jobs SET input_watermark = max(input_watermark, ?), attempts = 0, updated_at = ? WHERE id = ?",
+          )
           .run(watermark, now, existing.id);
         return { id: existing.id, created: false, reopened: false };
       }
@@ -134,7 +136,10 @@ export class JobQueue {
       for (const row of candidates) {
         if (leases.length >= room) break;
         if (row.status === "running" && row.attempts >= row.max_attempts) {
-          this.finish(row.id, "dead", { error: row.last_error ?? "lease expired too many times (worker crashed?)", now });
+          this.finish(row.id, "dead", {
+            error: row.last_error ?? "lease expired too many times (worker crashed?)",
+            now,
+          });
           continue;
         }
         const token = randomUUID();
@@ -296,7 +301,11 @@ export class JobQueue {
       .get(lease.id, lease.token) as JobRow | undefined;
   }
 
-  private finish(id: number, status: JobStatus, options: { now: number; error?: string; result?: string | null }): void {
+  private finish(
+    id: number,
+    status: JobStatus,
+    options: { now: number; error?: string; result?: string | null },
+  ): void {
     this.db
       .prepare(
         `UPDATE jobs SET status = ?, lease_owner = NULL, lease_expires_at = NULL, last_error = ?,

@@ -29,6 +29,11 @@ export interface ReadRequest {
 export interface ReadResult extends ParseOutput {
   /** Where to continue next time; undefined means "re-read the whole file when it changes". */
   resume?: LineResume;
+  /**
+   * Set by a resumed read that met something rewriting earlier history (a rollback, a branch, a
+   * rewind): the scanner then discards this result and reads the whole file again.
+   */
+  needsFullRead?: boolean;
 }
 
 export interface SourceAdapter {

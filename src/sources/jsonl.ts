@@ -26,7 +26,10 @@ const NEWLINE = 0x0a;
  * read; a last line without its newline that does not parse is a write in progress (torn), not an error,
  * and is left for the next read.
  */
-export function readJsonLines(path: string, from: { offset: number; line: number } = { offset: 0, line: 0 }): JsonLinesRead {
+export function readJsonLines(
+  path: string,
+  from: { offset: number; line: number } = { offset: 0, line: 0 },
+): JsonLinesRead {
   const buffer = readFrom(path, from.offset);
   const records: JsonLine[] = [];
   const problems: ParseProblem[] = [];

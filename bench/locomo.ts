@@ -1,0 +1,171 @@
+/**
+ * LoCoMo turn retrieval: every dialogue turn becomes a memory (scope = conversation, ref = dia_id,
+ * provenance = session number and turn number), every question of categories 1-4 goes through
+ * MemoryStore.recall, and recall@5, recall@10 and MRR of the gold evidence turns are reported per
+ * category and overall, next to a plain FTS5 BM25 baseline over the same texts.
+ *
+ *   npx tsx bench/locomo.ts --data ../shared/bench/locomo/locomo10-dev.json [--json]
+ *     [--conversations 1,2,3] [--config '{"alpha":0.4}'] [--no-speaker] [--no-caption] [--date]
+ */
+import { parseArgs } from "node:util";
+import { openDatabase } from "../src/db/connection.js";
+import { MemoryStore } from "../src/memory/memoryStore.js";
+import { createHashedEmbeddingProvider } from "../src/providers/embeddings/hashedEmbedding.js";
+import { defaultRecallConfig } from "../src/recall/recallConfig.js";
+import { type LocomoConversation, loadLocomo } from "./lib/locomoData.js";
+import { PlainBm25 } from "./lib/plainBm25.js";
+import { type QuestionScore, type Summary, scoreQuestion, summarize } from "./lib/retrievalMetrics.js";
+import { type TurnTextOptions, turnText } from "./lib/turnText.js";
+
+const K = 10;
+
+interface Report {
+  overall: Summary;
+  categories: Record<string, Summary>;
+  baseline: { overall: Summary; categories: Record<string, Summary> };
+  setup: Record<string, unknown>;
+}
+
+class Tally {
+  private readonly scores = new Map<string, QuestionScore[]>();
+  private readonly latencies = new Map<string, number[]>();
+  add(category: number, score: QuestionScore, ms: number): void {
+    for (const key of ["all", String(category)]) {
+      this.scores.set(key, [...(this.scores.get(key) ?? []), score]);
+      this.latencies.set(key, [...(this.latencies.get(key) ?? []), ms]);
+    }
+  }
+  report(): { overall: Summary; categories: Record<string, Summary> } {
+    const categories: Record<string, Summary> = {};
+    for (const key of ["1", "2", "3", "4"]) {
+      if (this.scores.has(key)) categories[key] = summarize(this.scores.get(key)!, this.latencies.get(key)!);
+    }
+    return { overall: summarize(this.scores.get("all") ?? [], this.latencies.get("all") ?? []), categories };
+  }
+}
+
+async function run(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      data: { type: "string" },
+      json: { type: "boolean", default: false },
+      conversations: { type: "string" },
+      config: { type: "string" },
+      "no-speaker": { type: "boolean", default: false },
+      "no-caption": { type: "boolean", default: false },
+      date: { type: "boolean", default: false },
+      dimensions: { type: "string", default: "384" },
+    },
+  });
+  if (!values.data) throw new Error("--data <locomo json> is required");
+  let conversations = loadLocomo(values.data);
+  if (values.conversations) {
+    const wanted = values.conversations.split(",").map(Number);
+    conversations = conversations.filter((_, i) => wanted.includes(i + 1));
+  }
+  const textOptions: TurnTextOptions = {
+    speaker: !values["no-speaker"],
+    caption: !values["no-caption"],
+    date: values.date,
+  };
+  const config = defaultRecallConfig(values.config ? JSON.parse(values.config) : {});
+  const { db, vecError } = openDatabase(":memory:");
+  const store = new MemoryStore({
+    db,
+    embeddings: createHashedEmbeddingProvider({ dimensions: Number(values.dimensions) }),
+    config,
+    vectorIndex: vecError === null,
+  });
+  const baseline = new PlainBm25();
+  for (const conversation of conversations) await ingest(store, baseline, conversation, textOptions);
+
+  const ours = new Tally();
+  const plain = new Tally();
+  for (const conversation of conversations) {
+    for (const q of conversation.questions) {
+      const t0 = performance.now();
+      const response = await store.recall({
+        query: q.question,
+        k: K,
+        scopes: [conversation.sampleId],
+        countUsage: false,
+      });
+      const ms = performance.now() - t0;
+      ours.add(
+        q.category,
+        scoreQuestion(
+          response.results.map((r) => r.ref ?? ""),
+          q.evidence,
+        ),
+        ms,
+      );
+      const b0 = performance.now();
+      const refs = baseline.search(conversation.sampleId, q.question, K);
+      plain.add(q.category, scoreQuestion(refs, q.evidence), performance.now() - b0);
+    }
+  }
+  const report: Report = {
+    ...ours.report(),
+    baseline: plain.report(),
+    setup: {
+      conversations: conversations.map((c) => c.sampleId),
+      text: textOptions,
+      embeddings: store.provider.model,
+      vectorIndex: vecError === null,
+    },
+  };
+  if (values.json) {
+    process.stdout.write(
+      `${JSON.stringify({ overall: strip(report.overall), categories: mapValues(report.categories, strip), baseline: { overall: strip(report.baseline.overall), categories: mapValues(report.baseline.categories, strip) } })}\n`,
+    );
+  } else printTable(report);
+  db.close();
+  baseline.close();
+}
+
+async function ingest(
+  store: MemoryStore,
+  baseline: PlainBm25,
+  conversation: LocomoConversation,
+  options: TurnTextOptions,
+) {
+  const inputs = conversation.sessions.flatMap((session) =>
+    session.turns.map((turn) => ({
+      content: turnText(turn, session, options),
+      scope: conversation.sampleId,
+      ref: turn.dia_id,
+      who: turn.speaker,
+      provenance: { sessionId: `D${session.index}`, itemFrom: Number(turn.dia_id.split(":")[1]) },
+    })),
+  );
+  await store.remember(inputs);
+  baseline.add(inputs.map((i) => ({ scope: i.scope, ref: i.ref, body: i.content })));
+}
+
+function strip(s: Summary): Omit<Summary, "n"> {
+  const { n: _n, ...rest } = s;
+  return rest;
+}
+
+function mapValues<T, U>(record: Record<string, T>, fn: (t: T) => U): Record<string, U> {
+  return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, fn(v)]));
+}
+
+function printTable(report: Report): void {
+  const row = (name: string, s: Summary | undefined, b: Summary | undefined) =>
+    `${name.padEnd(10)} ${String(s?.n ?? 0).padStart(5)}  ${fmt(s)}   |  ${fmt(b)}`;
+  const fmt = (s: Summary | undefined) =>
+    s
+      ? `${s["recall@5"].toFixed(3)}  ${s["recall@10"].toFixed(3)}  ${s.mrr.toFixed(3)}  ${s.p50ms.toFixed(2)}/${s.p95ms.toFixed(2)}`
+      : "-";
+  console.log(`setup: ${JSON.stringify(report.setup)}`);
+  console.log(
+    `${"".padEnd(10)} ${"n".padStart(5)}  cairn: R@5    R@10   MRR    p50/p95 ms  |  plain BM25: R@5  R@10  MRR  p50/p95 ms`,
+  );
+  for (const key of ["1", "2", "3", "4"]) row(`cat ${key}`, report.categories[key], report.baseline.categories[key]);
+  for (const key of ["1", "2", "3", "4"])
+    console.log(row(`cat ${key}`, report.categories[key], report.baseline.categories[key]));
+  console.log(row("overall", report.overall, report.baseline.overall));
+}
+
+await run();

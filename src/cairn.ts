@@ -1,0 +1,356 @@
+import { mkdirSync } from "node:fs";
+import { loadConfig } from "./config/load.js";
+import { type CairnPaths, cairnHome, cairnPaths } from "./config/paths.js";
+import type { CairnConfig } from "./config/schema.js";
+import { withWriteTx } from "./db/tx.js";
+import { MemoryStore } from "./memory/memoryStore.js";
+import type { RecallResponse, RememberInput, RememberOutcome } from "./memory/types.js";
+import { EligibilityRepository } from "./pipeline/phase1/eligibilityRepository.js";
+import { type Phase1Options, type Phase1Report, runPhase1 } from "./pipeline/phase1/runPhase1.js";
+import { agentConsolidator } from "./pipeline/phase2/consolidators/agentConsolidator.js";
+import { llmConsolidator } from "./pipeline/phase2/consolidators/llmConsolidator.js";
+import { offlineConsolidator } from "./pipeline/phase2/consolidators/offlineConsolidator.js";
+import type { Consolidator } from "./pipeline/phase2/consolidators/types.js";
+import { LAST_RUN_KEY, newestInput, type Phase2Report, runPhase2, WATERMARK_KEY } from "./pipeline/phase2/runPhase2.js";
+import { projectIdentity } from "./project/projectKey.js";
+import { projectResolver } from "./project/projectResolver.js";
+import { createEmbeddingProvider } from "./providers/embeddings/createEmbeddingProvider.js";
+import { type ResolvedLlm, resolveLlm } from "./providers/llm/roles.js";
+import { buildInjection, type Injection } from "./read/inject.js";
+import { readMemoryUrl } from "./read/memoryUrl.js";
+import { applyCitationUsage } from "./read/usageFeedback.js";
+import { Collector } from "./sessions/collector.js";
+import type { SessionRecord } from "./sessions/types.js";
+import { type SourceAgent, scanTargets } from "./sources/registry.js";
+import { type FileReport, type ScanReport, scanSources } from "./sources/scanner.js";
+import type { AgentName, ItemRole, SessionKind } from "./sources/types.js";
+import { Storage } from "./storage.js";
+import { type Clock, DAY_MS, HOUR_MS, systemClock } from "./util/clock.js";
+import { CairnError } from "./util/errors.js";
+
+export interface OpenCairnOptions {
+  /** Memory root; defaults to `$CAIRN_HOME` or `~/.cairn`. */
+  home?: string;
+  /** Dotted config keys applied over the YAML file and the environment. */
+  config?: Record<string, unknown>;
+  env?: NodeJS.ProcessEnv;
+  clock?: Clock;
+}
+
+export interface PushItem {
+  role: ItemRole;
+  text: string;
+  tool?: string;
+  callId?: string;
+  isError?: boolean;
+  ts?: number;
+}
+
+export interface PushSession {
+  agent?: AgentName;
+  kind?: SessionKind;
+  cwd?: string | null;
+  title?: string;
+}
+
+export function openCairn(options: OpenCairnOptions = {}): Cairn {
+  return new Cairn(options);
+}
+
+/**
+ * The library facade: every operation the CLI, the HTTP API and the MCP server expose, over one store.
+ */
+export class Cairn {
+  readonly paths: CairnPaths;
+  readonly config: CairnConfig;
+  readonly clock: Clock;
+  readonly env: NodeJS.ProcessEnv;
+  private opened: Storage | undefined;
+  private resolved: Promise<ResolvedLlm> | undefined;
+  private store: MemoryStore | undefined;
+
+  constructor(options: OpenCairnOptions = {}) {
+    this.env = options.env ?? process.env;
+    this.paths = cairnPaths(options.home ?? cairnHome(this.env));
+    this.config = loadConfig({
+      file: this.paths.config,
+      env: this.env,
+      ...(options.config ? { overrides: options.config } : {}),
+    });
+    this.clock = options.clock ?? systemClock;
+  }
+
+  /** The store, opened (and created, readable by the user only) on first use. */
+  get storage(): Storage {
+    if (!this.opened) {
+      mkdirSync(this.paths.home, { recursive: true, mode: 0o700 });
+      const queue = this.config.queue;
+      this.opened = Storage.open(this.paths.database, {
+        clock: this.clock,
+        leaseMs: queue.leaseSeconds * 1000,
+        maxAttempts: queue.maxAttempts,
+        backoffBaseMs: queue.backoffBaseMs,
+        backoffMaxMs: queue.backoffMaxMs,
+      });
+    }
+    return this.opened;
+  }
+
+  collector(): Collector {
+    return new Collector(this.storage.sessions, this.storage.items, {
+      maxUnprocessedItems: this.config.collection.maxUnprocessedItems,
+      clock: this.clock,
+      projectKeyOf: projectResolver(),
+    });
+  }
+
+  /** One collection pass over every agent's sessions, then the idle trigger. */
+  async scan(
+    options: {
+      overrides?: Partial<Record<SourceAgent, string[]>>;
+      only?: SourceAgent[];
+      onFile?: (report: FileReport, done: number) => void;
+    } = {},
+  ): Promise<ScanReport> {
+    const storage = this.storage;
+    const targets = scanTargets({
+      env: this.env,
+      configured: this.config.sources,
+      ...(options.overrides ? { overrides: options.overrides } : {}),
+      ...(options.only ? { only: options.only } : {}),
+    });
+    const collector = this.collector();
+    const report = await scanSources(
+      { db: storage.db, files: storage.sourceFiles, collector, clock: this.clock },
+      targets,
+      options.onFile ? { onFile: options.onFile } : {},
+    );
+    const invalidatedIdle = withWriteTx(storage.db, () =>
+      collector.sweepIdle(this.config.collection.idleHours * HOUR_MS),
+    );
+    const citations = applyCitationUsage(storage, this.clock());
+    return { ...report, invalidatedIdle, citedOutputs: citations.outputs };
+  }
+
+  sessions(
+    filter: { agent?: string; projectKey?: string; limit?: number } = {},
+  ): Array<SessionRecord & { items: number }> {
+    const counts = this.storage.items.countsBySession();
+    return this.storage.sessions.list(filter).map((session) => ({ ...session, items: counts.get(session.id) ?? 0 }));
+  }
+
+  /**
+   * The push API: an agent that does not write transcripts cairn can read feeds its session directly.
+   * The same invalidation triggers apply as for scanned sessions. Returns the stored item id.
+   */
+  appendHistory(sessionId: string, item: PushItem, session: PushSession = {}): number {
+    if (sessionId.trim().length === 0) throw new CairnError("bad_input", "appendHistory: sessionId must not be empty");
+    if (typeof item.text !== "string") throw new CairnError("bad_input", "appendHistory: item.text must be a string");
+    const now = this.clock();
+    const collector = this.collector();
+    return withWriteTx(this.storage.db, () =>
+      collector.append(
+        {
+          id: sessionId,
+          agent: session.agent ?? "push",
+          kind: session.kind ?? "interactive",
+          cwd: session.cwd ?? null,
+          ...(session.title ? { title: session.title } : {}),
+          startedAt: item.ts ?? now,
+          updatedAt: item.ts ?? now,
+        },
+        {
+          role: item.role,
+          text: item.text,
+          ...(item.tool ? { tool: item.tool } : {}),
+          ...(item.callId ? { callId: item.callId } : {}),
+          ...(item.isError ? { isError: true } : {}),
+          ...(item.ts ? { ts: item.ts } : {}),
+          origin: { file: "push", line: 0 },
+        },
+      ),
+    );
+  }
+
+  /** Marks a pushed (or scanned) session as ended: its unprocessed items become pending at once. */
+  endSession(sessionId: string): boolean {
+    const collector = this.collector();
+    return withWriteTx(this.storage.db, () => collector.end(sessionId));
+  }
+
+  /** The Memory Guidance block for a session starting in `cwd` (files only: no store, no model). */
+  inject(cwd: string = process.cwd()): Injection {
+    return buildInjection({
+      memoriesRoot: this.paths.memories,
+      cwd,
+      tokenLimit: this.config.memories.summaryInjectionTokenLimit,
+    });
+  }
+
+  /** Reads a `memory://root/...` (current project) or `memory://global/...` file. */
+  readMemory(url: string, cwd: string = process.cwd()): { url: string; content: string } {
+    return readMemoryUrl(url, { memoriesRoot: this.paths.memories, cwd });
+  }
+
+  /** The fact store (memories, embeddings, graph, hints) over the same database. */
+  get memories(): MemoryStore {
+    this.store ??= new MemoryStore({
+      db: this.storage.db,
+      embeddings: createEmbeddingProvider(this.config.embeddings, this.env),
+      config: this.config.recall,
+      clock: this.clock,
+      vectorIndex: this.storage.vecError === null,
+      onHit: (ids) => this.countRecallHits(ids),
+    });
+    return this.store;
+  }
+
+  /**
+   * Stores memories at once (raw first). `scope` defaults to the project of `cwd`; `global` and any other
+   * label are allowed.
+   */
+  async remember(
+    input: (RememberInput & { cwd?: string }) | Array<RememberInput & { cwd?: string }>,
+  ): Promise<RememberOutcome[]> {
+    const list = (Array.isArray(input) ? input : [input]).map(({ cwd, ...entry }) => {
+      if (typeof entry.content !== "string" || entry.content.trim().length === 0) {
+        throw new CairnError("bad_input", "remember: content must be a non-empty string");
+      }
+      const project = projectIdentity(cwd ?? process.cwd()).key;
+      const scope = entry.scope === undefined || entry.scope === "project" ? project : entry.scope;
+      return { ...entry, scope, who: entry.who ?? "user" };
+    });
+    return this.memories.remember(list);
+  }
+
+  /**
+   * Hybrid recall. `scope`: `project` (default: the project of `cwd` plus global), `global`, `all`, or any
+   * label given to remember.
+   */
+  async recall(request: {
+    query: string;
+    k?: number;
+    scope?: string;
+    cwd?: string;
+    expand?: boolean;
+  }): Promise<RecallResponse> {
+    if (typeof request.query !== "string" || request.query.trim().length === 0) {
+      throw new CairnError("bad_input", "recall: query must be a non-empty string");
+    }
+    const scope = request.scope ?? "project";
+    const scopes =
+      scope === "all"
+        ? ("all" as const)
+        : scope === "project"
+          ? [projectIdentity(request.cwd ?? process.cwd()).key, "global"]
+          : [scope];
+    return this.memories.recall({
+      query: request.query,
+      scopes,
+      ...(request.k === undefined ? {} : { k: request.k }),
+      ...(request.expand === undefined ? {} : { expand: request.expand }),
+    });
+  }
+
+  /** A recall hit on a memory extracted from a session counts as use of that session's stage-1 output. */
+  private countRecallHits(ids: number[]): void {
+    const sessions = ids
+      .map((id) => this.store?.get(id)?.provenance.sessionId)
+      .filter((id): id is string => typeof id === "string");
+    if (sessions.length > 0) this.storage.stage1.recordUsage(sessions, this.clock());
+  }
+
+  /** The model roles (resolved once per instance; null roles mean offline). */
+  providers(): Promise<ResolvedLlm> {
+    this.resolved ??= resolveLlm(this.config, this.env);
+    return this.resolved;
+  }
+
+  async describeProviders(): Promise<{ default: string; smol: string; reason: string }> {
+    const resolved = await this.providers();
+    const name = (provider: ResolvedLlm["default"]) => (provider ? `${provider.name} (${provider.model})` : "offline");
+    return { default: name(resolved.default), smol: name(resolved.smol), reason: resolved.reason };
+  }
+
+  /** Phase 1: extract stage-1 memories from eligible sessions. */
+  async extract(options: Phase1Options = {}): Promise<Phase1Report> {
+    const resolved = await this.providers();
+    return runPhase1({ storage: this.storage, config: this.config, clock: this.clock, llm: resolved.default }, options);
+  }
+
+  /** Phase 2: consolidate stage-1 memories into the workspaces. */
+  async consolidate(options: { force?: boolean } = {}): Promise<Phase2Report> {
+    return runPhase2(
+      {
+        storage: this.storage,
+        config: this.config,
+        clock: this.clock,
+        memoriesRoot: this.paths.memories,
+        consolidator: await this.consolidator(),
+      },
+      options,
+    );
+  }
+
+  /** The consolidation mode in force: configured, else a model when there is one, else offline. */
+  async consolidator(): Promise<Consolidator> {
+    const { mode, agentCli, maxInputTokens, timeoutMs } = this.config.consolidation;
+    const summaryTokenLimit = this.config.memories.summaryInjectionTokenLimit;
+    if (mode === "offline") return offlineConsolidator;
+    if (mode === "agent") return agentConsolidator({ cli: agentCli, timeoutMs, summaryTokenLimit });
+    const { smol } = await this.providers();
+    if (smol) return llmConsolidator(smol, { maxInputTokens, summaryTokenLimit });
+    if (mode === "llm") {
+      throw new CairnError(
+        "no_provider",
+        "consolidation.mode is llm but no model is configured or detected; see 'cairn doctor'",
+      );
+    }
+    return offlineConsolidator;
+  }
+
+  /** What the pipeline is doing and whether phase 2 has new input (dirty) since its last success. */
+  status() {
+    const storage = this.storage;
+    const now = this.clock();
+    const watermark = storage.meta.get<number>(WATERMARK_KEY) ?? null;
+    const newest = newestInput(storage);
+    const pending = new EligibilityRepository(storage.db).breakdown({
+      now,
+      allowedKinds: this.config.memories.allowedKinds,
+      oldest: now - this.config.memories.maxRolloutAgeDays * DAY_MS,
+      newest: now - this.config.memories.minRolloutIdleHours * HOUR_MS,
+      scanLimit: this.config.extraction.scanLimit,
+    });
+    return {
+      home: this.paths.home,
+      memoriesEnabled: this.config.memories.enabled,
+      sessions: storage.sessions.count(),
+      items: storage.items.count(),
+      stage1Outputs: storage.stage1.count(),
+      pending,
+      jobs: storage.jobs.stats(),
+      failedJobs: [
+        ...storage.jobs.list({ status: "failed", limit: 20 }),
+        ...storage.jobs.list({ status: "dead", limit: 20 }),
+      ].map((job) => ({
+        kind: job.kind,
+        key: job.key,
+        status: job.status,
+        attempts: job.attempts,
+        error: job.lastError,
+      })),
+      phase2: {
+        watermark,
+        newestInput: newest,
+        dirty: newest > (watermark ?? 0),
+        last: storage.meta.get<Record<string, unknown>>(LAST_RUN_KEY) ?? null,
+      },
+    };
+  }
+
+  close(): void {
+    this.opened?.close();
+    this.opened = undefined;
+  }
+}

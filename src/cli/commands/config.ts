@@ -1,0 +1,63 @@
+import type { Command } from "commander";
+import { getPath, setConfigValue } from "../../config/load.js";
+import { CairnError } from "../../util/errors.js";
+import { withCairn } from "../context.js";
+import { printJson, printLine } from "../output.js";
+
+const SECRET_KEYS = /apiKey|token/i;
+
+export function registerConfig(program: Command): void {
+  const config = program.command("config").description("read and change settings in $CAIRN_HOME/config.yaml");
+
+  config
+    .command("list")
+    .description("print every effective setting (file, environment and defaults merged)")
+    .option("--json", "print JSON")
+    .action(async (_options: unknown, command: Command) => {
+      await withCairn(command, (cairn, global) => {
+        const effective = maskSecrets(cairn.config);
+        if (global.json) return printJson(effective);
+        for (const [key, value] of flatten(effective)) printLine(`${key} = ${JSON.stringify(value)}`);
+      });
+    });
+
+  config
+    .command("get <key>")
+    .description("print one effective setting, e.g. memories.enabled")
+    .option("--json", "print JSON")
+    .action(async (key: string, _options: unknown, command: Command) => {
+      await withCairn(command, (cairn, global) => {
+        const value = getPath(maskSecrets(cairn.config), key);
+        if (value === undefined)
+          throw new CairnError("config_unknown_key", `config: unknown key ${key}; see 'cairn config list'`);
+        if (global.json) printJson({ key, value });
+        else printLine(typeof value === "string" ? value : JSON.stringify(value));
+      });
+    });
+
+  config
+    .command("set <key> <value>")
+    .description("validate and store one setting, e.g. 'cairn config set memories.enabled true'")
+    .action(async (key: string, value: string, _options: unknown, command: Command) => {
+      await withCairn(command, (cairn) => {
+        const updated = setConfigValue(cairn.paths.config, key, value);
+        const stored = getPath(maskSecrets(updated), key);
+        printLine(`${key} = ${JSON.stringify(stored)} (written to ${cairn.paths.config})`);
+      });
+    });
+}
+
+function maskSecrets(value: unknown, key = ""): unknown {
+  if (Array.isArray(value)) return value.map((entry) => maskSecrets(entry, key));
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskSecrets(v, k)]));
+  }
+  return SECRET_KEYS.test(key) && typeof value === "string" && value.length > 0 ? "***" : value;
+}
+
+function flatten(value: unknown, prefix = ""): Array<[string, unknown]> {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return [[prefix, value]];
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.length === 0) return [[prefix, {}]];
+  return entries.flatMap(([key, inner]) => flatten(inner, prefix ? `${prefix}.${key}` : key));
+}

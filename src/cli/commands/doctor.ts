@@ -1,0 +1,80 @@
+import { existsSync, statSync } from "node:fs";
+import type { Command } from "commander";
+import type { Cairn } from "../../cairn.js";
+import { scanTargets } from "../../sources/registry.js";
+import { withCairn } from "../context.js";
+import { printJson, printLine } from "../output.js";
+
+export interface DoctorReport {
+  home: string;
+  store: { path: string; bytes: number; schemaVersion: number; sessions: number; items: number };
+  sqliteVec: { loaded: boolean; error: string | null };
+  sources: Array<{ agent: string; roots: Array<{ path: string; exists: boolean }>; files: number }>;
+  provider: { default: string; smol: string; reason: string };
+  memoriesEnabled: boolean;
+}
+
+export function registerDoctor(program: Command): void {
+  program
+    .command("doctor")
+    .description("check the store, sqlite-vec, the agent sources found and the model provider")
+    .option("--json", "print JSON")
+    .action(async (_options: unknown, command: Command) => {
+      await withCairn(command, async (cairn, global) => {
+        const report = await doctor(cairn);
+        if (global.json) return printJson(report);
+        printDoctor(report);
+      });
+    });
+}
+
+export async function doctor(cairn: Cairn): Promise<DoctorReport> {
+  const storage = cairn.storage;
+  const sources = [];
+  for (const target of scanTargets({ env: cairn.env, configured: cairn.config.sources })) {
+    let files = 0;
+    for (const root of target.roots) files += (await target.adapter.discover(root)).length;
+    sources.push({
+      agent: target.adapter.agent,
+      roots: target.roots.map((path) => ({ path, exists: existsSync(path) })),
+      files,
+    });
+  }
+  const provider = await cairn.describeProviders();
+  return {
+    home: cairn.paths.home,
+    store: {
+      path: cairn.paths.database,
+      bytes: existsSync(cairn.paths.database) ? statSync(cairn.paths.database).size : 0,
+      schemaVersion: storage.db.pragma("user_version", { simple: true }) as number,
+      sessions: storage.sessions.count(),
+      items: storage.items.count(),
+    },
+    sqliteVec: { loaded: storage.vecError === null, error: storage.vecError },
+    sources,
+    provider,
+    memoriesEnabled: cairn.config.memories.enabled,
+  };
+}
+
+function printDoctor(report: DoctorReport): void {
+  printLine(`memory root   ${report.home}`);
+  printLine(
+    `store         ${report.store.path} (schema ${report.store.schemaVersion}, ${report.store.sessions} sessions, ${report.store.items} items)`,
+  );
+  printLine(
+    report.sqliteVec.loaded
+      ? "sqlite-vec    loaded"
+      : `sqlite-vec    NOT loaded (${report.sqliteVec.error}); vector search falls back to a slower scan`,
+  );
+  printLine("sources");
+  for (const source of report.sources) {
+    const roots = source.roots.map((root) => `${root.path}${root.exists ? "" : " (missing)"}`).join(", ");
+    printLine(`  ${source.agent.padEnd(12)} ${String(source.files).padStart(6)} files  ${roots}`);
+  }
+  printLine(`provider      default: ${report.provider.default}; smol: ${report.provider.smol}`);
+  printLine(`              ${report.provider.reason}`);
+  printLine(
+    `memories      ${report.memoriesEnabled ? "enabled" : "disabled for agent hooks (enable: cairn config set memories.enabled true)"}`,
+  );
+}

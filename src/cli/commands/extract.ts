@@ -1,0 +1,74 @@
+import type { Command } from "commander";
+import type { Phase1Report } from "../../pipeline/phase1/runPhase1.js";
+import { withCairn } from "../context.js";
+import { printJson, printLine, printTable, shorten } from "../output.js";
+import { createProgress } from "../progress.js";
+
+export function registerExtract(program: Command): void {
+  program
+    .command("extract")
+    .description("phase 1: turn eligible sessions into stage-1 memories (model when configured, else offline)")
+    .option("--dry-run", "show which sessions would be sent and how many tokens, send nothing")
+    .option("--json", "print the report as JSON")
+    .action(async (options: { dryRun?: boolean }, command: Command) => {
+      await withCairn(command, async (cairn, global) => {
+        const progress = createProgress(global);
+        progress.start(0, "extracting");
+        const report = await cairn.extract({
+          dryRun: options.dryRun ?? false,
+          onJob: (job, done, total) => {
+            progress.update(done, `${job.outcome} ${job.sessionId.slice(0, 12)} of ${total}`);
+          },
+        });
+        progress.stop();
+        if (global.json) return printJson(report);
+        printPhase1(report);
+      });
+    });
+}
+
+export function printPhase1(report: Phase1Report): void {
+  if (report.dryRun) {
+    printLine(`dry run with ${report.generator}: ${report.dryRun.length} session(s) would be extracted`);
+    if (report.dryRun.length > 0) {
+      printTable(
+        ["SESSION", "AGENT", "ITEMS", "TOKENS", "CWD"],
+        report.dryRun.map((entry) => [
+          shorten(entry.sessionId, 40),
+          entry.agent,
+          String(entry.items),
+          report.generator === "offline"
+            ? "0 (offline)"
+            : `${entry.tokens}${entry.omitted ? ` (-${entry.omitted} items)` : ""}`,
+          shorten(entry.cwd ?? "-", 50),
+        ]),
+      );
+      const total = report.dryRun.reduce((sum, entry) => sum + entry.tokens, 0);
+      printLine(`total input tokens: ${total}`);
+    }
+    printPending(report);
+    return;
+  }
+  const count = (outcome: string) => report.jobs.filter((job) => job.outcome === outcome).length;
+  const tokens = report.jobs.reduce((sum, job) => sum + (job.tokensIn ?? 0) + (job.tokensOut ?? 0), 0);
+  printLine(
+    `extracted with ${report.generator}: ${count("succeeded")} memories, ${count("succeeded_no_output")} with nothing worth keeping, ` +
+      `${count("unchanged")} unchanged, ${count("failed") + count("dead")} failed; ${tokens} tokens`,
+  );
+  for (const job of report.jobs.filter((job) => job.error))
+    printLine(`  ${job.sessionId}: ${job.outcome}: ${job.error}`);
+  if (report.budgetExhausted) printLine("  the daily token budget is spent: remaining sessions wait for tomorrow");
+  printPending(report);
+}
+
+function printPending(report: Phase1Report): void {
+  const { pending } = report;
+  const waiting = [
+    pending.tooRecent ? `${pending.tooRecent} too recent (idle < minRolloutIdleHours)` : "",
+    pending.tooOld ? `${pending.tooOld} too old (> maxRolloutAgeDays)` : "",
+    pending.kindExcluded ? `${pending.kindExcluded} of excluded kinds (subagent/exec/internal)` : "",
+    pending.backingOff ? `${pending.backingOff} retrying later` : "",
+    pending.dead ? `${pending.dead} failed permanently (see 'cairn status')` : "",
+  ].filter(Boolean);
+  if (waiting.length > 0) printLine(`  skipped: ${waiting.join(", ")}`);
+}

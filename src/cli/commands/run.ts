@@ -1,0 +1,55 @@
+import { join } from "node:path";
+import type { Command } from "commander";
+import { Cairn } from "../../cairn.js";
+import type { GlobalOptions } from "../context.js";
+import { demoConfig, demoHome, demoSources } from "../demo.js";
+import { printJson, printLine } from "../output.js";
+import { createProgress } from "../progress.js";
+import { printPhase2 } from "./consolidate.js";
+import { printPhase1 } from "./extract.js";
+
+export function registerRun(program: Command): void {
+  program
+    .command("run")
+    .description("the main job: scan agent sessions, extract memories (phase 1), consolidate them (phase 2)")
+    .option("--demo", "run on example sessions shipped with cairn, offline, in a temporary memory root")
+    .option("--force", "consolidate even when nothing changed")
+    .option("--json", "print the report as JSON")
+    .action(async (options: { demo?: boolean; force?: boolean }, command: Command) => {
+      const global = command.optsWithGlobals<GlobalOptions>();
+      const home = options.demo ? demoHome(global.home, process.env) : global.home;
+      const cairn = new Cairn({ ...(home ? { home } : {}), ...(options.demo ? { config: demoConfig } : {}) });
+      try {
+        const progress = createProgress(global);
+        progress.start(0, "scanning");
+        const scan = await cairn.scan({
+          ...(options.demo ? { overrides: demoSources(), only: ["codex", "claude-code", "pi"] } : {}),
+          onFile: (_file, done) => progress.update(done, "sessions"),
+        });
+        progress.stop();
+        progress.start(0, "extracting");
+        const extract = await cairn.extract({ onJob: (_job, done, total) => progress.update(done, `of ${total}`) });
+        progress.stop();
+        const consolidate = await cairn.consolidate({ force: options.force ?? false });
+        const report = { home: cairn.paths.home, memories: cairn.paths.memories, scan, extract, consolidate };
+        if (global.json) return printJson(report);
+        const { totals } = scan;
+        printLine(
+          `sessions: ${scan.files.length} files scanned (${totals.imported} new, ${totals.updated} updated), ${cairn.storage.sessions.count()} sessions in the store`,
+        );
+        printPhase1(extract);
+        printPhase2(consolidate);
+        printLine("");
+        printLine(`memory is in ${cairn.paths.memories}`);
+        const global_ = join(cairn.paths.memories, "global", "memory_summary.md");
+        printLine(
+          `  start with: ${global_} and the MEMORY.md of each project under ${join(cairn.paths.memories, "projects")}`,
+        );
+        if (options.demo)
+          printLine(`  (demo memory root: ${cairn.paths.home}; try: CAIRN_HOME=${cairn.paths.home} npx cairn status)`);
+        if (consolidate.outcome === "failed") process.exitCode = 1;
+      } finally {
+        cairn.close();
+      }
+    });
+}

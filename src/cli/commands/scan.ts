@@ -1,0 +1,70 @@
+import type { Command } from "commander";
+import { parseSourceFlag, type SourceAgent } from "../../sources/registry.js";
+import type { ScanReport } from "../../sources/scanner.js";
+import { CairnError } from "../../util/errors.js";
+import { withCairn } from "../context.js";
+import { printJson, printLine } from "../output.js";
+import { createProgress } from "../progress.js";
+
+export function registerScan(program: Command): void {
+  program
+    .command("scan")
+    .description("import the sessions your coding agents wrote (only what changed since the last scan)")
+    .option(
+      "--source <agent=path>",
+      "read this agent's sessions from path instead of its default location (repeatable)",
+      collectSource,
+      {} as Partial<Record<SourceAgent, string[]>>,
+    )
+    .option("--json", "print the report as JSON")
+    .action(async (options: { source: Partial<Record<SourceAgent, string[]>> }, command: Command) => {
+      await withCairn(command, async (cairn, global) => {
+        const progress = createProgress(global);
+        progress.start(0, "scanning");
+        const overrides = Object.keys(options.source).length > 0 ? options.source : undefined;
+        const report = await cairn.scan({
+          ...(overrides ? { overrides } : {}),
+          onFile: (file, done) => progress.update(done, file.agent),
+        });
+        progress.stop();
+        if (global.json) printJson(report);
+        else printScanSummary(report);
+      });
+    });
+}
+
+function collectSource(value: string, previous: Partial<Record<SourceAgent, string[]>>) {
+  const parsed = parseSourceFlag(value);
+  if (!parsed) {
+    throw new CairnError(
+      "bad_flag",
+      `--source expects agent=path with agent one of codex, claude-code, pi, omp, gemini, opencode (got "${value}")`,
+    );
+  }
+  return { ...previous, [parsed.agent]: [...(previous[parsed.agent] ?? []), parsed.path] };
+}
+
+export function printScanSummary(report: ScanReport): void {
+  const { totals } = report;
+  const byAgent = new Map<string, number>();
+  for (const file of report.files) byAgent.set(file.agent, (byAgent.get(file.agent) ?? 0) + 1);
+  const agents = [...byAgent].map(([agent, count]) => `${agent} ${count}`).join(", ");
+  printLine(
+    `scanned ${report.files.length} files (${agents || "no agent sessions found"}) in ${(report.ms / 1000).toFixed(1)}s`,
+  );
+  printLine(
+    `  imported ${totals.imported}, updated ${totals.updated}, unchanged ${totals.unchanged}, failed ${totals.failed}; ` +
+      `${totals.items} items written; ${report.invalidatedIdle} idle sessions marked for processing`,
+  );
+  const withProblems = report.files.filter((file) => file.problems.length > 0);
+  if (withProblems.length > 0) {
+    printLine(`  ${totals.problems} problems in ${withProblems.length} files (the rest of each file was imported):`);
+    for (const file of withProblems.slice(0, 20)) {
+      const first = file.problems[0]!;
+      printLine(
+        `    ${file.path}: ${file.problems.length} (first: ${first.line ? `line ${first.line}: ` : ""}${first.reason})`,
+      );
+    }
+    if (withProblems.length > 20) printLine(`    ... and ${withProblems.length - 20} more files (see --json)`);
+  }
+}

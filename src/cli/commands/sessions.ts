@@ -1,0 +1,49 @@
+import type { Command } from "commander";
+import { toIso } from "../../util/clock.js";
+import { withCairn } from "../context.js";
+import { printJson, printLine, printTable, shorten } from "../output.js";
+
+export function registerSessions(program: Command): void {
+  program
+    .command("sessions")
+    .description("list the sessions cairn has collected, newest first")
+    .option("--agent <agent>", "only this agent's sessions")
+    .option("--limit <n>", "at most n sessions", (value) => Number.parseInt(value, 10))
+    .option("--json", "print a JSON array")
+    .action(async (options: { agent?: string; limit?: number }, command: Command) => {
+      await withCairn(command, (cairn, global) => {
+        const sessions = cairn.sessions({
+          ...(options.agent ? { agent: options.agent } : {}),
+          ...(options.limit ? { limit: options.limit } : {}),
+        });
+        const rows = sessions.map((session) => ({
+          id: session.id,
+          agent: session.agent,
+          kind: session.kind,
+          cwd: session.cwd,
+          project: session.projectKey,
+          title: session.title,
+          parentId: session.parentId,
+          items: session.items,
+          startedAt: toIso(session.startedAt),
+          updatedAt: toIso(session.updatedAt),
+          invalidatedAt: session.invalidatedAt,
+          processedUntil: session.processedUntil,
+        }));
+        if (global.json) return printJson(rows);
+        if (rows.length === 0) return printLine("no sessions yet: run 'cairn scan'");
+        printTable(
+          ["UPDATED", "AGENT", "KIND", "ITEMS", "STATE", "ID", "CWD"],
+          rows.map((row) => [
+            (row.updatedAt ?? "").slice(0, 16).replace("T", " "),
+            row.agent,
+            row.kind,
+            String(row.items),
+            row.invalidatedAt !== null ? "pending" : row.processedUntil !== null ? "processed" : "new",
+            shorten(row.id, 40),
+            shorten(row.cwd ?? "-", 60),
+          ]),
+        );
+      });
+    });
+}

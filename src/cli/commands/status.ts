@@ -1,0 +1,38 @@
+import type { Command } from "commander";
+import { toIso } from "../../util/clock.js";
+import { withCairn } from "../context.js";
+import { printJson, printLine } from "../output.js";
+
+export function registerStatus(program: Command): void {
+  program
+    .command("status")
+    .description("what the pipeline holds and is doing: sessions, pending work, jobs, phase-2 watermark")
+    .option("--json", "print JSON")
+    .action(async (_options: unknown, command: Command) => {
+      await withCairn(command, (cairn, global) => {
+        const status = cairn.status();
+        if (global.json) return printJson(status);
+        printLine(
+          `memory root  ${status.home}${status.memoriesEnabled ? "" : " (agent hooks disabled: memories.enabled is false)"}`,
+        );
+        printLine(`sessions     ${status.sessions} (${status.items} items), stage-1 memories ${status.stage1Outputs}`);
+        const p = status.pending;
+        printLine(
+          `pending      ${p.eligible} ready, ${p.tooRecent} too recent, ${p.tooOld} too old, ${p.kindExcluded} excluded kinds, ${p.backingOff} backing off, ${p.dead} dead`,
+        );
+        for (const [kind, counts] of Object.entries(status.jobs)) {
+          printLine(
+            `jobs ${kind.padEnd(7)} ${Object.entries(counts)
+              .map(([state, n]) => `${state} ${n}`)
+              .join(", ")}`,
+          );
+        }
+        for (const job of status.failedJobs)
+          printLine(`  ${job.status} ${job.kind} ${job.key} (attempt ${job.attempts}): ${job.error}`);
+        const phase2 = status.phase2;
+        printLine(
+          `phase 2      ${phase2.dirty ? "dirty (new stage-1 memories since the last consolidation)" : "clean"}; watermark ${toIso(phase2.watermark) ?? "none"}`,
+        );
+      });
+    });
+}

@@ -1,0 +1,24 @@
+import type { Command } from "commander";
+import { Cairn } from "../cairn.js";
+
+/** Options every command accepts (declared on the root program). */
+export interface GlobalOptions {
+  home?: string;
+  json?: boolean;
+}
+
+/**
+ * Opens cairn for one command with the root program's options, and closes it afterwards even on error.
+ */
+export async function withCairn<T>(
+  command: Command,
+  fn: (cairn: Cairn, options: GlobalOptions) => Promise<T> | T,
+): Promise<T> {
+  const options = command.optsWithGlobals<GlobalOptions>();
+  const cairn = new Cairn(options.home ? { home: options.home } : {});
+  try {
+    return await fn(cairn, options);
+  } finally {
+    cairn.close();
+  }
+}

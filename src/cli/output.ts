@@ -1,0 +1,27 @@
+/** Output helpers shared by every command: JSON for machines, aligned text for people. */
+export function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+export function printLine(text = ""): void {
+  process.stdout.write(`${text}\n`);
+}
+
+/** A plain aligned table; columns are sized to their widest cell. */
+export function printTable(headers: string[], rows: string[][]): void {
+  const widths = headers.map((header, column) =>
+    Math.max(header.length, ...rows.map((row) => (row[column] ?? "").length)),
+  );
+  const format = (cells: string[]) =>
+    cells
+      .map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column] ?? 0)))
+      .join("  ")
+      .trimEnd();
+  printLine(format(headers));
+  for (const row of rows) printLine(format(row));
+}
+
+export function shorten(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}

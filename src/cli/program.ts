@@ -1,0 +1,47 @@
+import { Command, CommanderError } from "commander";
+import { CairnError, errorMessage } from "../util/errors.js";
+import { registerConfig } from "./commands/config.js";
+import { registerConsolidate } from "./commands/consolidate.js";
+import { registerDoctor } from "./commands/doctor.js";
+import { registerExtract } from "./commands/extract.js";
+import { registerRun } from "./commands/run.js";
+import { registerScan } from "./commands/scan.js";
+import { registerSessions } from "./commands/sessions.js";
+import { registerStatus } from "./commands/status.js";
+
+export function buildProgram(): Command {
+  const program = new Command("cairn")
+    .description(
+      "Durable memory for coding agents: collects the sessions your agents write, extracts what a future\n" +
+        "session should know, consolidates it into a readable memory workspace, and gives it back.",
+    )
+    .option("--home <dir>", "memory root (default: $CAIRN_HOME or ~/.cairn)")
+    .showHelpAfterError("(run 'cairn --help' for usage)")
+    .exitOverride();
+  registerRun(program);
+  registerScan(program);
+  registerSessions(program);
+  registerExtract(program);
+  registerConsolidate(program);
+  registerStatus(program);
+  registerDoctor(program);
+  registerConfig(program);
+  return program;
+}
+
+/** Runs the CLI; every failure ends as one line on stderr and a non-zero exit code. */
+export async function main(argv: string[]): Promise<number> {
+  try {
+    await buildProgram().parseAsync(argv);
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode;
+    if (error instanceof CairnError) {
+      process.stderr.write(`cairn: ${error.message}\n`);
+      return error.exitCode;
+    }
+    process.stderr.write(`cairn: ${errorMessage(error)}\n`);
+    if (process.env.CAIRN_DEBUG && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,47 @@
+import { DECISION_IMPORTANCE, DEFAULT_IMPORTANCE, isDecisionContent } from "./decisionDetector.js";
+import { normalizeContent } from "./normalizeContent.js";
+import type { NewMemoryRow } from "./repositories/memoryRepository.js";
+import type { RememberInput } from "./types.js";
+
+export const DEFAULT_SCOPE = "global";
+
+export interface PreparedMemory {
+  row: NewMemoryRow;
+  decision: boolean;
+  /** Why it will not be stored, when it will not. */
+  skip?: string;
+}
+
+/**
+ * Everything about a memory that needs no database and no network: normalization, hash, type and
+ * importance (decision language is protected: type `decision`, importance 0.85, unless given).
+ */
+export function prepareRemember(input: RememberInput, now: number): PreparedMemory {
+  const normalized = normalizeContent(input.content ?? "");
+  const decision = isDecisionContent(normalized.storageContent);
+  const row: NewMemoryRow = {
+    content: normalized.storageContent,
+    normalizedContent: normalized.normalizedContent,
+    contentHash: normalized.contentHash,
+    type: input.type ?? (decision ? "decision" : "fact"),
+    confidence: clamp01(input.confidence ?? 1),
+    importance: clamp01(input.importance ?? (decision ? DECISION_IMPORTANCE : DEFAULT_IMPORTANCE)),
+    scope: input.scope && input.scope.length > 0 ? input.scope : DEFAULT_SCOPE,
+    project: input.project ?? null,
+    sessionId: input.provenance?.sessionId ?? null,
+    itemFrom: input.provenance?.itemFrom ?? null,
+    itemTo: input.provenance?.itemTo ?? input.provenance?.itemFrom ?? null,
+    ref: input.ref ?? null,
+    who: input.who ?? null,
+    why: input.why ?? null,
+    embeddingModel: null,
+    now,
+  };
+  const prepared: PreparedMemory = { row, decision };
+  if (normalized.normalizedContent.length === 0) prepared.skip = "empty_content";
+  return prepared;
+}
+
+function clamp01(value: number): number {
+  return Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : 1;
+}

@@ -1,0 +1,76 @@
+import type { Database } from "better-sqlite3";
+import { blobToVector, vectorToBlob } from "../vectorCodec.js";
+
+export interface StaleMemory {
+  id: number;
+  content: string;
+  contentHash: string;
+  scope: string;
+}
+
+/** Vectors keyed by content hash: identical content in two scopes shares one vector. */
+export class EmbeddingRepository {
+  constructor(private readonly db: Database) {}
+
+  upsert(contentHash: string, model: string, vector: Float32Array, now: number): void {
+    this.db
+      .prepare(
+        `INSERT INTO embeddings (content_hash, model, dimensions, vector, created_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (content_hash) DO UPDATE SET model = excluded.model, dimensions = excluded.dimensions,
+           vector = excluded.vector, created_at = excluded.created_at`,
+      )
+      .run(contentHash, model, vector.length, vectorToBlob(vector), now);
+  }
+
+  /** Stored vectors of the given model, by content hash. */
+  getMany(contentHashes: string[], model: string): Map<string, Float32Array> {
+    const out = new Map<string, Float32Array>();
+    if (contentHashes.length === 0) return out;
+    const rows = this.db
+      .prepare(
+        "SELECT content_hash AS h, vector AS v FROM embeddings WHERE content_hash IN (SELECT value FROM json_each(?)) AND model = ?",
+      )
+      .all(JSON.stringify(contentHashes), model) as { h: string; v: Buffer }[];
+    for (const row of rows) out.set(row.h, blobToVector(row.v));
+    return out;
+  }
+
+  /** Vectors of live memories in the scopes, for the scan used when sqlite-vec is not loaded. */
+  scanScopes(scopes: string[] | "all", model: string): { id: number; vector: Float32Array }[] {
+    const scoped = scopes !== "all";
+    const rows = this.db
+      .prepare(
+        `SELECT m.id, e.vector AS v FROM memories m JOIN embeddings e ON e.content_hash = m.content_hash AND e.model = ?
+         WHERE m.deleted_at IS NULL ${scoped ? "AND m.scope IN (SELECT value FROM json_each(?))" : ""}`,
+      )
+      .all(...(scoped ? [model, JSON.stringify(scopes)] : [model])) as { id: number; v: Buffer }[];
+    return rows.map((row) => ({ id: row.id, vector: blobToVector(row.v) }));
+  }
+
+  /**
+   * Live memories whose vector is missing, belongs to another model, or whose recorded model differs:
+   * newest first, so what was just written becomes searchable first.
+   */
+  findStale(model: string, limit: number): StaleMemory[] {
+    return this.db
+      .prepare(
+        `SELECT m.id, m.content, m.content_hash AS contentHash, m.scope FROM memories m
+         LEFT JOIN embeddings e ON e.content_hash = m.content_hash
+         WHERE m.deleted_at IS NULL
+           AND (e.content_hash IS NULL OR e.model != @model OR m.embedding_model IS NULL OR m.embedding_model != @model)
+         ORDER BY m.updated_at DESC LIMIT @limit`,
+      )
+      .all({ model, limit }) as StaleMemory[];
+  }
+
+  countStale(model: string): number {
+    const row = this.db
+      .prepare(
+        `SELECT count(*) AS n FROM memories m LEFT JOIN embeddings e ON e.content_hash = m.content_hash
+         WHERE m.deleted_at IS NULL
+           AND (e.content_hash IS NULL OR e.model != ? OR m.embedding_model IS NULL OR m.embedding_model != ?)`,
+      )
+      .get(model, model) as { n: number };
+    return row.n;
+  }
+}

@@ -1,0 +1,66 @@
+import type { Database } from "better-sqlite3";
+
+export interface KeywordHit {
+  id: number;
+  /** FTS5 bm25(): negative, more negative is better. */
+  raw: number;
+}
+
+/** The scope token indexed next to each memory's text (see migration 003). */
+export function scopeTag(scope: string): string {
+  return `s${Buffer.from(scope, "utf8").toString("hex").toUpperCase()}`;
+}
+
+/** FTS5 queries over memories and hints. The MATCH expression is built by src/recall/ftsQuery.ts. */
+export class SearchRepository {
+  constructor(private readonly db: Database) {}
+
+  keyword(match: string, scopes: string[] | "all", limit: number): KeywordHit[] {
+    const expr = scopes === "all" ? match : `(${match}) AND scope_tag : (${scopes.map(scopeTag).join(" OR ")})`;
+    // body weight 1, scope_tag 0: the scope token restricts, it never ranks.
+    return this.db
+      .prepare(
+        "SELECT rowid AS id, bm25(memories_fts, 1.0, 0.0) AS raw FROM memories_fts WHERE memories_fts MATCH ? ORDER BY raw LIMIT ?",
+      )
+      .all(expr, limit) as KeywordHit[];
+  }
+
+  /** Hint matches, best per memory, restricted to live memories in the scopes. */
+  hints(match: string, scopes: string[] | "all", limit: number): KeywordHit[] {
+    const scoped = scopes !== "all";
+    const params: unknown[] = [match];
+    if (scoped) params.push(JSON.stringify(scopes));
+    params.push(limit);
+    return this.db
+      .prepare(
+        `SELECT h.memory_id AS id, min(bm25(memory_hints_fts)) AS raw FROM memory_hints_fts
+         JOIN memory_hints h ON h.id = memory_hints_fts.rowid JOIN memories m ON m.id = h.memory_id
+         WHERE memory_hints_fts MATCH ? AND m.deleted_at IS NULL
+         ${scoped ? "AND m.scope IN (SELECT value FROM json_each(?))" : ""}
+         GROUP BY h.memory_id ORDER BY raw LIMIT ?`,
+      )
+      .all(...params) as KeywordHit[];
+  }
+
+  /** Documents containing each term (as the index stems it), for IDF. */
+  documentFrequencies(terms: string[]): Map<string, number> {
+    const out = new Map<string, number>();
+    const statement = this.db.prepare("SELECT doc FROM memories_fts_vocab WHERE term = ?");
+    for (const term of terms) out.set(term, (statement.get(term) as { doc: number } | undefined)?.doc ?? 0);
+    return out;
+  }
+
+  /** An upper bound of the indexed rows (ids only grow), cheap at any size; used only inside a log. */
+  corpusSizeEstimate(): number {
+    return (this.db.prepare("SELECT coalesce(max(id), 0) AS n FROM memories").get() as { n: number }).n;
+  }
+
+  addHints(memoryId: number, hints: string[], now: number): number {
+    const statement = this.db.prepare(
+      "INSERT OR IGNORE INTO memory_hints (memory_id, hint, created_at) VALUES (?, ?, ?)",
+    );
+    let added = 0;
+    for (const hint of hints) added += statement.run(memoryId, hint, now).changes;
+    return added;
+  }
+}

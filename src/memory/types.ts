@@ -1,0 +1,113 @@
+/** The memory store's public shapes. Imports nothing: CLI, HTTP and MCP wiring depend on this file. */
+
+export const memoryTypes = ["fact", "preference", "decision", "procedural", "semantic", "constraint", "note"] as const;
+export type MemoryType = (typeof memoryTypes)[number];
+
+export interface Provenance {
+  sessionId?: string;
+  itemFrom?: number;
+  itemTo?: number;
+}
+
+export interface RememberInput {
+  content: string;
+  /** A label: `global`, a project key, or anything else. Defaults to `global`. */
+  scope?: string;
+  /** The caller's provenance label, returned as is by recall. */
+  ref?: string;
+  type?: MemoryType;
+  confidence?: number;
+  importance?: number;
+  provenance?: Provenance;
+  project?: string;
+  who?: string;
+  why?: string;
+}
+
+export type RememberStatus = "created" | "deduped" | "skipped";
+
+export interface RememberOutcome {
+  status: RememberStatus;
+  /** The new row, or the existing live row for a duplicate; undefined when skipped. */
+  id?: number;
+  contentHash: string;
+  reason?: string;
+}
+
+export interface MemoryRecord {
+  id: number;
+  content: string;
+  normalizedContent: string;
+  contentHash: string;
+  type: string;
+  confidence: number;
+  importance: number;
+  scope: string;
+  project: string | null;
+  ref: string | null;
+  provenance: Provenance;
+  who: string | null;
+  why: string | null;
+  embeddingModel: string | null;
+  usageCount: number;
+  createdAt: number;
+  updatedAt: number;
+  deletedAt: number | null;
+}
+
+export interface HistoryEvent {
+  id: number;
+  memoryId: number | null;
+  event: string;
+  oldContent: string | null;
+  newContent: string | null;
+  who: string | null;
+  reason: string | null;
+  metadata: Record<string, unknown> | null;
+  createdAt: number;
+}
+
+export interface RecallRequest {
+  query: string;
+  k?: number;
+  /** Scope labels to search, or "all". */
+  scopes: string[] | "all";
+  /** Adds the source transcript excerpt (items of the provenance range) to each result. */
+  expand?: boolean;
+  /** Restricts to these memory types. */
+  types?: string[];
+  /** When false, hits do not bump usage counters (the decision stage reads without counting). */
+  countUsage?: boolean;
+}
+
+export interface EvidenceItem {
+  seq: number;
+  role: string;
+  text: string;
+}
+
+export interface RecallResult {
+  id: number;
+  content: string;
+  /** Calibrated relevance in [0, 1]: comparable across queries, not just a rank. */
+  score: number;
+  type: string;
+  scope: string;
+  ref: string | null;
+  provenance: Provenance;
+  /** Which legs found it: "keyword", "vector", "hint", "graph" or "context". */
+  sources: string[];
+  evidence?: EvidenceItem[];
+}
+
+export interface RecallTimings {
+  totalMs: number;
+  stages: Record<string, number>;
+}
+
+export interface RecallResponse {
+  results: RecallResult[];
+  timings: RecallTimings;
+  /** Non-fatal degradations (a timed-out graph boost, a failed reranker, no vectors). */
+  warnings: string[];
+}

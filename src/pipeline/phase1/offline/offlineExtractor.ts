@@ -1,0 +1,246 @@
+import type { ItemRecord, SessionRecord } from "../../../sessions/types.js";
+import type { EntityTriple, ExtractedFact, Stage1Extraction } from "../types.js";
+import { type CommandRun, commandFamily, commandRuns } from "./commands.js";
+import { filesTouched } from "./filesTouched.js";
+import { isDecision, preferencePattern, procedureCommandPattern, stopWords } from "./patterns.js";
+import { headline, sentences } from "./sentences.js";
+
+interface Evidence {
+  text: string;
+  itemId: number;
+}
+
+/**
+ * The deterministic extractor used when no model is configured: it reads what the session itself
+ * says (requests, stated preferences, decisions, commands that worked, failures and their fixes,
+ * files edited) and writes the same stage-1 shape a model would. Returns null when the session holds
+ * nothing a future session could use.
+ */
+export function extractOffline(session: SessionRecord, items: readonly ItemRecord[]): Stage1Extraction | null {
+  const userItems = items.filter((item) => item.role === "user" && item.text.trim().length > 0);
+  if (userItems.length === 0) return null;
+  const tasks = userItems
+    .map((item) => ({ text: headline(item.text), itemId: item.id }))
+    .filter((t) => t.text.length >= 8);
+  const preferences = dedupe(
+    userItems.flatMap((item) =>
+      sentences(item.text)
+        .filter((sentence) => preferencePattern.test(sentence) && !sentence.endsWith("?"))
+        .map((text) => ({ text, itemId: item.id })),
+    ),
+  ).slice(0, 12);
+  const decisions = dedupe(
+    items
+      .filter((item) => item.role === "user" || item.role === "assistant")
+      .flatMap((item) =>
+        sentences(item.text)
+          .filter(isDecision)
+          .map((text) => ({ text, itemId: item.id })),
+      ),
+  ).slice(0, 10);
+  const runs = commandRuns(items);
+  const procedures = workedProcedures(runs);
+  const fixes = failuresAndFixes(runs);
+  const files = filesTouched(items, session.cwd).slice(0, 10);
+  const compactions = items.filter((item) => item.role === "compaction").map((item) => headline(item.text, 400));
+  const outcome = lastAssistant(items);
+  const keywords = topKeywords(userItems.map((item) => item.text).join("\n"), 8);
+
+  const mainTask = tasks[0]?.text ?? headline(userItems[0]!.text);
+  const summary = [
+    `The user asked: "${mainTask}".`,
+    tasks.length > 1
+      ? `Follow-up requests: ${tasks
+          .slice(1, 4)
+          .map((t) => `"${t.text}"`)
+          .join("; ")}.`
+      : "",
+    runs.length > 0
+      ? `The agent ran ${runs.length} shell commands (${runs.filter((r) => r.failed).length} failed).`
+      : "",
+    files.length > 0
+      ? `Files edited most: ${files
+          .slice(0, 4)
+          .map((f) => f.path)
+          .join(", ")}.`
+      : "",
+    outcome ? `It ended with: "${headline(outcome.text, 200)}".` : "",
+    preferences.length > 0 ? `The user stated ${preferences.length} preference(s) worth keeping.` : "",
+  ]
+    .filter(Boolean)
+    .join(" ");
+
+  const rawMemory = [
+    section("Task", [
+      `${mainTask} (${session.agent} session in ${session.cwd ?? "an unknown directory"})`,
+      ...tasks.slice(1, 8).map((t) => `Then: ${t.text}`),
+    ]),
+    section("Outcome", outcome ? [headline(outcome.text, 400)] : []),
+    section(
+      "Preferences",
+      preferences.map((p) => p.text),
+    ),
+    section(
+      "Decisions",
+      decisions.map((d) => d.text),
+    ),
+    section(
+      "Procedures",
+      procedures.map((p) => `\`${p.command}\` worked${p.times > 1 ? ` (${p.times} times)` : ""}`),
+    ),
+    section(
+      "Failures and fixes",
+      fixes.map(
+        (f) =>
+          `\`${f.failed.command}\` failed (${f.failed.errorLine ?? "error"}); later \`${f.fixed.command}\` succeeded`,
+      ),
+    ),
+    section(
+      "Files",
+      files.map((f) => `${f.path} (${f.edits} edit${f.edits > 1 ? "s" : ""})`),
+    ),
+    section("Earlier context (compaction summaries)", compactions),
+    section("Keywords", keywords.length > 0 ? [keywords.join(", ")] : []),
+  ]
+    .filter(Boolean)
+    .join("\n\n");
+
+  return {
+    rolloutSummary: summary,
+    rolloutSlug: slug(keywords.length > 0 ? keywords.slice(0, 4).join(" ") : mainTask),
+    rawMemory,
+    facts: facts({ preferences, decisions, procedures, fixes }),
+    entities: entities(session, procedures, files),
+  };
+}
+
+function section(title: string, bullets: string[]): string {
+  return bullets.length === 0 ? "" : `## ${title}\n${bullets.map((bullet) => `- ${bullet}`).join("\n")}`;
+}
+
+function dedupe(entries: Evidence[]): Evidence[] {
+  const seen = new Set<string>();
+  return entries.filter((entry) => {
+    const key = entry.text.toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function lastAssistant(items: readonly ItemRecord[]): ItemRecord | undefined {
+  return [...items].reverse().find((item) => item.role === "assistant" && item.text.trim().length > 20);
+}
+
+interface Procedure {
+  command: string;
+  times: number;
+  itemId: number;
+}
+
+/** Build/test/lint commands that succeeded, by command line, most used first. */
+function workedProcedures(runs: readonly CommandRun[]): Procedure[] {
+  const byCommand = new Map<string, Procedure>();
+  for (const run of runs) {
+    if (run.failed || !procedureCommandPattern.test(run.command.replace(/^cd \S+ && /, ""))) continue;
+    const existing = byCommand.get(run.command);
+    if (existing) existing.times += 1;
+    else byCommand.set(run.command, { command: run.command, times: 1, itemId: run.callItemId });
+  }
+  return [...byCommand.values()].sort((a, b) => b.times - a.times).slice(0, 10);
+}
+
+/** A failed command followed later by a success of the same command family. */
+function failuresAndFixes(runs: readonly CommandRun[]): Array<{ failed: CommandRun; fixed: CommandRun }> {
+  const pairs: Array<{ failed: CommandRun; fixed: CommandRun }> = [];
+  const seen = new Set<string>();
+  for (const [index, run] of runs.entries()) {
+    if (!run.failed) continue;
+    const family = commandFamily(run.command);
+    if (seen.has(family)) continue;
+    const fixed = runs.slice(index + 1).find((later) => !later.failed && commandFamily(later.command) === family);
+    if (fixed) {
+      seen.add(family);
+      pairs.push({ failed: run, fixed });
+    }
+  }
+  return pairs.slice(0, 8);
+}
+
+function facts(found: {
+  preferences: Evidence[];
+  decisions: Evidence[];
+  procedures: Procedure[];
+  fixes: Array<{ failed: CommandRun; fixed: CommandRun }>;
+}): ExtractedFact[] {
+  const out: ExtractedFact[] = [
+    ...found.preferences.map((p) => ({
+      content: p.text,
+      type: "preference" as const,
+      confidence: 0.8,
+      evidence: [p.itemId],
+    })),
+    ...found.decisions.map((d) => ({
+      content: d.text,
+      type: "decision" as const,
+      confidence: 0.75,
+      evidence: [d.itemId],
+    })),
+    ...found.procedures.slice(0, 5).map((p) => ({
+      content: `The command \`${p.command}\` works in this project.`,
+      type: "procedural" as const,
+      confidence: p.times > 1 ? 0.8 : 0.7,
+      evidence: [p.itemId],
+    })),
+    ...found.fixes.map((f) => ({
+      content: `\`${f.failed.command}\` failed with "${f.failed.errorLine ?? "an error"}"; \`${f.fixed.command}\` later succeeded.`,
+      type: "fact" as const,
+      confidence: 0.7,
+      evidence: [f.failed.callItemId, f.fixed.callItemId],
+    })),
+  ];
+  return out.filter((fact) => fact.content.length >= 10).slice(0, 20);
+}
+
+function entities(session: SessionRecord, procedures: Procedure[], files: Array<{ path: string }>): EntityTriple[] {
+  const project =
+    session.projectKey
+      ?.replace(/^(?:git|root|path):/, "")
+      .split("/")
+      .at(-1) ??
+    session.cwd ??
+    "project";
+  const triples: EntityTriple[] = [
+    ...procedures.slice(0, 5).map((p) => ({
+      source: project,
+      relationship: "uses command",
+      target: commandFamily(p.command),
+      confidence: 0.7,
+    })),
+    ...files.slice(0, 5).map((f) => ({ source: project, relationship: "has file", target: f.path, confidence: 0.6 })),
+  ];
+  return triples.slice(0, 50);
+}
+
+function topKeywords(text: string, count: number): string[] {
+  const counts = new Map<string, number>();
+  for (const word of text.toLowerCase().match(/[a-z][a-z0-9_-]{2,}/g) ?? []) {
+    if (stopWords.has(word)) continue;
+    counts.set(word, (counts.get(word) ?? 0) + 1);
+  }
+  return [...counts]
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .slice(0, count)
+    .map(([word]) => word);
+}
+
+function slug(text: string): string | null {
+  const value = text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .split("-")
+    .slice(0, 6)
+    .join("-");
+  return value.length > 0 ? value.slice(0, 60) : null;
+}

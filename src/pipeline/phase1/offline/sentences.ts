@@ -1,0 +1,24 @@
+/** Splits prose into sentences, dropping code blocks and quoted output, which are not statements. */
+export function sentences(text: string): string[] {
+  const prose = text
+    .replace(/```[\s\S]*?```/g, " ")
+    .split("\n")
+    .filter((line) => !/^\s*(?:>|\$ |\||[-=]{3,})/.test(line))
+    .join("\n");
+  return prose
+    .split(/(?<=[.!?])\s+|\n{1,}/)
+    .map((sentence) => sentence.replace(/\s+/g, " ").trim())
+    .filter((sentence) => sentence.length >= 12 && sentence.length <= 400);
+}
+
+/** The first line or sentence of a message, shortened: how a request or an answer is named. */
+export function headline(text: string, max = 160): string {
+  const first =
+    text
+      .replace(/```[\s\S]*?```/g, " ")
+      .split("\n")
+      .map((line) => line.trim())
+      .find((line) => line.length > 0) ?? "";
+  const flat = first.replace(/\s+/g, " ");
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`;
+}

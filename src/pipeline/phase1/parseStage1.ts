@@ -1,0 +1,170 @@
+import { type EntityTriple, type ExtractedFact, type FactType, factTypes, type Stage1Extraction } from "./types.js";
+
+export interface ParsedStage1 {
+  extraction: Stage1Extraction;
+  warnings: string[];
+}
+
+const MAX_FACTS = 20;
+const MIN_FACT_CHARS = 10;
+const MAX_FACT_CHARS = 2000;
+const MAX_ENTITIES = 50;
+
+/**
+ * Reads a model's stage-1 answer. Strips `<think>` blocks and code fences, accepts the legacy keys
+ * `summary` and `rawMemory`, and validates field by field: a bad fact is dropped with a warning, the
+ * rest is kept. Throws only when there is no JSON object at all or neither memory field is a string.
+ */
+export function parseStage1(answer: string): ParsedStage1 {
+  const warnings: string[] = [];
+  const object = extractJsonObject(answer);
+  const rawMemory = pickString(object, ["raw_memory", "rawMemory"]);
+  const rolloutSummary = pickString(object, ["rollout_summary", "summary"]);
+  if (rawMemory === undefined && rolloutSummary === undefined) {
+    throw new Error("answer has neither raw_memory nor rollout_summary");
+  }
+  if ("summary" in object && !("rollout_summary" in object)) warnings.push("legacy key 'summary' accepted");
+  if ("rawMemory" in object && !("raw_memory" in object)) warnings.push("legacy key 'rawMemory' accepted");
+  const slug = object.rollout_slug;
+  return {
+    extraction: {
+      rolloutSummary: (rolloutSummary ?? "").trim(),
+      rawMemory: (rawMemory ?? "").trim(),
+      rolloutSlug: typeof slug === "string" && slug.trim() ? slugify(slug) : null,
+      facts: parseFacts(object.facts, warnings),
+      entities: parseEntities(object.entities, warnings),
+    },
+    warnings,
+  };
+}
+
+/** The first balanced JSON object in the text, after removing reasoning blocks and fences. */
+export function extractJsonObject(answer: string): Record<string, unknown> {
+  const cleaned = answer
+    .replace(/<think>[\s\S]*?<\/think>/gi, "")
+    .replace(/```(?:json)?/gi, "")
+    .trim();
+  const start = cleaned.indexOf("{");
+  const end = cleaned.lastIndexOf("}");
+  if (start === -1 || end <= start) throw new Error("answer contains no JSON object");
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(cleaned.slice(start, end + 1));
+  } catch (error) {
+    throw new Error(`answer is not valid JSON (${error instanceof Error ? error.message : "parse error"})`);
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed))
+    throw new Error("answer is not a JSON object");
+  return parsed as Record<string, unknown>;
+}
+
+function pickString(object: Record<string, unknown>, keys: string[]): string | undefined {
+  for (const key of keys) if (typeof object[key] === "string") return object[key] as string;
+  return undefined;
+}
+
+function parseFacts(value: unknown, warnings: string[]): ExtractedFact[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) {
+    warnings.push("facts is not a list; ignored");
+    return [];
+  }
+  if (value.length > MAX_FACTS) warnings.push(`${value.length} facts; kept the first ${MAX_FACTS}`);
+  const facts: ExtractedFact[] = [];
+  for (const [index, raw] of value.slice(0, MAX_FACTS).entries()) {
+    const fact = raw as Record<string, unknown> | null;
+    const content = typeof fact?.content === "string" ? fact.content.trim() : "";
+    if (content.length < MIN_FACT_CHARS) {
+      warnings.push(`fact ${index}: shorter than ${MIN_FACT_CHARS} characters; dropped`);
+      continue;
+    }
+    let type = fact?.type as FactType;
+    if (!factTypes.includes(type)) {
+      warnings.push(`fact ${index}: unknown type ${JSON.stringify(fact?.type)}; coerced to fact`);
+      type = "fact";
+    }
+    if (content.length > MAX_FACT_CHARS) warnings.push(`fact ${index}: truncated to ${MAX_FACT_CHARS} characters`);
+    const confidence = typeof fact?.confidence === "number" ? Math.min(1, Math.max(0, fact.confidence)) : 0.5;
+    const evidence = Array.isArray(fact?.evidence)
+      ? fact.evidence.filter((id): id is number => Number.isInteger(id) && (id as number) > 0)
+      : [];
+    facts.push({ content: content.slice(0, MAX_FACT_CHARS), type, confidence, evidence });
+  }
+  return facts;
+}
+
+function parseEntities(value: unknown, warnings: string[]): EntityTriple[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) {
+    warnings.push("entities is not a list; ignored");
+    return [];
+  }
+  if (value.length > MAX_ENTITIES) warnings.push(`${value.length} entities; kept the first ${MAX_ENTITIES}`);
+  const entities: EntityTriple[] = [];
+  for (const [index, raw] of value.slice(0, MAX_ENTITIES).entries()) {
+    const entity = raw as Record<string, unknown> | null;
+    const parts = [entity?.source, entity?.relationship, entity?.target].map((part) =>
+      typeof part === "string" ? part.trim() : "",
+    );
+    if (parts.some((part) => part.length === 0)) {
+      warnings.push(`entity ${index}: empty source, relationship or target; dropped`);
+      continue;
+    }
+    const confidence = typeof entity?.confidence === "number" ? Math.min(1, Math.max(0, entity.confidence)) : 0.5;
+    entities.push({ source: parts[0]!, relationship: parts[1]!, target: parts[2]!, confidence });
+  }
+  return entities;
+}
+
+function slugify(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .split("-")
+    .slice(0, 8)
+    .join("-")
+    .slice(0, 60);
+}
+
+/** The JSON Schema requested from providers that support structured output. */
+export const stage1Schema: Record<string, unknown> = {
+  type: "object",
+  additionalProperties: false,
+  required: ["rollout_summary", "rollout_slug", "raw_memory", "facts", "entities"],
+  properties: {
+    rollout_summary: { type: "string" },
+    rollout_slug: { type: ["string", "null"] },
+    raw_memory: { type: "string" },
+    facts: {
+      type: "array",
+      maxItems: MAX_FACTS,
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["content", "type", "confidence", "evidence"],
+        properties: {
+          content: { type: "string" },
+          type: { type: "string", enum: [...factTypes] },
+          confidence: { type: "number", minimum: 0, maximum: 1 },
+          evidence: { type: "array", items: { type: "integer" } },
+        },
+      },
+    },
+    entities: {
+      type: "array",
+      maxItems: MAX_ENTITIES,
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["source", "relationship", "target", "confidence"],
+        properties: {
+          source: { type: "string" },
+          relationship: { type: "string" },
+          target: { type: "string" },
+          confidence: { type: "number", minimum: 0, maximum: 1 },
+        },
+      },
+    },
+  },
+};

@@ -1,0 +1,242 @@
+import pLimit from "p-limit";
+import type { CairnConfig } from "../../config/schema.js";
+import { withWriteTx } from "../../db/tx.js";
+import { type LlmProvider, ProviderError } from "../../providers/llm/types.js";
+import type { Lease } from "../../queue/types.js";
+import { redactDeep } from "../../redact/index.js";
+import type { Storage } from "../../storage.js";
+import { type Clock, DAY_MS, HOUR_MS } from "../../util/clock.js";
+import { errorMessage } from "../../util/errors.js";
+import { TokenBudget } from "../tokenBudget.js";
+import {
+  EligibilityRepository,
+  type EligibilityWindow,
+  type PendingBreakdown,
+  PHASE1_KIND,
+} from "./eligibilityRepository.js";
+import { buildStage1Prompt, extractSession } from "./extractSession.js";
+import type { Stage1Output } from "./types.js";
+
+export type Phase1Outcome =
+  | "succeeded"
+  | "succeeded_no_output"
+  | "unchanged"
+  | "failed"
+  | "dead"
+  | "lost"
+  | "skipped_budget";
+
+export interface Phase1JobReport {
+  sessionId: string;
+  outcome: Phase1Outcome;
+  tokensIn: number | null;
+  tokensOut: number | null;
+  ms: number;
+  error: string | null;
+  warnings: string[];
+}
+
+export interface DryRunEntry {
+  sessionId: string;
+  agent: string;
+  cwd: string | null;
+  items: number;
+  tokens: number;
+  omitted: number;
+}
+
+export interface Phase1Report {
+  generator: string;
+  pending: PendingBreakdown;
+  jobs: Phase1JobReport[];
+  dryRun?: DryRunEntry[];
+  budgetExhausted: boolean;
+}
+
+export interface Phase1Deps {
+  storage: Storage;
+  config: CairnConfig;
+  clock: Clock;
+  llm: LlmProvider | null;
+  /** Runs after an output is stored, outside any transaction (the fact pipeline attaches here). */
+  afterOutput?: (output: Stage1Output) => Promise<void>;
+}
+
+export interface Phase1Options {
+  dryRun?: boolean;
+  sessionIds?: readonly string[];
+  onJob?: (report: Phase1JobReport, done: number, total: number) => void;
+}
+
+class LeaseLost extends Error {}
+
+/**
+ * Phase 1: claims eligible sessions through the job queue and turns each into a stage-1 output, in
+ * parallel under the concurrency cap. Model calls happen outside transactions; each result is stored
+ * together with the job's success and the session's compare-and-swap `markProcessed` in one transaction.
+ */
+export async function runPhase1(deps: Phase1Deps, options: Phase1Options = {}): Promise<Phase1Report> {
+  const { storage, config, clock } = deps;
+  const now = clock();
+  const eligibility = new EligibilityRepository(storage.db);
+  const window: EligibilityWindow = {
+    now,
+    allowedKinds: config.memories.allowedKinds,
+    oldest: now - config.memories.maxRolloutAgeDays * DAY_MS,
+    newest: now - config.memories.minRolloutIdleHours * HOUR_MS,
+    scanLimit: config.extraction.scanLimit,
+    ...(options.sessionIds ? { sessionIds: options.sessionIds } : {}),
+  };
+  const pending = eligibility.breakdown(window);
+  const candidates = eligibility.eligible(window);
+  const generator = deps.llm ? `${deps.llm.name}:${deps.llm.model}` : "offline";
+  const report: Phase1Report = { generator, pending, jobs: [], budgetExhausted: false };
+
+  if (options.dryRun) {
+    report.dryRun = candidates.slice(0, config.memories.maxRolloutsPerStartup).flatMap((candidate) => {
+      const session = storage.sessions.get(candidate.id);
+      if (!session) return [];
+      const items = storage.items.list(candidate.id);
+      const built = buildStage1Prompt(session, items, renderOptions(config));
+      return [
+        {
+          sessionId: session.id,
+          agent: session.agent,
+          cwd: session.cwd,
+          items: items.length,
+          tokens: deps.llm ? built.renderedTokens : 0,
+          omitted: built.omitted,
+        },
+      ];
+    });
+    return report;
+  }
+
+  for (const candidate of candidates) {
+    storage.jobs.enqueue({ kind: PHASE1_KIND, key: candidate.id, watermark: candidate.invalidatedAt });
+  }
+  const leases = storage.jobs.claim({
+    kind: PHASE1_KIND,
+    limit: config.memories.maxRolloutsPerStartup,
+    runningCap: config.extraction.runningCap,
+    keys: candidates.map((candidate) => candidate.id),
+  });
+  const budget = new TokenBudget(storage.db, config.extraction.dailyTokenBudget);
+  const limit = pLimit(config.extraction.concurrency);
+  let done = 0;
+  await Promise.all(
+    leases.map((lease) =>
+      limit(async () => {
+        const job = await processLease(deps, lease, budget, report);
+        report.jobs.push(job);
+        done += 1;
+        options.onJob?.(job, done, leases.length);
+      }),
+    ),
+  );
+  return report;
+}
+
+async function processLease(
+  deps: Phase1Deps,
+  lease: Lease,
+  budget: TokenBudget,
+  report: Phase1Report,
+): Promise<Phase1JobReport> {
+  const { storage, config, clock } = deps;
+  const started = clock();
+  const base = { sessionId: lease.key, tokensIn: null, tokensOut: null, error: null, warnings: [] as string[] };
+  const finish = (outcome: Phase1Outcome, extra: Partial<Phase1JobReport> = {}): Phase1JobReport => ({
+    ...base,
+    outcome,
+    ms: clock() - started,
+    ...extra,
+  });
+
+  const session = storage.sessions.get(lease.key);
+  const expected = session?.invalidatedAt ?? null;
+  if (!session || expected === null) {
+    storage.jobs.succeed(lease, { status: "succeeded_no_output" });
+    return finish("unchanged");
+  }
+  const items = storage.items.list(session.id);
+  const itemTo = items.at(-1)?.id ?? expected;
+  const existing = storage.stage1.get(session.id);
+  if (existing && existing.sourceUpdatedAt === session.updatedAt && existing.itemTo === itemTo) {
+    withWriteTx(storage.db, () => {
+      storage.sessions.markProcessed(session.id, itemTo, expected);
+      storage.jobs.succeed(lease, { status: "succeeded" });
+    });
+    return finish("unchanged");
+  }
+  if (deps.llm && (report.budgetExhausted || budget.remaining(clock()) <= 0)) {
+    report.budgetExhausted = true;
+    storage.jobs.release(lease);
+    return finish("skipped_budget", { error: "daily token budget spent; extraction resumes tomorrow" });
+  }
+
+  const heartbeat = setInterval(
+    () => storage.jobs.heartbeat(lease),
+    Math.max(1000, (config.queue.leaseSeconds * 1000) / 3),
+  );
+  try {
+    const result = await extractSession({ session, items, llm: deps.llm, render: renderOptions(config) });
+    if (deps.llm) budget.record(clock(), result.tokensIn ?? 0, result.tokensOut ?? 0);
+    const extraction = result.extraction ? redactDeep(result.extraction) : null;
+    const output: Stage1Output | null = extraction
+      ? {
+          ...extraction,
+          sessionId: session.id,
+          projectKey: session.projectKey,
+          cwd: session.cwd,
+          agent: session.agent,
+          sourceUpdatedAt: session.updatedAt,
+          itemFrom: items[0]?.id ?? null,
+          itemTo,
+          generator: report.generator,
+          generatedAt: clock(),
+          usageCount: 0,
+          lastUsage: null,
+          selectedForPhase2: false,
+          selectedForPhase2SourceUpdatedAt: null,
+        }
+      : null;
+    const status = output ? "succeeded" : "succeeded_no_output";
+    withWriteTx(storage.db, () => {
+      const usage = {
+        tokensIn: result.tokensIn ?? null,
+        tokensOut: result.tokensOut ?? null,
+        generator: report.generator,
+      };
+      if (!storage.jobs.succeed(lease, { status, result: usage })) throw new LeaseLost();
+      if (output) storage.stage1.upsert(output);
+      else storage.stage1.delete(session.id);
+      storage.sessions.markProcessed(session.id, itemTo, expected);
+    });
+    if (output && deps.afterOutput) await deps.afterOutput(output);
+    return finish(status, {
+      tokensIn: result.tokensIn ?? null,
+      tokensOut: result.tokensOut ?? null,
+      warnings: result.warnings,
+    });
+  } catch (error) {
+    if (error instanceof LeaseLost) return finish("lost", { error: "lease lost to another worker; result discarded" });
+    const message = errorMessage(error);
+    const outcome = storage.jobs.fail(lease, message, {
+      retryable: error instanceof ProviderError ? error.isRetryable : true,
+      ...(error instanceof ProviderError && error.retryAfterMs !== undefined
+        ? { retryAfterMs: error.retryAfterMs }
+        : {}),
+    });
+    return finish(outcome === "dead" ? "dead" : outcome === "lost" ? "lost" : "failed", { error: message });
+  } finally {
+    clearInterval(heartbeat);
+  }
+}
+
+function renderOptions(config: CairnConfig) {
+  return {
+    maxInputTokens: config.extraction.maxInputTokens,
+    toolOutputMaxTokens: config.extraction.toolOutputMaxTokens,
+  };
+}

@@ -1,0 +1,55 @@
+import type { ExtractedFact, Stage1Output } from "../../phase1/types.js";
+
+export interface SupportedStatement {
+  text: string;
+  /** Sessions that stated it, most recent first. */
+  sessions: string[];
+  projects: Set<string>;
+  type: ExtractedFact["type"];
+}
+
+/**
+ * Merges the facts of many sessions: the same statement (case, punctuation and spacing aside) seen in
+ * several sessions becomes one entry with all its sources, ranked by how many sessions support it.
+ */
+export function mergeFacts(
+  outputs: readonly Stage1Output[],
+  types: ReadonlyArray<ExtractedFact["type"]>,
+): SupportedStatement[] {
+  const merged = new Map<string, SupportedStatement>();
+  const byRecency = [...outputs].sort((a, b) => b.sourceUpdatedAt - a.sourceUpdatedAt);
+  for (const output of byRecency) {
+    for (const fact of output.facts) {
+      if (!types.includes(fact.type)) continue;
+      const key = normalizeStatement(fact.content);
+      if (!key) continue;
+      const entry = merged.get(key) ?? {
+        text: fact.content.trim(),
+        sessions: [],
+        projects: new Set(),
+        type: fact.type,
+      };
+      if (!entry.sessions.includes(output.sessionId)) entry.sessions.push(output.sessionId);
+      entry.projects.add(output.projectKey ?? "");
+      merged.set(key, entry);
+    }
+  }
+  return [...merged.values()].sort((a, b) => b.sessions.length - a.sessions.length || a.text.localeCompare(b.text));
+}
+
+export function normalizeStatement(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[`"'“”‘’]/g, "")
+    .replace(/[^a-z0-9]+/g, " ")
+    .trim();
+}
+
+/** Statements tied to the project they were made in ("in this repo ..."), which stay out of the global workspace. */
+export const projectQualifier =
+  /\b(?:this|the|our) (?:repo(?:sitory)?|project|codebase|package|app|service)\b|\bhere\b/i;
+
+/** The command inside backticks of a procedural fact, if any. */
+export function commandOf(text: string): string | undefined {
+  return /`([^`]+)`/.exec(text)?.[1];
+}

@@ -1,0 +1,116 @@
+import { randomBytes } from "node:crypto";
+import { fillTemplate, loadPrompt } from "../../../prompts/template.js";
+import type { LlmProvider } from "../../../providers/llm/types.js";
+import { tokenCount, truncateToTokens } from "../../../util/tokens.js";
+import { extractJsonObject } from "../../phase1/parseStage1.js";
+import type { Stage1Output } from "../../phase1/types.js";
+import type { ConsolidatedFiles, ConsolidationInput, Consolidator, SkillFile } from "./types.js";
+
+const schema: Record<string, unknown> = {
+  type: "object",
+  additionalProperties: false,
+  required: ["memory_md", "memory_summary_md", "skills"],
+  properties: {
+    memory_md: { type: "string" },
+    memory_summary_md: { type: "string" },
+    skills: {
+      type: "array",
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["name", "description", "body"],
+        properties: { name: { type: "string" }, description: { type: "string" }, body: { type: "string" } },
+      },
+    },
+  },
+};
+
+/**
+ * Consolidation by a model (the `smol` role, falling back to `default`): the previous files and the
+ * added / retained / removed diff go in as quoted data within a token budget; the new files come back
+ * as structured output.
+ */
+export function llmConsolidator(
+  llm: LlmProvider,
+  options: { maxInputTokens: number; summaryTokenLimit: number },
+): Consolidator {
+  return {
+    mode: "llm",
+    async consolidate(input, context) {
+      const boundary = randomBytes(6).toString("hex");
+      const data = budgetedData(input, options.maxInputTokens);
+      const result = await llm.generate({
+        system: fillTemplate(loadPrompt("consolidation_system.md"), {
+          summary_token_limit: String(options.summaryTokenLimit),
+        }),
+        prompt: fillTemplate(loadPrompt("consolidation_input.md"), {
+          workspace:
+            input.workspace.kind === "global"
+              ? "global (user-level preferences and habits across projects)"
+              : `project ${input.workspace.name}`,
+          boundary,
+          memory_data_json: JSON.stringify(data, null, 1),
+        }),
+        jsonSchema: { name: "memory_workspace", schema },
+        temperature: 0,
+        signal: context.signal,
+      });
+      return {
+        files: parseFiles(result.text),
+        ...(result.usage.inputTokens === undefined ? {} : { tokensIn: result.usage.inputTokens }),
+        ...(result.usage.outputTokens === undefined ? {} : { tokensOut: result.usage.outputTokens }),
+        warnings: result.warnings,
+      };
+    },
+  };
+}
+
+/** The model's data section: added memories in full first, then retained and removed summaries, to the budget. */
+function budgetedData(input: ConsolidationInput, maxTokens: number) {
+  let remaining = maxTokens;
+  const take = (text: string, share: number) => {
+    const cut = truncateToTokens(text, Math.max(0, Math.min(remaining, share)));
+    remaining -= tokenCount(cut.text);
+    return cut.truncated ? `${cut.text}\n[truncated to fit the budget]` : cut.text;
+  };
+  const entry = (output: Stage1Output, full: boolean) => ({
+    session_id: output.sessionId,
+    summary_file: input.summaryFiles.get(output.sessionId) ?? null,
+    cwd: output.cwd,
+    summary: take(output.rolloutSummary, 400),
+    ...(full ? { raw_memory: take(output.rawMemory, 3000) } : {}),
+  });
+  return {
+    previous_memory_md: take(input.previous.memory ?? "(none yet)", Math.floor(maxTokens / 4)),
+    previous_memory_summary_md: take(input.previous.summary ?? "(none yet)", Math.floor(maxTokens / 10)),
+    added: input.diff.added.map((output) => entry(output, true)),
+    retained: input.diff.retained.map((output) => entry(output, false)),
+    removed: input.diff.removed.map((output) => entry(output, false)),
+  };
+}
+
+function parseFiles(answer: string): ConsolidatedFiles {
+  const object = extractJsonObject(answer);
+  const memory = object.memory_md;
+  const summary = object.memory_summary_md;
+  if (typeof memory !== "string" || typeof summary !== "string") {
+    throw new Error("consolidation answer lacks memory_md or memory_summary_md");
+  }
+  const skills: SkillFile[] = Array.isArray(object.skills)
+    ? object.skills.flatMap((raw) => {
+        const skill = raw as Record<string, unknown>;
+        const name = typeof skill.name === "string" ? skillName(skill.name) : "";
+        if (!name || typeof skill.description !== "string" || typeof skill.body !== "string") return [];
+        return [{ name, description: skill.description.trim(), body: skill.body }];
+      })
+    : [];
+  return { memory, summary: summary.trimStart().startsWith("v1") ? summary : `v1\n${summary}`, skills };
+}
+
+function skillName(raw: string): string {
+  return raw
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 60);
+}

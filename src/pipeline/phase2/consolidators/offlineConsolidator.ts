@@ -1,0 +1,184 @@
+import { toIso } from "../../../util/clock.js";
+import { projectName } from "../../../workspace/workspacePaths.js";
+import { commandFamily } from "../../phase1/offline/commands.js";
+import type { Stage1Output } from "../../phase1/types.js";
+import { commandOf, mergeFacts, projectQualifier, type SupportedStatement } from "./knowledge.js";
+import {
+  type ConsolidatedFiles,
+  type ConsolidationInput,
+  type Consolidator,
+  currentInputs,
+  type SkillFile,
+} from "./types.js";
+
+/**
+ * Deterministic consolidation, used when no model is configured. Knowledge comes from the structured
+ * facts of the stage-1 outputs; every statement cites the rollout summaries it came from. Removed
+ * sessions are simply not read: knowledge only they supported is forgotten.
+ */
+export const offlineConsolidator: Consolidator = {
+  mode: "offline",
+  async consolidate(input) {
+    const inputs = currentInputs(input.diff);
+    const scoped = input.workspace.kind === "global" ? globalView(inputs) : inputs;
+    return { files: consolidateOffline(input, scoped), warnings: [] };
+  },
+};
+
+export function consolidateOffline(input: ConsolidationInput, inputs: readonly Stage1Output[]): ConsolidatedFiles {
+  const cite = (statement: SupportedStatement) =>
+    statement.sessions
+      .slice(0, 3)
+      .map((id) => input.summaryFiles.get(id))
+      .filter((file): file is string => Boolean(file))
+      .map((file) => `[${file}]`)
+      .join(" ");
+  const preferences = mergeFacts(inputs, ["preference"]);
+  const decisions = mergeFacts(inputs, ["decision"]);
+  const procedures = mergeFacts(inputs, ["procedural"]);
+  const knowledge = mergeFacts(inputs, ["fact", "semantic"]);
+  const skills = skillsFrom(procedures, inputs, input.summaryFiles);
+  const title = input.workspace.kind === "global" ? "Global memory" : `Memory: ${input.workspace.name}`;
+  const line = (s: SupportedStatement) =>
+    `- ${s.text}${s.sessions.length > 1 ? ` (${s.sessions.length} sessions)` : ""} ${cite(s)}`.trimEnd();
+
+  const memory = [
+    `# ${title}`,
+    "",
+    `Consolidated from ${inputs.length} session(s); updated ${toIso(input.now)}. Each entry cites the rollout summary it came from.`,
+    block("Preferences", preferences.map(line)),
+    block("Decisions", decisions.map(line)),
+    block("Procedures", procedures.map(line)),
+    block("Failures, fixes and facts", knowledge.slice(0, 40).map(line)),
+    taskGroups(inputs, input.summaryFiles),
+  ]
+    .filter((part) => part !== "")
+    .join("\n");
+
+  const agents = [...new Set(inputs.map((output) => output.agent ?? "unknown"))].sort();
+  const projects = [...new Set(inputs.map((output) => output.projectKey).filter((key): key is string => Boolean(key)))];
+  const span =
+    inputs.length > 0
+      ? `${day(Math.min(...inputs.map((o) => o.sourceUpdatedAt)))} to ${day(Math.max(...inputs.map((o) => o.sourceUpdatedAt)))}`
+      : "none";
+  const summary = [
+    "v1",
+    `# ${title} (summary)`,
+    "",
+    "## Profile",
+    `- ${inputs.length} session(s) from ${agents.join(", ") || "no agents"}, ${span}.`,
+    ...(input.workspace.kind === "global" && projects.length > 0
+      ? [`- Projects: ${projects.slice(0, 10).map(projectName).join(", ")}.`]
+      : []),
+    block(
+      "User preferences",
+      preferences.slice(0, 15).map((s) => `- ${s.text}${s.sessions.length > 1 ? ` (${s.sessions.length}x)` : ""}`),
+    ),
+    block(
+      "Tips",
+      [...decisions.slice(0, 5), ...procedures.slice(0, 8)].map((s) => `- ${s.text}`),
+    ),
+    block("What is in memory", [
+      "- `MEMORY.md`: preferences, decisions, procedures, failures and fixes, and tasks by group, with citations.",
+      ...skills.map((skill) => `- \`skills/${skill.name}/SKILL.md\`: ${skill.description}`),
+      `- \`rollout_summaries/\`: ${inputs.length} session summaries; \`raw_memories.md\`: the detailed per-session memories.`,
+    ]),
+  ]
+    .filter((part) => part !== "")
+    .join("\n");
+  return { memory: `${memory}\n`, summary: `${summary}\n`, skills };
+}
+
+/** User-level signal only: statements without a project qualifier, or seen in two or more projects. */
+function globalView(inputs: readonly Stage1Output[]): Stage1Output[] {
+  const projectsByStatement = new Map<string, Set<string>>();
+  for (const output of inputs) {
+    for (const fact of output.facts) {
+      const key = fact.content.toLowerCase();
+      const set = projectsByStatement.get(key) ?? new Set<string>();
+      set.add(output.projectKey ?? "");
+      projectsByStatement.set(key, set);
+    }
+  }
+  return inputs.map((output) => ({
+    ...output,
+    facts: output.facts.filter((fact) => {
+      const projects = projectsByStatement.get(fact.content.toLowerCase())?.size ?? 0;
+      if (projects >= 2) return true;
+      return fact.type === "preference" && !projectQualifier.test(fact.content);
+    }),
+  }));
+}
+
+function block(title: string, lines: string[]): string {
+  return lines.length === 0 ? "" : `\n## ${title}\n${lines.join("\n")}`;
+}
+
+function day(ms: number): string {
+  return (toIso(ms) ?? "").slice(0, 10);
+}
+
+/** Tasks grouped by the first word of their slug, newest first, each with its outcome summary and citation. */
+function taskGroups(inputs: readonly Stage1Output[], files: ReadonlyMap<string, string>): string {
+  if (inputs.length === 0) return "";
+  const groups = new Map<string, Stage1Output[]>();
+  for (const output of [...inputs].sort((a, b) => b.sourceUpdatedAt - a.sourceUpdatedAt)) {
+    const group = (output.rolloutSlug ?? "other").split("-")[0] || "other";
+    groups.set(group, [...(groups.get(group) ?? []), output]);
+  }
+  const sections = [...groups]
+    .sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]))
+    .map(([group, outputs]) => {
+      const lines = outputs.map((output) => {
+        const summary = output.rolloutSummary.replace(/\s+/g, " ").trim();
+        const short = summary.length > 300 ? `${summary.slice(0, 299)}…` : summary;
+        return `- ${day(output.sourceUpdatedAt)} ${short} [${files.get(output.sessionId) ?? output.sessionId}]`;
+      });
+      return `\n### ${group}\n${lines.join("\n")}`;
+    });
+  return `\n## Tasks by group${sections.join("\n")}`;
+}
+
+/** A command family that worked in two or more sessions becomes a skill with the exact command lines. */
+function skillsFrom(
+  procedures: readonly SupportedStatement[],
+  inputs: readonly Stage1Output[],
+  files: ReadonlyMap<string, string>,
+): SkillFile[] {
+  const families = new Map<string, { commands: Set<string>; sessions: Set<string> }>();
+  for (const procedure of procedures) {
+    const command = commandOf(procedure.text);
+    if (!command) continue;
+    const family = commandFamily(command);
+    const entry = families.get(family) ?? { commands: new Set(), sessions: new Set() };
+    entry.commands.add(command);
+    for (const session of procedure.sessions) entry.sessions.add(session);
+    families.set(family, entry);
+  }
+  const failures = mergeFacts(inputs, ["fact"]);
+  return [...families]
+    .filter(([, entry]) => entry.sessions.size >= 2)
+    .sort((a, b) => b[1].sessions.size - a[1].sessions.size || a[0].localeCompare(b[0]))
+    .slice(0, 10)
+    .map(([family, entry]) => {
+      const name = `run-${family.replace(/[^a-z0-9]+/gi, "-").toLowerCase()}`.replace(/-+$/, "");
+      const related = failures.filter((fact) => fact.text.includes(family)).slice(0, 5);
+      const body = [
+        `# ${family}`,
+        "",
+        `Seen working in ${entry.sessions.size} sessions.`,
+        "",
+        "## Commands",
+        ...[...entry.commands].map((command) => `- \`${command}\``),
+        ...(related.length > 0 ? ["", "## Known failures", ...related.map((fact) => `- ${fact.text}`)] : []),
+        "",
+        "## Evidence",
+        ...[...entry.sessions].slice(0, 5).map((id) => `- ${files.get(id) ?? id}`),
+      ].join("\n");
+      return {
+        name,
+        description: `How to run \`${family}\` here, from ${entry.sessions.size} sessions where it worked.`,
+        body,
+      };
+    });
+}

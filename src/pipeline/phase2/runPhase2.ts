@@ -1,0 +1,262 @@
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import type { CairnConfig } from "../../config/schema.js";
+import { withWriteTx } from "../../db/tx.js";
+import type { Lease } from "../../queue/types.js";
+import type { Storage } from "../../storage.js";
+import { writeFileAtomic } from "../../util/atomicWrite.js";
+import { type Clock, DAY_MS } from "../../util/clock.js";
+import { errorMessage } from "../../util/errors.js";
+import { VersionedDir } from "../../workspace/versionedDir.js";
+import { globalWorkspace, projectWorkspace, type WorkspaceRef } from "../../workspace/workspacePaths.js";
+import type { Stage1Output } from "../phase1/types.js";
+import type { Consolidator } from "./consolidators/types.js";
+import { selectionDiff } from "./selectionDiff.js";
+import { pruneToCurrent, renderDiffFile, syncInputs } from "./syncInputs.js";
+import { readIfExists, scrubSecrets, validateWorkspace, writeConsolidated } from "./workspaceFiles.js";
+
+export const PHASE2_KIND = "phase2";
+const PHASE2_KEY = "global";
+export const WATERMARK_KEY = "phase2.watermark";
+export const LAST_RUN_KEY = "phase2.last";
+
+export interface WorkspaceReport {
+  workspace: string;
+  kind: "global" | "project";
+  dir: string;
+  added: number;
+  retained: number;
+  removed: number;
+  outcome: "consolidated" | "unchanged" | "empty" | "failed";
+  filesWritten: string[];
+  warnings: string[];
+  error: string | null;
+}
+
+export interface Phase2Report {
+  outcome: "succeeded" | "clean" | "busy" | "backing_off" | "failed" | "no_input";
+  mode: Consolidator["mode"];
+  previousWatermark: number | null;
+  watermark: number | null;
+  workspaces: WorkspaceReport[];
+  tokensIn: number;
+  tokensOut: number;
+  error: string | null;
+}
+
+export interface Phase2Deps {
+  storage: Storage;
+  config: CairnConfig;
+  clock: Clock;
+  memoriesRoot: string;
+  consolidator: Consolidator;
+}
+
+/**
+ * Phase 2: one global consolidation at a time (a leased job with a heartbeat). For each workspace it
+ * selects inputs, syncs them into a staging copy, consolidates, validates, and publishes atomically;
+ * then success, the selection marks and the watermark are recorded together.
+ */
+export async function runPhase2(deps: Phase2Deps, options: { force?: boolean } = {}): Promise<Phase2Report> {
+  const { storage, config } = deps;
+  const previousWatermark = storage.meta.get<number>(WATERMARK_KEY) ?? null;
+  const inputWatermark = newestInput(storage);
+  const leaseMs = config.queue.phase2LeaseSeconds * 1000;
+  storage.jobs.enqueue({
+    kind: PHASE2_KIND,
+    key: PHASE2_KEY,
+    watermark: inputWatermark,
+    force: options.force ?? false,
+  });
+  const report: Phase2Report = {
+    outcome: "succeeded",
+    mode: deps.consolidator.mode,
+    previousWatermark,
+    watermark: previousWatermark,
+    workspaces: [],
+    tokensIn: 0,
+    tokensOut: 0,
+    error: null,
+  };
+  const [lease] = storage.jobs.claim({ kind: PHASE2_KIND, limit: 1, runningCap: 1, leaseMs });
+  if (!lease) {
+    const job = storage.jobs.get(PHASE2_KIND, PHASE2_KEY);
+    report.outcome = job?.status === "running" ? "busy" : job?.status === "failed" ? "backing_off" : "clean";
+    return report;
+  }
+  const controller = new AbortController();
+  const heartbeat = () => storage.jobs.heartbeat(lease, leaseMs);
+  const timer = setInterval(
+    () => {
+      if (!heartbeat()) controller.abort();
+    },
+    Math.max(1000, leaseMs / 3),
+  );
+  try {
+    return await consolidateAll(deps, lease, report, { signal: controller.signal, heartbeat }, options.force ?? false);
+  } catch (error) {
+    report.outcome = "failed";
+    report.error = errorMessage(error);
+    storage.jobs.fail(lease, report.error);
+    return report;
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+async function consolidateAll(
+  deps: Phase2Deps,
+  lease: Lease,
+  report: Phase2Report,
+  context: { signal: AbortSignal; heartbeat: () => boolean },
+  force: boolean,
+): Promise<Phase2Report> {
+  const { storage, clock } = deps;
+  if (storage.stage1.count() === 0 && workspacesWithSelection(storage).length === 0) {
+    storage.jobs.succeed(lease, { result: { outcome: "no_input" } });
+    report.outcome = "no_input";
+    return report;
+  }
+  let newest = lease.inputWatermark;
+  for (const workspace of workspacesToConsolidate(deps)) {
+    const result = await consolidateWorkspace(deps, workspace, context, force);
+    report.workspaces.push(result.report);
+    report.tokensIn += result.tokensIn;
+    report.tokensOut += result.tokensOut;
+    for (const output of result.loaded) newest = Math.max(newest, output.sourceUpdatedAt);
+  }
+  const failed = report.workspaces.filter((workspace) => workspace.outcome === "failed");
+  if (failed.length > 0) {
+    report.outcome = "failed";
+    report.error = failed.map((workspace) => `${workspace.workspace}: ${workspace.error}`).join("; ");
+    storage.jobs.fail(lease, report.error);
+    return report;
+  }
+  const watermark = Math.max(report.previousWatermark ?? 0, newest);
+  withWriteTx(storage.db, () => {
+    if (!storage.jobs.succeed(lease, { result: { watermark } })) throw new Error("phase-2 lease lost before success");
+    storage.meta.set(WATERMARK_KEY, watermark);
+    storage.meta.set(LAST_RUN_KEY, { at: clock(), outcome: "succeeded", watermark, mode: report.mode });
+  });
+  report.watermark = watermark;
+  return report;
+}
+
+function workspacesToConsolidate(deps: Phase2Deps): WorkspaceRef[] {
+  const keys = new Set<string>();
+  for (const key of deps.storage.stage1.projectKeys()) if (key) keys.add(key);
+  for (const key of workspacesWithSelection(deps.storage)) if (key !== "global") keys.add(key);
+  return [
+    ...[...keys].sort().map((key) => projectWorkspace(deps.memoriesRoot, key)),
+    globalWorkspace(deps.memoriesRoot),
+  ];
+}
+
+function workspacesWithSelection(storage: Storage): string[] {
+  return (
+    storage.db.prepare("SELECT DISTINCT workspace FROM phase2_selection").all() as Array<{ workspace: string }>
+  ).map((row) => row.workspace);
+}
+
+async function consolidateWorkspace(
+  deps: Phase2Deps,
+  workspace: WorkspaceRef,
+  context: { signal: AbortSignal; heartbeat: () => boolean },
+  force: boolean,
+): Promise<{ report: WorkspaceReport; loaded: Stage1Output[]; tokensIn: number; tokensOut: number }> {
+  const { storage, config, clock } = deps;
+  const now = clock();
+  const current = storage.stage1.selectForPhase2({
+    projectKey: workspace.kind === "global" ? "*" : workspace.key,
+    since: now - config.memories.maxUnusedDays * DAY_MS,
+    limit: config.memories.phase2MaxInputs,
+  });
+  const previous = storage.stage1.previousSelection(workspace.key);
+  const diff = selectionDiff(
+    current,
+    previous,
+    storage.stage1.listBySessions(previous.map((entry) => entry.sessionId)),
+  );
+  const report: WorkspaceReport = {
+    workspace: workspace.key,
+    kind: workspace.kind,
+    dir: workspace.dir,
+    added: diff.added.length,
+    retained: diff.retained.length,
+    removed: diff.removed.length,
+    outcome: "consolidated",
+    filesWritten: [],
+    warnings: [],
+    error: null,
+  };
+  const versioned = new VersionedDir(workspace.dir);
+  const live = versioned.current();
+  const liveValid = live !== undefined && validateWorkspace(live).length === 0;
+  const empty = { report, loaded: current, tokensIn: 0, tokensOut: 0 };
+  if (current.length === 0 && previous.length === 0) return { ...empty, report: { ...report, outcome: "empty" } };
+  if (
+    !force &&
+    liveValid &&
+    diff.added.length === 0 &&
+    diff.removed.length === 0 &&
+    previous.length === current.length
+  ) {
+    return { ...empty, report: { ...report, outcome: "unchanged" } };
+  }
+
+  const staging = versioned.stage();
+  try {
+    const summaryFiles = syncInputs(staging, [...current, ...diff.removed]);
+    writeFileAtomic(join(staging, "phase2_diff.md"), renderDiffFile(diff, summaryFiles));
+    const result = await deps.consolidator.consolidate(
+      {
+        workspace,
+        dir: staging,
+        root: deps.memoriesRoot,
+        previous: {
+          memory: live ? readIfExists(join(live, "MEMORY.md")) : null,
+          summary: live ? readIfExists(join(live, "memory_summary.md")) : null,
+        },
+        diff,
+        summaryFiles,
+        now,
+      },
+      context,
+    );
+    if (result.files) writeConsolidated(staging, result.files);
+    rmSync(join(staging, "phase2_diff.md"), { force: true });
+    pruneToCurrent(staging, diff);
+    const scrubbed = scrubSecrets(staging);
+    const problems = validateWorkspace(staging);
+    if (problems.length > 0) throw new Error(`invalid workspace: ${problems.join("; ")}`);
+    if (context.signal.aborted) throw new Error("phase-2 lease lost; not publishing");
+    versioned.publish(staging);
+    withWriteTx(storage.db, () =>
+      storage.stage1.markSelected(
+        workspace.key,
+        current.map((output) => ({ sessionId: output.sessionId, sourceUpdatedAt: output.sourceUpdatedAt })),
+        workspace.kind === "project" ? { projectKey: workspace.key } : undefined,
+      ),
+    );
+    report.filesWritten = [
+      "MEMORY.md",
+      "memory_summary.md",
+      "raw_memories.md",
+      "rollout_summaries/",
+      ...(result.files?.skills.map((s) => `skills/${s.name}/SKILL.md`) ?? []),
+    ];
+    report.warnings = [...result.warnings, ...scrubbed.map((file) => `secret redacted from ${file}`)];
+    return { report, loaded: current, tokensIn: result.tokensIn ?? 0, tokensOut: result.tokensOut ?? 0 };
+  } catch (error) {
+    versioned.discard(staging);
+    return { ...empty, loaded: [], report: { ...report, outcome: "failed", error: errorMessage(error) } };
+  }
+}
+
+/** The newest stage-1 input time: the watermark a phase-2 claim records. */
+export function newestInput(storage: Storage): number {
+  const row = storage.db.prepare("SELECT max(source_updated_at) AS m FROM stage1_outputs").get() as {
+    m: number | null;
+  };
+  return row.m ?? 0;
+}

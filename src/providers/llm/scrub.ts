@@ -1,0 +1,17 @@
+/**
+ * Removes secrets (API keys) from text that may end up in an error message, a log or the job table.
+ * Some servers echo the key they rejected; short strings are left alone so that a placeholder key
+ * like "x" does not mangle every message.
+ */
+export function scrubSecrets(text: string, secrets: ReadonlyArray<string | undefined>): string {
+  let result = text;
+  for (const secret of secrets) {
+    if (secret && secret.length >= 8) result = result.split(secret).join("[redacted]");
+  }
+  return result;
+}
+
+/** The first `limit` characters of a body on one line, for error messages. */
+export function bodyStart(text: string, limit = 200): string {
+  return text.replace(/\s+/g, " ").trim().slice(0, limit);
+}

@@ -1,0 +1,42 @@
+import { stem } from "./stem.js";
+
+/** FTS5's IDF: ln((N - n + 0.5) / (n + 0.5)), floored as FTS5 floors it. */
+export function idf(corpusSize: number, documentFrequency: number): number {
+  const value = Math.log((corpusSize - documentFrequency + 0.5) / (documentFrequency + 0.5));
+  return Math.max(value, 1e-6);
+}
+
+/**
+ * The BM25 score a document would reach by containing every query term once at average length.
+ * With FTS5's k1 = 1.2 and b = 0.75 a single occurrence at average length contributes exactly IDF,
+ * so the ideal is the weighted IDF sum. Terms the index has never seen are left out: no document can
+ * match them, and counting them would make every score look weak for a typo.
+ */
+export function idealBm25(
+  weightedTerms: { term: string; weight: number }[],
+  documentFrequencies: Map<string, number>,
+  corpusSize: number,
+): number {
+  let ideal = 0;
+  for (const { term, weight } of weightedTerms) {
+    const stems = term.split(" ").map(stem);
+    let best = 0;
+    for (const s of stems) {
+      const df = documentFrequencies.get(s) ?? 0;
+      if (df > 0) best = Math.max(best, idf(corpusSize, df));
+    }
+    ideal += weight * best;
+  }
+  return ideal;
+}
+
+/**
+ * Calibrated keyword relevance in [0, 1]: |bm25| as a fraction of the ideal score. A memory that
+ * matches only the most common query word scores low even when it is the best hit, unlike the
+ * per-query max-normalization (|s| / max|s|) that makes every best hit 1.0. Short documents with
+ * repeated terms can exceed the ideal, hence the clamp.
+ */
+export function calibrateBm25(raw: number, ideal: number): number {
+  if (ideal <= 0) return 0;
+  return Math.min(1, Math.abs(raw) / ideal);
+}

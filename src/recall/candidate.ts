@@ -1,0 +1,16 @@
+import type { MemoryRecord } from "../memory/types.js";
+
+/** One memory on its way through recall, with each leg's calibrated score kept for explanation. */
+export interface Candidate {
+  id: number;
+  record: MemoryRecord;
+  keyword: number;
+  vector: number;
+  hint: number;
+  score: number;
+  sources: Set<string>;
+}
+
+export function byScoreDesc(a: Candidate, b: Candidate): number {
+  return b.score - a.score || a.id - b.id;
+}

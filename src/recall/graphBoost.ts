@@ -1,0 +1,42 @@
+import type { GraphRepository } from "../memory/repositories/graphRepository.js";
+
+export interface GraphBoostResult {
+  ids: Set<number>;
+  timedOut: boolean;
+}
+
+export interface GraphBoostOptions {
+  tokens: string[];
+  scopes: string[] | "all";
+  deadlineMs: number;
+  maxEntities: number;
+  maxNeighbors: number;
+  maxMemories: number;
+  now: () => number;
+}
+
+/**
+ * Memories linked to the query's entities: tokens -> matching entities (most mentioned first) -> one
+ * hop through relations -> memories mentioning any of them. Checked against the deadline after each
+ * step; past it, what was collected so far is returned with `timedOut`. Errors give an empty set:
+ * the boost is only ever additive, so losing it costs ranking quality, never correctness.
+ */
+export function graphBoostIds(graph: GraphRepository, options: GraphBoostOptions): GraphBoostResult {
+  const ids = new Set<number>();
+  try {
+    const entityIds = new Set<number>();
+    for (const token of options.tokens) {
+      if (token.length < 3) continue;
+      for (const id of graph.entitiesMatching(token, options.maxEntities)) entityIds.add(id);
+      if (entityIds.size >= options.maxEntities) break;
+    }
+    if (options.now() > options.deadlineMs) return { ids, timedOut: true };
+    const seeds = [...entityIds].slice(0, options.maxEntities);
+    const expanded = [...seeds, ...graph.neighbors(seeds, options.maxNeighbors)];
+    if (options.now() > options.deadlineMs) return { ids, timedOut: true };
+    for (const id of graph.memoriesMentioning(expanded, options.scopes, options.maxMemories)) ids.add(id);
+    return { ids, timedOut: options.now() > options.deadlineMs };
+  } catch {
+    return { ids: new Set(), timedOut: false };
+  }
+}

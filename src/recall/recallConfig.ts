@@ -1,0 +1,119 @@
+import { z } from "zod";
+
+const int = (min: number, max: number, fallback: number) => z.number().int().min(min).max(max).default(fallback);
+const num = (min: number, max: number, fallback: number) => z.number().min(min).max(max).default(fallback);
+
+/**
+ * Every recall constant with its default and range. Defaults marked "seed" are seed 004's; the others
+ * were chosen on LoCoMo conversations 1-3 and checked on 4-5 (docs/recall.md has the figures).
+ */
+export const recallConfigSchema = z
+  .object({
+    defaultK: int(1, 200, 10),
+    maxK: int(1, 500, 50),
+    /** Weight of the vector leg in `alpha * vector + (1 - alpha) * bm25`. */
+    alpha: num(0, 1, 0.15),
+    /** seed: results below this calibrated score are dropped. */
+    minScore: num(0, 1, 0.1),
+    /** Candidates taken from each leg before fusion. */
+    candidatePool: int(10, 2000, 100),
+    /** Binary-KNN candidates rescored with exact vectors in the vector leg. */
+    vectorCandidates: int(10, 5000, 200),
+    /** Repetitions of a capitalized query word in the keyword query (1 = no extra weight). */
+    entityWeight: int(1, 5, 1),
+    /** Memories from adjacent items of the same session lend part of their score (conversation context). */
+    context: z
+      .object({
+        enabled: z.boolean().default(true),
+        window: int(1, 10, 3),
+        weight: num(0, 1, 0.7),
+        /** Each further item away lends this fraction of what the previous distance lent. */
+        decay: num(0, 1, 0.8),
+      })
+      .strict()
+      .prefault({}),
+    /** Pseudo-relevance feedback: words shared by the best keyword hits join a second keyword pass. */
+    feedback: z
+      .object({
+        enabled: z.boolean().default(false),
+        docs: int(1, 20, 3),
+        terms: int(1, 20, 5),
+        /** How many times the query's own words count against one feedback word. */
+        queryWeight: int(1, 5, 2),
+      })
+      .strict()
+      .prefault({}),
+    /** When the query names the author (`who`) of some memories, others' memories are multiplied by `penalty`. */
+    author: z
+      .object({
+        enabled: z.boolean().default(true),
+        penalty: num(0, 1, 0.3),
+      })
+      .strict()
+      .prefault({}),
+    graph: z
+      .object({
+        enabled: z.boolean().default(true),
+        /** seed: boosted score = (1 - w) * score + w. */
+        boostWeight: num(0, 1, 0.15),
+        boostTimeoutMs: int(50, 5000, 500),
+        maxEntities: int(1, 200, 20),
+        maxNeighbors: int(0, 500, 50),
+        maxMemories: int(1, 5000, 200),
+      })
+      .strict()
+      .prefault({}),
+    reranker: z
+      .object({
+        enabled: z.boolean().default(false),
+        /** `embedding`: 0.7 * score + 0.3 * cosine with stored vectors; `provider`: a supplied reranker. */
+        kind: z.enum(["none", "embedding", "provider"]).default("embedding"),
+        topN: int(1, 100, 20),
+        timeoutMs: int(100, 30_000, 2000),
+        originalWeight: num(0, 1, 0.7),
+      })
+      .strict()
+      .prefault({}),
+    dampening: z
+      .object({
+        gravityEnabled: z.boolean().default(true),
+        hubEnabled: z.boolean().default(true),
+        resolutionEnabled: z.boolean().default(true),
+        hubPercentile: num(0, 1, 0.9),
+        hubPenalty: num(0, 1, 0.7),
+        gravityPenalty: num(0, 1, 0.5),
+        /** Only scores above this are checked for zero query overlap. */
+        gravityThreshold: num(0, 1, 0.3),
+        resolutionBoost: num(1, 3, 1.2),
+      })
+      .strict()
+      .prefault({}),
+    hints: z
+      .object({
+        enabled: z.boolean().default(false),
+        max: int(1, 20, 5),
+        timeoutMs: int(5000, 300_000, 45_000),
+        pollMs: int(1000, 60_000, 5000),
+        /** A memory found only through a hint never scores above this. */
+        hintOnlyCap: num(0, 1, 0.75),
+      })
+      .strict()
+      .prefault({}),
+    embeddingTracker: z
+      .object({
+        enabled: z.boolean().default(true),
+        pollMs: int(1000, 60_000, 5000),
+        batchSize: int(1, 20, 8),
+      })
+      .strict()
+      .prefault({}),
+  })
+  .strict()
+  .prefault({});
+
+export type RecallConfig = z.infer<typeof recallConfigSchema>;
+
+/** The defaults, for callers (tests, benchmarks) that build a store without a config file. */
+export function defaultRecallConfig(overrides: z.input<typeof recallConfigSchema> = {}): RecallConfig {
+  return recallConfigSchema.parse(overrides);
+}

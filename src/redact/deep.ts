@@ -1,0 +1,42 @@
+import { redactText } from "./redact.js";
+
+/**
+ * A copy of a JSON-like value with every string redacted: string values, array items and object
+ * keys (a secret can be a key, as in a map of tokens). The input is not changed. Values that are
+ * not strings, arrays or plain objects (numbers, Dates, class instances) are kept as they are.
+ * Two keys that redact to the same marker collapse into one, the later winning.
+ */
+export function redactDeep<T>(value: T): T {
+  return copy(value, new WeakMap()) as T;
+}
+
+function isPlainObject(value: object): value is Record<string, unknown> {
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+function copy(value: unknown, seen: WeakMap<object, unknown>): unknown {
+  if (typeof value === "string") return redactText(value);
+  if (typeof value !== "object" || value === null) return value;
+  const done = seen.get(value);
+  if (done !== undefined) return done;
+  if (Array.isArray(value)) {
+    const out: unknown[] = [];
+    seen.set(value, out);
+    for (const item of value) out.push(copy(item, seen));
+    return out;
+  }
+  if (!isPlainObject(value)) return value;
+  const out: Record<string, unknown> = Object.create(Object.getPrototypeOf(value));
+  seen.set(value, out);
+  for (const [key, item] of Object.entries(value)) {
+    // defineProperty, not assignment: a "__proto__" key from JSON.parse must stay a plain key.
+    Object.defineProperty(out, redactText(key), {
+      value: copy(item, seen),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return out;
+}

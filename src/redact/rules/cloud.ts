@@ -1,0 +1,151 @@
+import type { SecretRule } from "../types.js";
+import { ASSIGN } from "./fragments.js";
+
+/** Cloud providers: AWS, Google Cloud, Azure, Alibaba, DigitalOcean, Heroku, HashiCorp, Databricks. */
+export const cloudRules: SecretRule[] = [
+  {
+    name: "aws-access-key-id",
+    family: "cloud",
+    pattern: /(?<![A-Za-z0-9])(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])/g,
+    keywords: ["akia", "asia", "abia", "acca", "a3t"],
+  },
+  {
+    // 40 characters of base64 are only a secret key next to its name; alone they could be anything.
+    name: "aws-secret-access-key",
+    family: "cloud",
+    pattern: new RegExp(
+      String.raw`(?:aws[_ .-]?secret[_ .-]?(?:access[_ .-]?)?key|secret[_ .-]?access[_ .-]?key)(?:\\?["'])?(?:${ASSIGN}|[ \t]{1,8})(?:\\?["'])?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])`,
+      "gi",
+    ),
+    group: 1,
+    keywords: ["secret"],
+  },
+  {
+    name: "aws-session-token",
+    family: "cloud",
+    pattern: new RegExp(
+      String.raw`(?:aws[_ .-]?session[_ .-]?token|aws[_ .-]?security[_ .-]?token|sessiontoken)(?:\\?["'])?(?:${ASSIGN}|[ \t]{1,8})(?:\\?["'])?([A-Za-z0-9/+=]{100,4096})`,
+      "gi",
+    ),
+    group: 1,
+    keywords: ["token"],
+  },
+  {
+    name: "gcp-api-key",
+    family: "cloud",
+    pattern: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/g,
+    keywords: ["aiza"],
+  },
+  {
+    // The key itself is caught by private-key; its id names it in Google's key list.
+    name: "gcp-private-key-id",
+    family: "cloud",
+    pattern: /\\?"private_key_id\\?"[ \t]{0,8}:[ \t]{0,8}\\?"([a-f0-9]{40})/g,
+    group: 1,
+    keywords: ["private_key_id"],
+  },
+  {
+    name: "google-oauth-token",
+    family: "cloud",
+    pattern: /(?<![A-Za-z0-9_.-])ya29\.[0-9A-Za-z_-]{20,4096}/g,
+    keywords: ["ya29."],
+  },
+  {
+    name: "google-oauth-client-secret",
+    family: "cloud",
+    pattern: /(?<![A-Za-z0-9_-])GOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])/g,
+    keywords: ["gocspx-"],
+  },
+  {
+    name: "google-refresh-token",
+    family: "cloud",
+    pattern: /(?<![A-Za-z0-9_/-])1\/\/0[0-9A-Za-z_-]{30,512}/g,
+    keywords: ["1//0"],
+  },
+  {
+    name: "azure-storage-key",
+    family: "cloud",
+    pattern: /(?<![A-Za-z])(?:AccountKey|SharedAccessKey)[ \t]{0,4}=[ \t]{0,4}([A-Za-z0-9+/]{20,256}={0,2})/gi,
+    group: 1,
+    keywords: ["accountkey", "sharedaccesskey"],
+  },
+  {
+    // The signature of a SAS URL or SharedAccessSignature; the other parameters are not secret.
+    name: "azure-sas-signature",
+    family: "cloud",
+    pattern: /[?&;]sig=([A-Za-z0-9%+/=]{30,256})/g,
+    group: 1,
+    keywords: ["sig="],
+  },
+  {
+    name: "azure-ad-client-secret",
+    family: "cloud",
+    pattern: /(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])/g,
+    keywords: ["q~"],
+  },
+  {
+    name: "alibaba-access-key-id",
+    family: "cloud",
+    pattern: /(?<![A-Za-z0-9])LTAI[A-Za-z0-9]{12,20}(?![A-Za-z0-9])/g,
+    keywords: ["ltai"],
+  },
+  {
+    name: "digitalocean-token",
+    family: "cloud",
+    pattern: /(?<![A-Za-z0-9_])do[opr]_v1_[a-f0-9]{64}(?![A-Za-z0-9])/g,
+    keywords: ["_v1_"],
+  },
+  {
+    // Classic Heroku keys are bare UUIDs: only next to "heroku" do they mean anything.
+    name: "heroku-api-key",
+    family: "cloud",
+    pattern: new RegExp(
+      String.raw`heroku[A-Za-z0-9_. -]{0,32}(?:\\?["'])?(?:${ASSIGN}|[ \t]{1,8})(?:\\?["'])?([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})(?![0-9A-Za-z-])`,
+      "gi",
+    ),
+    group: 1,
+    keywords: ["heroku"],
+  },
+  {
+    name: "heroku-platform-token",
+    family: "cloud",
+    pattern: /(?<![A-Za-z0-9_-])HRKU-[A-Za-z0-9_-]{20,128}/g,
+    keywords: ["hrku-"],
+  },
+  {
+    name: "vault-token",
+    family: "cloud",
+    pattern: /(?<![A-Za-z0-9_.-])hv[sbr]\.[A-Za-z0-9_-]{24,512}/g,
+    keywords: ["hvs.", "hvb.", "hvr."],
+  },
+  {
+    name: "terraform-cloud-token",
+    family: "cloud",
+    pattern: /(?<![A-Za-z0-9])[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,128}/g,
+    keywords: ["atlasv1"],
+  },
+  {
+    name: "databricks-token",
+    family: "cloud",
+    pattern: /(?<![A-Za-z0-9_])dapi[a-f0-9]{32}(?:-\d)?(?![A-Za-z0-9])/g,
+    keywords: ["dapi"],
+  },
+  {
+    name: "pulumi-token",
+    family: "cloud",
+    pattern: /(?<![A-Za-z0-9_-])pul-[a-f0-9]{40}(?![A-Za-z0-9])/g,
+    keywords: ["pul-"],
+  },
+  {
+    name: "fly-token",
+    family: "cloud",
+    pattern: /(?<![A-Za-z0-9_])fm[12][ar]?_[A-Za-z0-9+/=_-]{50,4096}/g,
+    keywords: ["fm1", "fm2"],
+  },
+  {
+    name: "doppler-token",
+    family: "cloud",
+    pattern: /(?<![A-Za-z0-9_.-])dp\.(?:st|ct|sa|scim|audit|pt)\.[A-Za-z0-9_.-]{40,256}/g,
+    keywords: ["dp."],
+  },
+];

@@ -1,0 +1,56 @@
+import { isEncodedCredentialPair, isTemplate, looksRandom } from "../gates.js";
+import type { SecretRule } from "../types.js";
+
+/** Credentials inside URLs and HTTP authorization headers. */
+export const connectionRules: SecretRule[] = [
+  {
+    // scheme://user:password@host for any scheme (postgres, mysql, mongodb+srv, redis, amqp, https,
+    // jdbc:...). The password may hold ':' and even '@' (the last '@' before the host wins); the
+    // user part holds neither. Only the password is redacted; even "pass" in `user:pass@`, since the
+    // syntax leaves no doubt that it is the password.
+    name: "url-password",
+    family: "connection-string",
+    pattern:
+      /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/[^\s:@/?#"'<>[\]\\]{0,256}:([^\s/?#"'<>\\]{1,256})@(?=[A-Za-z0-9[._-])/g,
+    group: 1,
+    keywords: ["://"],
+    validate: (password) => !isTemplate(password),
+  },
+  {
+    name: "bearer-token",
+    family: "auth-header",
+    pattern: /(?<![A-Za-z0-9_])bearer[ \t]{1,4}([A-Za-z0-9._~+/-]{12,4096}=*)/gi,
+    group: 1,
+    keywords: ["bearer"],
+    validate: (token) => looksRandom(token, 12),
+  },
+  {
+    // Decoding tells a credential ("dXNlcjpwYXNz" is "user:pass") from the word "Basic" in prose.
+    name: "basic-auth",
+    family: "auth-header",
+    pattern: /(?<![A-Za-z0-9_])basic[ \t]{1,4}([A-Za-z0-9+/]{8,2048}={0,2})(?![A-Za-z0-9+/=])/gi,
+    group: 1,
+    keywords: ["basic"],
+    validate: isEncodedCredentialPair,
+  },
+  {
+    // `Authorization: <credential>` with a scheme other than Bearer/Basic, or none.
+    name: "authorization-header",
+    family: "auth-header",
+    pattern:
+      /authorization\\?["']?[ \t]{0,4}[:=][ \t]{0,4}\\?["']?(?:(?:token|apikey|api-key|key|sso-key|splunk|otp|dsn|klaviyo-api-key)[ \t]{1,4})?([^\s"',;\\]{12,4096})/gi,
+    group: 1,
+    keywords: ["authorization"],
+    validate: (credential) => looksRandom(credential, 12),
+  },
+  {
+    // docker config.json `"auth": "<base64 user:pass>"` and .npmrc `_auth=<base64 user:pass>`.
+    name: "encoded-basic-credential",
+    family: "auth-header",
+    pattern:
+      /(?:\\?"auth\\?"[ \t]{0,4}:[ \t]{0,4}\\?"|(?<![A-Za-z0-9])_auth[ \t]{0,4}=[ \t]{0,4}["']?)([A-Za-z0-9+/]{8,2048}={0,2})/g,
+    group: 1,
+    keywords: ["auth"],
+    validate: isEncodedCredentialPair,
+  },
+];

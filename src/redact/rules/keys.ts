@@ -1,0 +1,35 @@
+import type { SecretRule } from "../types.js";
+
+/**
+ * Key material recognised by its own framing: PEM/OpenSSH/PGP private key blocks, JWTs, age keys.
+ */
+export const keyRules: SecretRule[] = [
+  {
+    // The body is redacted and the BEGIN/END lines kept. The body stops at the first "-----" (the
+    // END line, or the next BEGIN when a key was cut off), so a run of unterminated BEGIN lines is
+    // still scanned once. Backslashes are allowed so that JSON-escaped keys ("\n") match too. A
+    // missing END still redacts the body that is there: truncated tool output is common.
+    name: "private-key",
+    family: "private-key",
+    pattern:
+      /-{4,5} ?BEGIN[ A-Z0-9]{0,32}PRIVATE KEY(?: BLOCK)? ?-{4,5}((?:[A-Za-z0-9+/=\s\\:,.]|-(?!---)|"[^"\r\n{}[\],]{0,128}"){16,65536})(?:-{4,5} ?END[ A-Z0-9]{0,32}PRIVATE KEY(?: BLOCK)? ?-{4,5})?/g,
+    group: 1,
+    keywords: ["private key"],
+    // Prose about keys ("starts with -----BEGIN RSA PRIVATE KEY----- and ends with ...") has no
+    // base64 run. A quoted comment (SSH2 `Comment: "rsa-key"`) may sit in the body, but a bare quote
+    // ends it: in a JSON-serialized transcript, that quote closes the string.
+    validate: (body) => /[A-Za-z0-9+/]{32}/.test(body),
+  },
+  {
+    name: "jwt",
+    family: "jwt",
+    pattern: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,8192}\.eyJ[A-Za-z0-9_-]{2,65536}(?:\.[A-Za-z0-9_-]{1,8192}){0,3}/g,
+    keywords: ["eyj"],
+  },
+  {
+    name: "age-secret-key",
+    family: "private-key",
+    pattern: /AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}/g,
+    keywords: ["age-secret-key-"],
+  },
+];

@@ -1,0 +1,40 @@
+/** Where one secret was found: UTF-16 offsets into the text given to `redact`, and the rule's name. */
+export interface Finding {
+  rule: string;
+  start: number;
+  end: number;
+}
+
+export interface RedactResult {
+  /** The input with every finding replaced by `[REDACTED:<rule>]`. */
+  text: string;
+  /** Sorted by start, never overlapping; offsets refer to the input, not to `text`. */
+  findings: Finding[];
+}
+
+/**
+ * One detection rule, as data. Expects: `pattern` has the `g` flag and runs in linear time (every
+ * unbounded run is fenced by a look-behind so that a failed attempt is not retried inside the run;
+ * see test/redact/adversarial.test.ts).
+ */
+export interface SecretRule {
+  /** Shown in the marker and in findings: lowercase, dash-separated. */
+  name: string;
+  /** Grouping for the bench (cloud, vcs, ai, ...). */
+  family: string;
+  pattern: RegExp;
+  /**
+   * The capture group(s) holding the secret; with several, the first that took part in the match.
+   * Absent: the whole match is the secret.
+   */
+  group?: number | readonly number[];
+  /**
+   * Lowercase substrings, one of which occurs in every match. The rule is skipped when none occurs
+   * in the text (the screen). Absent: the rule always runs, so keep such rules few and cheap.
+   */
+  keywords?: readonly string[];
+  /** Minimum Shannon entropy of the secret in bits per character (see entropy.ts). */
+  minEntropy?: number;
+  /** Last word on a candidate: false drops it (placeholders, code, prose). */
+  validate?: (secret: string, match: RegExpExecArray) => boolean;
+}

@@ -1,0 +1,108 @@
+import type { ParsedSession, SessionInfo, SessionItem } from "../sources/types.js";
+import type { Clock } from "../util/clock.js";
+import { sha256 } from "../util/hash.js";
+import { markInternal } from "./internalSessions.js";
+import type { ItemsRepository } from "./itemsRepository.js";
+import type { SessionsRepository } from "./sessionsRepository.js";
+
+export type ApplyStatus = "new" | "updated" | "unchanged";
+
+export interface CollectorOptions {
+  /** More unprocessed items than this invalidate the session (seed 001: 5). */
+  maxUnprocessedItems: number;
+  clock: Clock;
+  /** Project key of a session (resolved once per cwd by the caller). */
+  projectKeyOf: (info: SessionInfo) => string | null;
+}
+
+/**
+ * Writes parsed sessions into the store and applies the invalidation triggers of the collection loop:
+ * a compaction, or more than N items beyond `processed_until`, marks the session for processing.
+ * Callers wrap calls in a write transaction; nothing here awaits.
+ */
+export class Collector {
+  constructor(
+    private readonly sessions: SessionsRepository,
+    private readonly items: ItemsRepository,
+    private readonly options: CollectorOptions,
+  ) {}
+
+  apply(parsed: ParsedSession, sourcePath: string | null): { status: ApplyStatus; written: number } {
+    const existing = this.sessions.get(parsed.session.id);
+    const info =
+      existing?.kind === "internal"
+        ? { ...parsed.session, kind: "internal" as const }
+        : markInternal(parsed.session, parsed.items);
+    const contentHash = parsed.partial ? null : hashItems(parsed.items);
+    if (existing && contentHash !== null && existing.contentHash === contentHash) {
+      return { status: "unchanged", written: 0 };
+    }
+    this.sessions.upsert({
+      info,
+      projectKey: existing?.projectKey ?? this.options.projectKeyOf(info),
+      sourcePath,
+      contentHash,
+      now: this.options.clock(),
+    });
+    const startSeq = parsed.partial ? this.items.maxSeq(info.id) : 0;
+    const { written } = this.items.upsert(info.id, parsed.items, startSeq);
+    let removed = 0;
+    if (!parsed.partial && existing) {
+      removed = this.items.deleteMissing(
+        info.id,
+        parsed.items.map((item) => item.key),
+      );
+    }
+    if (written > 0) this.afterItems(info.id, parsed.items);
+    const status: ApplyStatus = existing ? (written + removed > 0 ? "updated" : "unchanged") : "new";
+    return { status, written };
+  }
+
+  /** The push API: one item appended to a session an agent feeds directly. Returns the item id. */
+  append(info: SessionInfo, item: Omit<SessionItem, "key">): number {
+    const existing = this.sessions.get(info.id);
+    this.sessions.upsert({
+      info: existing ? { ...info, startedAt: existing.startedAt } : info,
+      projectKey: existing?.projectKey ?? this.options.projectKeyOf(info),
+      sourcePath: null,
+      contentHash: null,
+      now: this.options.clock(),
+    });
+    const seq = this.items.maxSeq(info.id) + 1;
+    const full: SessionItem = { ...item, key: `push:${seq}` };
+    this.items.upsert(info.id, [full], seq - 1);
+    this.afterItems(info.id, [full]);
+    return this.items.maxId(info.id) ?? 0;
+  }
+
+  /** The session ended (or was reset): whatever it has beyond `processed_until` becomes pending. */
+  end(sessionId: string): boolean {
+    const session = this.sessions.get(sessionId);
+    if (!session) return false;
+    this.sessions.setEnded(sessionId, this.options.clock());
+    const maxId = this.items.maxId(sessionId);
+    if (maxId !== null && maxId > (session.processedUntil ?? 0)) this.sessions.invalidate(sessionId, maxId);
+    return true;
+  }
+
+  /** Idle trigger: sessions with no activity for `idleMs` and unprocessed items become pending. */
+  sweepIdle(idleMs: number): number {
+    return this.sessions.invalidateIdle(this.options.clock() - idleMs);
+  }
+
+  private afterItems(sessionId: string, items: readonly SessionItem[]): void {
+    const session = this.sessions.get(sessionId);
+    const maxId = this.items.maxId(sessionId);
+    if (!session || maxId === null) return;
+    const compacted = items.some((item) => item.role === "compaction");
+    const pending = this.items.countSinceId(sessionId, session.processedUntil);
+    if (compacted || pending > this.options.maxUnprocessedItems) this.sessions.invalidate(sessionId, maxId);
+  }
+}
+
+/** Identity of a session's content: a full re-read that hashes the same writes nothing. */
+function hashItems(items: readonly SessionItem[]): string {
+  const parts: string[] = [];
+  for (const item of items) parts.push(item.key, item.role, item.text, item.tool ?? "", item.isError ? "1" : "0");
+  return sha256(parts.join("\u0000"));
+}

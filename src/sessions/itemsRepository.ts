@@ -1,0 +1,149 @@
+import type { Database } from "better-sqlite3";
+import { Statements } from "../db/statements.js";
+import type { SessionItem } from "../sources/types.js";
+import type { ItemRecord } from "./types.js";
+
+interface ItemRow {
+  id: number;
+  session_id: string;
+  seq: number;
+  key: string;
+  role: string;
+  text: string;
+  tool: string | null;
+  call_id: string | null;
+  is_error: number;
+  ts: number | null;
+  origin_file: string | null;
+  origin_line: number | null;
+}
+
+/** SQL for `items`: a session's ordered records, keyed so that re-reading a record updates it in place. */
+export class ItemsRepository {
+  private readonly sql: Statements;
+
+  constructor(db: Database) {
+    this.sql = new Statements(db);
+  }
+
+  /**
+   * Writes items in order after `startSeq`. An item whose key exists is updated in place (its id, the
+   * collection watermark, is kept) only when its content changed. Returns how many rows were new or changed.
+   */
+  upsert(sessionId: string, items: readonly SessionItem[], startSeq: number): { written: number; maxSeq: number } {
+    const statement = this.sql.get(
+      `INSERT INTO items (session_id, seq, key, role, text, tool, call_id, is_error, ts, origin_file, origin_line)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT(session_id, key) DO UPDATE SET seq = excluded.seq, role = excluded.role, text = excluded.text,
+         tool = excluded.tool, call_id = excluded.call_id, is_error = excluded.is_error, ts = excluded.ts,
+         origin_file = excluded.origin_file, origin_line = excluded.origin_line
+       WHERE items.text IS NOT excluded.text OR items.role IS NOT excluded.role OR items.seq IS NOT excluded.seq
+         OR items.is_error IS NOT excluded.is_error`,
+    );
+    let written = 0;
+    let seq = startSeq;
+    for (const item of items) {
+      seq += 1;
+      written += statement.run(
+        sessionId,
+        seq,
+        item.key,
+        item.role,
+        item.text,
+        item.tool ?? null,
+        item.callId ?? null,
+        item.isError ? 1 : 0,
+        item.ts ?? null,
+        item.origin.file,
+        item.origin.line,
+      ).changes;
+    }
+    return { written, maxSeq: seq };
+  }
+
+  /** Deletes the session's items whose keys are not in `keep` (a full re-read dropped them). */
+  deleteMissing(sessionId: string, keep: readonly string[]): number {
+    return this.sql
+      .get("DELETE FROM items WHERE session_id = ? AND key NOT IN (SELECT value FROM json_each(?))")
+      .run(sessionId, JSON.stringify(keep)).changes;
+  }
+
+  maxSeq(sessionId: string): number {
+    const row = this.sql.get("SELECT max(seq) AS m FROM items WHERE session_id = ?").get(sessionId) as {
+      m: number | null;
+    };
+    return row.m ?? 0;
+  }
+
+  /** Highest item id of the session, or null when it has none. */
+  maxId(sessionId: string): number | null {
+    const row = this.sql.get("SELECT max(id) AS m FROM items WHERE session_id = ?").get(sessionId) as {
+      m: number | null;
+    };
+    return row.m;
+  }
+
+  /** Items with id greater than `afterId` (everything when null). */
+  countSinceId(sessionId: string, afterId: number | null): number {
+    const row = this.sql
+      .get("SELECT count(*) AS n FROM items WHERE session_id = ? AND id > ?")
+      .get(sessionId, afterId ?? 0) as { n: number };
+    return row.n;
+  }
+
+  count(sessionId?: string): number {
+    const row = (
+      sessionId === undefined
+        ? this.sql.get("SELECT count(*) AS n FROM items").get()
+        : this.sql.get("SELECT count(*) AS n FROM items WHERE session_id = ?").get(sessionId)
+    ) as { n: number };
+    return row.n;
+  }
+
+  /** Item counts for many sessions at once (listing). */
+  countsBySession(): Map<string, number> {
+    const rows = this.sql.get("SELECT session_id, count(*) AS n FROM items GROUP BY session_id").all() as Array<{
+      session_id: string;
+      n: number;
+    }>;
+    return new Map(rows.map((row) => [row.session_id, row.n]));
+  }
+
+  /** Assistant items after `afterId` whose text contains `needle` (citation blocks). */
+  assistantItemsContaining(needle: string, afterId: number): ItemRecord[] {
+    const rows = this.sql
+      .get("SELECT * FROM items WHERE id > ? AND role = 'assistant' AND instr(text, ?) > 0 ORDER BY id")
+      .all(afterId, needle) as ItemRow[];
+    return rows.map(toRecord);
+  }
+
+  /** The highest item id in the store (0 when empty). */
+  lastId(): number {
+    return (this.sql.get("SELECT coalesce(max(id), 0) AS m FROM items").get() as { m: number }).m;
+  }
+
+  /** The session's items in order, optionally limited to an id range (inclusive). */
+  list(sessionId: string, range: { fromId?: number; toId?: number } = {}): ItemRecord[] {
+    const rows = this.sql
+      .get("SELECT * FROM items WHERE session_id = ? AND id >= ? AND id <= ? ORDER BY seq, id")
+      .all(sessionId, range.fromId ?? 0, range.toId ?? Number.MAX_SAFE_INTEGER) as ItemRow[];
+    return rows.map(toRecord);
+  }
+}
+
+function toRecord(row: ItemRow): ItemRecord {
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    seq: row.seq,
+    key: row.key,
+    role: row.role as ItemRecord["role"],
+    text: row.text,
+    tool: row.tool,
+    callId: row.call_id,
+    isError: row.is_error === 1,
+    ts: row.ts,
+    originFile: row.origin_file,
+    originLine: row.origin_line,
+  };
+}

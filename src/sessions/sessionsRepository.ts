@@ -1,0 +1,169 @@
+import type { Database } from "better-sqlite3";
+import { Statements } from "../db/statements.js";
+import type { SessionInfo } from "../sources/types.js";
+import type { SessionRecord } from "./types.js";
+
+interface SessionRow {
+  id: string;
+  agent: string;
+  kind: string;
+  cwd: string | null;
+  project_key: string | null;
+  git_branch: string | null;
+  git_commit: string | null;
+  git_remote: string | null;
+  title: string | null;
+  parent_id: string | null;
+  source_path: string | null;
+  started_at: number;
+  updated_at: number;
+  ended_at: number | null;
+  content_hash: string | null;
+  invalidated_at: number | null;
+  processed_until: number | null;
+  created_at: number;
+}
+
+export interface SessionUpsert {
+  info: SessionInfo;
+  projectKey: string | null;
+  sourcePath: string | null;
+  contentHash?: string | null;
+  now: number;
+}
+
+/** SQL for the `sessions` table, including the collection loop's invalidation marks (seed 001). */
+export class SessionsRepository {
+  private readonly sql: Statements;
+
+  constructor(db: Database) {
+    this.sql = new Statements(db);
+  }
+
+  upsert(entry: SessionUpsert): void {
+    const { info } = entry;
+    this.stmt(
+      `INSERT INTO sessions (id, agent, kind, cwd, project_key, git_branch, git_commit, git_remote, title, parent_id,
+         source_path, started_at, updated_at, content_hash, created_at)
+       VALUES (@id, @agent, @kind, @cwd, @projectKey, @branch, @commit, @remote, @title, @parentId, @sourcePath,
+         @startedAt, @updatedAt, @contentHash, @now)
+       ON CONFLICT(id) DO UPDATE SET agent = excluded.agent, kind = excluded.kind, cwd = coalesce(excluded.cwd, cwd),
+         project_key = coalesce(excluded.project_key, project_key), git_branch = coalesce(excluded.git_branch, git_branch),
+         git_commit = coalesce(excluded.git_commit, git_commit), git_remote = coalesce(excluded.git_remote, git_remote),
+         title = coalesce(excluded.title, title), parent_id = coalesce(excluded.parent_id, parent_id),
+         source_path = coalesce(excluded.source_path, source_path), started_at = min(started_at, excluded.started_at),
+         updated_at = max(updated_at, excluded.updated_at), content_hash = coalesce(excluded.content_hash, content_hash)`,
+    ).run({
+      id: info.id,
+      agent: info.agent,
+      kind: info.kind,
+      cwd: info.cwd,
+      projectKey: entry.projectKey,
+      branch: info.git?.branch ?? null,
+      commit: info.git?.commit ?? null,
+      remote: info.git?.remote ?? null,
+      title: info.title ?? null,
+      parentId: info.parentId ?? null,
+      sourcePath: entry.sourcePath,
+      startedAt: info.startedAt,
+      updatedAt: info.updatedAt,
+      contentHash: entry.contentHash ?? null,
+      now: entry.now,
+    });
+  }
+
+  get(id: string): SessionRecord | undefined {
+    const row = this.stmt("SELECT * FROM sessions WHERE id = ?").get(id) as SessionRow | undefined;
+    return row ? toRecord(row) : undefined;
+  }
+
+  list(filter: { agent?: string; projectKey?: string; limit?: number } = {}): SessionRecord[] {
+    const rows = this.stmt(
+      `SELECT * FROM sessions WHERE (@agent IS NULL OR agent = @agent) AND (@project IS NULL OR project_key = @project)
+       ORDER BY updated_at DESC LIMIT @limit`,
+    ).all({
+      agent: filter.agent ?? null,
+      project: filter.projectKey ?? null,
+      limit: filter.limit ?? -1,
+    }) as SessionRow[];
+    return rows.map(toRecord);
+  }
+
+  count(): number {
+    return (this.stmt("SELECT count(*) AS n FROM sessions").get() as { n: number }).n;
+  }
+
+  setEnded(id: string, at: number): void {
+    this.stmt("UPDATE sessions SET ended_at = ? WHERE id = ?").run(at, id);
+  }
+
+  /** Marks the session for processing up to `itemId`. Only ever moves the mark forward. */
+  invalidate(id: string, itemId: number): void {
+    this.stmt(
+      "UPDATE sessions SET invalidated_at = ? WHERE id = ? AND (invalidated_at IS NULL OR invalidated_at < ?)",
+    ).run(itemId, id, itemId);
+  }
+
+  /** Pending sessions, the longest-waiting first. */
+  findInvalidated(limit: number): SessionRecord[] {
+    const rows = this.stmt(
+      "SELECT * FROM sessions WHERE invalidated_at IS NOT NULL ORDER BY invalidated_at ASC LIMIT ?",
+    ).all(limit) as SessionRow[];
+    return rows.map(toRecord);
+  }
+
+  /**
+   * Compare-and-swap: clears the mark and records progress only if nobody invalidated the session again
+   * while it was being processed. False means newer items arrived; the session stays pending.
+   */
+  markProcessed(id: string, processedUntil: number, expectedInvalidatedAt: number): boolean {
+    return (
+      this.stmt(
+        "UPDATE sessions SET invalidated_at = NULL, processed_until = ? WHERE id = ? AND invalidated_at = ?",
+      ).run(processedUntil, id, expectedInvalidatedAt).changes === 1
+    );
+  }
+
+  /** Invalidates every session idle since `idleBefore` that has items beyond what was processed. */
+  invalidateIdle(idleBefore: number): number {
+    return this.stmt(
+      `UPDATE sessions SET invalidated_at = m.max_id
+       FROM (SELECT session_id, max(id) AS max_id FROM items GROUP BY session_id) AS m
+       WHERE m.session_id = sessions.id AND sessions.updated_at <= ?
+         AND m.max_id > coalesce(sessions.processed_until, 0)
+         AND (sessions.invalidated_at IS NULL OR sessions.invalidated_at < m.max_id)`,
+    ).run(idleBefore).changes;
+  }
+
+  delete(ids: string[]): number {
+    return this.stmt("DELETE FROM sessions WHERE id IN (SELECT value FROM json_each(?))").run(JSON.stringify(ids))
+      .changes;
+  }
+
+  private stmt(text: string) {
+    return this.sql.get(text);
+  }
+}
+
+function toRecord(row: SessionRow): SessionRecord {
+  return {
+    id: row.id,
+    agent: row.agent as SessionRecord["agent"],
+    kind: row.kind as SessionRecord["kind"],
+    cwd: row.cwd,
+    projectKey: row.project_key,
+    gitBranch: row.git_branch,
+    gitCommit: row.git_commit,
+    gitRemote: row.git_remote,
+    title: row.title,
+    parentId: row.parent_id,
+    sourcePath: row.source_path,
+    startedAt: row.started_at,
+    updatedAt: row.updated_at,
+    endedAt: row.ended_at,
+    contentHash: row.content_hash,
+    invalidatedAt: row.invalidated_at,
+    processedUntil: row.processed_until,
+    createdAt: row.created_at,
+  };
+}

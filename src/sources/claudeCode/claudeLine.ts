@@ -1,0 +1,79 @@
+import { parseTime } from "../../util/clock.js";
+import { asRecord, asString, type JsonLine } from "../jsonl.js";
+
+/** The fields of a Claude Code transcript line that the adapter reads, pulled out of untrusted JSON once. */
+export interface ClaudeLine {
+  line: number;
+  type: string;
+  subtype?: string;
+  uuid?: string;
+  /** null at a root (and on compact_boundary, which links back through logicalParentUuid instead). */
+  parentUuid?: string | null;
+  logicalParentUuid?: string;
+  sessionId?: string;
+  agentId?: string;
+  isSidechain: boolean;
+  isMeta: boolean;
+  isCompactSummary: boolean;
+  cwd?: string;
+  gitBranch?: string;
+  entrypoint?: string;
+  ts?: number;
+  /** `message.id` of assistant lines: one API response is split over several lines sharing it. */
+  messageId?: string;
+  /** `message.content`: a string or an array of blocks. */
+  content?: unknown;
+}
+
+export function toClaudeLine(record: JsonLine): ClaudeLine | undefined {
+  const value = asRecord(record.value);
+  const type = asString(value?.type);
+  if (value === undefined || type === undefined) return undefined;
+  const message = asRecord(value.message);
+  const line: ClaudeLine = {
+    line: record.line,
+    type,
+    isSidechain: value.isSidechain === true,
+    isMeta: value.isMeta === true,
+    isCompactSummary: value.isCompactSummary === true,
+    content: message?.content,
+  };
+  assignStrings(line, value, ["subtype", "uuid", "logicalParentUuid", "sessionId", "cwd", "gitBranch", "entrypoint"]);
+  const agentId = value.agentId;
+  if (typeof agentId === "string" || typeof agentId === "number") line.agentId = String(agentId);
+  if (value.parentUuid === null || typeof value.parentUuid === "string") line.parentUuid = value.parentUuid;
+  const ts = parseTime(value.timestamp);
+  if (ts !== undefined) line.ts = ts;
+  const messageId = asString(message?.id);
+  if (messageId) line.messageId = messageId;
+  return line;
+}
+
+type StringField = "subtype" | "uuid" | "logicalParentUuid" | "sessionId" | "cwd" | "gitBranch" | "entrypoint";
+
+function assignStrings(line: ClaudeLine, value: Record<string, unknown>, fields: StringField[]): void {
+  for (const field of fields) {
+    const text = asString(value[field]);
+    if (text) line[field] = text;
+  }
+}
+
+/** Where a line hangs in the conversation tree: its parent, or across a compaction its logical parent. */
+export function parentRef(line: ClaudeLine): string | undefined {
+  return line.parentUuid ?? line.logicalParentUuid;
+}
+
+/** User lines that only carry tool results: the harness answering a tool call, not the person typing. */
+export function isToolResultOnly(line: ClaudeLine): boolean {
+  const content = line.content;
+  return (
+    line.type === "user" &&
+    Array.isArray(content) &&
+    content.length > 0 &&
+    content.every((block) => asRecord(block)?.type === "tool_result")
+  );
+}
+
+export function isConversational(line: ClaudeLine): boolean {
+  return line.type === "user" || line.type === "assistant" || line.type === "system";
+}

@@ -1,0 +1,18 @@
+import { join, relative, sep } from "node:path";
+import { walkFiles } from "../walk.js";
+
+/**
+ * `projects/<escaped-cwd>/<session>.jsonl` (including 2.0.x flat `agent-*.jsonl` sidechains) and
+ * `projects/<escaped-cwd>/<session>/subagents/agent-*.jsonl`. Spilled tool outputs and other side
+ * files under the session folder are not transcripts.
+ */
+export function discoverTranscripts(root: string): string[] {
+  const projects = join(root, "projects");
+  return walkFiles(projects, (name, path) => isTranscript(name, relative(projects, path).split(sep)), 3);
+}
+
+function isTranscript(name: string, parts: string[]): boolean {
+  if (!name.endsWith(".jsonl")) return false;
+  if (parts.length === 2) return true;
+  return parts.length === 4 && parts[2] === "subagents" && name.startsWith("agent-");
+}

@@ -1,0 +1,18 @@
+import { join } from "node:path";
+import { walkFiles } from "../walk.js";
+
+const ROLLOUT = /^rollout-.*\.jsonl(\.zst)?$/;
+
+/**
+ * `sessions/YYYY/MM/DD/rollout-*.jsonl` and the flat `archived_sessions/`, plus compressed `.jsonl.zst`
+ * copies; when both forms of a rollout exist the plain one wins (it is the one Codex still appends to).
+ */
+export function discoverRollouts(root: string): string[] {
+  const accept = (name: string): boolean => ROLLOUT.test(name);
+  const found = [
+    ...walkFiles(join(root, "sessions"), accept, 4),
+    ...walkFiles(join(root, "archived_sessions"), accept, 0),
+  ];
+  const plain = new Set(found.filter((path) => path.endsWith(".jsonl")));
+  return found.filter((path) => !path.endsWith(".zst") || !plain.has(path.slice(0, -".zst".length)));
+}

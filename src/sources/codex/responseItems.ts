@@ -1,0 +1,98 @@
+import { asRecord, asString } from "../jsonl.js";
+import { isInjectedContext } from "./injectedContext.js";
+import type { RolloutLine } from "./rolloutLine.js";
+import { pushItem, type RolloutParse } from "./rolloutParse.js";
+import { commandText, readToolOutput, renderCallArguments } from "./toolText.js";
+
+type ResponseHandler = (parse: RolloutParse, line: RolloutLine) => boolean;
+
+/**
+ * `response_item` payloads: the model's view of the conversation. Messages are used only when the file
+ * has no cleaner `event_msg` text; tool calls and outputs always come from here. Returns false for
+ * records that add nothing (reasoning, developer messages, unknown types), which the caller counts.
+ */
+export function handleResponseItem(parse: RolloutParse, line: RolloutLine): boolean {
+  const type = asString(line.payload.type);
+  const handler = type === undefined ? undefined : responseHandlers[type];
+  return handler === undefined ? false : handler(parse, line);
+}
+
+const responseHandlers: Record<string, ResponseHandler> = {
+  message: handleMessage,
+  function_call: (parse, line) =>
+    addCall(parse, line, asString(line.payload.name) ?? "function", renderCallArguments(line.payload.arguments)),
+  custom_tool_call: (parse, line) =>
+    addCall(parse, line, asString(line.payload.name) ?? "custom_tool", asString(line.payload.input) ?? ""),
+  local_shell_call: (parse, line) => {
+    const action = asRecord(line.payload.action);
+    return addCall(parse, line, "local_shell", commandText(action?.command) ?? "");
+  },
+  web_search_call: (parse, line) => addCall(parse, line, "web_search", webSearchText(line.payload.action)),
+  function_call_output: addOutput,
+  custom_tool_call_output: addOutput,
+};
+
+function handleMessage(parse: RolloutParse, line: RolloutLine): boolean {
+  const role = line.payload.role;
+  if (role === "user" && !parse.state.userFromEvents) {
+    pushItem(parse, line, { role: "user", text: messageText(line.payload.content, true) });
+    return true;
+  }
+  if (role === "assistant" && !parse.state.assistantFromEvents) {
+    pushItem(parse, line, { role: "assistant", text: messageText(line.payload.content, false) });
+    return true;
+  }
+  // Developer/system messages are harness instructions; user/assistant ones are duplicated by events.
+  return false;
+}
+
+function messageText(content: unknown, dropInjected: boolean): string {
+  if (typeof content === "string") return dropInjected && isInjectedContext(content) ? "" : content;
+  if (!Array.isArray(content)) return "";
+  const parts: string[] = [];
+  for (const part of content) {
+    const text = asString(asRecord(part)?.text);
+    if (text === undefined || (dropInjected && isInjectedContext(text))) continue;
+    parts.push(text);
+  }
+  return parts.join("\n\n");
+}
+
+function addCall(parse: RolloutParse, line: RolloutLine, tool: string, text: string): boolean {
+  const callId = asString(line.payload.call_id) ?? asString(line.payload.id);
+  if (callId !== undefined) parse.state.openCalls[callId] = tool;
+  pushItem(
+    parse,
+    line,
+    callId === undefined ? { role: "tool_call", text, tool } : { role: "tool_call", text, tool, callId },
+  );
+  return true;
+}
+
+function addOutput(parse: RolloutParse, line: RolloutLine): boolean {
+  const callId = asString(line.payload.call_id);
+  const tool = callId === undefined ? undefined : parse.state.openCalls[callId];
+  if (callId !== undefined) delete parse.state.openCalls[callId];
+  const output = readToolOutput(line.payload.output);
+  // A failure with no output still tells a reader the command failed; a silent success tells nothing.
+  const silentFailure = output.text.trim() === "" && output.isError === true;
+  pushItem(parse, line, {
+    role: "tool_result",
+    text: silentFailure ? failureNote(output.exitCode) : output.text,
+    ...(tool === undefined ? {} : { tool }),
+    ...(callId === undefined ? {} : { callId }),
+    ...(output.isError === undefined ? {} : { isError: output.isError }),
+  });
+  return true;
+}
+
+function failureNote(exitCode: number | undefined): string {
+  return exitCode === undefined ? "(failed, no output)" : `(no output, exit code ${exitCode})`;
+}
+
+function webSearchText(value: unknown): string {
+  const action = asRecord(value);
+  if (action === undefined) return "";
+  const queries = Array.isArray(action.queries) ? action.queries.filter((q) => typeof q === "string") : [];
+  return asString(action.query) ?? (queries.length > 0 ? queries.join("\n") : undefined) ?? asString(action.url) ?? "";
+}

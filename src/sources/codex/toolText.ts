@@ -1,0 +1,96 @@
+import { asRecord, asString } from "../jsonl.js";
+
+/**
+ * What a tool call asked for, compact enough to scan: the command line for shell-like tools, the raw
+ * input for free-form tools, compact JSON for everything else.
+ */
+export function renderCallArguments(raw: unknown): string {
+  if (typeof raw !== "string") return raw === undefined ? "" : renderInput(raw);
+  const parsed = tryParseJson(raw);
+  return parsed === undefined ? raw : renderInput(parsed);
+}
+
+export function renderInput(value: unknown): string {
+  const record = asRecord(value);
+  const command = record === undefined ? undefined : commandText(record.cmd ?? record.command);
+  return command ?? (typeof value === "string" ? value : JSON.stringify(value));
+}
+
+export function commandText(value: unknown): string | undefined {
+  if (typeof value === "string") return value;
+  if (!Array.isArray(value) || !value.every((part) => typeof part === "string")) return undefined;
+  const argv = value as string[];
+  // `["bash", "-lc", "<script>"]` is how Codex wraps every shell command; the script is what ran.
+  if (argv.length === 3 && /(^|\/)(ba|z)?sh$/.test(argv[0] ?? "") && /^-l?c$/.test(argv[1] ?? "")) return argv[2];
+  return argv.join(" ");
+}
+
+export interface ToolOutput {
+  text: string;
+  /** Known only when the output carries an exit code or a success flag. */
+  isError?: boolean;
+  exitCode?: number;
+}
+
+/**
+ * Outputs come as a plain string, a JSON string `{"output", "metadata": {"exit_code"}}` (older shells and
+ * apply_patch), an array of content parts, or an object with `content`/`success`.
+ */
+export function readToolOutput(output: unknown): ToolOutput {
+  if (typeof output === "string") return readStringOutput(output);
+  if (Array.isArray(output)) return { text: contentPartsText(output) };
+  const record = asRecord(output);
+  if (record === undefined) return { text: "" };
+  const content = record.content;
+  const text = typeof content === "string" ? content : Array.isArray(content) ? contentPartsText(content) : "";
+  return typeof record.success === "boolean" ? { text, isError: !record.success } : { text };
+}
+
+function readStringOutput(output: string): ToolOutput {
+  const wrapped = asRecord(tryParseJson(output));
+  if (wrapped !== undefined && typeof wrapped.output === "string") {
+    const exitCode = asRecord(wrapped.metadata)?.exit_code;
+    return typeof exitCode === "number"
+      ? { text: wrapped.output, isError: exitCode !== 0, exitCode }
+      : { text: wrapped.output };
+  }
+  return readExecHeader(output);
+}
+
+// Unified exec prefixes its output with "Chunk ID / Wall time / Process exited with code N / Output:".
+const HEADER_START = /^(Chunk ID|Wall time|Exit code|Process exited|Command):/;
+const EXIT_CODE = /(?:exited with code|Exit code:)\s*(-?\d+)/;
+
+function readExecHeader(output: string): ToolOutput {
+  if (!HEADER_START.test(output)) return { text: output };
+  const marker = output.indexOf("Output:\n");
+  if (marker === -1 || marker > 600) return { text: output };
+  const header = output.slice(0, marker);
+  const text = output.slice(marker + "Output:\n".length);
+  const exit = EXIT_CODE.exec(header);
+  if (exit === null) return { text };
+  const exitCode = Number(exit[1]);
+  return { text, isError: exitCode !== 0, exitCode };
+}
+
+function contentPartsText(parts: unknown[]): string {
+  const texts: string[] = [];
+  for (const part of parts) {
+    const record = asRecord(part);
+    const text = asString(record?.text);
+    if (text !== undefined) texts.push(text);
+    else if (typeof record?.type === "string" && record.type.includes("image")) texts.push("[image]");
+  }
+  return texts.join("\n");
+}
+
+function tryParseJson(text: string): unknown {
+  const first = text.trimStart()[0];
+  if (first !== "{" && first !== "[") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    // Not JSON after all: the caller keeps the raw text.
+    return undefined;
+  }
+}

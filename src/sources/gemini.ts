@@ -1,0 +1,25 @@
+import { join } from "node:path";
+import type { ReadRequest, ReadResult, SourceAdapter, SourceFile } from "./adapter.js";
+import { isChatFile } from "./gemini/geminiLayout.js";
+import { readGeminiFile } from "./gemini/readGeminiFile.js";
+import { walkFiles } from "./walk.js";
+
+/**
+ * Gemini CLI chats: `<.gemini>/tmp/<project slug or sha256>/chats/session-*.json[l]`, subagents in
+ * `chats/<parentSessionId>/<id>.jsonl`. The CLI resolves its home from `GEMINI_CLI_HOME` when set.
+ */
+export const geminiAdapter: SourceAdapter = {
+  agent: "gemini",
+  defaultRoots(env: NodeJS.ProcessEnv, home: string): string[] {
+    const cliHome = env.GEMINI_CLI_HOME;
+    return [join(cliHome !== undefined && cliHome.length > 0 ? cliHome : home, ".gemini")];
+  },
+  async discover(root: string): Promise<SourceFile[]> {
+    const tmpDir = join(root, "tmp");
+    return walkFiles(tmpDir, (_name, path) => isChatFile(tmpDir, path), 3).map((path) => ({ path, agent: "gemini" }));
+  },
+  async read(request: ReadRequest): Promise<ReadResult> {
+    // Whole-file formats: a resume is never offered, so request.resume is never set.
+    return readGeminiFile(request.file.path);
+  },
+};

@@ -1,0 +1,61 @@
+import { readdirSync, statSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
+import type { ReadRequest, ReadResult, SourceAdapter, SourceFile } from "./adapter.js";
+import { readLegacySession } from "./opencode/readLegacySession.js";
+import { readOpencodeDb } from "./opencode/readOpencodeDb.js";
+import { walkFiles } from "./walk.js";
+
+/** `opencode.db`, or `opencode-<channel>.db` for non-release channels. */
+const DATABASE = /^opencode(-[\w.-]+)?\.db$/;
+
+/**
+ * OpenCode keeps every session in one SQLite database (v1.2+, `<data dir>/opencode.db`, overridable with
+ * `OPENCODE_DB`); older installs left a JSON tree under `<data dir>/storage/` that may never have been migrated.
+ */
+export const opencodeAdapter: SourceAdapter = {
+  agent: "opencode",
+  defaultRoots(env: NodeJS.ProcessEnv, home: string): string[] {
+    const dataDir = join(env.XDG_DATA_HOME || join(home, ".local", "share"), "opencode");
+    const db = env.OPENCODE_DB;
+    // ":memory:" is an in-process database with nothing on disk; a relative name lives in the data dir.
+    if (db && db !== ":memory:") return [isAbsolute(db) ? db : join(dataDir, db)];
+    return [dataDir];
+  },
+  async discover(root: string): Promise<SourceFile[]> {
+    if (isFile(root)) return [databaseFile(root)];
+    const databases = listNames(root)
+      .filter((name) => DATABASE.test(name))
+      .map((name) => databaseFile(join(root, name)));
+    const legacy = walkFiles(
+      join(root, "storage", "session"),
+      (name) => name.startsWith("ses_") && name.endsWith(".json"),
+      3,
+    );
+    return [...databases, ...legacy.map((path): SourceFile => ({ path, agent: "opencode" }))];
+  },
+  async read(request: ReadRequest): Promise<ReadResult> {
+    const path = request.file.path;
+    return path.endsWith(".json") ? readLegacySession(path) : readOpencodeDb(path);
+  },
+};
+
+function databaseFile(path: string): SourceFile {
+  return { path, agent: "opencode", companions: [`${path}-wal`] };
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function listNames(dir: string): string[] {
+  try {
+    return readdirSync(dir).sort();
+  } catch {
+    // No OpenCode data here: nothing to discover.
+    return [];
+  }
+}

@@ -1,0 +1,47 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { errorMessage } from "../../util/errors.js";
+import { asRecord } from "../jsonl.js";
+import type { ParseProblem } from "../types.js";
+
+/** `*.json` files of the first of `dirs` that exists (each layout keeps a session's files in one place). */
+export function jsonFiles(dirs: string[]): string[] {
+  for (const dir of dirs) {
+    try {
+      return readdirSync(dir)
+        .filter((name) => name.endsWith(".json"))
+        .sort()
+        .map((name) => join(dir, name));
+    } catch {
+      // Not this layout (or no messages yet): try the next.
+    }
+  }
+  return [];
+}
+
+/** Parses a JSON object file; a bad or unreadable file is a located problem, not the end of the session. */
+export function readJson(path: string, problems: ParseProblem[]): Record<string, unknown> | undefined {
+  try {
+    const value = asRecord(JSON.parse(readFileSync(path, "utf8")));
+    if (value) return value;
+    problems.push({ file: path, reason: "not a JSON object" });
+  } catch (error) {
+    problems.push({
+      file: path,
+      reason: error instanceof SyntaxError ? "malformed JSON" : `unreadable: ${errorMessage(error)}`,
+    });
+  }
+  return undefined;
+}
+
+/** The `storage` folder a session file lives under. */
+export function storageDir(file: string): string | undefined {
+  for (let dir = dirname(file); dir !== dirname(dir); dir = dirname(dir)) {
+    if (basename(dir) === "storage") return dir;
+  }
+  return undefined;
+}
+
+export function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,30 @@
+import { join } from "node:path";
+import type { ReadRequest, ReadResult, SourceAdapter, SourceFile } from "./adapter.js";
+import { readPiFile } from "./pi/readPiFile.js";
+import { resumePiFile } from "./pi/resumePiFile.js";
+import type { AgentName } from "./types.js";
+import { walkFiles } from "./walk.js";
+
+/**
+ * pi (badlogic/pi-mono) and its fork oh-my-pi share one session format and layout: `<agent dir>/sessions/
+ * --<cwd>--/<time>_<id>.jsonl`, plus omp task subagents in `<parent session minus .jsonl>/<task>.jsonl`.
+ */
+function piFamilyAdapter(agent: AgentName, envVar: string, homeDir: string): SourceAdapter {
+  return {
+    agent,
+    defaultRoots(env: NodeJS.ProcessEnv, home: string): string[] {
+      const configured = env[envVar];
+      return [configured && configured.length > 0 ? configured : join(home, homeDir, "agent")];
+    },
+    async discover(root: string): Promise<SourceFile[]> {
+      return walkFiles(join(root, "sessions"), (name) => name.endsWith(".jsonl")).map((path) => ({ path, agent }));
+    },
+    async read(request: ReadRequest): Promise<ReadResult> {
+      const { file, resume } = request;
+      return resume ? resumePiFile(file.path, resume) : readPiFile(file.path, agent);
+    },
+  };
+}
+
+export const piAdapter: SourceAdapter = piFamilyAdapter("pi", "PI_CODING_AGENT_DIR", ".pi");
+export const ompAdapter: SourceAdapter = piFamilyAdapter("omp", "OMP_CODING_AGENT_DIR", ".omp");

@@ -1,0 +1,52 @@
+import { homedir } from "node:os";
+import type { SourceAdapter } from "./adapter.js";
+import { claudeCodeAdapter } from "./claudeCode.js";
+import { codexAdapter } from "./codex.js";
+import { geminiAdapter } from "./gemini.js";
+import { opencodeAdapter } from "./opencode.js";
+import { ompAdapter, piAdapter } from "./pi.js";
+import type { ScanTarget } from "./scanner.js";
+import type { AgentName } from "./types.js";
+
+export const adapters: readonly SourceAdapter[] = [
+  codexAdapter,
+  claudeCodeAdapter,
+  piAdapter,
+  ompAdapter,
+  geminiAdapter,
+  opencodeAdapter,
+];
+
+export type SourceAgent = Exclude<AgentName, "push">;
+
+/**
+ * Where to look for each agent: explicit roots (flags, then config) replace an agent's defaults;
+ * otherwise the agent's own environment variables and home layout decide.
+ */
+export function scanTargets(options: {
+  env?: NodeJS.ProcessEnv;
+  home?: string;
+  configured?: Partial<Record<SourceAgent, string[] | undefined>>;
+  overrides?: Partial<Record<SourceAgent, string[]>>;
+  only?: SourceAgent[];
+}): ScanTarget[] {
+  const env = options.env ?? process.env;
+  const home = options.home ?? homedir();
+  return adapters
+    .filter((adapter) => !options.only || options.only.includes(adapter.agent as SourceAgent))
+    .map((adapter) => {
+      const agent = adapter.agent as SourceAgent;
+      const roots = options.overrides?.[agent] ?? options.configured?.[agent] ?? adapter.defaultRoots(env, home);
+      return { adapter, roots };
+    });
+}
+
+/** Parses `agent=path` as given to `cairn scan --source`. */
+export function parseSourceFlag(value: string): { agent: SourceAgent; path: string } | undefined {
+  const index = value.indexOf("=");
+  if (index <= 0) return undefined;
+  const agent = value.slice(0, index).trim() as SourceAgent;
+  const path = value.slice(index + 1).trim();
+  if (!adapters.some((adapter) => adapter.agent === agent) || path.length === 0) return undefined;
+  return { agent, path };
+}

@@ -1,0 +1,66 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadConfig, setConfigValue } from "../../src/config/load.js";
+
+function configFile(yaml: string): string {
+  const file = join(mkdtempSync(join(tmpdir(), "cairn-config-")), "config.yaml");
+  writeFileSync(file, yaml);
+  return file;
+}
+
+describe("loadConfig", () => {
+  it("gives the seed's defaults with no file", () => {
+    const config = loadConfig({ file: join(tmpdir(), "does-not-exist.yaml"), env: {} });
+    expect(config.memories).toMatchObject({
+      enabled: false,
+      maxRolloutAgeDays: 30,
+      minRolloutIdleHours: 12,
+      maxRolloutsPerStartup: 64,
+      summaryInjectionTokenLimit: 5000,
+    });
+    expect(config.extraction.concurrency).toBe(8);
+  });
+
+  it("layers YAML, then environment, then flags", () => {
+    const file = configFile("memories:\n  maxRolloutAgeDays: 7\nllm:\n  provider: ollama\n");
+    const config = loadConfig({
+      file,
+      env: { CAIRN_LLM_PROVIDER: "openai", CAIRN_LLM_MODEL: "m1" },
+      overrides: { "llm.model": "m2" },
+    });
+    expect(config.memories.maxRolloutAgeDays).toBe(7);
+    expect(config.llm).toMatchObject({ provider: "openai", model: "m2" });
+  });
+
+  it("names the key, the value and the range of a bad value", () => {
+    const file = configFile("memories:\n  maxRolloutAgeDays: 0\n");
+    expect(() => loadConfig({ file, env: {} })).toThrow(
+      "config: memories.maxRolloutAgeDays = 0 is out of range (1 to 3650)",
+    );
+  });
+
+  it("rejects unknown keys, bad enums, bad YAML and bad environment values clearly", () => {
+    expect(() => loadConfig({ file: configFile("memories:\n  enabeld: true\n"), env: {} })).toThrow(
+      /unknown key memories\.enabeld/,
+    );
+    expect(() => loadConfig({ file: configFile("llm:\n  provider: gpt\n"), env: {} })).toThrow(
+      /llm\.provider = "gpt" is not allowed \(one of auto, openai/,
+    );
+    expect(() => loadConfig({ file: configFile("memories: [\n"), env: {} })).toThrow(/is not valid YAML/);
+    expect(() => loadConfig({ env: { CAIRN_MEMORIES_ENABLED: "maybe" } })).toThrow(
+      "config: CAIRN_MEMORIES_ENABLED=maybe must be a boolean",
+    );
+  });
+});
+
+describe("setConfigValue", () => {
+  it("validates before writing and keeps the file when the value is bad", () => {
+    const file = configFile("memories:\n  enabled: false\n");
+    setConfigValue(file, "memories.enabled", "true");
+    expect(readFileSync(file, "utf8")).toContain("enabled: true");
+    expect(() => setConfigValue(file, "memories.summaryInjectionTokenLimit", "5")).toThrow(/out of range/);
+    expect(readFileSync(file, "utf8")).not.toContain("summaryInjectionTokenLimit");
+  });
+});

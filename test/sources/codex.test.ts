@@ -1,0 +1,308 @@
+import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import * as zlib from "node:zlib";
+import { describe, expect, it } from "vitest";
+import type { ReadResult } from "../../src/sources/adapter.js";
+import { nodeZstd, readRolloutRecords, ZSTD_UNSUPPORTED } from "../../src/sources/codex/readRolloutRecords.js";
+import { sessionKind } from "../../src/sources/codex/sessionMeta.js";
+import { codexAdapter } from "../../src/sources/codex.js";
+import type { SessionItem } from "../../src/sources/types.js";
+
+const FIXTURES = fileURLToPath(new URL("../fixtures/codex/", import.meta.url));
+const SHOP = "0199c0de-1111-7222-8333-944455556666";
+const fixture = (name: string): string => join(FIXTURES, name);
+const MAIN = fixture(`rollout-2026-03-04T09-15-00-${SHOP}.jsonl`);
+const ROLLBACK = fixture("rollout-2026-03-04T10-00-00-0199c0de-2222-7333-8444-955566667777.jsonl");
+const LEGACY = fixture("rollout-2025-07-20T10-00-00-0198aaaa-bbbb-7ccc-8ddd-eeeeffff0000.jsonl");
+
+const read = (path: string, resume?: ReadResult["resume"]): Promise<ReadResult> =>
+  codexAdapter.read({ file: { path, agent: "codex" }, ...(resume ? { resume } : {}) });
+
+async function itemsOf(path: string): Promise<SessionItem[]> {
+  return (await read(path)).sessions[0]?.items ?? [];
+}
+
+const summary = (items: SessionItem[]): string[] => items.map((item) => `${item.role}: ${item.text}`);
+
+function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), "cairn-codex-test-"));
+}
+
+/** Upserts by key, as the collector does with a partial read after a full one. */
+function mergeByKey(...lists: SessionItem[][]): SessionItem[] {
+  const merged = new Map<string, SessionItem>();
+  for (const list of lists) for (const item of list) merged.set(item.key, item);
+  return [...merged.values()];
+}
+
+describe("codex adapter: current rollouts", () => {
+  it("takes user and assistant text from events, never the injected context", async () => {
+    const items = await itemsOf(MAIN);
+    expect(summary(items.filter((item) => item.role === "user" || item.role === "assistant"))).toEqual([
+      "user: Why does checkout round totals down?",
+      "assistant: Checking how totals are computed.",
+      "assistant: Totals used Math.floor; they now round to cents.",
+      "user: Now show the discount in the cart summary.",
+      "assistant: There is no cart component folder yet; I will create one.",
+    ]);
+    const all = items.map((item) => item.text).join("\n");
+    for (const injected of ["AGENTS.md", "<environment_context>", "permissions instructions", "encrypted"]) {
+      expect(all).not.toContain(injected);
+    }
+  });
+
+  it("pairs tool calls with their outputs by call_id and tells failures from successes", async () => {
+    const tools = (await itemsOf(MAIN)).filter((item) => item.role === "tool_call" || item.role === "tool_result");
+    expect(tools.map((item) => [item.role, item.tool, item.callId, item.isError, item.text])).toEqual([
+      ["tool_call", "exec_command", "call_rg", undefined, 'rg -n "Math.floor" src'],
+      ["tool_result", "exec_command", "call_rg", false, "src/cart.ts:14:  return Math.floor(sum);"],
+      ["tool_call", "exec_command", "call_test", undefined, "npm test -- cart"],
+      ["tool_result", "exec_command", "call_test", true, "FAIL src/cart.test.ts\n  expected 10.5, got 10"],
+      [
+        "tool_call",
+        "apply_patch",
+        "call_patch",
+        undefined,
+        expect.stringContaining("+  return Math.round(sum * 100) / 100;"),
+      ],
+      ["tool_result", "apply_patch", "call_patch", false, "Success. Updated the following files:\nM src/cart.ts"],
+      ["tool_call", "web_search", undefined, undefined, "javascript round to cents"],
+      ["tool_call", "local_shell", "call_ls", undefined, "ls src/components/cart"],
+      ["tool_result", "local_shell", "call_ls", true, "(no output, exit code 2)"],
+    ]);
+  });
+
+  it("keeps one compaction item and does not re-import the replacement history", async () => {
+    const items = await itemsOf(MAIN);
+    expect(items.filter((item) => item.role === "compaction").map((item) => item.text)).toEqual([
+      "Summary: checkout rounded totals down with Math.floor; it now rounds to cents.",
+    ]);
+    expect(items.filter((item) => item.text === "Why does checkout round totals down?")).toHaveLength(1);
+  });
+
+  it("describes the session from session_meta and the latest turn_context", async () => {
+    const result = await read(MAIN);
+    expect(result.sessions[0]?.session).toEqual({
+      id: SHOP,
+      agent: "codex",
+      kind: "interactive",
+      cwd: "/home/dev/shop/web",
+      git: {
+        branch: "feat/discounts",
+        commit: "4f1e2d3c4b5a69788796a5b4c3d2e1f0a9b8c7d6",
+        remote: "git@github.com:dev/shop.git",
+      },
+      startedAt: Date.parse("2026-03-04T07:15:00.000Z"),
+      updatedAt: Date.parse("2026-03-04T07:17:03.000Z"),
+    });
+  });
+
+  it("reports a malformed line with its number, counts unknown records as skipped, and locates every item", async () => {
+    const result = await read(MAIN);
+    expect(result.problems).toEqual([{ file: MAIN, line: 20, reason: expect.stringContaining("malformed JSON") }]);
+    // task events, token counts, reasoning, the developer message, duplicated response messages, world_state
+    expect(result.skipped).toBe(12);
+    const lines = readFileSync(MAIN, "utf8").split("\n");
+    for (const item of result.sessions[0]?.items ?? []) {
+      expect(item.origin.file).toBe(MAIN);
+      const record = JSON.parse(lines[item.origin.line - 1] ?? "null") as { timestamp: string };
+      expect(item.ts).toBe(Date.parse(record.timestamp));
+    }
+  });
+
+  it("leaves a torn last line for the next read and picks it up once complete", async () => {
+    const path = join(tempDir(), basename(MAIN));
+    copyFileSync(MAIN, path);
+    const first = await read(path);
+    expect(first.resume?.line).toBe(31);
+    expect(first.problems.map((problem) => problem.line)).toEqual([20]);
+    appendFileSync(path, 'age","message":"Created src/components/cart/Summary.tsx.","phase":"final_answer"}}\n');
+    const second = await read(path, first.resume);
+    expect(second.sessions[0]?.partial).toBe(true);
+    expect(summary(second.sessions[0]?.items ?? [])).toEqual(["assistant: Created src/components/cart/Summary.tsx."]);
+    expect(second.problems).toEqual([]);
+  });
+});
+
+describe("codex adapter: history rewrites and resume", () => {
+  it("drops the rolled-back turn, its tool calls included", async () => {
+    expect(summary(await itemsOf(ROLLBACK))).toEqual([
+      "user: Add a --verbose flag.",
+      "assistant: Added --verbose.",
+      "user: Instead, make --verbose take a level.",
+      "assistant: --verbose now takes a level from 0 to 2.",
+    ]);
+  });
+
+  it("asks for a whole-file read when a resumed read meets a rollback", async () => {
+    const path = join(tempDir(), basename(ROLLBACK));
+    const lines = readFileSync(ROLLBACK, "utf8").split(/(?<=\n)/);
+    writeFileSync(path, lines.slice(0, 7).join(""));
+    const first = await read(path);
+    expect(summary(first.sessions[0]?.items ?? [])).toContain("user: Also add --quiet.");
+    appendFileSync(path, lines.slice(7).join(""));
+    const second = await read(path, first.resume);
+    expect(second.needsFullRead).toBe(true);
+    expect(second.sessions).toEqual([]);
+  });
+
+  it("continues from any offset with the same items and session as a whole-file read", async () => {
+    const path = join(tempDir(), basename(MAIN));
+    const lines = readFileSync(MAIN, "utf8").split(/(?<=\n)/);
+    writeFileSync(path, lines.join(""));
+    const full = await read(path);
+    for (let cut = 1; cut < lines.length; cut += 1) {
+      writeFileSync(path, lines.slice(0, cut).join(""));
+      const first = await read(path);
+      appendFileSync(path, lines.slice(cut).join(""));
+      // The stored state goes through JSON, as it does in the store; no resume means a whole-file read.
+      const second = await read(path, first.resume && JSON.parse(JSON.stringify(first.resume)));
+      if (second.needsFullRead) {
+        // Only before the first agent_message event (line 10) can the text source still change.
+        expect(cut).toBeLessThan(10);
+        continue;
+      }
+      expect(mergeByKey(first.sessions[0]?.items ?? [], second.sessions[0]?.items ?? [])).toEqual(
+        full.sessions[0]?.items,
+      );
+      expect(second.sessions[0]?.session).toEqual(full.sessions[0]?.session);
+    }
+  });
+
+  it("reads the whole file again when the stored state is not one it understands", async () => {
+    const result = await read(MAIN, { offset: 100, line: 1, state: { v: 0, stale: true } });
+    expect(result.sessions[0]?.partial).toBeUndefined();
+    expect(result.sessions[0]?.items).toEqual(await itemsOf(MAIN));
+  });
+});
+
+describe("codex adapter: legacy rollouts", () => {
+  it("reads the pre-envelope format without its injected context", async () => {
+    const result = await read(LEGACY);
+    const session = result.sessions[0];
+    expect(session?.session).toMatchObject({
+      id: "0198aaaa-bbbb-7ccc-8ddd-eeeeffff0000",
+      kind: "interactive",
+      cwd: null,
+      git: { branch: "main", remote: "https://github.com/dev/cli-tool" },
+      startedAt: Date.parse("2025-07-20T08:00:00.000Z"),
+    });
+    expect(session?.items.map((item) => [item.role, item.tool, item.isError, item.text])).toEqual([
+      ["user", undefined, undefined, "Fix the failing lint step."],
+      ["tool_call", "shell", undefined, "npm run lint"],
+      ["tool_result", "shell", true, "src/a.ts: 'x' is unused"],
+      ["assistant", undefined, undefined, "Removed the unused variable; lint passes."],
+    ]);
+    // Legacy items carry no time of their own.
+    expect(session?.items.every((item) => item.ts === undefined)).toBe(true);
+    expect(result.problems).toEqual([]);
+  });
+});
+
+describe("codex adapter: session kinds", () => {
+  it.each([
+    ["rollout-2026-03-04T09-16-00-0199c0de-3333-7444-8555-a66677778888.jsonl", "subagent", SHOP],
+    ["rollout-2026-03-05T03-00-00-0199c0de-4444-7555-8666-b77788889999.jsonl", "internal", undefined],
+    ["rollout-2026-03-05T08-00-00-0199c0de-5555-7666-8777-c88899990000.jsonl", "exec", undefined],
+  ])("%s is %s", async (name, kind, parentId) => {
+    const session = (await read(fixture(name))).sessions[0]?.session;
+    expect(session?.kind).toBe(kind);
+    expect(session?.parentId).toBe(parentId);
+  });
+
+  it.each([
+    [{ source: "cli" }, { kind: "interactive" }],
+    [{ source: "vscode", originator: "codex_vscode" }, { kind: "interactive" }],
+    [{ source: "cli", originator: "codex_exec" }, { kind: "exec" }],
+    [{ source: { subagent: "review" } }, { kind: "subagent" }],
+    [{ source: { subagent: "compact" } }, { kind: "subagent" }],
+    [{ source: { subagent: { other: "custom" } } }, { kind: "subagent" }],
+    [{ source: { subagent: "memory_consolidation" } }, { kind: "internal" }],
+    [{ source: { internal: "memory_consolidation" } }, { kind: "internal" }],
+    [
+      { source: "cli", thread_source: "subagent", parent_thread_id: "p-1" },
+      { kind: "subagent", parentId: "p-1" },
+    ],
+    [
+      { source: { subagent: { thread_spawn: { parent_thread_id: "p-2", depth: 1 } } } },
+      { kind: "subagent", parentId: "p-2" },
+    ],
+  ])("source %j gives %j", (payload, expected) => {
+    expect(sessionKind(payload)).toEqual(expected);
+  });
+
+  it("falls back to the uuid in the file name when no session_meta names the session", async () => {
+    const path = join(tempDir(), "rollout-2026-03-06T08-00-00-0199dddd-0000-7000-8000-000000000042.jsonl");
+    writeFileSync(
+      path,
+      `${JSON.stringify({ timestamp: "2026-03-06T06:00:00.000Z", type: "event_msg", payload: { type: "user_message", message: "hi" } })}\n`,
+    );
+    const session = (await read(path)).sessions[0]?.session;
+    expect(session?.id).toBe("0199dddd-0000-7000-8000-000000000042");
+    expect(session?.startedAt).toBe(Date.parse("2026-03-06T06:00:00.000Z"));
+  });
+});
+
+describe("codex adapter: files and roots", () => {
+  it("uses $CODEX_HOME, else ~/.codex", () => {
+    expect(codexAdapter.defaultRoots({ CODEX_HOME: "/opt/codex" }, "/home/dev")).toEqual(["/opt/codex"]);
+    expect(codexAdapter.defaultRoots({}, "/home/dev")).toEqual([join("/home/dev", ".codex")]);
+    expect(codexAdapter.defaultRoots({ CODEX_HOME: "" }, "/home/dev")).toEqual([join("/home/dev", ".codex")]);
+  });
+
+  it("finds dated and archived rollouts, preferring a plain file over its compressed twin", async () => {
+    const home = tempDir();
+    const day = join(home, "sessions", "2026", "03", "04");
+    mkdirSync(day, { recursive: true });
+    mkdirSync(join(home, "archived_sessions"));
+    const files = [
+      join(day, "rollout-2026-03-04T09-15-00-a.jsonl"),
+      join(day, "rollout-2026-03-04T09-15-00-a.jsonl.zst"),
+      join(day, "rollout-2026-03-04T11-00-00-b.jsonl.zst"),
+      join(home, "archived_sessions", "rollout-2026-02-01T08-00-00-c.jsonl"),
+      join(home, "history.jsonl"),
+      join(home, "session_index.jsonl"),
+      join(day, "notes.jsonl"),
+    ];
+    for (const file of files) writeFileSync(file, "");
+    const found = (await codexAdapter.discover(home)).map((file) => file.path).sort();
+    expect(found).toEqual([files[3], files[0], files[2]].sort());
+    expect(await codexAdapter.discover(join(home, "missing"))).toEqual([]);
+  });
+
+  it("reads a .jsonl.zst rollout when this Node has zstd, and otherwise says why it skipped it", async () => {
+    const path = join(tempDir(), `rollout-2026-03-04T09-15-00-${SHOP}.jsonl.zst`);
+    const zstd = nodeZstd();
+    if (zstd === undefined) {
+      writeFileSync(path, "not really zstd");
+      const result = await read(path);
+      expect(result.problems).toEqual([{ file: path, reason: ZSTD_UNSUPPORTED }]);
+      expect(result.sessions).toEqual([]);
+      return;
+    }
+    const compress = (zlib as unknown as { zstdCompressSync: (data: Buffer) => Buffer }).zstdCompressSync;
+    writeFileSync(path, compress(readFileSync(MAIN)));
+    const result = await read(path);
+    expect(result.sessions[0]?.items.map((item) => item.text)).toEqual((await itemsOf(MAIN)).map((item) => item.text));
+    expect(result.resume).toBeUndefined();
+  });
+
+  it("decodes compressed rollouts whole and reports their problems against the compressed file", () => {
+    const path = join(tempDir(), "rollout-x.jsonl.zst");
+    writeFileSync(path, readFileSync(MAIN));
+    const result = readRolloutRecords(path, { decompress: (data) => data });
+    if (!result.ok) throw new Error(result.problem.reason);
+    expect(result.compressed).toBe(true);
+    expect(result.read.records).toHaveLength(30);
+    expect(result.read.problems.map((problem) => [problem.file, problem.line])).toEqual([[path, 20]]);
+  });
+
+  it("turns an unreadable file into one problem", async () => {
+    const path = join(tempDir(), "rollout-gone.jsonl");
+    const result = await read(path);
+    expect(result.sessions).toEqual([]);
+    expect(result.problems).toEqual([{ file: path, reason: expect.stringContaining("unreadable") }]);
+  });
+});
