@@ -5,7 +5,7 @@
  * category and overall, next to a plain FTS5 BM25 baseline over the same texts.
  *
  *   npx tsx bench/locomo.ts --data ../shared/bench/locomo/locomo10-dev.json [--json]
- *     [--conversations 1,2,3] [--config '{"alpha":0.4}'] [--no-speaker] [--no-caption] [--date]
+ *     [--conversations 1,2,3] [--config '{"alpha":0.4}'] [--no-speaker] [--no-caption] [--no-date]
  */
 import { parseArgs } from "node:util";
 import { openDatabase } from "../src/db/connection.js";
@@ -53,7 +53,7 @@ async function run(): Promise<void> {
       config: { type: "string" },
       "no-speaker": { type: "boolean", default: false },
       "no-caption": { type: "boolean", default: false },
-      date: { type: "boolean", default: false },
+      "no-date": { type: "boolean", default: false },
       dimensions: { type: "string", default: "384" },
     },
   });
@@ -66,7 +66,7 @@ async function run(): Promise<void> {
   const textOptions: TurnTextOptions = {
     speaker: !values["no-speaker"],
     caption: !values["no-caption"],
-    date: values.date,
+    date: !values["no-date"],
   };
   const config = defaultRecallConfig(values.config ? JSON.parse(values.config) : {});
   const { db, vecError } = openDatabase(":memory:");
@@ -162,7 +162,6 @@ function printTable(report: Report): void {
   console.log(
     `${"".padEnd(10)} ${"n".padStart(5)}  cairn: R@5    R@10   MRR    p50/p95 ms  |  plain BM25: R@5  R@10  MRR  p50/p95 ms`,
   );
-  for (const key of ["1", "2", "3", "4"]) row(`cat ${key}`, report.categories[key], report.baseline.categories[key]);
   for (const key of ["1", "2", "3", "4"])
     console.log(row(`cat ${key}`, report.categories[key], report.baseline.categories[key]));
   console.log(row("overall", report.overall, report.baseline.overall));

@@ -25,6 +25,8 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
     db.pragma("busy_timeout = 10000");
     if (!options.readonly) db.pragma("journal_mode = WAL");
     db.pragma("synchronous = NORMAL");
+    db.pragma("cache_size = -32000");
+    db.pragma("wal_autocheckpoint = 8000");
     db.pragma("foreign_keys = ON");
   } catch (error) {
     throw new CairnError("store_unreadable", `cannot open the store at ${path}: ${errorMessage(error)}`, {

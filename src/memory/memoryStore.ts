@@ -125,7 +125,7 @@ export class MemoryStore {
     this.history.add({ memoryId: id, event: "created", newContent: row.content, who: row.who, reason: row.why, now });
     if (vector) {
       this.embeddingRows.upsert(row.contentHash, this.provider.model, vector, now);
-      this.vectors.upsert(id, row.scope, vector);
+      this.vectors.upsert(id, row.scope, vector, false);
     }
     for (const entity of linkEntities(row.content)) {
       const entityId = this.graph.upsertEntity(entity.name, entity.entityType, now);

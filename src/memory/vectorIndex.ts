@@ -30,11 +30,11 @@ export class VectorIndex {
     this.ready = true;
   }
 
-  /** Call inside the write transaction that stores the memory. */
-  upsert(memoryId: number, scope: string, vector: Float32Array): void {
+  /** Call inside the write transaction that stores the memory; `replace` when it may be indexed already. */
+  upsert(memoryId: number, scope: string, vector: Float32Array, replace = true): void {
     if (!this.enabled || vector.length !== this.dimensions) return;
     this.ensure();
-    this.db.prepare(`DELETE FROM ${this.table} WHERE memory_id = ?`).run(BigInt(memoryId));
+    if (replace) this.db.prepare(`DELETE FROM ${this.table} WHERE memory_id = ?`).run(BigInt(memoryId));
     this.db
       .prepare(`INSERT INTO ${this.table} (memory_id, scope, embedding) VALUES (?, ?, vec_bit(?))`)
       .run(BigInt(memoryId), scope, binaryQuantize(vector));

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { projectIdentity } from "../project/projectKey.js";
 import { fillTemplate, loadPrompt } from "../prompts/template.js";
 import { tokenCount, truncateToTokens } from "../util/tokens.js";
-import { globalWorkspace, projectWorkspace } from "../workspace/workspacePaths.js";
+import { workspaceForCwd } from "../workspace/projectIndex.js";
+import { globalWorkspace } from "../workspace/workspacePaths.js";
 
 export interface Injection {
   /** The whole block for the agent's context; empty when there is no memory to give. */
@@ -21,10 +21,9 @@ export interface Injection {
  * database, no model, so it is fast enough for an agent's start hook.
  */
 export function buildInjection(options: { memoriesRoot: string; cwd: string; tokenLimit: number }): Injection {
-  const project = projectIdentity(options.cwd);
-  const projectSummary = readSummary(
-    join(projectWorkspace(options.memoriesRoot, project.key).dir, "memory_summary.md"),
-  );
+  const workspace = workspaceForCwd(options.memoriesRoot, options.cwd);
+  const project = { key: workspace.key, name: workspace.name };
+  const projectSummary = readSummary(join(workspace.dir, "memory_summary.md"));
   const globalSummary = readSummary(join(globalWorkspace(options.memoriesRoot).dir, "memory_summary.md"));
   const result: Injection = {
     text: "",

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, sep } from "node:path";
-import { projectIdentity } from "../project/projectKey.js";
 import { CairnError } from "../util/errors.js";
-import { globalWorkspace, projectWorkspace } from "../workspace/workspacePaths.js";
+import { workspaceForCwd } from "../workspace/projectIndex.js";
+import { globalWorkspace } from "../workspace/workspacePaths.js";
 
 export interface ResolvedMemoryUrl {
   url: string;
@@ -29,7 +29,7 @@ export function resolveMemoryUrl(url: string, options: { memoriesRoot: string; c
   const workspace =
     scope === "global"
       ? globalWorkspace(options.memoriesRoot)
-      : projectWorkspace(options.memoriesRoot, projectIdentity(options.cwd).key);
+      : workspaceForCwd(options.memoriesRoot, options.cwd);
   if (!existsSync(workspace.dir)) {
     throw new CairnError(
       "memory_not_found",

@@ -17,12 +17,12 @@ export function applyAuthorPrior(candidates: Candidate[], authorWords: string[],
   const authors = new Set<string>();
   const named = new Set<string>();
   for (const c of candidates) {
-    if (!c.record.who) continue;
-    authors.add(c.record.who);
-    if (namesAuthor(c.record.who, authorWords)) named.add(c.record.who);
+    if (!c.ref.who) continue;
+    authors.add(c.ref.who);
+    if (namesAuthor(c.ref.who, authorWords)) named.add(c.ref.who);
   }
   if (named.size === 0 || named.size === authors.size) return;
   for (const c of candidates) {
-    if (c.record.who && !named.has(c.record.who)) c.score *= penalty;
+    if (c.ref.who && !named.has(c.ref.who)) c.score *= penalty;
   }
 }

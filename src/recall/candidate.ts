@@ -1,9 +1,11 @@
-import type { MemoryRecord } from "../memory/types.js";
+import type { MemoryRef } from "../memory/repositories/memoryRepository.js";
 
 /** One memory on its way through recall, with each leg's calibrated score kept for explanation. */
 export interface Candidate {
   id: number;
-  record: MemoryRecord;
+  ref: MemoryRef;
+  /** Loaded only for the head of the ranking (dampening and reranking read it). */
+  content?: string;
   keyword: number;
   vector: number;
   hint: number;

@@ -11,7 +11,7 @@ export interface ContextLink {
 /** The best-scored candidates that carry a session position, which may lend score to their neighbours. */
 export function contextAnchors(candidates: Iterable<Candidate>, limit: number): Candidate[] {
   return [...candidates]
-    .filter((c) => c.record.provenance.sessionId !== undefined && c.record.provenance.itemFrom !== undefined)
+    .filter((c) => c.ref.sessionId !== null && c.ref.itemFrom !== null)
     .sort((a, b) => b.score - a.score)
     .slice(0, limit);
 }
@@ -20,13 +20,13 @@ export function contextAnchors(candidates: Iterable<Candidate>, limit: number): 
 export function linkNeighbors(anchors: Candidate[], neighbors: NeighborRow[], window: number): ContextLink[] {
   const bySession = new Map<string, Candidate[]>();
   for (const a of anchors) {
-    const key = `${a.record.scope}\u0000${a.record.provenance.sessionId}`;
+    const key = `${a.ref.scope}\u0000${a.ref.sessionId}`;
     bySession.set(key, [...(bySession.get(key) ?? []), a]);
   }
   const links: ContextLink[] = [];
   for (const n of neighbors) {
     for (const a of bySession.get(`${n.scope}\u0000${n.sessionId}`) ?? []) {
-      const distance = Math.abs((a.record.provenance.itemFrom ?? 0) - n.itemFrom);
+      const distance = Math.abs((a.ref.itemFrom ?? 0) - n.itemFrom);
       if (a.id !== n.id && distance <= window) links.push({ neighborId: n.id, anchorId: a.id, distance });
     }
   }

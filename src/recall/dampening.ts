@@ -17,7 +17,7 @@ export function gravityDampening(candidates: Candidate[], queryStems: string[], 
   for (const c of candidates) {
     // Keyword matches and memories lifted by their conversation context are not semantic guesses.
     if (c.keyword > 0 || c.sources.has("context") || c.score <= config.gravityThreshold) continue;
-    if (!contentStems(c.record.content).some((s) => query.has(s))) c.score *= config.gravityPenalty;
+    if (!contentStems(c.content ?? "").some((s) => query.has(s))) c.score *= config.gravityPenalty;
   }
 }
 
@@ -42,9 +42,10 @@ export function hubDampening(candidates: Candidate[], degrees: Map<number, numbe
  */
 export function resolutionBoost(candidates: Candidate[], config: DampeningConfig): void {
   for (const c of candidates) {
-    if (c.record.content.length < 50) continue;
-    if (c.record.type === "decision" || c.record.type === "constraint") c.score *= config.resolutionBoost;
-    else if (MONTH_OR_ISO_DATE.test(c.record.content)) c.score *= 1 + (config.resolutionBoost - 1) * 0.5;
+    const content = c.content ?? "";
+    if (content.length < 50) continue;
+    if (c.ref.type === "decision" || c.ref.type === "constraint") c.score *= config.resolutionBoost;
+    else if (MONTH_OR_ISO_DATE.test(content)) c.score *= 1 + (config.resolutionBoost - 1) * 0.5;
   }
 }
 

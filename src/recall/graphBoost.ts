@@ -1,4 +1,6 @@
 import type { GraphRepository } from "../memory/repositories/graphRepository.js";
+import type { Candidate } from "./candidate.js";
+import type { RecallConfig } from "./recallConfig.js";
 
 export interface GraphBoostResult {
   ids: Set<number>;
@@ -39,4 +41,27 @@ export function graphBoostIds(graph: GraphRepository, options: GraphBoostOptions
   } catch {
     return { ids: new Set(), timedOut: false };
   }
+}
+
+/** Applies the boost to the ranked candidates in place: `(1 - w) * score + w` for linked memories. */
+export function applyGraphBoost(
+  deps: { graph: GraphRepository; config: RecallConfig; clock: () => number },
+  input: { ranked: Candidate[]; terms: string[]; scopes: string[] | "all" },
+): GraphBoostResult {
+  const { graph: config } = deps.config;
+  const boost = graphBoostIds(deps.graph, {
+    tokens: input.terms,
+    scopes: input.scopes,
+    deadlineMs: deps.clock() + config.boostTimeoutMs,
+    maxEntities: config.maxEntities,
+    maxNeighbors: config.maxNeighbors,
+    maxMemories: config.maxMemories,
+    now: deps.clock,
+  });
+  for (const c of input.ranked) {
+    if (!boost.ids.has(c.id)) continue;
+    c.score = (1 - config.boostWeight) * c.score + config.boostWeight;
+    c.sources.add("graph");
+  }
+  return boost;
 }

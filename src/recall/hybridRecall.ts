@@ -1,37 +1,34 @@
-import type { MemoryRecord, RecallRequest, RecallResponse } from "../memory/types.js";
+import type { MemoryRef } from "../memory/repositories/memoryRepository.js";
+import type { RecallRequest, RecallResponse } from "../memory/types.js";
 import { errorMessage } from "../util/errors.js";
 import { applyAuthorPrior } from "./authorPrior.js";
 import { byScoreDesc, type Candidate } from "./candidate.js";
 import { contextAnchors, linkNeighbors, spreadContext } from "./contextSpread.js";
 import { applyDampening } from "./dampening.js";
 import { capHintOnly, fuseScores } from "./fuse.js";
-import { graphBoostIds } from "./graphBoost.js";
+import { applyGraphBoost } from "./graphBoost.js";
 import { keywordLeg } from "./keywordLeg.js";
 import { analyzeQuery } from "./queryAnalyzer.js";
 import type { RecallDeps } from "./recallDeps.js";
 import { rerankStage } from "./rerankStage.js";
+import { stageTimer } from "./stageTimer.js";
 import { toResults } from "./toResults.js";
 import { exactCosines, vectorCandidates } from "./vectorLeg.js";
 
 /** How many top candidates may lend score to their session neighbours. */
 const CONTEXT_ANCHORS = 30;
+/** Reranking and dampening look at this many leading candidates (at least 3 k): their text is loaded. */
+const HEAD = 50;
 
 /**
  * Hybrid recall: keyword and vector legs -> authorization (live rows in the wanted scopes) -> exact
- * fusion -> conversation context -> min score -> graph boost -> optional rerank -> dampening -> top k.
- * Read-only; the store bumps usage counters of what it returns.
+ * fusion -> conversation context -> author prior -> min score -> graph boost -> optional rerank ->
+ * dampening -> top k. Read-only; the store bumps usage counters of what it returns.
  */
 export async function hybridRecall(deps: RecallDeps, request: RecallRequest): Promise<RecallResponse> {
   const { config } = deps;
-  const started = performance.now();
-  const stages: Record<string, number> = {};
+  const timer = stageTimer();
   const warnings: string[] = [];
-  let mark = performance.now();
-  const lap = (name: string) => {
-    const now = performance.now();
-    stages[name] = Math.round((now - mark) * 1000) / 1000;
-    mark = now;
-  };
   const k = Math.max(1, Math.min(request.k ?? config.defaultK, config.maxK));
   const query = analyzeQuery(request.query);
   const filter = request.types ? { scopes: request.scopes, types: request.types } : { scopes: request.scopes };
@@ -42,84 +39,66 @@ export async function hybridRecall(deps: RecallDeps, request: RecallRequest): Pr
   } catch (error) {
     warnings.push(`vector leg skipped: ${errorMessage(error)}`);
   }
-  lap("embed");
+  if (queryVector && !queryVector.some((x) => x !== 0)) queryVector = undefined;
+  timer.lap("embed");
   const authorWords = config.author.enabled ? deps.memories.authorsNamed(query.terms, request.scopes) : [];
   const { keyword, hint } = keywordLeg(deps, query, request.scopes, authorWords);
-  lap("keyword");
+  timer.lap("keyword");
   const vectorIds = queryVector ? vectorCandidates(deps, queryVector, request.scopes) : [];
-  lap("vector");
+  timer.lap("vector");
 
   const candidates = new Map<number, Candidate>();
-  const admit = (records: MemoryRecord[]) => {
-    const cosines = queryVector ? exactCosines(deps, queryVector, records) : new Map<number, number>();
-    for (const record of records) {
+  const admit = (refs: MemoryRef[]) => {
+    const cosines = queryVector ? exactCosines(deps, queryVector, refs) : new Map<number, number>();
+    for (const ref of refs) {
       const c: Candidate = {
-        id: record.id,
-        record,
-        keyword: keyword.get(record.id) ?? 0,
-        vector: cosines.get(record.id) ?? 0,
-        hint: hint.get(record.id) ?? 0,
+        id: ref.id,
+        ref,
+        keyword: keyword.get(ref.id) ?? 0,
+        vector: cosines.get(ref.id) ?? 0,
+        hint: hint.get(ref.id) ?? 0,
         score: 0,
         sources: new Set(),
       };
       if (c.keyword > 0) c.sources.add("keyword");
       if (c.vector > 0) c.sources.add("vector");
       if (c.hint > 0) c.sources.add("hint");
-      c.score = capHintOnly(fuseScores({ ...c, alpha: queryVector ? config.alpha : 0 }), {
-        ...c,
-        cap: config.hints.hintOnlyCap,
-      });
+      const fused = fuseScores({ ...c, alpha: queryVector ? config.alpha : 0 });
+      c.score = capHintOnly(fused, { ...c, cap: config.hints.hintOnlyCap });
       candidates.set(c.id, c);
     }
   };
-  admit(deps.memories.getLive([...new Set([...keyword.keys(), ...hint.keys(), ...vectorIds])], filter));
-  lap("fuse");
+  admit(deps.memories.getRefs([...new Set([...keyword.keys(), ...hint.keys(), ...vectorIds])], filter));
+  timer.lap("fuse");
 
   if (config.context.enabled) {
     const anchors = contextAnchors(candidates.values(), CONTEXT_ANCHORS);
     const neighbors = deps.memories.sessionNeighbors(
-      anchors.map((a) => ({
-        sessionId: a.record.provenance.sessionId!,
-        item: a.record.provenance.itemFrom!,
-        scope: a.record.scope,
-      })),
+      anchors.map((a) => ({ sessionId: a.ref.sessionId!, item: a.ref.itemFrom!, scope: a.ref.scope })),
       config.context.window,
     );
     const links = linkNeighbors(anchors, neighbors, config.context.window);
-    admit(
-      deps.memories.getLive(
-        [...new Set(links.map((l) => l.neighborId))].filter((id) => !candidates.has(id)),
-        filter,
-      ),
-    );
+    const fresh = [...new Set(links.map((l) => l.neighborId))].filter((id) => !candidates.has(id));
+    admit(deps.memories.getRefs(fresh, filter));
     spreadContext(candidates, links, config.context);
-    lap("context");
+    timer.lap("context");
   }
-
   applyAuthorPrior([...candidates.values()], authorWords, config.author.penalty);
+
   let ranked = [...candidates.values()].filter((c) => c.score >= config.minScore);
   if (config.graph.enabled && ranked.length > 0) {
-    const boost = graphBoostIds(deps.graph, {
-      tokens: query.terms,
-      scopes: request.scopes,
-      deadlineMs: deps.clock() + config.graph.boostTimeoutMs,
-      maxEntities: config.graph.maxEntities,
-      maxNeighbors: config.graph.maxNeighbors,
-      maxMemories: config.graph.maxMemories,
-      now: deps.clock,
-    });
-    if (boost.timedOut) warnings.push("graph boost timed out; partial boost applied");
-    const w = config.graph.boostWeight;
-    for (const c of ranked) {
-      if (!boost.ids.has(c.id)) continue;
-      c.score = (1 - w) * c.score + w;
-      c.sources.add("graph");
+    if (applyGraphBoost(deps, { ranked, terms: query.terms, scopes: request.scopes }).timedOut) {
+      warnings.push("graph boost timed out; partial boost applied");
     }
-    lap("graph");
+    timer.lap("graph");
   }
   ranked.sort(byScoreDesc);
-  ranked = await rerankStage(deps, { query: request.query, ranked, queryVector, warnings });
-  lap("rerank");
+  // Only the head can still reach the top k: rerankers and dampening move scores by bounded factors.
+  const head = ranked.slice(0, Math.max(HEAD, 3 * k, config.reranker.enabled ? config.reranker.topN : 0));
+  const contents = deps.memories.contents(head.map((c) => c.id));
+  for (const c of head) c.content = contents.get(c.id) ?? "";
+  ranked = await rerankStage(deps, { query: request.query, ranked: head, queryVector, warnings });
+  timer.lap("rerank");
   applyDampening({
     candidates: ranked,
     queryStems: query.stems,
@@ -127,8 +106,8 @@ export async function hybridRecall(deps: RecallDeps, request: RecallRequest): Pr
     config: config.dampening,
   });
   ranked.sort(byScoreDesc);
-  lap("dampening");
+  timer.lap("dampening");
   const results = toResults(deps, ranked.slice(0, k), request.expand === true);
-  lap("hydrate");
-  return { results, timings: { totalMs: Math.round((performance.now() - started) * 1000) / 1000, stages }, warnings };
+  timer.lap("hydrate");
+  return { results, timings: timer.done(), warnings };
 }

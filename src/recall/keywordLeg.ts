@@ -23,6 +23,23 @@ function withoutAuthors(analyzed: AnalyzedQuery, authorWords: string[]): Analyze
 }
 
 /**
+ * Words in more than `ratio` of all memories, and in more than `minDocs`, are dropped from the keyword
+ * query (unless every word is): their IDF is near zero, so they barely move a ranking, yet their long
+ * posting lists are what makes a keyword query slow on a large store. Small stores keep every word.
+ */
+function withoutCommonTerms(
+  query: AnalyzedQuery,
+  frequencies: Map<string, number>,
+  corpusSize: number,
+  limits: { ratio: number; minDocs: number },
+): AnalyzedQuery {
+  const cap = Math.max(limits.ratio * corpusSize, limits.minDocs);
+  const keep = query.stems.map((s) => (frequencies.get(s) ?? 0) <= cap);
+  if (!keep.some(Boolean) || keep.every(Boolean)) return query;
+  return { ...query, terms: query.terms.filter((_, i) => keep[i]), stems: query.stems.filter((_, i) => keep[i]) };
+}
+
+/**
  * BM25 over memories_fts (and memory_hints_fts when hints are on), calibrated against the ideal score.
  * Words naming an author are left out: the author prior handles them, and as keywords they mostly
  * match the other party addressing that author by name. With feedback on, a second pass adds the
@@ -35,11 +52,15 @@ export function keywordLeg(
   authorWords: string[],
 ): KeywordLegResult {
   const { config, search } = deps;
-  const query = withoutAuthors(analyzed, authorWords);
+  const corpusSize = Math.max(1, search.corpusSizeEstimate());
+  const named = withoutAuthors(analyzed, authorWords);
+  const frequencies = search.documentFrequencies(named.stems);
+  const query = withoutCommonTerms(named, frequencies, corpusSize, {
+    ratio: config.commonTermRatio,
+    minDocs: config.commonTermMinDocs,
+  });
   let fts = buildFtsQuery(query, config.entityWeight);
   if (fts.match === "") return { keyword: new Map(), hint: new Map() };
-  const corpusSize = Math.max(1, search.corpusSizeEstimate());
-  const frequencies = search.documentFrequencies(query.stems);
   let hits = search.keyword(fts.match, scopes, config.candidatePool);
   if (config.feedback.enabled && hits.length > 0) {
     const top = deps.memories.getLive(

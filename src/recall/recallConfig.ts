@@ -16,9 +16,13 @@ export const recallConfigSchema = z
     /** seed: results below this calibrated score are dropped. */
     minScore: num(0, 1, 0.1),
     /** Candidates taken from each leg before fusion. */
-    candidatePool: int(10, 2000, 100),
+    candidatePool: int(10, 2000, 50),
     /** Binary-KNN candidates rescored with exact vectors in the vector leg. */
-    vectorCandidates: int(10, 5000, 200),
+    vectorCandidates: int(10, 5000, 50),
+    /** Query words found in more than this fraction of memories are left out of the keyword query. */
+    commonTermRatio: num(0, 1, 0.1),
+    /** ...and in more than this many (small stores keep every word: their posting lists are short). */
+    commonTermMinDocs: int(0, 100_000_000, 5000),
     /** Repetitions of a capitalized query word in the keyword query (1 = no extra weight). */
     entityWeight: int(1, 5, 1),
     /** Memories from adjacent items of the same session lend part of their score (conversation context). */
@@ -53,7 +57,12 @@ export const recallConfigSchema = z
       .prefault({}),
     graph: z
       .object({
-        enabled: z.boolean().default(true),
+        /**
+         * seed default: on. Off here: with entities from the inline regex linker (every capitalized
+         * word) the boost lifts every memory naming the query's subject; LoCoMo lost 2 points of
+         * recall@10 with it (docs/recall.md). Turn it on when entities come from phase-1 triples.
+         */
+        enabled: z.boolean().default(false),
         /** seed: boosted score = (1 - w) * score + w. */
         boostWeight: num(0, 1, 0.15),
         boostTimeoutMs: int(50, 5000, 500),

@@ -23,9 +23,9 @@ export async function rerankStage(
     query: input.query,
     candidates: input.ranked.map((c) => ({
       id: c.id,
-      content: c.record.content,
+      content: c.content ?? "",
       score: c.score,
-      contentHash: c.record.contentHash,
+      contentHash: c.ref.contentHash,
     })),
     provider,
     topN: config.topN,

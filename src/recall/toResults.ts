@@ -5,22 +5,28 @@ import type { RecallDeps } from "./recallDeps.js";
 /** Items shown per result with `expand`: the provenance range, capped so one result cannot flood. */
 const MAX_EVIDENCE_ITEMS = 20;
 
-export function toResults(deps: RecallDeps, ranked: Candidate[], expand: boolean): RecallResult[] {
-  return ranked.map((c) => {
+/** Loads the full rows of the final top k and shapes them as results, in rank order. */
+export function toResults(deps: RecallDeps, top: Candidate[], expand: boolean): RecallResult[] {
+  const records = new Map(deps.memories.getLive(top.map((c) => c.id), { scopes: "all" }).map((r) => [r.id, r]));
+  const results: RecallResult[] = [];
+  for (const c of top) {
+    const record = records.get(c.id);
+    if (!record) continue;
     const result: RecallResult = {
       id: c.id,
-      content: c.record.content,
+      content: record.content,
       score: Math.round(c.score * 10_000) / 10_000,
-      type: c.record.type,
-      scope: c.record.scope,
-      ref: c.record.ref,
-      provenance: c.record.provenance,
+      type: record.type,
+      scope: record.scope,
+      ref: record.ref,
+      provenance: record.provenance,
       sources: [...c.sources],
     };
-    const { sessionId, itemFrom, itemTo } = c.record.provenance;
+    const { sessionId, itemFrom, itemTo } = record.provenance;
     if (expand && sessionId !== undefined && itemFrom !== undefined) {
       result.evidence = deps.transcripts.items(sessionId, itemFrom, itemTo ?? itemFrom, MAX_EVIDENCE_ITEMS);
     }
-    return result;
-  });
+    results.push(result);
+  }
+  return results;
 }

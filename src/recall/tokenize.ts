@@ -3,11 +3,11 @@ import { STOP_WORDS } from "./stopWords.js";
 
 /** Lowercase word runs (letters, digits, inner apostrophes), the same units FTS5's unicode61 sees. */
 export function words(text: string): string[] {
+  const lower = text.toLowerCase();
+  // Fast path for plain ASCII, the bulk of what agents write; the general path folds diacritics.
+  if (/^[\x00-\x7f]*$/.test(lower)) return lower.match(/[a-z0-9]+(?:'[a-z]+)*/g) ?? [];
   const out: string[] = [];
-  for (const match of text
-    .toLowerCase()
-    .normalize("NFKD")
-    .matchAll(/[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu)) {
+  for (const match of lower.normalize("NFKD").matchAll(/[\p{L}\p{N}\p{M}]+(?:['’][\p{L}\p{M}]+)*/gu)) {
     out.push(match[0].replace(/\p{M}/gu, "").replace(/’/g, "'"));
   }
   return out;

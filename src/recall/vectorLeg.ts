@@ -1,4 +1,4 @@
-import type { MemoryRecord } from "../memory/types.js";
+import type { MemoryRef } from "../memory/repositories/memoryRepository.js";
 import { dot } from "../memory/vectorCodec.js";
 import type { RecallDeps } from "./recallDeps.js";
 
@@ -16,17 +16,19 @@ export function vectorCandidates(deps: RecallDeps, queryVector: Float32Array, sc
   return scored.slice(0, config.candidatePool).map((row) => row.id);
 }
 
-/** Exact cosine (vectors are L2-normalized) for each record with a stored vector of the current model. */
-export function exactCosines(
-  deps: RecallDeps,
-  queryVector: Float32Array,
-  records: MemoryRecord[],
-): Map<number, number> {
-  const vectors = deps.embeddings.getMany([...new Set(records.map((r) => r.contentHash))], deps.provider.model);
+/**
+ * Exact cosine (vectors are L2-normalized) for each memory with a stored vector of the current model,
+ * clipped at 0. Computed inside SQLite by sqlite-vec when loaded (no blobs cross into JS).
+ */
+export function exactCosines(deps: RecallDeps, queryVector: Float32Array, refs: MemoryRef[]): Map<number, number> {
+  const hashes = [...new Set(refs.map((r) => r.contentHash))];
+  const byHash = deps.vectorIndex.enabled
+    ? deps.embeddings.cosinesInSql(hashes, deps.provider.model, queryVector)
+    : new Map([...deps.embeddings.getMany(hashes, deps.provider.model)].map(([h, v]) => [h, dot(queryVector, v)]));
   const out = new Map<number, number>();
-  for (const record of records) {
-    const vector = vectors.get(record.contentHash);
-    if (vector) out.set(record.id, Math.max(0, dot(queryVector, vector)));
+  for (const ref of refs) {
+    const cosine = byHash.get(ref.contentHash);
+    if (cosine !== undefined) out.set(ref.id, Math.max(0, cosine));
   }
   return out;
 }

@@ -35,14 +35,15 @@ export function looksLikeCode(value: string): boolean {
 /**
  * Words joined as an identifier (`hello_world`, `parseTokenValue`, `HTMLParserError`), which random
  * strings are not: every part is a run of letters with a vowel (or a short acronym) and parts
- * average three letters or more.
+ * average three letters or more. Random letters split at case changes give parts of about two.
  */
 export function looksLikeWords(value: string): boolean {
   const parts = value
     .split(/[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/)
     .filter((part) => part.length > 0);
   if (parts.length === 0) return false;
-  const wordLike = (part: string) => /^[A-Za-z]+$/.test(part) && (/[aeiouy]/i.test(part) || /^[A-Z]{2,4}$/.test(part));
+  // Short parts without a vowel are acronyms or single letters: `x-hono-ssg`, `HTMLParser`.
+  const wordLike = (part: string) => /^[A-Za-z]+$/.test(part) && (/[aeiouy]/i.test(part) || part.length <= 4);
   if (!parts.every(wordLike)) return false;
   const letters = parts.reduce((sum, part) => sum + part.length, 0);
   return letters / parts.length >= 3;

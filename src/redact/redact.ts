@@ -38,7 +38,8 @@ function secretSpan(rule: SecretRule, match: RegExpExecArray): readonly [number,
   const groups = rule.group === undefined ? [0] : typeof rule.group === "number" ? [rule.group] : rule.group;
   for (const group of groups) {
     const span = match.indices?.[group];
-    if (span !== undefined && span[1] > span[0]) return span;
+    if (span === undefined || span[1] <= span[0]) continue;
+    return rule.throughMatchEnd ? [span[0], match.index + match[0].length] : span;
   }
   return undefined;
 }

@@ -37,15 +37,12 @@ export class Collector {
     if (existing && contentHash !== null && existing.contentHash === contentHash) {
       return { status: "unchanged", written: 0 };
     }
-    this.sessions.upsert({
-      info,
-      projectKey: existing?.projectKey ?? this.options.projectKeyOf(info),
-      sourcePath,
-      contentHash,
-      now: this.options.clock(),
-    });
-    const startSeq = parsed.partial ? this.items.maxSeq(info.id) : 0;
-    const { written } = this.items.upsert(info.id, parsed.items, startSeq);
+    const projectKey = existing?.projectKey ?? this.projectKey(info);
+    this.sessions.upsert({ info, projectKey, sourcePath, contentHash, now: this.options.clock() });
+    if (info.cwd && projectKey?.startsWith("git:")) this.sessions.adoptProjectKey(info.cwd, projectKey);
+    const written = existing
+      ? this.items.upsert(info.id, parsed.items, parsed.partial ? this.items.maxSeq(info.id) : 0).written
+      : this.items.insertNew(info.id, parsed.items);
     let removed = 0;
     if (!parsed.partial && existing) {
       removed = this.items.deleteMissing(
@@ -63,7 +60,7 @@ export class Collector {
     const existing = this.sessions.get(info.id);
     this.sessions.upsert({
       info: existing ? { ...info, startedAt: existing.startedAt } : info,
-      projectKey: existing?.projectKey ?? this.options.projectKeyOf(info),
+      projectKey: existing?.projectKey ?? this.projectKey(info),
       sourcePath: null,
       contentHash: null,
       now: this.options.clock(),
@@ -88,6 +85,13 @@ export class Collector {
   /** Idle trigger: sessions with no activity for `idleMs` and unprocessed items become pending. */
   sweepIdle(idleMs: number): number {
     return this.sessions.invalidateIdle(this.options.clock() - idleMs);
+  }
+
+  /** A path-only key defers to a remote another session recorded for the same cwd. */
+  private projectKey(info: SessionInfo): string | null {
+    const key = this.options.projectKeyOf(info);
+    if (key?.startsWith("path:") && info.cwd) return this.sessions.knownRemoteKey(info.cwd) ?? key;
+    return key;
   }
 
   private afterItems(sessionId: string, items: readonly SessionItem[]): void {

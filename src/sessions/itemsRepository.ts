@@ -61,6 +61,36 @@ export class ItemsRepository {
     return { written, maxSeq: seq };
   }
 
+  /**
+   * Writes the items of a session that has none yet: a plain insert, cheaper than the upsert on the
+   * import hot path. Duplicate keys within one read keep the last occurrence.
+   */
+  insertNew(sessionId: string, items: readonly SessionItem[]): number {
+    const statement = this.sql.get(
+      `INSERT INTO items (session_id, seq, key, role, text, tool, call_id, is_error, ts, origin_file, origin_line)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT(session_id, key) DO UPDATE SET text = excluded.text, role = excluded.role, seq = excluded.seq`,
+    );
+    let seq = 0;
+    for (const item of items) {
+      seq += 1;
+      statement.run(
+        sessionId,
+        seq,
+        item.key,
+        item.role,
+        item.text,
+        item.tool ?? null,
+        item.callId ?? null,
+        item.isError ? 1 : 0,
+        item.ts ?? null,
+        item.origin.file,
+        item.origin.line,
+      );
+    }
+    return items.length;
+  }
+
   /** Deletes the session's items whose keys are not in `keep` (a full re-read dropped them). */
   deleteMissing(sessionId: string, keep: readonly string[]): number {
     return this.sql

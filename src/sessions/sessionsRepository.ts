@@ -135,6 +135,42 @@ export class SessionsRepository {
     ).run(idleBefore).changes;
   }
 
+  /**
+   * A recorded git remote names the project better than a bare path: sessions of the same cwd that were
+   * keyed by their path (no remote recorded, checkout gone) join the remote's project.
+   */
+  adoptProjectKey(cwd: string, projectKey: string): number {
+    const changed = this.stmt("UPDATE sessions SET project_key = ? WHERE cwd = ? AND project_key = ?").run(
+      projectKey,
+      cwd,
+      `path:${cwd}`,
+    ).changes;
+    if (changed > 0) {
+      this.stmt(
+        "UPDATE stage1_outputs SET project_key = ? WHERE project_key = ? AND session_id IN (SELECT id FROM sessions WHERE cwd = ?)",
+      ).run(projectKey, `path:${cwd}`, cwd);
+    }
+    return changed;
+  }
+
+  /** Distinct working directories per project key (for the workspace index). */
+  cwdsByProject(): Map<string, string[]> {
+    const rows = this.stmt(
+      "SELECT DISTINCT project_key, cwd FROM sessions WHERE project_key IS NOT NULL AND cwd IS NOT NULL ORDER BY cwd",
+    ).all() as Array<{ project_key: string; cwd: string }>;
+    const map = new Map<string, string[]>();
+    for (const row of rows) map.set(row.project_key, [...(map.get(row.project_key) ?? []), row.cwd]);
+    return map;
+  }
+
+  /** The remote-based project key already known for a cwd, if any session recorded one. */
+  knownRemoteKey(cwd: string): string | undefined {
+    const row = this.stmt("SELECT project_key FROM sessions WHERE cwd = ? AND project_key LIKE 'git:%' LIMIT 1").get(cwd) as
+      | { project_key: string }
+      | undefined;
+    return row?.project_key;
+  }
+
   delete(ids: string[]): number {
     return this.stmt("DELETE FROM sessions WHERE id IN (SELECT value FROM json_each(?))").run(JSON.stringify(ids))
       .changes;

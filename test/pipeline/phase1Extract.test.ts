@@ -196,7 +196,7 @@ describe("phase 1 extraction", () => {
     expect(output.facts).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ type: "preference", content: "Never push directly to main." }),
-        expect.objectContaining({ type: "procedural", content: "The command `npm test` works in this project." }),
+        expect.objectContaining({ type: "procedural", content: "Command that worked: `npm test`" }),
       ]),
     );
   });

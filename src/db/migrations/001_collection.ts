@@ -45,7 +45,6 @@ export const collection: Migration = {
         origin_line INTEGER,
         UNIQUE(session_id, key)
       );
-      CREATE INDEX idx_items_session_seq ON items(session_id, seq);
 
       CREATE TABLE source_files (
         path TEXT PRIMARY KEY,

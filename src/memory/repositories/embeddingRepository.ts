@@ -35,6 +35,18 @@ export class EmbeddingRepository {
     return out;
   }
 
+  /** Cosine similarity to `query` per content hash, computed by sqlite-vec (requires the extension). */
+  cosinesInSql(contentHashes: string[], model: string, query: Float32Array): Map<string, number> {
+    if (contentHashes.length === 0) return new Map();
+    const rows = this.db
+      .prepare(
+        `SELECT content_hash AS h, 1 - vec_distance_cosine(vector, ?) AS c FROM embeddings
+         WHERE content_hash IN (SELECT value FROM json_each(?)) AND model = ? AND dimensions = ?`,
+      )
+      .all(vectorToBlob(query), JSON.stringify(contentHashes), model, query.length) as { h: string; c: number }[];
+    return new Map(rows.map((r) => [r.h, r.c]));
+  }
+
   /** Vectors of live memories in the scopes, for the scan used when sqlite-vec is not loaded. */
   scanScopes(scopes: string[] | "all", model: string): { id: number; vector: Float32Array }[] {
     const scoped = scopes !== "all";

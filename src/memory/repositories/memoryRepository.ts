@@ -105,7 +105,7 @@ export class MemoryRepository {
   getLive(ids: number[], filter: { scopes: string[] | "all"; types?: string[] }): MemoryRecord[] {
     if (ids.length === 0) return [];
     const params: unknown[] = [JSON.stringify(ids)];
-    let sql = "SELECT m.* FROM json_each(?) j JOIN memories m ON m.id = j.value WHERE m.deleted_at IS NULL";
+    let sql = "SELECT m.* FROM memories m WHERE m.id IN (SELECT value FROM json_each(?)) AND m.deleted_at IS NULL";
     if (filter.scopes !== "all") {
       sql += " AND m.scope IN (SELECT value FROM json_each(?))";
       params.push(JSON.stringify(filter.scopes));
@@ -115,6 +115,30 @@ export class MemoryRepository {
       params.push(JSON.stringify(filter.types));
     }
     return (this.db.prepare(sql).all(...params) as MemoryRowDb[]).map(toRecord);
+  }
+
+  /** The slim rows recall scores (no text): live, in the scopes, of the types. */
+  getRefs(ids: number[], filter: { scopes: string[] | "all"; types?: string[] }): MemoryRef[] {
+    if (ids.length === 0) return [];
+    const params: unknown[] = [JSON.stringify(ids)];
+    let sql = `SELECT id, content_hash AS contentHash, scope, type, who, session_id AS sessionId, item_from AS itemFrom
+      FROM memories WHERE id IN (SELECT value FROM json_each(?)) AND deleted_at IS NULL`;
+    if (filter.scopes !== "all") {
+      sql += " AND scope IN (SELECT value FROM json_each(?))";
+      params.push(JSON.stringify(filter.scopes));
+    }
+    if (filter.types && filter.types.length > 0) {
+      sql += " AND type IN (SELECT value FROM json_each(?))";
+      params.push(JSON.stringify(filter.types));
+    }
+    return this.db.prepare(sql).all(...params) as MemoryRef[];
+  }
+
+  contents(ids: number[]): Map<number, string> {
+    const rows = this.db
+      .prepare("SELECT id, content FROM memories WHERE id IN (SELECT value FROM json_each(?))")
+      .all(JSON.stringify(ids)) as { id: number; content: string }[];
+    return new Map(rows.map((r) => [r.id, r.content]));
   }
 
   tombstone(id: number, now: number): boolean {
@@ -185,4 +209,15 @@ export interface NeighborRow {
   sessionId: string;
   itemFrom: number;
   scope: string;
+}
+
+/** What recall needs to score and filter a memory, without its text. */
+export interface MemoryRef {
+  id: number;
+  contentHash: string;
+  scope: string;
+  type: string;
+  who: string | null;
+  sessionId: string | null;
+  itemFrom: number | null;
 }

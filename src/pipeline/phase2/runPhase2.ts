@@ -8,7 +8,8 @@ import { writeFileAtomic } from "../../util/atomicWrite.js";
 import { type Clock, DAY_MS } from "../../util/clock.js";
 import { errorMessage } from "../../util/errors.js";
 import { VersionedDir } from "../../workspace/versionedDir.js";
-import { globalWorkspace, projectWorkspace, type WorkspaceRef } from "../../workspace/workspacePaths.js";
+import { writeProjectIndex } from "../../workspace/projectIndex.js";
+import { globalWorkspace, projectName, projectWorkspace, type WorkspaceRef } from "../../workspace/workspacePaths.js";
 import type { Stage1Output } from "../phase1/types.js";
 import type { Consolidator } from "./consolidators/types.js";
 import { selectionDiff } from "./selectionDiff.js";
@@ -19,6 +20,8 @@ export const PHASE2_KIND = "phase2";
 const PHASE2_KEY = "global";
 export const WATERMARK_KEY = "phase2.watermark";
 export const LAST_RUN_KEY = "phase2.last";
+/** Set by `cairn memory enqueue`: the next phase 2 consolidates every workspace even if nothing changed. */
+export const FORCE_NEXT_KEY = "phase2.forceNext";
 
 export interface WorkspaceReport {
   workspace: string;
@@ -62,12 +65,8 @@ export async function runPhase2(deps: Phase2Deps, options: { force?: boolean } =
   const previousWatermark = storage.meta.get<number>(WATERMARK_KEY) ?? null;
   const inputWatermark = newestInput(storage);
   const leaseMs = config.queue.phase2LeaseSeconds * 1000;
-  storage.jobs.enqueue({
-    kind: PHASE2_KIND,
-    key: PHASE2_KEY,
-    watermark: inputWatermark,
-    force: options.force ?? false,
-  });
+  const force = (options.force ?? false) || storage.meta.get<boolean>(FORCE_NEXT_KEY) === true;
+  storage.jobs.enqueue({ kind: PHASE2_KIND, key: PHASE2_KEY, watermark: inputWatermark, force });
   const report: Phase2Report = {
     outcome: "succeeded",
     mode: deps.consolidator.mode,
@@ -93,7 +92,7 @@ export async function runPhase2(deps: Phase2Deps, options: { force?: boolean } =
     Math.max(1000, leaseMs / 3),
   );
   try {
-    return await consolidateAll(deps, lease, report, { signal: controller.signal, heartbeat }, options.force ?? false);
+    return await consolidateAll(deps, lease, report, { signal: controller.signal, heartbeat }, force);
   } catch (error) {
     report.outcome = "failed";
     report.error = errorMessage(error);
@@ -132,10 +131,18 @@ async function consolidateAll(
     storage.jobs.fail(lease, report.error);
     return report;
   }
+  const cwds = storage.sessions.cwdsByProject();
+  writeProjectIndex(
+    deps.memoriesRoot,
+    report.workspaces
+      .filter((workspace) => workspace.kind === "project" && workspace.outcome !== "empty")
+      .map((workspace) => ({ key: workspace.workspace, name: projectName(workspace.workspace), cwds: cwds.get(workspace.workspace) ?? [] })),
+  );
   const watermark = Math.max(report.previousWatermark ?? 0, newest);
   withWriteTx(storage.db, () => {
     if (!storage.jobs.succeed(lease, { result: { watermark } })) throw new Error("phase-2 lease lost before success");
     storage.meta.set(WATERMARK_KEY, watermark);
+    storage.meta.delete(FORCE_NEXT_KEY);
     storage.meta.set(LAST_RUN_KEY, { at: clock(), outcome: "succeeded", watermark, mode: report.mode });
   });
   report.watermark = watermark;

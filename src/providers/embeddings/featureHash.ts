@@ -24,7 +24,11 @@ export function mix32(h: number): number {
  * so collisions cancel in expectation instead of always adding up (Weinberger et al., 2009).
  */
 export function addFeature(vector: Float32Array, feature: string, weight: number): void {
-  const h = fnv1a(feature);
+  addHashedFeature(vector, fnv1a(feature), weight);
+}
+
+/** As addFeature, for a feature already hashed with fnv1a. */
+export function addHashedFeature(vector: Float32Array, h: number, weight: number): void {
   const bucket = mix32(h) % vector.length;
   const sign = (mix32(h ^ 0x9e3779b9) & 1) === 0 ? 1 : -1;
   vector[bucket] = (vector[bucket] ?? 0) + sign * weight;

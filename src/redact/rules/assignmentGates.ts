@@ -6,7 +6,9 @@ import { type AssignmentContext, isEnvStyle, isLoneColonValue, isTightEquals } f
  * one. A password may be a plain word, a token may not.
  */
 
-const TYPE_LIKE = /^(?:[A-Z][a-z0-9]+){2,}$/;
+/** `PasswordInput`, `SecretString`: a type name after `password:` in code. */
+const TYPE_LIKE = /^(?:[A-Z][a-z]+){2,}$/;
+
 /** A file path; base64 may start with '/' too, but has no dots and longer segments. */
 function isPathLike(value: string): boolean {
   if (/^[A-Za-z]:\\/.test(value)) return true;
@@ -28,7 +30,8 @@ function isCodeValue(value: string, context: AssignmentContext): boolean {
 export function isPasswordValue(value: string, context: AssignmentContext, minLength = 4): boolean {
   if (value.length < minLength || isPlaceholder(value) || isPathLike(value)) return false;
   if (isCodeValue(value, context)) return false;
-  if (context.quoted) return !/\s/.test(value) || /phrase/i.test(context.name);
+  // Quoted prose ("Enter your password") has blanks; passphrases and .env values may too.
+  if (context.quoted) return !/\s/.test(value) || /phrase/i.test(context.name) || isEnvStyle(context);
   if (/^[A-Za-z_-]+$/.test(value)) return isTightEquals(context) || isLoneColonValue(context);
   return true;
 }
@@ -48,7 +51,7 @@ export function isTokenValue(value: string, context: AssignmentContext, minLengt
 /** The name ends in a word "key", not in "monkey": after a separator or a camelCase hump. */
 const KEY_WORD_END = /(?:[_.-]key|[a-z0-9]Key|[_.-]KEY|^api_?key|^API_?KEY)$/;
 const NOT_SECRET_KEY =
-  /(?:public|primary|foreign|sort|partition|cache|idempotency|dedupe?|lookup|index|hash|unique|row|shard|routing|object|bucket|file|path|translation|i18n|message|label|query|map|group|event|item|list|node|entry|field|column|table|hot|short|shortcut|keyboard|storage|state|store|local|session|react|render|component|prop|dict|sign|kid|registry)[_.-]?key$/i;
+  /(?:public|primary|foreign|sort|partition|cache|idempotency|dedupe?|lookup|index|hash|unique|row|shard|routing|object|bucket|file|path|translation|i18n|message|label|query|map|group|event|item|list|node|entry|field|column|table|hot|short|shortcut|keyboard|storage|state|store|local|session|react|render|component|prop|dict|sign|kid|registry|header|env|config|option|setting|flag|feature|metadata|meta|context)[_.-]?key$/i;
 const STRONG_KEY_NAME =
   /(?:api|access|secret|private|client|app|auth|master|encryption|signing|license|subscription|account|service|admin|write|deploy|ingest|consumer|webhook|server|project|org|user|personal|dev|prod|live|openai|anthropic|stripe|google|azure|aws|gcp)[_.-]?key$/i;
 
@@ -60,6 +63,8 @@ const STRONG_KEY_NAME =
 export function isKeyValue(value: string, context: AssignmentContext): boolean {
   // Rails names its master secret SECRET_KEY_BASE.
   const name = context.name.replace(/^[^A-Za-z0-9]+/, "").replace(/_base$/i, "");
+  // A bare `KEY=...` in a .env file is a key; `key: ...` in code is a map entry.
+  if (name === "KEY" && isEnvStyle(context)) return isTokenValue(value, context, 16);
   if (!KEY_WORD_END.test(name) || NOT_SECRET_KEY.test(name)) return false;
   if (STRONG_KEY_NAME.test(name)) return isTokenValue(value, context, 8);
   return /^[A-Za-z0-9+/=_-]+$/.test(value) && isTokenValue(value, context, 16);

@@ -121,7 +121,9 @@ export const cloudRules: SecretRule[] = [
   {
     name: "terraform-cloud-token",
     family: "cloud",
-    pattern: /(?<![A-Za-z0-9])[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,128}/g,
+    pattern: /\.(?<=(?<![A-Za-z0-9])([A-Za-z0-9]{14})\.)atlasv1\.[A-Za-z0-9_=-]{60,128}/g,
+    group: 1,
+    throughMatchEnd: true,
     keywords: ["atlasv1"],
   },
   {

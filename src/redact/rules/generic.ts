@@ -29,9 +29,9 @@ export const genericRules: SecretRule[] = [
   {
     name: "secret-assignment",
     family: "generic",
-    pattern: assignmentPattern("secret"),
+    pattern: assignmentPattern("secret|credentials?"),
     group: VALUE_GROUPS,
-    keywords: ["secret"],
+    keywords: ["secret", "credential"],
     validate: (value, match) => isSecretValue(value, assignmentContext(match, 2)),
   },
   {

@@ -56,15 +56,20 @@ export const messagingRules: SecretRule[] = [
     keywords: ["key-"],
   },
   {
-    // Newer Mailgun keys have no prefix: 32 hex, 8 hex, 8 hex. The shape alone is distinctive.
+    // Newer Mailgun keys have no prefix: 32 hex, 8 hex, 8 hex. The shape alone is distinctive. The
+    // match starts at the first dash and looks back for the 32 hex digits.
     name: "mailgun-api-key",
     family: "messaging",
-    pattern: /(?<![A-Za-z0-9-])[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}(?![A-Za-z0-9-])/g,
+    pattern: /-(?<=(?<![A-Za-z0-9-])([0-9a-f]{32})-)[0-9a-f]{8}-[0-9a-f]{8}(?![A-Za-z0-9-])/g,
+    group: 1,
+    throughMatchEnd: true,
   },
   {
     name: "mailchimp-api-key",
     family: "messaging",
-    pattern: /(?<![A-Za-z0-9])[0-9a-f]{32}-us\d{1,2}(?![A-Za-z0-9])/g,
+    pattern: /-(?<=(?<![A-Za-z0-9])([0-9a-f]{32})-)us\d{1,2}(?![A-Za-z0-9])/g,
+    group: 1,
+    throughMatchEnd: true,
     keywords: ["-us"],
   },
   {

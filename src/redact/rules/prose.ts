@@ -18,30 +18,46 @@ export const proseRules: SecretRule[] = [
     validate: (value, match) => isNamedValue(value.trim(), match[0].slice(0, match[0].indexOf(">"))),
   },
   {
-    // "my password is Tr0ub4dor&3", "the token for staging is abc123...": only values that
-    // cannot be a word (letters with digits or symbols), since prose says "the token is invalid".
-    name: "secret-in-prose",
+    // .NET appSettings and similar: <add key="ApiKey" value="..." />.
+    name: "config-key-value",
     family: "generic",
     pattern:
-      /(?<![A-Za-z])(password|passwd|passphrase|token|api[ _-]?key|secret(?:[ _-]key)?)(?:[ \t]{1,4}for[ \t]{1,4}[A-Za-z0-9_.@/-]{1,40}(?:[ \t]{1,4}[A-Za-z0-9_.@/-]{1,40}){0,3})?[ \t]{1,4}(?:is|was)[ \t]{1,4}(?:now[ \t]{1,4})?(?:set[ \t]{1,4}to[ \t]{1,4})?["'`]?([^\s"'`]{6,256})/gi,
+      /key[ \t]{0,4}=[ \t]{0,4}"([^"\r\n]{0,60}(?:password|passwd|pwd|secret|token|apikey|api_key|api-key|accesskey|connectionstring)[^"\r\n]{0,20})"[ \t]{1,8}value[ \t]{0,4}=[ \t]{0,4}"([^"\r\n]{1,512})"/gi,
     group: 2,
-    keywords: ["password", "passwd", "passphrase", "token", "key", "secret"],
-    validate: (value) =>
-      /[A-Za-z]/.test(value) &&
-      /[\d\W_]/.test(value.replace(/[.,;:!?)]+$/, "")) &&
-      !isPlaceholder(value) &&
-      !looksLikeCode(value) &&
-      !/^(?:~|\.{0,2})\/|:\/\//.test(value),
+    keywords: ["value"],
+    validate: (value, match) => isNamedValue(value, match[1] ?? ""),
   },
   {
-    // "use the token 9fQ2kLx81mZ0pA", "password Hx83!kq0Pz1w": the value right after the word, only
-    // when it looks generated (see looksRandom), since prose says "the token limit".
+    // "my password is Tr0ub4dor&3", "the token for staging is abc123", "use the token 9fQ2kLx81mZ0",
+    // "Password for ada@db.internal: Fj38#kLq!" (a prompt echoed into a transcript).
+    // Prose says "the token is invalid" and "the token limit", so after "is"/"was" the value must
+    // not be a plain word (letters with digits or symbols), and right after the keyword it must
+    // look generated (see looksRandom). One regex for both, since the keyword scan is the cost.
     name: "secret-in-prose",
     family: "generic",
     pattern:
-      /(?<![A-Za-z])(?:password|passphrase|token|api[ _-]?key|secret)[ \t]{1,4}["'`]?([A-Za-z0-9_\-+/=.!@#$%^&*~]{12,256})/gi,
-    group: 1,
-    keywords: ["password", "passphrase", "token", "key", "secret"],
-    validate: (value) => looksRandom(value.replace(/[.,;:!?]+$/, ""), 12) && /\d/.test(value) && !looksLikeCode(value),
+      /(?<![A-Za-z])(?:pass(?:word|wd|phrase)?|token|api[ _-]?key|secret(?:[ _-]key)?)(?:[ \t]{1,4}for[ \t]{1,4}[A-Za-z0-9_.@/-]{1,40}(?:[ \t]{1,4}[A-Za-z0-9_.@/-]{1,40}){0,3}(:)?)?(?:[ \t]{1,4}(is|was)[ \t]{1,4}(?:now[ \t]{1,4})?(?:set[ \t]{1,4}to[ \t]{1,4})?|[ \t]{1,4})["'`]?([^\s"'`]{6,256})/gi,
+    group: 3,
+    keywords: ["pass", "token", "key", "secret"],
+    // "is"/"was", or a colon after "for ..." ("Password for ada@host: ..."), introduce the value;
+    // otherwise it must look generated. (`secret: x` alone is code, left to secret-assignment.)
+    validate: (value, match) => (match[1] === undefined && match[2] === undefined ? isGenerated(value) : isNotAWord(value)),
   },
 ];
+
+/** After "is"/"was": anything but a word, a placeholder, code, a path or a URL. */
+function isNotAWord(value: string): boolean {
+  return (
+    /[A-Za-z]/.test(value) &&
+    /[\d\W_]/.test(value.replace(/[.,;:!?)]+$/, "")) &&
+    !isPlaceholder(value) &&
+    !looksLikeCode(value) &&
+    !/^(?:~|\.{0,2})\/|:\/\//.test(value)
+  );
+}
+
+/** Right after the keyword: a generated-looking string with a digit. */
+function isGenerated(value: string): boolean {
+  const bare = value.replace(/[.,;:!?)]+$/, "");
+  return /^[A-Za-z0-9_\-+/=.!@#$%^&*~]+$/.test(bare) && /\d/.test(bare) && looksRandom(bare, 12) && !looksLikeCode(bare);
+}

@@ -25,7 +25,7 @@ export function extractOffline(session: SessionRecord, items: readonly ItemRecor
   const preferences = dedupe(
     userItems.flatMap((item) =>
       sentences(item.text)
-        .filter((sentence) => preferencePattern.test(sentence) && !sentence.endsWith("?"))
+        .filter((sentence) => preferencePattern.test(sentence) && !sentence.endsWith("?") && !isDecision(sentence))
         .map((text) => ({ text, itemId: item.id })),
     ),
   ).slice(0, 12);
@@ -107,7 +107,7 @@ export function extractOffline(session: SessionRecord, items: readonly ItemRecor
 
   return {
     rolloutSummary: summary,
-    rolloutSlug: slug(keywords.length > 0 ? keywords.slice(0, 4).join(" ") : mainTask),
+    rolloutSlug: slug(taskWords(mainTask).slice(0, 6).join(" ") || keywords.slice(0, 4).join(" ")),
     rawMemory,
     facts: facts({ preferences, decisions, procedures, fixes }),
     entities: entities(session, procedures, files),
@@ -187,7 +187,7 @@ function facts(found: {
       evidence: [d.itemId],
     })),
     ...found.procedures.slice(0, 5).map((p) => ({
-      content: `The command \`${p.command}\` works in this project.`,
+      content: `Command that worked: \`${p.command}\``,
       type: "procedural" as const,
       confidence: p.times > 1 ? 0.8 : 0.7,
       evidence: [p.itemId],
@@ -220,6 +220,11 @@ function entities(session: SessionRecord, procedures: Procedure[], files: Array<
     ...files.slice(0, 5).map((f) => ({ source: project, relationship: "has file", target: f.path, confidence: 0.6 })),
   ];
   return triples.slice(0, 50);
+}
+
+/** The content words of a request, in order: what a slug names. */
+function taskWords(text: string): string[] {
+  return (text.toLowerCase().match(/[a-z][a-z0-9_-]{1,}/g) ?? []).filter((word) => !stopWords.has(word));
 }
 
 function topKeywords(text: string, count: number): string[] {

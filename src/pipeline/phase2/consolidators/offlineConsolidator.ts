@@ -1,6 +1,7 @@
 import { toIso } from "../../../util/clock.js";
 import { projectName } from "../../../workspace/workspacePaths.js";
 import { commandFamily } from "../../phase1/offline/commands.js";
+import { stopWords } from "../../phase1/offline/patterns.js";
 import type { Stage1Output } from "../../phase1/types.js";
 import { commandOf, mergeFacts, projectQualifier, type SupportedStatement } from "./knowledge.js";
 import {
@@ -118,12 +119,29 @@ function day(ms: number): string {
   return (toIso(ms) ?? "").slice(0, 10);
 }
 
-/** Tasks grouped by the first word of their slug, newest first, each with its outcome summary and citation. */
+/**
+ * Tasks grouped by topic: each session joins the group of its summary word shared by the most sessions
+ * (so two sessions about the same endpoint land together), newest first, each citing its summary.
+ */
 function taskGroups(inputs: readonly Stage1Output[], files: ReadonlyMap<string, string>): string {
   if (inputs.length === 0) return "";
+  const wordsOf = (output: Stage1Output) =>
+    new Set(
+      `${output.rolloutSlug ?? ""} ${output.rolloutSummary}`
+        .toLowerCase()
+        .match(/[a-z][a-z0-9_-]{3,}/g)
+        ?.filter((word) => !stopWords.has(word) && !GROUP_NOISE.has(word)) ?? [],
+    );
+  const words = new Map(inputs.map((output) => [output.sessionId, wordsOf(output)]));
+  const frequency = new Map<string, number>();
+  for (const set of words.values()) for (const word of set) frequency.set(word, (frequency.get(word) ?? 0) + 1);
   const groups = new Map<string, Stage1Output[]>();
   for (const output of [...inputs].sort((a, b) => b.sourceUpdatedAt - a.sourceUpdatedAt)) {
-    const group = (output.rolloutSlug ?? "other").split("-")[0] || "other";
+    const candidates = [...(words.get(output.sessionId) ?? [])].sort(
+      (a, b) => (frequency.get(b) ?? 0) - (frequency.get(a) ?? 0) || a.localeCompare(b),
+    );
+    const top = candidates[0];
+    const group = top && (frequency.get(top) ?? 0) > 1 ? top : (output.rolloutSlug ?? "other").split("-")[0] || "other";
     groups.set(group, [...(groups.get(group) ?? []), output]);
   }
   const sections = [...groups]
@@ -138,6 +156,9 @@ function taskGroups(inputs: readonly Stage1Output[], files: ReadonlyMap<string, 
     });
   return `\n## Tasks by group${sections.join("\n")}`;
 }
+
+/** Words of the offline summaries' own phrasing, which say nothing about the topic. */
+const GROUP_NOISE = new Set(["user", "asked", "agent", "commands", "failed", "ended", "follow-up", "requests", "shell", "edited", "stated", "preference", "worth", "keeping", "session"]);
 
 /** A command family that worked in two or more sessions becomes a skill with the exact command lines. */
 function skillsFrom(

@@ -1,0 +1,79 @@
+/**
+ * Scale: builds stores of synthetic memories and reports bulk remember throughput (FTS, vectors and
+ * the sqlite-vec index included), recall latency p50/p95/p99 and RSS.
+ *
+ *   npx tsx bench/recall-scale.ts [--sizes 10000,100000,1000000] [--queries 300] [--json]
+ */
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { openDatabase } from "../src/db/connection.js";
+import { MemoryStore } from "../src/memory/memoryStore.js";
+import { createHashedEmbeddingProvider } from "../src/providers/embeddings/hashedEmbedding.js";
+import { defaultRecallConfig } from "../src/recall/recallConfig.js";
+import { percentile } from "./lib/retrievalMetrics.js";
+import { SyntheticCorpus } from "./lib/syntheticCorpus.js";
+
+const BATCH = 2000;
+
+async function measure(size: number, queries: number) {
+  const dir = mkdtempSync(join(tmpdir(), "cairn-scale-"));
+  const path = join(dir, "memory.db");
+  const { db, vecError } = openDatabase(path);
+  const store = new MemoryStore({
+    db,
+    embeddings: createHashedEmbeddingProvider({ dimensions: 384 }),
+    config: defaultRecallConfig(),
+    vectorIndex: vecError === null,
+  });
+  const corpus = new SyntheticCorpus(42, 50_000, Math.max(10, Math.round(size / 10_000)));
+  const samples: { content: string; scope: string }[] = [];
+  const t0 = performance.now();
+  for (let done = 0; done < size; done += BATCH) {
+    const batch = Array.from({ length: Math.min(BATCH, size - done) }, () => corpus.memory());
+    if (samples.length < queries && done % Math.max(BATCH, Math.floor(size / queries)) === 0) samples.push(...batch.slice(0, 5));
+    await store.remember(batch);
+  }
+  const buildSeconds = (performance.now() - t0) / 1000;
+  db.pragma("wal_checkpoint(TRUNCATE)");
+  const latencies: number[] = [];
+  for (let i = 0; i < 20; i++) await store.recall({ ...corpus.queryFrom(samples[i % samples.length]!), countUsage: false });
+  for (let i = 0; i < queries; i++) {
+    const q = corpus.queryFrom(samples[i % samples.length]!);
+    const start = performance.now();
+    await store.recall({ ...q, k: 10, countUsage: false });
+    latencies.push(performance.now() - start);
+  }
+  latencies.sort((a, b) => a - b);
+  const result = {
+    size,
+    rememberPerSecond: Math.round(size / buildSeconds),
+    recallP50ms: round(percentile(latencies, 0.5)),
+    recallP95ms: round(percentile(latencies, 0.95)),
+    recallP99ms: round(percentile(latencies, 0.99)),
+    rssMB: Math.round(process.memoryUsage().rss / 1e6),
+    dbMB: Math.round(statSync(path).size / 1e6),
+    vectorIndex: vecError === null,
+  };
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+  return result;
+}
+
+const round = (x: number) => Math.round(x * 100) / 100;
+
+const { values } = parseArgs({
+  options: {
+    sizes: { type: "string", default: "10000,100000,1000000" },
+    queries: { type: "string", default: "300" },
+    json: { type: "boolean", default: false },
+  },
+});
+const results = [];
+for (const size of values.sizes.split(",").map(Number)) {
+  const result = await measure(size, Number(values.queries));
+  results.push(result);
+  if (!values.json) console.log(JSON.stringify(result));
+}
+if (values.json) console.log(JSON.stringify(results));

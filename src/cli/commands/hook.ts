@@ -1,0 +1,66 @@
+import { resolve } from "node:path";
+import type { Command } from "commander";
+import { cairnHome } from "../../config/paths.js";
+import { errorMessage } from "../../util/errors.js";
+import type { GlobalOptions } from "../context.js";
+
+// Everything below is imported lazily: this command runs on every agent start, and the modules it
+// needs (config, file-only injection) are a small part of what the rest of the CLI loads.
+
+function homeOf(command: Command): string {
+  const global = command.optsWithGlobals<GlobalOptions>();
+  return global.home ? resolve(global.home) : cairnHome(process.env);
+}
+
+export function registerHook(program: Command): void {
+  const hook = program.command("hook").description("entry points for agents' hooks (installed by 'cairn install')");
+
+  hook
+    .command("session-start")
+    .description("print the memory block for a starting session and start the pipeline in the background")
+    .option("--agent <name>", "the calling agent: claude-code (hook JSON) or codex / other (plain text)", "other")
+    .option("--cwd <dir>", "the session's directory (default: the hook input's cwd, else the current directory)")
+    .action(async (options: { agent: string; cwd?: string }, command: Command) => {
+      // A hook must never fail or block the agent: every problem becomes one stderr line and exit 0.
+      try {
+        const [{ readHookStdin }, { sessionStartHook }] = await Promise.all([
+          import("../../connectors/readHookStdin.js"),
+          import("../../connectors/sessionStartHook.js"),
+        ]);
+        const input = await readHookStdin();
+        const result = sessionStartHook({
+          agent: options.agent,
+          home: homeOf(command),
+          ...(options.cwd ? { cwd: resolve(options.cwd) } : {}),
+          input,
+          env: process.env,
+        });
+        if (result.stdout) process.stdout.write(result.stdout);
+        if (process.env.CAIRN_DEBUG) process.stderr.write(`cairn hook: background run: ${result.run.reason}\n`);
+      } catch (error) {
+        process.stderr.write(`cairn hook: ${errorMessage(error)}\n`);
+      }
+    });
+
+  hook
+    .command("run-background", { hidden: true })
+    .description("one pipeline run for a detached background process; logs to <home>/background.log")
+    .action(async (_options: unknown, command: Command) => {
+      const home = homeOf(command);
+      const [{ Cairn }, { runPipelineCycle, formatCycle }, { appendBackgroundLog }] = await Promise.all([
+        import("../../cairn.js"),
+        import("../../workers/runPipeline.js"),
+        import("../../workers/backgroundLog.js"),
+      ]);
+      try {
+        const cairn = new Cairn({ home });
+        try {
+          appendBackgroundLog(home, formatCycle(await runPipelineCycle(cairn, { skipIfBusy: true })));
+        } finally {
+          cairn.close();
+        }
+      } catch (error) {
+        appendBackgroundLog(home, `${new Date().toISOString()} pipeline failed to start: ${errorMessage(error)}`);
+      }
+    });
+}

@@ -1,0 +1,40 @@
+import type { Command } from "commander";
+import { CairnError } from "../../util/errors.js";
+import { withCairn } from "../context.js";
+import { printJson, printLine, shorten } from "../output.js";
+
+export function registerRecall(program: Command): void {
+  program
+    .command("recall <query>")
+    .description("search memory (hybrid keyword + vector); default scope: this project and global")
+    .option("--k <n>", "how many results", "8")
+    .option("--scope <scope>", "project (default), global, all, or any label given to remember")
+    .option("--expand", "add the source transcript excerpt of each result")
+    .option("--json", "print JSON")
+    .action(async (query: string, options: { k: string; scope?: string; expand?: boolean }, command: Command) => {
+      const k = Number.parseInt(options.k, 10);
+      if (!Number.isInteger(k) || k < 1 || k > 200) throw new CairnError("bad_flag", `--k must be a whole number from 1 to 200 (got "${options.k}")`);
+      await withCairn(command, async (cairn, global) => {
+        const response = await cairn.recall({
+          query,
+          k,
+          cwd: process.cwd(),
+          ...(options.scope ? { scope: options.scope } : {}),
+          ...(options.expand ? { expand: true } : {}),
+        });
+        if (global.json) return printJson(response);
+        if (response.results.length === 0) return printLine("no memories matched");
+        for (const result of response.results) {
+          const source = result.provenance.sessionId
+            ? ` session ${result.provenance.sessionId}${result.provenance.itemFrom ? ` items ${result.provenance.itemFrom}-${result.provenance.itemTo}` : ""}`
+            : result.ref
+              ? ` ref ${result.ref}`
+              : "";
+          printLine(`${result.score.toFixed(2)}  [${result.type}, ${shorten(result.scope, 40)}${source}]`);
+          printLine(`      ${shorten(result.content, 300)}`);
+          for (const item of result.evidence ?? []) printLine(`        > ${item.role}: ${shorten(item.text, 200)}`);
+        }
+        for (const warning of response.warnings) printLine(`warning: ${warning}`);
+      });
+    });
+}

@@ -1,0 +1,47 @@
+import type { Command } from "commander";
+import { CairnError } from "../../util/errors.js";
+import type { GlobalOptions } from "../context.js";
+
+export function registerServe(program: Command): void {
+  program
+    .command("serve")
+    .description("daemon: the pipeline on a schedule plus a JSON HTTP API (and MCP at /mcp) on 127.0.0.1")
+    .option("--host <host>", "address to listen on (default: server.host, 127.0.0.1)")
+    .option("--port <port>", "port to listen on, 0 for any free port (default: server.port, 7077)")
+    .option("--no-schedule", "serve the API only; run no pipeline cycles")
+    .action(async (options: { host?: string; port?: string; schedule: boolean }, command: Command) => {
+      const global = command.optsWithGlobals<GlobalOptions>();
+      const port = options.port === undefined ? undefined : Number(options.port);
+      if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65_535)) {
+        throw new CairnError("bad_input", `--port ${options.port} is not a port number (0 to 65535)`);
+      }
+      const [{ Cairn }, { startDaemon }] = await Promise.all([
+        import("../../cairn.js"),
+        import("../../server/startDaemon.js"),
+      ]);
+      const cairn = new Cairn(global.home ? { home: global.home } : {});
+      let daemon: Awaited<ReturnType<typeof startDaemon>>;
+      try {
+        daemon = await startDaemon({
+          cairn,
+          ...(options.host ? { host: options.host } : {}),
+          ...(port === undefined ? {} : { port }),
+          schedule: options.schedule,
+        });
+      } catch (error) {
+        cairn.close();
+        throw error;
+      }
+      let signals = 0;
+      const onSignal = (signal: NodeJS.Signals) => {
+        signals += 1;
+        // A second signal means "now": do not wait for the running step any longer.
+        if (signals > 1) process.exit(130);
+        process.stderr.write(`cairn serve: ${signal}: stopping (waiting for the running step)\n`);
+        void daemon.stop().then(() => process.exit(0));
+      };
+      process.on("SIGINT", onSignal);
+      process.on("SIGTERM", onSignal);
+      // The action returns; the HTTP server and the scheduler keep the process alive until a signal.
+    });
+}

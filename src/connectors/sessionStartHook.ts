@@ -1,0 +1,80 @@
+import { loadConfig } from "../config/load.js";
+import { cairnPaths } from "../config/paths.js";
+import { buildInjection } from "../read/inject.js";
+import { type BackgroundRunDecision, isCairnInternal, startBackgroundRun } from "../workers/startBackgroundRun.js";
+
+// This module is the agent start path: it imports the config loader and the file-only injection, never
+// the store, the recall engine or the providers (see docs/integration.md, "Latency").
+
+export interface SessionStartRequest {
+  /** `claude-code` answers in Claude Code's hook JSON; anything else gets plain text. */
+  agent: string;
+  home: string;
+  /** From --cwd; else the cwd in the hook input; else the process cwd. */
+  cwd?: string;
+  /** The agent's hook input (already parsed; `{}` when there was none). */
+  input: Record<string, unknown>;
+  env: NodeJS.ProcessEnv;
+  /** Replaced in tests so that no process is spawned. */
+  startRun?: (options: { home: string; env: NodeJS.ProcessEnv }) => BackgroundRunDecision;
+}
+
+export interface SessionStartResult {
+  /** What to print on stdout (may be empty). */
+  stdout: string;
+  injected: boolean;
+  run: BackgroundRunDecision;
+}
+
+/**
+ * The SessionStart hook: the Memory Guidance block in the form the agent reads, then a detached pipeline
+ * run for a root session. Does nothing when memories are disabled or inside cairn's own model runs.
+ */
+export function sessionStartHook(request: SessionStartRequest): SessionStartResult {
+  const { env, input } = request;
+  const skipped = (reason: string): SessionStartResult => ({
+    stdout: "",
+    injected: false,
+    run: { started: false, reason },
+  });
+  if (isCairnInternal(env)) return skipped("inside one of cairn's own model runs");
+  const paths = cairnPaths(request.home);
+  const config = loadConfig({ file: paths.config, env });
+  if (!config.memories.enabled) return skipped("memories.enabled is false");
+  const cwd = request.cwd ?? (typeof input.cwd === "string" && input.cwd !== "" ? input.cwd : process.cwd());
+  const injection = buildInjection({
+    memoriesRoot: paths.memories,
+    cwd,
+    tokenLimit: config.memories.summaryInjectionTokenLimit,
+  });
+  const stdout = renderForAgent(request.agent, injection.text);
+  const notRoot = nonRootReason(input, env);
+  const run = notRoot
+    ? { started: false, reason: notRoot }
+    : (request.startRun ?? startBackgroundRun)({ home: request.home, env });
+  return { stdout, injected: injection.text !== "", run };
+}
+
+/** Claude Code reads `additionalContext` from its hook JSON; other agents take stdout as text. */
+export function renderForAgent(agent: string, text: string): string {
+  if (text === "") return "";
+  if (agent === "claude-code") {
+    return `${JSON.stringify({ hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: text } })}\n`;
+  }
+  return `${text}\n`;
+}
+
+/**
+ * Why this start is not a root interactive session, or undefined when it is. Only root sessions start
+ * the pipeline (as in Codex): sub-agents, compaction restarts and non-interactive runs would otherwise
+ * start it many times per task.
+ */
+export function nonRootReason(input: Record<string, unknown>, env: NodeJS.ProcessEnv): string | undefined {
+  if (typeof input.agent_id === "string" || typeof input.parent_session_id === "string") return "a sub-agent session";
+  const source = typeof input.source === "string" ? input.source.toLowerCase() : "";
+  if (source === "compact") return "a compaction, not a new session";
+  if (["exec", "subagent", "sub_agent", "internal"].includes(source)) return `a ${source} session`;
+  // Claude Code sets this to `sdk-*` for `claude -p` and SDK-driven runs.
+  if (env.CLAUDE_CODE_ENTRYPOINT?.startsWith("sdk")) return "a non-interactive Claude Code run";
+  return undefined;
+}

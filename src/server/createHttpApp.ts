@@ -1,0 +1,133 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { HTTPException } from "hono/http-exception";
+import type { Cairn } from "../cairn.js";
+import { errorMessage } from "../util/errors.js";
+import type { TriggerResult } from "../workers/scheduler.js";
+import { hostNameOf } from "./bindPolicy.js";
+import { createMcpServer, MCP_SERVER_VERSION } from "./createMcpServer.js";
+import { injectBody, readBody, recallBody, rememberBody, runBody } from "./httpSchemas.js";
+import { readJsonBody } from "./readJsonBody.js";
+import { statusForError } from "./statusForError.js";
+
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+export interface HttpAppOptions {
+  cairn: Cairn;
+  /** When set, every route but /health requires `Authorization: Bearer <token>`. */
+  token?: string;
+  maxBodyBytes?: number;
+  /**
+   * Host names (Host header without the port) the server answers to: the DNS-rebinding defence of a
+   * loopback server without a token. Undefined accepts any.
+   */
+  allowedHostNames?: string[];
+  /** Starts a pipeline run in the background (the daemon's scheduler); absent: POST /api/run is 503. */
+  triggerRun?: () => TriggerResult;
+  /** Extra status of the serving process (scheduler state, last cycle). */
+  daemonStatus?: () => Record<string, unknown>;
+  /** The cwd MCP tool calls default to. */
+  cwd?: string;
+}
+
+/**
+ * The JSON HTTP API of `cairn serve`, built as a Hono app so tests call `app.request()` in-process. One
+ * error handler maps errors to statuses; no CORS headers are ever sent, so browsers keep other origins
+ * out.
+ */
+export function createHttpApp(options: HttpAppOptions): Hono {
+  const { cairn } = options;
+  const app = new Hono();
+
+  app.onError((error, c) => {
+    if (error instanceof HTTPException) return c.json({ error: error.message }, error.status);
+    return c.json({ error: errorMessage(error).split("\n")[0] }, statusForError(error));
+  });
+  app.notFound((c) => c.json({ error: `no route ${c.req.method} ${c.req.path}` }, 404));
+
+  if (options.allowedHostNames) {
+    const allowed = new Set(options.allowedHostNames.map((name) => name.toLowerCase()));
+    app.use("*", async (c, next) => {
+      const host = hostNameOf(c.req.header("host") ?? new URL(c.req.url).host);
+      if (!allowed.has(host)) throw new HTTPException(403, { message: `host ${host} is not served here` });
+      await next();
+    });
+  }
+  if (options.token) {
+    const expected = digest(options.token);
+    app.use("*", async (c, next) => {
+      if (c.req.path === "/health") return next();
+      const header = c.req.header("authorization") ?? "";
+      const given = /^Bearer (.+)$/i.exec(header)?.[1];
+      if (!given || !timingSafeEqual(digest(given), expected)) {
+        c.header("WWW-Authenticate", 'Bearer realm="cairn"');
+        throw new HTTPException(401, { message: "missing or wrong bearer token" });
+      }
+      await next();
+    });
+  }
+  const maxSize = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize,
+      onError: (c) => c.json({ error: `request body is larger than ${maxSize} bytes` }, 413),
+    }),
+  );
+
+  app.get("/health", (c) => c.json({ ok: true, version: MCP_SERVER_VERSION }));
+
+  app.get("/api/status", (c) => c.json({ ...cairn.status(), daemon: options.daemonStatus?.() ?? null }));
+
+  app.post("/api/inject", async (c) => {
+    const body = await readJsonBody(c, injectBody);
+    return c.json(cairn.inject(body.cwd));
+  });
+
+  app.post("/api/memory/recall", async (c) => {
+    const body = await readJsonBody(c, recallBody);
+    return c.json(await cairn.recall(body));
+  });
+
+  app.post("/api/memory/remember", async (c) => {
+    const { content, items, scope, ref, type, cwd } = await readJsonBody(c, rememberBody);
+    const shared = { ...(scope ? { scope } : {}), ...(ref ? { ref } : {}), ...(type ? { type } : {}) };
+    const list = (items ?? [{ content: content as string }]).map((item) => ({ ...shared, ...item, ...(cwd ? { cwd } : {}) }));
+    return c.json({ results: await cairn.remember(list) });
+  });
+
+  app.post("/api/read", async (c) => {
+    const body = await readJsonBody(c, readBody);
+    return c.json(cairn.readMemory(body.url, body.cwd));
+  });
+
+  app.post("/api/run", async (c) => {
+    await readJsonBody(c, runBody);
+    if (!options.triggerRun) throw new HTTPException(503, { message: "this server runs no background pipeline" });
+    return c.json({ accepted: true, ...options.triggerRun() }, 202);
+  });
+
+  app.post("/mcp", async (c) => {
+    // Stateless streamable HTTP: one server and transport per request, JSON responses, no sessions.
+    const server = createMcpServer(cairn, { cwd: options.cwd ?? process.cwd() });
+    const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(c.req.raw);
+    } finally {
+      await server.close();
+    }
+  });
+  app.on(["GET", "DELETE"], "/mcp", (c) =>
+    c.json({ error: "this MCP endpoint is stateless: POST JSON-RPC requests only" }, 405),
+  );
+
+  return app;
+}
+
+/** Fixed-length digests, so comparing them takes the same time whatever the token's length. */
+function digest(token: string): Buffer {
+  return createHash("sha256").update(token).digest();
+}

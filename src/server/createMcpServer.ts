@@ -1,0 +1,125 @@
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import type { Cairn } from "../cairn.js";
+import { memoryTypes } from "../memory/types.js";
+import { errorMessage } from "../util/errors.js";
+import { formatRecall, formatRemember } from "./formatToolText.js";
+
+export const MCP_SERVER_NAME = "cairn";
+export const MCP_SERVER_VERSION = "0.1.0";
+
+export interface McpServerOptions {
+  /** The directory whose project is "this project" when a call names no cwd. */
+  cwd: string;
+}
+
+const cwdField = z
+  .string()
+  .min(1)
+  .optional()
+  .describe("directory whose project is meant (default: the directory the server was started in)");
+
+/**
+ * The MCP face of cairn: recall, remember, read and status over one Cairn instance. Each call's failure
+ * comes back as a tool error with the one-line message, so an agent sees why and the server lives on.
+ */
+export function createMcpServer(cairn: Cairn, options: McpServerOptions): McpServer {
+  const server = new McpServer({ name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION });
+
+  server.registerTool(
+    "recall",
+    {
+      title: "Recall memories",
+      description:
+        "Search cairn's memory (preferences, decisions, workflows and pitfalls remembered from past sessions) " +
+        "with hybrid keyword and vector search. Memory is heuristic context: check it against the repository " +
+        "before acting on it.",
+      inputSchema: {
+        query: z.string().trim().min(1).describe("what to look for, in plain words"),
+        k: z.number().int().min(1).max(50).optional().describe("how many results (default 10)"),
+        scope: z
+          .string()
+          .min(1)
+          .optional()
+          .describe("project (this project and global, the default), global, all, or a label given to remember"),
+        cwd: cwdField,
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) =>
+      guarded(async () => {
+        const response = await cairn.recall({ ...args, cwd: args.cwd ?? options.cwd });
+        return formatRecall(args.query, response);
+      }),
+  );
+
+  server.registerTool(
+    "remember",
+    {
+      title: "Remember",
+      description:
+        "Store a durable memory for future sessions: use it when the user asks you to remember something, or " +
+        "for a decision or fact that will clearly matter again. One self-contained statement per call.",
+      inputSchema: {
+        text: z.string().trim().min(1).max(10_000).describe("the memory, as one self-contained statement"),
+        scope: z
+          .string()
+          .min(1)
+          .optional()
+          .describe("project (the default: this project), global (every project), or any label"),
+        type: z.enum(memoryTypes).optional().describe("kind of memory (default fact)"),
+        cwd: cwdField,
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    (args) =>
+      guarded(async () => {
+        const [outcome] = await cairn.remember({
+          content: args.text,
+          cwd: args.cwd ?? options.cwd,
+          ...(args.scope ? { scope: args.scope } : {}),
+          ...(args.type ? { type: args.type } : {}),
+        });
+        return formatRemember(outcome);
+      }),
+  );
+
+  server.registerTool(
+    "read",
+    {
+      title: "Read a memory file",
+      description:
+        "Read a memory file by URL: memory://root (this project's summary), memory://root/MEMORY.md (its " +
+        "long-term memory), memory://root/skills/<name>/SKILL.md (a skill), memory://global/... (the global " +
+        "workspace), or any other file of the workspace by its relative path.",
+      inputSchema: {
+        url: z.string().min(1).describe("a memory:// URL"),
+        cwd: cwdField,
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) => guarded(async () => cairn.readMemory(args.url, args.cwd ?? options.cwd).content),
+  );
+
+  server.registerTool(
+    "status",
+    {
+      title: "Memory pipeline status",
+      description: "What cairn holds and is doing: sessions, pending extraction, jobs, last consolidation.",
+      inputSchema: {},
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    () => guarded(async () => JSON.stringify(cairn.status(), null, 2)),
+  );
+
+  return server;
+}
+
+async function guarded(fn: () => Promise<string>): Promise<CallToolResult> {
+  try {
+    return { content: [{ type: "text", text: await fn() }] };
+  } catch (error) {
+    return { isError: true, content: [{ type: "text", text: errorMessage(error).split("\n")[0] ?? "error" }] };
+  }
+}

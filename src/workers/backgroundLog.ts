@@ -1,0 +1,23 @@
+import { appendFileSync, mkdirSync, renameSync, statSync } from "node:fs";
+import { join } from "node:path";
+
+const MAX_LOG_BYTES = 256 * 1024;
+
+export function backgroundLogPath(home: string): string {
+  return join(home, "background.log");
+}
+
+/**
+ * Appends one line to the log of detached background runs: they have no terminal, and a failure nobody
+ * can see would look like "memory never updates". The file is rotated once it passes 256 KB.
+ */
+export function appendBackgroundLog(home: string, line: string): void {
+  const path = backgroundLogPath(home);
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  try {
+    if (statSync(path).size > MAX_LOG_BYTES) renameSync(path, `${path}.1`);
+  } catch {
+    // No log yet.
+  }
+  appendFileSync(path, `${line.replace(/\n/g, " ")}\n`, { mode: 0o600 });
+}

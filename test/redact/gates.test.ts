@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import {
+  isEncodedCredentialPair,
+  isPlaceholder,
+  isTemplate,
+  looksLikeCode,
+  looksLikeWords,
+  looksRandom,
+  nameEndingAt,
+} from "../../src/redact/gates.js";
+
+describe("isPlaceholder / isTemplate", () => {
+  it.each(["", "null", "None", "string", "changeme", "${TOKEN}", "{{ .Values.pw }}", "<password>", "****", "$DB_PASS", "%s", "your_api_key_here", "sk-...", "[REDACTED:jwt]"])(
+    "%j is a placeholder",
+    (value) => expect(isPlaceholder(value)).toBe(true),
+  );
+
+  it.each(["hunter2x", "Tr0ub4dor&3", "a8Fk2pQz9", "$3cr3t!"])("%j is not", (value) => {
+    expect(isPlaceholder(value)).toBe(false);
+  });
+
+  it("treats only syntax as a template, so a URL's literal password 'pass' is kept as secret", () => {
+    expect(isTemplate("pass")).toBe(false);
+    expect(isPlaceholder("pass")).toBe(true);
+    expect(isTemplate("${PGPASSWORD}")).toBe(true);
+  });
+});
+
+describe("looksLikeCode", () => {
+  it.each(["process.env.TOKEN", "self.token", "getToken()", "$TOKEN", "{value}", "[a]", "!vault", "&anchor", "config?.apiKey"])(
+    "%j is code",
+    (value) => expect(looksLikeCode(value)).toBe(true),
+  );
+
+  it.each(["hunter2", "a8Fk2pQz9", "abc.123"])("%j is not", (value) => expect(looksLikeCode(value)).toBe(false));
+});
+
+describe("looksLikeWords / looksRandom", () => {
+  it.each(["hello_world_token", "parseTokenValue", "HTMLParserError", "lastSignificantToken", "?InterpolationInJSX"])(
+    "%j is made of words, not random",
+    (value) => {
+      expect(looksLikeWords(value)).toBe(true);
+      expect(looksRandom(value)).toBe(false);
+    },
+  );
+
+  it.each(["Zx81mZ0pAq7Lk2Jd", "d41d8cd98f00b204e9800998ecf8427e", "xKqPzLmWnRtYvBcD", "110ec58a-a0f2-4ac4-8393-c866d813b8d1"])(
+    "%j looks random",
+    (value) => expect(looksRandom(value)).toBe(true),
+  );
+
+  it("needs length, no blanks and more than one character class", () => {
+    expect(looksRandom("a8Fk2")).toBe(false);
+    expect(looksRandom("a8Fk 2pQz9")).toBe(false);
+    expect(looksRandom("12345678901234")).toBe(false);
+  });
+});
+
+describe("isEncodedCredentialPair", () => {
+  it("accepts base64 of user:password and nothing else", () => {
+    expect(isEncodedCredentialPair(Buffer.from("ada:s3cret!").toString("base64"))).toBe(true);
+    expect(isEncodedCredentialPair("information")).toBe(false);
+    expect(isEncodedCredentialPair(Buffer.from("no colon here").toString("base64"))).toBe(false);
+  });
+});
+
+describe("nameEndingAt", () => {
+  it("reads the identifier back from a position", () => {
+    const text = 'export DB_PASSWORD="x"';
+    expect(nameEndingAt(text, text.indexOf("="))).toBe("DB_PASSWORD");
+  });
+});

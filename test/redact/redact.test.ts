@@ -1,0 +1,157 @@
+import { describe, expect, it } from "vitest";
+import { RULES, redact, redactDeep, redactText } from "../../src/redact/index.js";
+import { adversarialInputs } from "./adversarial.js";
+import { readLabelled, readTrickyNegatives, sampleOrdinaryLines } from "./corpus.js";
+
+const labelled = readLabelled();
+const ruleNames = new Set(RULES.map((rule) => rule.name));
+
+describe("labelled secrets (test/fixtures/secrets/secrets.jsonl)", () => {
+  it("has at least 150 examples, each labelled with an existing rule", () => {
+    expect(labelled.length).toBeGreaterThanOrEqual(150);
+    for (const example of labelled) {
+      expect(example.secrets.length, `line ${example.line}`).toBeGreaterThan(0);
+      for (const secret of example.secrets) expect(example.text).toContain(secret);
+      if (example.rule !== undefined) expect(ruleNames, `line ${example.line}`).toContain(example.rule);
+    }
+  });
+
+  it("has an example for every rule", () => {
+    const covered = new Set(labelled.map((example) => example.rule));
+    expect([...ruleNames].filter((name) => !covered.has(name))).toEqual([]);
+  });
+
+  it.each(labelled.map((example) => [example.line, example] as const))("removes every secret of line %i", (_, example) => {
+    const result = redact(example.text);
+    for (const secret of example.secrets) expect(result.text).not.toContain(secret);
+    if (example.rule !== undefined) expect(result.findings.map((f) => f.rule)).toContain(example.rule);
+  });
+
+  it("removes them from JSON-serialized text too, and keeps the JSON valid", () => {
+    for (const example of labelled) {
+      const serialized = JSON.stringify({ role: "user", content: example.text });
+      const result = redactText(serialized);
+      expect(() => JSON.parse(result), `line ${example.line}`).not.toThrow();
+      for (const secret of example.secrets) expect(result).not.toContain(JSON.stringify(secret).slice(1, -1));
+    }
+  });
+
+  it("reports findings that are in order, disjoint, and cover what was replaced", () => {
+    for (const example of labelled) {
+      const { text, findings } = redact(example.text);
+      let rebuilt = "";
+      let cursor = 0;
+      for (const finding of findings) {
+        expect(finding.start).toBeGreaterThanOrEqual(cursor);
+        expect(finding.end).toBeGreaterThan(finding.start);
+        rebuilt += `${example.text.slice(cursor, finding.start)}[REDACTED:${finding.rule}]`;
+        cursor = finding.end;
+      }
+      expect(rebuilt + example.text.slice(cursor)).toBe(text);
+    }
+  });
+});
+
+describe("ordinary text", () => {
+  it("changes fewer than 1% of lines sampled from node_modules", () => {
+    const sample = sampleOrdinaryLines();
+    expect(sample.lines.length).toBeGreaterThanOrEqual(2_000);
+    const changed = sample.lines.filter((line) => redactText(line) !== line);
+    expect(changed.length / sample.lines.length).toBeLessThan(0.01);
+  });
+
+  it("changes no line of the tricky negatives (test/fixtures/secrets/ordinary.txt)", () => {
+    const lines = readTrickyNegatives();
+    expect(lines.length).toBeGreaterThan(150);
+    expect(lines.filter((line) => redactText(line) !== line)).toEqual([]);
+  });
+
+  it("returns the very same string when nothing is found", () => {
+    const line = "const total = items.reduce((sum, item) => sum + item.price, 0);";
+    expect(redact(line)).toEqual({ text: line, findings: [] });
+  });
+});
+
+describe("markers", () => {
+  it("keep the context around the secret", () => {
+    expect(redactText("password=hunter2x")).toBe("password=[REDACTED:password-assignment]");
+    expect(redactText("postgres://user:pass@host:5432/db")).toBe("postgres://user:[REDACTED:url-password]@host:5432/db");
+    expect(redactText('curl -H "Authorization: Bearer 9fQ2kLx81mZ0pAq7"')).toBe(
+      'curl -H "Authorization: Bearer [REDACTED:bearer-token]"',
+    );
+  });
+
+  it("name the most specific rule when several match", () => {
+    const token = `ghp_${"a1B2c3D4e5".repeat(3)}a1B2c3`;
+    expect(redactText(`GITHUB_TOKEN=${token}`)).toBe("GITHUB_TOKEN=[REDACTED:github-token]");
+  });
+});
+
+describe("idempotence", () => {
+  it("changes nothing when run on its own output", () => {
+    const texts = [...labelled.map((example) => example.text), ...readTrickyNegatives()];
+    for (const text of texts) {
+      const once = redactText(text);
+      expect(redact(once)).toEqual({ text: once, findings: [] });
+    }
+  });
+});
+
+describe("redactDeep", () => {
+  const token = "sk-ant-api03-Zx81mZ0pAq7Lk2Jd9Ws4Pq0Rt6Yu1Io3";
+
+  it("redacts strings at any depth, keys included, and keeps other values", () => {
+    const input = {
+      role: "user",
+      count: 3,
+      ok: true,
+      none: null,
+      items: [{ text: `key ${token}` }, "plain", 7],
+      headers: { Authorization: "Bearer 9fQ2kLx81mZ0pAq7" },
+      [token]: "a map keyed by token",
+    };
+    expect(redactDeep(input)).toEqual({
+      role: "user",
+      count: 3,
+      ok: true,
+      none: null,
+      items: [{ text: "key [REDACTED:anthropic-api-key]" }, "plain", 7],
+      headers: { Authorization: "Bearer [REDACTED:bearer-token]" },
+      "[REDACTED:anthropic-api-key]": "a map keyed by token",
+    });
+  });
+
+  it("does not mutate its input", () => {
+    const input = { a: [`token=${token}`], b: { c: `password: ${token}` } };
+    const before = structuredClone(input);
+    redactDeep(input);
+    expect(input).toEqual(before);
+  });
+
+  it("handles plain strings, primitives, a __proto__ key and cycles", () => {
+    expect(redactDeep(`x ${token}`)).toBe("x [REDACTED:anthropic-api-key]");
+    expect(redactDeep(42)).toBe(42);
+    expect(redactDeep(undefined)).toBeUndefined();
+    const parsed = JSON.parse(`{"__proto__": {"t": "${token}"}}`) as Record<string, unknown>;
+    const copy = redactDeep(parsed);
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(copy, "__proto__")?.value).toEqual({ t: "[REDACTED:anthropic-api-key]" });
+    const cyclic: { self?: unknown; t: string } = { t: token };
+    cyclic.self = cyclic;
+    const out = redactDeep(cyclic);
+    expect(out.self).toBe(out);
+    expect(out.t).toBe("[REDACTED:anthropic-api-key]");
+  });
+});
+
+describe("adversarial input", () => {
+  // Only completion is asserted (timing belongs to bench/redaction.ts): a super-linear rule turns
+  // these 1 MB lines into minutes and the test times out.
+  it("finishes on 1 MB lines built to trigger backtracking", () => {
+    for (const input of adversarialInputs(1_000_000)) expect(typeof redactText(input.text), input.name).toBe("string");
+  });
+
+  it("finishes on every keyword in every shape (64 KB each)", () => {
+    for (const input of adversarialInputs(64_000, true)) expect(typeof redactText(input.text), input.name).toBe("string");
+  });
+});
