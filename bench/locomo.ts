@@ -12,10 +12,11 @@ import { openDatabase } from "../src/db/connection.js";
 import { MemoryStore } from "../src/memory/memoryStore.js";
 import { createHashedEmbeddingProvider } from "../src/providers/embeddings/hashedEmbedding.js";
 import { defaultRecallConfig } from "../src/recall/recallConfig.js";
+import { ingestLocomo } from "./lib/ingestLocomo.js";
 import { type LocomoConversation, loadLocomo } from "./lib/locomoData.js";
 import { PlainBm25 } from "./lib/plainBm25.js";
 import { type QuestionScore, type Summary, scoreQuestion, summarize } from "./lib/retrievalMetrics.js";
-import { type TurnTextOptions, turnText } from "./lib/turnText.js";
+import type { TurnTextOptions } from "./lib/turnText.js";
 
 const K = 10;
 
@@ -129,16 +130,7 @@ async function ingest(
   conversation: LocomoConversation,
   options: TurnTextOptions,
 ) {
-  const inputs = conversation.sessions.flatMap((session) =>
-    session.turns.map((turn) => ({
-      content: turnText(turn, session, options),
-      scope: conversation.sampleId,
-      ref: turn.dia_id,
-      who: turn.speaker,
-      provenance: { sessionId: `D${session.index}`, itemFrom: Number(turn.dia_id.split(":")[1]) },
-    })),
-  );
-  await store.remember(inputs);
+  const inputs = await ingestLocomo(store, conversation, options);
   baseline.add(inputs.map((i) => ({ scope: i.scope, ref: i.ref, body: i.content })));
 }
 

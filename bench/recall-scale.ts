@@ -32,13 +32,15 @@ async function measure(size: number, queries: number) {
   const t0 = performance.now();
   for (let done = 0; done < size; done += BATCH) {
     const batch = Array.from({ length: Math.min(BATCH, size - done) }, () => corpus.memory());
-    if (samples.length < queries && done % Math.max(BATCH, Math.floor(size / queries)) === 0) samples.push(...batch.slice(0, 5));
+    if (samples.length < queries && done % Math.max(BATCH, Math.floor(size / queries)) === 0)
+      samples.push(...batch.slice(0, 5));
     await store.remember(batch);
   }
   const buildSeconds = (performance.now() - t0) / 1000;
   db.pragma("wal_checkpoint(TRUNCATE)");
   const latencies: number[] = [];
-  for (let i = 0; i < 20; i++) await store.recall({ ...corpus.queryFrom(samples[i % samples.length]!), countUsage: false });
+  for (let i = 0; i < 20; i++)
+    await store.recall({ ...corpus.queryFrom(samples[i % samples.length]!), countUsage: false });
   for (let i = 0; i < queries; i++) {
     const q = corpus.queryFrom(samples[i % samples.length]!);
     const start = performance.now();

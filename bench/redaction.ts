@@ -23,7 +23,8 @@ function recallByFamily(): Record<string, FamilyRecall> {
   const families: Record<string, FamilyRecall> = {};
   for (const example of readLabelled()) {
     const family = (example.rule && familyOf.get(example.rule)) || "unlabelled";
-    const row = (families[family] ??= { examples: 0, fullyRedacted: 0, secrets: 0, secretsRemoved: 0, recall: 0 });
+    const row = families[family] ?? { examples: 0, fullyRedacted: 0, secrets: 0, secretsRemoved: 0, recall: 0 };
+    families[family] = row;
     const text = redactText(example.text);
     const removed = example.secrets.filter((secret) => !text.includes(secret)).length;
     row.examples++;
@@ -35,7 +36,12 @@ function recallByFamily(): Record<string, FamilyRecall> {
   return families;
 }
 
-function falsePositives(lines: string[]): { lines: number; changed: number; rate: number; byRule: Record<string, number> } {
+function falsePositives(lines: string[]): {
+  lines: number;
+  changed: number;
+  rate: number;
+  byRule: Record<string, number>;
+} {
   const byRule: Record<string, number> = {};
   let changed = 0;
   for (const line of lines) {
@@ -109,13 +115,15 @@ function main(): void {
     console.log(JSON.stringify(report));
     return;
   }
-  const pct = (x: number) => `${(100 * x).toFixed(2)}%`;
+  const pct = (x: number, digits = 2) => `${(100 * x).toFixed(digits)}%`;
   console.log(`recall: ${pct(report.recall.overall)} of ${total.secrets} labelled secrets`);
   for (const [family, row] of Object.entries(recall).sort()) {
-    console.log(`  ${family.padEnd(18)} ${pct(row.recall).padStart(8)}  (${row.secretsRemoved}/${row.secrets} secrets, ${row.examples} examples)`);
+    console.log(
+      `  ${family.padEnd(18)} ${pct(row.recall).padStart(8)}  (${row.secretsRemoved}/${row.secrets} secrets, ${row.examples} examples)`,
+    );
   }
   console.log(
-    `false positives: ${ordinary.changed} of ${ordinary.lines} ordinary lines changed (${pct(ordinary.rate)}) from ${sample.files} files in node_modules`,
+    `false positives: ${ordinary.changed} of ${ordinary.lines} ordinary lines changed (${pct(ordinary.rate, 3)}) from ${sample.files} files in node_modules`,
   );
   for (const [rule, count] of Object.entries(ordinary.byRule)) console.log(`  ${rule}: ${count}`);
   console.log(`  tricky negatives: ${tricky.changed} of ${tricky.lines} changed`);
@@ -124,7 +132,9 @@ function main(): void {
   console.log(`  4 KB chunks  ${speed.chunks4kMBps.toFixed(1)} MB/s`);
   console.log(`  line by line ${speed.perLineMBps.toFixed(1)} MB/s`);
   console.log(`  secret-dense labelled corpus ${speed.secretDenseMBps.toFixed(1)} MB/s`);
-  console.log(`adversarial: slowest of ${adversarial.inputs} 1 MB lines took ${adversarial.worstMs} ms (${adversarial.worst})`);
+  console.log(
+    `adversarial: slowest of ${adversarial.inputs} 1 MB lines took ${adversarial.worstMs} ms (${adversarial.worst})`,
+  );
 }
 
 main();

@@ -7,7 +7,11 @@ import { parseArgs } from "node:util";
 import { Cairn } from "../src/cairn.js";
 
 const { values } = parseArgs({
-  options: { files: { type: "string", default: "10000" }, kb: { type: "string", default: "100" }, json: { type: "boolean" } },
+  options: {
+    files: { type: "string", default: "10000" },
+    kb: { type: "string", default: "100" },
+    json: { type: "boolean" },
+  },
 });
 const files = Number(values.files);
 const targetBytes = Number(values.kb) * 1024;
@@ -25,7 +29,19 @@ function codexFile(index: number): string {
   const t = (n: number) => new Date(Date.UTC(2026, 9, 1, 0, 0, n)).toISOString();
   const cwd = `/srv/bench/project-${index % 50}`;
   const lines: string[] = [
-    JSON.stringify({ timestamp: t(0), type: "session_meta", payload: { id, timestamp: t(0), cwd, originator: "codex_cli_rs", cli_version: "0.125.0", source: "cli", base_instructions: { text: "You are a coding agent. ".repeat(400) } } }),
+    JSON.stringify({
+      timestamp: t(0),
+      type: "session_meta",
+      payload: {
+        id,
+        timestamp: t(0),
+        cwd,
+        originator: "codex_cli_rs",
+        cli_version: "0.125.0",
+        source: "cli",
+        base_instructions: { text: "You are a coding agent. ".repeat(400) },
+      },
+    }),
   ];
   let bytes = lines[0]!.length;
   let n = 1;
@@ -34,14 +50,60 @@ function codexFile(index: number): string {
     const answer = `Step ${n} is done; all checks pass.`;
     const output = `line of tool output ${n} `.repeat(20);
     const batch = [
-      { timestamp: t(n), type: "turn_context", payload: { cwd, approval_policy: "on-request", sandbox_policy: { type: "workspace-write" }, model: "gpt-5-codex", summary: "auto" } },
-      { timestamp: t(n), type: "response_item", payload: { type: "message", role: "user", content: [{ type: "input_text", text: ask }] } },
+      {
+        timestamp: t(n),
+        type: "turn_context",
+        payload: {
+          cwd,
+          approval_policy: "on-request",
+          sandbox_policy: { type: "workspace-write" },
+          model: "gpt-5-codex",
+          summary: "auto",
+        },
+      },
+      {
+        timestamp: t(n),
+        type: "response_item",
+        payload: { type: "message", role: "user", content: [{ type: "input_text", text: ask }] },
+      },
       { timestamp: t(n), type: "event_msg", payload: { type: "user_message", message: ask, images: [] } },
-      { timestamp: t(n), type: "response_item", payload: { type: "reasoning", summary: [], encrypted_content: Buffer.alloc(900, n).toString("base64") } },
-      { timestamp: t(n), type: "response_item", payload: { type: "function_call", name: "exec_command", arguments: JSON.stringify({ cmd: `pnpm test --filter step-${n}`, workdir: cwd }), call_id: `c${n}` } },
-      { timestamp: t(n), type: "response_item", payload: { type: "function_call_output", call_id: `c${n}`, output: `Process exited with code 0\nOutput:\n${output}` } },
-      { timestamp: t(n), type: "event_msg", payload: { type: "token_count", info: { total_token_usage: { input_tokens: 1000 * n, output_tokens: 80 * n }, model_context_window: 272000 } } },
-      { timestamp: t(n), type: "response_item", payload: { type: "message", role: "assistant", content: [{ type: "output_text", text: answer }] } },
+      {
+        timestamp: t(n),
+        type: "response_item",
+        payload: { type: "reasoning", summary: [], encrypted_content: Buffer.alloc(900, n).toString("base64") },
+      },
+      {
+        timestamp: t(n),
+        type: "response_item",
+        payload: {
+          type: "function_call",
+          name: "exec_command",
+          arguments: JSON.stringify({ cmd: `pnpm test --filter step-${n}`, workdir: cwd }),
+          call_id: `c${n}`,
+        },
+      },
+      {
+        timestamp: t(n),
+        type: "response_item",
+        payload: {
+          type: "function_call_output",
+          call_id: `c${n}`,
+          output: `Process exited with code 0\nOutput:\n${output}`,
+        },
+      },
+      {
+        timestamp: t(n),
+        type: "event_msg",
+        payload: {
+          type: "token_count",
+          info: { total_token_usage: { input_tokens: 1000 * n, output_tokens: 80 * n }, model_context_window: 272000 },
+        },
+      },
+      {
+        timestamp: t(n),
+        type: "response_item",
+        payload: { type: "message", role: "assistant", content: [{ type: "output_text", text: answer }] },
+      },
       { timestamp: t(n), type: "event_msg", payload: { type: "agent_message", message: answer } },
     ];
     for (const record of batch) {
@@ -81,12 +143,22 @@ function claudeFile(index: number): string {
             role: "assistant",
             model: "claude-sonnet-4-5",
             content: [
-              { type: "thinking", thinking: `Considering request ${n}. `.repeat(10), signature: Buffer.alloc(600, n).toString("base64") },
+              {
+                type: "thinking",
+                thinking: `Considering request ${n}. `.repeat(10),
+                signature: Buffer.alloc(600, n).toString("base64"),
+              },
               { type: "text", text: `Done with request ${n}. ${"explanation ".repeat(25)}` },
             ],
             usage: { input_tokens: 3000, cache_read_input_tokens: 20000, output_tokens: 400 },
           };
-    const record = { ...base, uuid, type: n % 2 === 0 ? "user" : "assistant", message, ...(n % 2 ? { requestId: `req_${n}` } : {}) };
+    const record = {
+      ...base,
+      uuid,
+      type: n % 2 === 0 ? "user" : "assistant",
+      message,
+      ...(n % 2 ? { requestId: `req_${n}` } : {}),
+    };
     parent = uuid;
     const line = JSON.stringify(record);
     lines.push(line);
@@ -101,7 +173,9 @@ function generate(): number {
   let total = 0;
   for (let i = 0; i < files; i++) {
     const codex = i % 2 === 0;
-    const dir = codex ? join(codexRoot, "sessions", "2026", "10", String(1 + (i % 28)).padStart(2, "0")) : join(claudeRoot, "projects", `-srv-bench-project-${i % 50}`);
+    const dir = codex
+      ? join(codexRoot, "sessions", "2026", "10", String(1 + (i % 28)).padStart(2, "0"))
+      : join(claudeRoot, "projects", `-srv-bench-project-${i % 50}`);
     mkdirSync(dir, { recursive: true });
     const path = codex
       ? join(dir, `rollout-2026-10-01T00-00-00-0199e1a0-0000-7000-8000-${String(i).padStart(12, "0")}.jsonl`)
@@ -127,11 +201,22 @@ const rescanStart = performance.now();
 const second = await cairn.scan({ overrides, only: [...only] });
 const rescanMs = performance.now() - rescanStart;
 const result = {
-  machine: { cpus: cpus().length, model: cpus()[0]?.model ?? "unknown", memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version },
+  machine: {
+    cpus: cpus().length,
+    model: cpus()[0]?.model ?? "unknown",
+    memoryGb: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+  },
   files,
   megabytes: Math.round(bytes / 2 ** 20),
   generateSeconds: Number((generateMs / 1000).toFixed(1)),
-  import: { seconds: Number((importMs / 1000).toFixed(2)), mbPerSecond: Number((bytes / 2 ** 20 / (importMs / 1000)).toFixed(1)), items: first.totals.items, imported: first.totals.imported, problems: first.totals.problems },
+  import: {
+    seconds: Number((importMs / 1000).toFixed(2)),
+    mbPerSecond: Number((bytes / 2 ** 20 / (importMs / 1000)).toFixed(1)),
+    items: first.totals.items,
+    imported: first.totals.imported,
+    problems: first.totals.problems,
+  },
   rescanUnchanged: { ms: Math.round(rescanMs), unchanged: second.totals.unchanged },
   peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
 };
@@ -139,8 +224,14 @@ cairn.close();
 rmSync(root, { recursive: true, force: true });
 if (values.json) console.log(JSON.stringify(result));
 else {
-  console.log(`scan benchmark: ${files} files, ${result.megabytes} MB (generated in ${result.generateSeconds}s) on ${result.machine.cpus} x ${result.machine.model}`);
-  console.log(`  full import: ${result.import.seconds}s = ${result.import.mbPerSecond} MB/s (${result.import.items} items, ${result.import.problems} problems)   target >= 100 MB/s`);
-  console.log(`  rescan, nothing changed: ${result.rescanUnchanged.ms} ms (${result.rescanUnchanged.unchanged} unchanged)   target < 1000 ms`);
+  console.log(
+    `scan benchmark: ${files} files, ${result.megabytes} MB (generated in ${result.generateSeconds}s) on ${result.machine.cpus} x ${result.machine.model}`,
+  );
+  console.log(
+    `  full import: ${result.import.seconds}s = ${result.import.mbPerSecond} MB/s (${result.import.items} items, ${result.import.problems} problems)   target >= 100 MB/s`,
+  );
+  console.log(
+    `  rescan, nothing changed: ${result.rescanUnchanged.ms} ms (${result.rescanUnchanged.unchanged} unchanged)   target < 1000 ms`,
+  );
   console.log(`  peak RSS: ${result.peakRssMb} MB`);
 }

@@ -196,7 +196,7 @@ export class Cairn {
   get memories(): MemoryStore {
     this.store ??= new MemoryStore({
       db: this.storage.db,
-      embeddings: createEmbeddingProvider(this.config.embeddings, this.env),
+      embeddings: createEmbeddingProvider(this.config.embeddings),
       config: this.config.recall,
       clock: this.clock,
       vectorIndex: this.storage.vecError === null,

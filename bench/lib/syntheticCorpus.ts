@@ -14,7 +14,24 @@ export function mulberry32(seed: number): () => number {
   };
 }
 
-const SYLLABLES = ["ka", "lo", "mi", "ner", "tos", "va", "qui", "bre", "dan", "sel", "po", "rik", "ta", "mu", "zen", "gal"];
+const SYLLABLES = [
+  "ka",
+  "lo",
+  "mi",
+  "ner",
+  "tos",
+  "va",
+  "qui",
+  "bre",
+  "dan",
+  "sel",
+  "po",
+  "rik",
+  "ta",
+  "mu",
+  "zen",
+  "gal",
+];
 
 export class SyntheticCorpus {
   private readonly random: () => number;

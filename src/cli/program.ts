@@ -1,15 +1,20 @@
+import { createRequire } from "node:module";
 import { Command, CommanderError } from "commander";
 import { CairnError, errorMessage } from "../util/errors.js";
 import { registerConfig } from "./commands/config.js";
 import { registerConsolidate } from "./commands/consolidate.js";
 import { registerDoctor } from "./commands/doctor.js";
 import { registerExtract } from "./commands/extract.js";
+import { registerHook } from "./commands/hook.js";
 import { registerInject } from "./commands/inject.js";
+import { registerInstall } from "./commands/install.js";
+import { registerMcp } from "./commands/mcp.js";
 import { registerRead } from "./commands/read.js";
 import { registerRecall } from "./commands/recall.js";
 import { registerRemember } from "./commands/remember.js";
 import { registerRun } from "./commands/run.js";
 import { registerScan } from "./commands/scan.js";
+import { registerServe } from "./commands/serve.js";
 import { registerSessions } from "./commands/sessions.js";
 import { registerStatus } from "./commands/status.js";
 
@@ -19,6 +24,7 @@ export function buildProgram(): Command {
       "Durable memory for coding agents: collects the sessions your agents write, extracts what a future\n" +
         "session should know, consolidates it into a readable memory workspace, and gives it back.",
     )
+    .version(packageVersion(), "-V, --version", "print the cairn version")
     .option("--home <dir>", "memory root (default: $CAIRN_HOME or ~/.cairn)")
     .showHelpAfterError("(run 'cairn --help' for usage)")
     .exitOverride();
@@ -34,7 +40,16 @@ export function buildProgram(): Command {
   registerRecall(program);
   registerDoctor(program);
   registerConfig(program);
+  registerServe(program);
+  registerMcp(program);
+  registerInstall(program);
+  registerHook(program);
   return program;
+}
+
+function packageVersion(): string {
+  // Both src/cli and dist/cli sit two levels below the package root.
+  return (createRequire(import.meta.url)("../../package.json") as { version: string }).version;
 }
 
 /** Runs the CLI; every failure ends as one line on stderr and a non-zero exit code. */

@@ -13,7 +13,10 @@ export function parseJsonObject(text: string | null, file: string): JsonObject {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new CairnError("connector_config_invalid", `${file} is not valid JSON (${(error as Error).message}); fix it first`);
+    throw new CairnError(
+      "connector_config_invalid",
+      `${file} is not valid JSON (${(error as Error).message}); fix it first`,
+    );
   }
   if (!isJsonObject(value)) throw new CairnError("connector_config_invalid", `${file} does not hold a JSON object`);
   return value;

@@ -16,7 +16,7 @@ const PATTERNS: readonly { re: RegExp; type: string; confidence: number }[] = [
   // Package-like names: @scope/name, name@1.2.
   { re: /(@[a-z0-9-]+\/[a-z0-9._-]+)/g, type: "tool", confidence: 0.8 },
   // Runs of capitalized words ("Visual Studio Code", "Caroline"), possibly with inner digits/dots.
-  { re: /\b([A-Z][\w.+#-]*[a-z0-9+#](?:\s+[A-Z][\w.+#-]*[a-z0-9+#]){0,3})\b/g, type: "extracted", confidence: 0.6 },
+  { re: /\b([A-Z][\w.+#-]*[\w+#](?:\s+[A-Z][\w.+#-]*[\w+#]){0,3})(?![\w])/g, type: "extracted", confidence: 0.6 },
   // CamelCase and ALLCAPS identifiers (PostgreSQL, SQLite, API).
   { re: /\b([a-z]+[A-Z][A-Za-z0-9]+|[A-Z]{2,}[a-z0-9]*)\b/g, type: "extracted", confidence: 0.6 },
 ];

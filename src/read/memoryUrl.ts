@@ -27,9 +27,7 @@ export function resolveMemoryUrl(url: string, options: { memoriesRoot: string; c
   const segments = decodeSegments(url, match[2] ?? "");
   const relativePath = segments.length === 0 ? "memory_summary.md" : segments.join("/");
   const workspace =
-    scope === "global"
-      ? globalWorkspace(options.memoriesRoot)
-      : workspaceForCwd(options.memoriesRoot, options.cwd);
+    scope === "global" ? globalWorkspace(options.memoriesRoot) : workspaceForCwd(options.memoriesRoot, options.cwd);
   if (!existsSync(workspace.dir)) {
     throw new CairnError(
       "memory_not_found",

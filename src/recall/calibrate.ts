@@ -16,13 +16,15 @@ export function idealBm25(
   weightedTerms: { term: string; weight: number }[],
   documentFrequencies: Map<string, number>,
   corpusSize: number,
+  /** Document frequency assumed for terms the index has not seen (hints are indexed elsewhere). */
+  unseenFrequency?: number,
 ): number {
   let ideal = 0;
   for (const { term, weight } of weightedTerms) {
     const stems = term.split(" ").map(stem);
     let best = 0;
     for (const s of stems) {
-      const df = documentFrequencies.get(s) ?? 0;
+      const df = documentFrequencies.get(s) || unseenFrequency || 0;
       if (df > 0) best = Math.max(best, idf(corpusSize, df));
     }
     ideal += weight * best;

@@ -23,20 +23,30 @@ function withoutAuthors(analyzed: AnalyzedQuery, authorWords: string[]): Analyze
 }
 
 /**
- * Words in more than `ratio` of all memories, and in more than `minDocs`, are dropped from the keyword
- * query (unless every word is): their IDF is near zero, so they barely move a ranking, yet their long
- * posting lists are what makes a keyword query slow on a large store. Small stores keep every word.
+ * Keeps the rarest words while their summed document frequencies fit `budget` (the rarest always
+ * stays). FTS5's cost is the length of the posting lists it reads; rare words carry most of the BM25
+ * score, so on a large store the common ones cost much and change the top of the ranking little.
+ * Small stores never reach the budget and keep every word.
  */
-function withoutCommonTerms(
+export function withinPostingBudget(
   query: AnalyzedQuery,
   frequencies: Map<string, number>,
-  corpusSize: number,
-  limits: { ratio: number; minDocs: number },
+  budget: number,
 ): AnalyzedQuery {
-  const cap = Math.max(limits.ratio * corpusSize, limits.minDocs);
-  const keep = query.stems.map((s) => (frequencies.get(s) ?? 0) <= cap);
-  if (!keep.some(Boolean) || keep.every(Boolean)) return query;
-  return { ...query, terms: query.terms.filter((_, i) => keep[i]), stems: query.stems.filter((_, i) => keep[i]) };
+  const order = query.stems.map((s, i) => ({ i, df: frequencies.get(s) ?? 0 })).sort((a, b) => a.df - b.df);
+  const keep = new Set<number>();
+  let spent = 0;
+  for (const { i, df } of order) {
+    if (keep.size > 0 && spent + df > budget) break;
+    keep.add(i);
+    spent += df;
+  }
+  if (keep.size === query.terms.length) return query;
+  return {
+    ...query,
+    terms: query.terms.filter((_, i) => keep.has(i)),
+    stems: query.stems.filter((_, i) => keep.has(i)),
+  };
 }
 
 /**
@@ -55,10 +65,7 @@ export function keywordLeg(
   const corpusSize = Math.max(1, search.corpusSizeEstimate());
   const named = withoutAuthors(analyzed, authorWords);
   const frequencies = search.documentFrequencies(named.stems);
-  const query = withoutCommonTerms(named, frequencies, corpusSize, {
-    ratio: config.commonTermRatio,
-    minDocs: config.commonTermMinDocs,
-  });
+  const query = withinPostingBudget(named, frequencies, config.postingBudget);
   let fts = buildFtsQuery(query, config.entityWeight);
   if (fts.match === "") return { keyword: new Map(), hint: new Map() };
   let hits = search.keyword(fts.match, scopes, config.candidatePool);
@@ -84,7 +91,10 @@ export function keywordLeg(
   const keyword = new Map(hits.map((h) => [h.id, calibrateBm25(h.raw, ideal)]));
   const hint = new Map<number, number>();
   if (config.hints.enabled) {
-    for (const h of search.hints(fts.match, scopes, config.candidatePool)) hint.set(h.id, calibrateBm25(h.raw, ideal));
+    // Hint words need not occur in any memory: count them as rare rather than leave them out.
+    const hintIdeal = idealBm25(fts.weightedTerms, frequencies, corpusSize, 1);
+    for (const h of search.hints(fts.match, scopes, config.candidatePool))
+      hint.set(h.id, calibrateBm25(h.raw, hintIdeal));
   }
   return { keyword, hint };
 }

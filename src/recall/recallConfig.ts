@@ -19,10 +19,8 @@ export const recallConfigSchema = z
     candidatePool: int(10, 2000, 50),
     /** Binary-KNN candidates rescored with exact vectors in the vector leg. */
     vectorCandidates: int(10, 5000, 50),
-    /** Query words found in more than this fraction of memories are left out of the keyword query. */
-    commonTermRatio: num(0, 1, 0.1),
-    /** ...and in more than this many (small stores keep every word: their posting lists are short). */
-    commonTermMinDocs: int(0, 100_000_000, 5000),
+    /** The keyword query keeps its rarest words while their summed document frequencies fit this. */
+    postingBudget: int(100, 100_000_000, 5000),
     /** Repetitions of a capitalized query word in the keyword query (1 = no extra weight). */
     entityWeight: int(1, 5, 1),
     /** Memories from adjacent items of the same session lend part of their score (conversation context). */

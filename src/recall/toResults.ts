@@ -7,7 +7,14 @@ const MAX_EVIDENCE_ITEMS = 20;
 
 /** Loads the full rows of the final top k and shapes them as results, in rank order. */
 export function toResults(deps: RecallDeps, top: Candidate[], expand: boolean): RecallResult[] {
-  const records = new Map(deps.memories.getLive(top.map((c) => c.id), { scopes: "all" }).map((r) => [r.id, r]));
+  const records = new Map(
+    deps.memories
+      .getLive(
+        top.map((c) => c.id),
+        { scopes: "all" },
+      )
+      .map((r) => [r.id, r]),
+  );
   const results: RecallResult[] = [];
   for (const c of top) {
     const record = records.get(c.id);

@@ -49,6 +49,14 @@ export function looksLikeWords(value: string): boolean {
   return letters / parts.length >= 3;
 }
 
+/** The entropy bar for hex strings: random 16-digit hex averages 3.4 and dips below 3.0. */
+const HEX_ENTROPY_BASE = 2.5;
+
+/** A file path or a URL: `/etc/x`, `~/.ssh/id_rsa`, `C:\\x`, `https://...`. */
+export function isPathOrUrl(value: string): boolean {
+  return /^(?:~|\.{0,2})\/|^[A-Za-z]:\\|:\/\//.test(value);
+}
+
 /**
  * A generated credential rather than a word: long enough, no whitespace, above the entropy
  * threshold, and either mixing letters and digits or (with no digit, which random strings of 16+
@@ -56,7 +64,8 @@ export function looksLikeWords(value: string): boolean {
  */
 export function looksRandom(value: string, minLength = 8): boolean {
   if (value.length < minLength || /\s/.test(value) || isPlaceholder(value)) return false;
-  if (!isHighEntropy(value)) return false;
+  // Hex has 16 symbols, so the same randomness scores lower than in base62 (at most 4 bits).
+  if (!isHighEntropy(value, /^[0-9a-f]+$/i.test(value) ? HEX_ENTROPY_BASE : undefined)) return false;
   const hasDigit = /\d/.test(value);
   const hasLetter = /[A-Za-z]/.test(value);
   if (hasDigit && hasLetter) return true;

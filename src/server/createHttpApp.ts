@@ -94,7 +94,11 @@ export function createHttpApp(options: HttpAppOptions): Hono {
   app.post("/api/memory/remember", async (c) => {
     const { content, items, scope, ref, type, cwd } = await readJsonBody(c, rememberBody);
     const shared = { ...(scope ? { scope } : {}), ...(ref ? { ref } : {}), ...(type ? { type } : {}) };
-    const list = (items ?? [{ content: content as string }]).map((item) => ({ ...shared, ...item, ...(cwd ? { cwd } : {}) }));
+    const list = (items ?? [{ content: content as string }]).map((item) => ({
+      ...shared,
+      ...item,
+      ...(cwd ? { cwd } : {}),
+    }));
     return c.json({ results: await cairn.remember(list) });
   });
 

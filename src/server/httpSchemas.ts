@@ -49,7 +49,7 @@ export const rememberBody = z
   .strict()
   .superRefine((body, ctx) => {
     if ((body.content === undefined) === (body.items === undefined)) {
-      ctx.addIssue({ code: "custom", path: ["content"], message: "give either content or items (not both)" });
+      ctx.addIssue({ code: "custom", path: ["content"], message: "or items is required (one of them, not both)" });
       return;
     }
     const scopes = body.items ? body.items.map((item) => item.scope ?? body.scope) : [body.scope];

@@ -1,6 +1,6 @@
 import type { Cairn } from "../cairn.js";
 import { errorMessage } from "../util/errors.js";
-import { formatCycle, runPipelineCycle, type CycleReport } from "../workers/runPipeline.js";
+import { type CycleReport, formatCycle, runPipelineCycle } from "../workers/runPipeline.js";
 import { Scheduler, type Timers } from "../workers/scheduler.js";
 import { assertBindAllowed, loopbackHostNames } from "./bindPolicy.js";
 import { createHttpApp } from "./createHttpApp.js";

@@ -17,7 +17,8 @@ export async function startHttpServer(app: Hono, options: { host: string; port: 
   await new Promise<void>((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {
       server.off("listening", onListening);
-      const reason = error.code === "EADDRINUSE" ? "the port is in use (is another cairn serve running?)" : error.message;
+      const reason =
+        error.code === "EADDRINUSE" ? "the port is in use (is another cairn serve running?)" : error.message;
       reject(new CairnError("listen_failed", `cannot listen on ${options.host}:${options.port}: ${reason}`));
     };
     const onListening = () => {

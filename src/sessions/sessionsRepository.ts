@@ -165,9 +165,9 @@ export class SessionsRepository {
 
   /** The remote-based project key already known for a cwd, if any session recorded one. */
   knownRemoteKey(cwd: string): string | undefined {
-    const row = this.stmt("SELECT project_key FROM sessions WHERE cwd = ? AND project_key LIKE 'git:%' LIMIT 1").get(cwd) as
-      | { project_key: string }
-      | undefined;
+    const row = this.stmt("SELECT project_key FROM sessions WHERE cwd = ? AND project_key LIKE 'git:%' LIMIT 1").get(
+      cwd,
+    ) as { project_key: string } | undefined;
     return row?.project_key;
   }
 

@@ -71,7 +71,9 @@ export function formatCycle(report: CycleReport): string {
     parts.push(`scan ${report.scan.files} files (${report.scan.imported} new, ${report.scan.updated} updated)`);
   }
   if (report.phase1) {
-    parts.push(`phase 1 ${report.phase1.extracted} extracted of ${report.phase1.claimed}, ${report.phase1.failed} failed`);
+    parts.push(
+      `phase 1 ${report.phase1.extracted} extracted of ${report.phase1.claimed}, ${report.phase1.failed} failed`,
+    );
   }
   if (report.phase2) parts.push(`phase 2 ${report.phase2}`);
   if (report.error) parts.push(`error: ${report.error.split("\n")[0]}`);

@@ -38,7 +38,9 @@ export function workspaceForCwd(memoriesRoot: string, cwd: string): WorkspaceRef
 function readIndex(memoriesRoot: string): ProjectIndexEntry[] {
   try {
     const parsed = JSON.parse(readFileSync(join(memoriesRoot, INDEX_FILE), "utf8")) as { projects?: unknown };
-    return Array.isArray(parsed.projects) ? (parsed.projects as ProjectIndexEntry[]).filter((e) => Array.isArray(e?.cwds)) : [];
+    return Array.isArray(parsed.projects)
+      ? (parsed.projects as ProjectIndexEntry[]).filter((e) => Array.isArray(e?.cwds))
+      : [];
   } catch {
     return [];
   }

@@ -157,13 +157,13 @@ describe("phase 2", () => {
     const leaky: Consolidator = {
       mode: "offline",
       consolidate: async () => ({
-        files: { memory: "# M\n- deploy key AKIAIOSFODNN7EXAMPLE\n", summary: "v1\nsummary\n", skills: [] },
+        files: { memory: "# M\n- deploy key AKIAZ3MHX5QJ7TR2NPLW\n", summary: "v1\nsummary\n", skills: [] },
         warnings: [],
       }),
     };
     const report = await consolidate(leaky);
     expect(report.outcome).toBe("succeeded");
-    expect(read("MEMORY.md")).not.toContain("AKIAIOSFODNN7EXAMPLE");
+    expect(read("MEMORY.md")).not.toContain("AKIAZ3MHX5QJ7TR2NPLW");
     expect(report.workspaces[0]?.warnings).toContain("secret redacted from MEMORY.md");
   });
 

@@ -6,7 +6,30 @@ import { RULES } from "../../src/redact/index.js";
  * Every rule keyword is tried, plus the openings of the context rules.
  */
 
-const UNITS = ["a", "A", "0", " ", "\n", "-", "/", "=", ":", "\\", "\\n", "a1", "aB3", "Zz9+/", "ab-", "a.b", "a:b@", "@@", "''", '""', "<a>", "-----"];
+const UNITS = [
+  "a",
+  "A",
+  "0",
+  " ",
+  "\n",
+  "-",
+  "/",
+  "=",
+  ":",
+  "\\",
+  "\\n",
+  "a1",
+  "aB3",
+  "Zz9+/",
+  "ab-",
+  "a.b",
+  "a:b@",
+  "@@",
+  "''",
+  '""',
+  "<a>",
+  "-----",
+];
 
 const OPENINGS = [
   "password=",
@@ -42,7 +65,10 @@ export interface AdversarialInput {
 
 /** `exhaustive`: every keyword in five shapes; otherwise the openings and units only. */
 export function adversarialInputs(size: number, exhaustive = false): AdversarialInput[] {
-  const inputs: AdversarialInput[] = UNITS.map((unit) => ({ name: `run of ${JSON.stringify(unit)}`, text: fill(unit, size) }));
+  const inputs: AdversarialInput[] = UNITS.map((unit) => ({
+    name: `run of ${JSON.stringify(unit)}`,
+    text: fill(unit, size),
+  }));
   const triggers = exhaustive ? [...new Set([...RULES.flatMap((r) => r.keywords ?? []), ...OPENINGS])] : OPENINGS;
   for (const trigger of triggers) {
     const label = JSON.stringify(trigger);

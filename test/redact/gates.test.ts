@@ -9,11 +9,26 @@ import {
   nameEndingAt,
 } from "../../src/redact/gates.js";
 
+// Shell-style `${VAR}` placeholders are inputs here, not template strings.
+const envRef = (name: string) => "$" + `{${name}}`;
+
 describe("isPlaceholder / isTemplate", () => {
-  it.each(["", "null", "None", "string", "changeme", "${TOKEN}", "{{ .Values.pw }}", "<password>", "****", "$DB_PASS", "%s", "your_api_key_here", "sk-...", "[REDACTED:jwt]"])(
-    "%j is a placeholder",
-    (value) => expect(isPlaceholder(value)).toBe(true),
-  );
+  it.each([
+    "",
+    "null",
+    "None",
+    "string",
+    "changeme",
+    envRef("TOKEN"),
+    "{{ .Values.pw }}",
+    "<password>",
+    "****",
+    "$DB_PASS",
+    "%s",
+    "your_api_key_here",
+    "sk-...",
+    "[REDACTED:jwt]",
+  ])("%j is a placeholder", (value) => expect(isPlaceholder(value)).toBe(true));
 
   it.each(["hunter2x", "Tr0ub4dor&3", "a8Fk2pQz9", "$3cr3t!"])("%j is not", (value) => {
     expect(isPlaceholder(value)).toBe(false);
@@ -22,15 +37,22 @@ describe("isPlaceholder / isTemplate", () => {
   it("treats only syntax as a template, so a URL's literal password 'pass' is kept as secret", () => {
     expect(isTemplate("pass")).toBe(false);
     expect(isPlaceholder("pass")).toBe(true);
-    expect(isTemplate("${PGPASSWORD}")).toBe(true);
+    expect(isTemplate(envRef("PGPASSWORD"))).toBe(true);
   });
 });
 
 describe("looksLikeCode", () => {
-  it.each(["process.env.TOKEN", "self.token", "getToken()", "$TOKEN", "{value}", "[a]", "!vault", "&anchor", "config?.apiKey"])(
-    "%j is code",
-    (value) => expect(looksLikeCode(value)).toBe(true),
-  );
+  it.each([
+    "process.env.TOKEN",
+    "self.token",
+    "getToken()",
+    "$TOKEN",
+    "{value}",
+    "[a]",
+    "!vault",
+    "&anchor",
+    "config?.apiKey",
+  ])("%j is code", (value) => expect(looksLikeCode(value)).toBe(true));
 
   it.each(["hunter2", "a8Fk2pQz9", "abc.123"])("%j is not", (value) => expect(looksLikeCode(value)).toBe(false));
 });
@@ -44,10 +66,12 @@ describe("looksLikeWords / looksRandom", () => {
     },
   );
 
-  it.each(["Zx81mZ0pAq7Lk2Jd", "d41d8cd98f00b204e9800998ecf8427e", "xKqPzLmWnRtYvBcD", "110ec58a-a0f2-4ac4-8393-c866d813b8d1"])(
-    "%j looks random",
-    (value) => expect(looksRandom(value)).toBe(true),
-  );
+  it.each([
+    "Zx81mZ0pAq7Lk2Jd",
+    "d41d8cd98f00b204e9800998ecf8427e",
+    "xKqPzLmWnRtYvBcD",
+    "110ec58a-a0f2-4ac4-8393-c866d813b8d1",
+  ])("%j looks random", (value) => expect(looksRandom(value)).toBe(true));
 
   it("needs length, no blanks and more than one character class", () => {
     expect(looksRandom("a8Fk2")).toBe(false);

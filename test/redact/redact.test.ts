@@ -21,11 +21,14 @@ describe("labelled secrets (test/fixtures/secrets/secrets.jsonl)", () => {
     expect([...ruleNames].filter((name) => !covered.has(name))).toEqual([]);
   });
 
-  it.each(labelled.map((example) => [example.line, example] as const))("removes every secret of line %i", (_, example) => {
-    const result = redact(example.text);
-    for (const secret of example.secrets) expect(result.text).not.toContain(secret);
-    if (example.rule !== undefined) expect(result.findings.map((f) => f.rule)).toContain(example.rule);
-  });
+  it.each(labelled.map((example) => [example.line, example] as const))(
+    "removes every secret of line %i",
+    (_, example) => {
+      const result = redact(example.text);
+      for (const secret of example.secrets) expect(result.text).not.toContain(secret);
+      if (example.rule !== undefined) expect(result.findings.map((f) => f.rule)).toContain(example.rule);
+    },
+  );
 
   it("removes them from JSON-serialized text too, and keeps the JSON valid", () => {
     for (const example of labelled) {
@@ -75,7 +78,9 @@ describe("ordinary text", () => {
 describe("markers", () => {
   it("keep the context around the secret", () => {
     expect(redactText("password=hunter2x")).toBe("password=[REDACTED:password-assignment]");
-    expect(redactText("postgres://user:pass@host:5432/db")).toBe("postgres://user:[REDACTED:url-password]@host:5432/db");
+    expect(redactText("postgres://user:pass@host:5432/db")).toBe(
+      "postgres://user:[REDACTED:url-password]@host:5432/db",
+    );
     expect(redactText('curl -H "Authorization: Bearer 9fQ2kLx81mZ0pAq7"')).toBe(
       'curl -H "Authorization: Bearer [REDACTED:bearer-token]"',
     );
@@ -84,6 +89,21 @@ describe("markers", () => {
   it("name the most specific rule when several match", () => {
     const token = `ghp_${"a1B2c3D4e5".repeat(3)}a1B2c3`;
     expect(redactText(`GITHUB_TOKEN=${token}`)).toBe("GITHUB_TOKEN=[REDACTED:github-token]");
+  });
+});
+
+describe("Codex's redact_secrets patterns (reference/codex.md §1.7)", () => {
+  // Each of Codex's four regexes, on a value it matches; ours must redact at least as much.
+  it.each([
+    ["sk-", "use sk-a8Fk2pQz9Lm3Xw7Rt5Yb1 for now", "a8Fk2pQz9Lm3Xw7Rt5Yb1"],
+    ["AKIA", "id AKIA2E4G6J8L0N2P4R6T here", "AKIA2E4G6J8L0N2P4R6T"],
+    ["Bearer", "Authorization: Bearer a8Fk2pQz9Lm3Xw7R", "a8Fk2pQz9Lm3Xw7R"],
+    ["api_key", "api_key=a8Fk2pQz9Lm3", "a8Fk2pQz9Lm3"],
+    ["token", 'token: "a8Fk2pQz9Lm3"', "a8Fk2pQz9Lm3"],
+    ["secret", "secret = 'a8Fk2pQz9Lm3'", "a8Fk2pQz9Lm3"],
+    ["password", "password=hunter22x", "hunter22x"],
+  ])("%s", (_, text, secret) => {
+    expect(redactText(text)).not.toContain(secret);
   });
 });
 
@@ -152,6 +172,7 @@ describe("adversarial input", () => {
   });
 
   it("finishes on every keyword in every shape (64 KB each)", () => {
-    for (const input of adversarialInputs(64_000, true)) expect(typeof redactText(input.text), input.name).toBe("string");
+    for (const input of adversarialInputs(64_000, true))
+      expect(typeof redactText(input.text), input.name).toBe("string");
   });
 });

@@ -5,7 +5,9 @@ import { printJson } from "../output.js";
 export function registerRead(program: Command): void {
   program
     .command("read <url>")
-    .description("print a memory file: memory://root (summary), memory://root/MEMORY.md, memory://root/skills/<name>/SKILL.md, memory://global/...")
+    .description(
+      "print a memory file: memory://root (summary), memory://root/MEMORY.md, memory://root/skills/<name>/SKILL.md, memory://global/...",
+    )
     .option("--cwd <dir>", "resolve memory://root for the project of this directory", process.cwd())
     .option("--json", "print JSON")
     .action(async (url: string, options: { cwd: string }, command: Command) => {

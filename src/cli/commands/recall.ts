@@ -13,7 +13,8 @@ export function registerRecall(program: Command): void {
     .option("--json", "print JSON")
     .action(async (query: string, options: { k: string; scope?: string; expand?: boolean }, command: Command) => {
       const k = Number.parseInt(options.k, 10);
-      if (!Number.isInteger(k) || k < 1 || k > 200) throw new CairnError("bad_flag", `--k must be a whole number from 1 to 200 (got "${options.k}")`);
+      if (!Number.isInteger(k) || k < 1 || k > 200)
+        throw new CairnError("bad_flag", `--k must be a whole number from 1 to 200 (got "${options.k}")`);
       await withCairn(command, async (cairn, global) => {
         const response = await cairn.recall({
           query,

@@ -51,7 +51,8 @@ export function registerRemember(program: Command): void {
 }
 
 function single(text: string | undefined, options: { scope?: string; ref?: string; type?: string }): RememberInput {
-  if (!text || text.trim().length === 0) throw new CairnError("bad_input", "remember: give the text to store, or --file items.jsonl");
+  if (!text || text.trim().length === 0)
+    throw new CairnError("bad_input", "remember: give the text to store, or --file items.jsonl");
   const parsed = lineSchema.safeParse({ content: text, ...options });
   if (!parsed.success) throw new CairnError("bad_input", `remember: ${describe(parsed.error.issues[0])}`);
   return parsed.data;
@@ -63,7 +64,10 @@ function readItems(file: string): RememberInput[] {
   try {
     text = readFileSync(file, "utf8");
   } catch (error) {
-    throw new CairnError("bad_input", `remember: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? "error"})`);
+    throw new CairnError(
+      "bad_input",
+      `remember: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? "error"})`,
+    );
   }
   const items: RememberInput[] = [];
   for (const [index, line] of text.split("\n").entries()) {
@@ -76,7 +80,10 @@ function readItems(file: string): RememberInput[] {
     }
     const parsed = lineSchema.safeParse(value);
     if (!parsed.success) {
-      throw new CairnError("bad_input", `remember: ${file}:${index + 1}: ${describe(parsed.error.issues[0])}; nothing was stored`);
+      throw new CairnError(
+        "bad_input",
+        `remember: ${file}:${index + 1}: ${describe(parsed.error.issues[0])}; nothing was stored`,
+      );
     }
     items.push(parsed.data);
   }

@@ -6,7 +6,7 @@ export interface KeywordHit {
   raw: number;
 }
 
-/** The scope token indexed next to each memory's text (see migration 003). */
+/** The scope token indexed next to each memory's text: `s` + the scope's UTF-8 bytes in hex (migration 003). */
 export function scopeTag(scope: string): string {
   return `s${Buffer.from(scope, "utf8").toString("hex").toUpperCase()}`;
 }
@@ -15,6 +15,7 @@ export function scopeTag(scope: string): string {
 export class SearchRepository {
   constructor(private readonly db: Database) {}
 
+  /** Best BM25 matches among live memories of the scopes (the scope token is part of the MATCH). */
   keyword(match: string, scopes: string[] | "all", limit: number): KeywordHit[] {
     const expr = scopes === "all" ? match : `(${match}) AND scope_tag : (${scopes.map(scopeTag).join(" OR ")})`;
     // body weight 1, scope_tag 0: the scope token restricts, it never ranks.
@@ -28,15 +29,16 @@ export class SearchRepository {
   /** Hint matches, best per memory, restricted to live memories in the scopes. */
   hints(match: string, scopes: string[] | "all", limit: number): KeywordHit[] {
     const scoped = scopes !== "all";
-    const params: unknown[] = [match];
+    const params: unknown[] = [match, limit * 4];
     if (scoped) params.push(JSON.stringify(scopes));
     params.push(limit);
+    // bm25() is only allowed in the FTS query itself, so rank there and group outside.
     return this.db
       .prepare(
-        `SELECT h.memory_id AS id, min(bm25(memory_hints_fts)) AS raw FROM memory_hints_fts
-         JOIN memory_hints h ON h.id = memory_hints_fts.rowid JOIN memories m ON m.id = h.memory_id
-         WHERE memory_hints_fts MATCH ? AND m.deleted_at IS NULL
-         ${scoped ? "AND m.scope IN (SELECT value FROM json_each(?))" : ""}
+        `SELECT h.memory_id AS id, min(f.raw) AS raw FROM (
+           SELECT rowid, bm25(memory_hints_fts) AS raw FROM memory_hints_fts WHERE memory_hints_fts MATCH ? ORDER BY raw LIMIT ?
+         ) f JOIN memory_hints h ON h.id = f.rowid JOIN memories m ON m.id = h.memory_id
+         WHERE m.deleted_at IS NULL ${scoped ? "AND m.scope IN (SELECT value FROM json_each(?))" : ""}
          GROUP BY h.memory_id ORDER BY raw LIMIT ?`,
       )
       .all(...params) as KeywordHit[];

@@ -3,6 +3,7 @@ import { fillTemplate, loadPrompt } from "../../prompts/template.js";
 import type { LlmProvider } from "../../providers/llm/types.js";
 import type { ItemRecord, SessionRecord } from "../../sessions/types.js";
 import { toIso } from "../../util/clock.js";
+import { tokenCount } from "../../util/tokens.js";
 import { extractOffline } from "./offline/offlineExtractor.js";
 import { parseStage1, stage1Schema } from "./parseStage1.js";
 import { type RenderOptions, renderSession } from "./renderSession.js";
@@ -20,7 +21,7 @@ export function buildStage1Prompt(
   session: SessionRecord,
   items: readonly ItemRecord[],
   options: RenderOptions,
-): { system: string; prompt: string; renderedTokens: number; omitted: number } {
+): { system: string; prompt: string; renderedTokens: () => number; omitted: number } {
   const rendered = renderSession(items, options);
   // A random boundary: transcript text cannot predict it, so it cannot fake the end of the data section.
   const boundary = randomBytes(6).toString("hex");
@@ -39,7 +40,7 @@ export function buildStage1Prompt(
   return {
     system: loadPrompt("stage_one_system.md"),
     prompt,
-    renderedTokens: rendered.tokens,
+    renderedTokens: () => rendered.tokens ?? tokenCount(rendered.json),
     omitted: rendered.omitted,
   };
 }

@@ -20,7 +20,8 @@ export interface RenderedSession {
   entries: RenderedEntry[];
   /** The entries as a JSON array: the prompt's quoted data section. */
   json: string;
-  tokens: number;
+  /** Real token count when the session had to be cut; undefined when it fit without counting. */
+  tokens: number | undefined;
   /** Items left out in the middle of the session to fit the budget. */
   omitted: number;
   itemFrom: number | null;
@@ -40,25 +41,44 @@ export function renderSession(items: readonly ItemRecord[], options: RenderOptio
   const entries = items
     .filter((item) => MEMORY_ROLES.has(item.role) && item.text.trim().length > 0)
     .map((item) => toEntry(item, options));
-  const costs = entries.map((entry) => tokenCount(JSON.stringify(entry)) + 1);
-  const total = costs.reduce((sum, cost) => sum + cost, 0);
   const range = { itemFrom: items[0]?.id ?? null, itemTo: items.at(-1)?.id ?? null };
-  if (total <= options.maxInputTokens) {
-    return { entries, json: toJson(entries), tokens: total, omitted: 0, ...range };
+  const sizes = entries.map((entry) => Buffer.byteLength(JSON.stringify(entry)) + 2);
+  const bytes = sizes.reduce((sum, size) => sum + size, 0);
+  // Every token covers at least one byte: a session of at most `budget` bytes fits without counting.
+  if (bytes <= options.maxInputTokens) {
+    return { entries, json: toJson(entries), tokens: undefined, omitted: 0, ...range };
   }
-  const headBudget = Math.floor(options.maxInputTokens / 3);
+  // Cut by a byte estimate, then check with the real tokenizer and tighten until the count fits. The
+  // tokenizer then reads only what is kept (at most the budget), not the whole session.
+  let target = options.maxInputTokens;
+  let cut = cutToBudget(entries, sizes, target * BYTES_PER_TOKEN);
+  let tokens = tokenCount(cut.json);
+  for (let attempt = 0; tokens > options.maxInputTokens && attempt < 6; attempt++) {
+    target = Math.floor((target * options.maxInputTokens * 0.97) / tokens);
+    cut = cutToBudget(entries, sizes, target * BYTES_PER_TOKEN);
+    tokens = tokenCount(cut.json);
+  }
+  return { entries: cut.entries, json: cut.json, tokens, omitted: cut.omitted, ...range };
+}
+
+/** A first guess of how many bytes one token covers in transcript JSON; the real count corrects it. */
+const BYTES_PER_TOKEN = 3.6;
+
+/** Keeps whole entries from the start (a third of the budget) and from the end (the rest). */
+function cutToBudget(entries: readonly RenderedEntry[], sizes: readonly number[], budgetBytes: number) {
+  const headBudget = Math.floor(budgetBytes / 3);
   let used = 0;
   let head = 0;
-  while (head < entries.length && used + costs[head]! <= headBudget) used += costs[head++]!;
+  while (head < entries.length && used + sizes[head]! <= headBudget) used += sizes[head++]!;
   let tail = entries.length;
-  while (tail > head && used + costs[tail - 1]! <= options.maxInputTokens - 20) used += costs[--tail]!;
+  while (tail > head && used + sizes[tail - 1]! <= budgetBytes - 80) used += sizes[--tail]!;
   const omitted = tail - head;
   const kept: RenderedEntry[] = [
     ...entries.slice(0, head),
     ...(omitted > 0 ? [{ id: 0, role: "note", text: `${omitted} items omitted here to fit the input budget` }] : []),
     ...entries.slice(tail),
   ];
-  return { entries: kept, json: toJson(kept), tokens: used, omitted, ...range };
+  return { entries: kept, json: toJson(kept), omitted };
 }
 
 function toEntry(item: ItemRecord, options: RenderOptions): RenderedEntry {

@@ -104,7 +104,7 @@ export async function runPhase1(deps: Phase1Deps, options: Phase1Options = {}): 
           agent: session.agent,
           cwd: session.cwd,
           items: items.length,
-          tokens: deps.llm ? built.renderedTokens : 0,
+          tokens: deps.llm ? built.renderedTokens() : 0,
           omitted: built.omitted,
         },
       ];

@@ -7,8 +7,8 @@ import type { Storage } from "../../storage.js";
 import { writeFileAtomic } from "../../util/atomicWrite.js";
 import { type Clock, DAY_MS } from "../../util/clock.js";
 import { errorMessage } from "../../util/errors.js";
-import { VersionedDir } from "../../workspace/versionedDir.js";
 import { writeProjectIndex } from "../../workspace/projectIndex.js";
+import { VersionedDir } from "../../workspace/versionedDir.js";
 import { globalWorkspace, projectName, projectWorkspace, type WorkspaceRef } from "../../workspace/workspacePaths.js";
 import type { Stage1Output } from "../phase1/types.js";
 import type { Consolidator } from "./consolidators/types.js";
@@ -136,7 +136,11 @@ async function consolidateAll(
     deps.memoriesRoot,
     report.workspaces
       .filter((workspace) => workspace.kind === "project" && workspace.outcome !== "empty")
-      .map((workspace) => ({ key: workspace.workspace, name: projectName(workspace.workspace), cwds: cwds.get(workspace.workspace) ?? [] })),
+      .map((workspace) => ({
+        key: workspace.workspace,
+        name: projectName(workspace.workspace),
+        cwds: cwds.get(workspace.workspace) ?? [],
+      })),
   );
   const watermark = Math.max(report.previousWatermark ?? 0, newest);
   withWriteTx(storage.db, () => {

@@ -48,7 +48,8 @@ export const cliRules: SecretRule[] = [
     // CREATE USER ... IDENTIFIED BY 'x', ALTER ROLE ... PASSWORD 'x'.
     name: "sql-password",
     family: "cli",
-    pattern: /(?:identified[ \t]{1,4}by|password)[ \t]{1,4}'([^'\r\n]{1,256})'/gi,
+    // No double quote inside: in JSON-serialized text it would close the string.
+    pattern: /(?:identified[ \t]{1,4}by|password)[ \t]{1,4}'([^'"\r\n]{1,256})'/gi,
     group: 1,
     keywords: ["identified", "password"],
     validate: (value) => !isPlaceholder(value),

@@ -1,6 +1,9 @@
 import type { SecretRule } from "../types.js";
 import { ASSIGN } from "./fragments.js";
 
+/** AWS documents AKIAIOSFODNN7EXAMPLE and wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY everywhere. */
+const isNotAwsExample = (secret: string) => !secret.includes("EXAMPLE");
+
 /** Cloud providers: AWS, Google Cloud, Azure, Alibaba, DigitalOcean, Heroku, HashiCorp, Databricks. */
 export const cloudRules: SecretRule[] = [
   {
@@ -8,6 +11,7 @@ export const cloudRules: SecretRule[] = [
     family: "cloud",
     pattern: /(?<![A-Za-z0-9])(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])/g,
     keywords: ["akia", "asia", "abia", "acca", "a3t"],
+    validate: isNotAwsExample,
   },
   {
     // 40 characters of base64 are only a secret key next to its name; alone they could be anything.
@@ -19,6 +23,7 @@ export const cloudRules: SecretRule[] = [
     ),
     group: 1,
     keywords: ["secret"],
+    validate: isNotAwsExample,
   },
   {
     name: "aws-session-token",

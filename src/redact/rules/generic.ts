@@ -21,7 +21,7 @@ export const genericRules: SecretRule[] = [
   {
     name: "password-assignment",
     family: "generic",
-    pattern: assignmentPattern(String.raw`password|passwd|passphrase|pwd|(?<![A-Za-z])pass`),
+    pattern: assignmentPattern("password|passwd|passphrase|pwd|(?<![A-Za-z])pass"),
     group: VALUE_GROUPS,
     keywords: ["pass", "pwd"],
     validate: (value, match) => isPasswordValue(value, assignmentContext(match, 2)),

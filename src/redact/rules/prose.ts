@@ -1,4 +1,4 @@
-import { isPlaceholder, looksLikeCode, looksRandom } from "../gates.js";
+import { isPathOrUrl, isPlaceholder, looksLikeCode, looksRandom } from "../gates.js";
 import type { SecretRule } from "../types.js";
 import { isNamedValue } from "./assignmentGates.js";
 
@@ -8,21 +8,22 @@ import { isNamedValue } from "./assignmentGates.js";
  */
 export const proseRules: SecretRule[] = [
   {
-    // <password>x</password> in Maven settings, Tomcat users, FileZilla, NuGet configs.
+    // <password>x</password> in Maven settings, Tomcat users, FileZilla, NuGet configs. No double
+    // quote inside: in JSON-serialized text it would close the string.
     name: "xml-secret-element",
     family: "generic",
     pattern:
-      /<[A-Za-z0-9_.:-]{0,40}(?<=password|passwd|secret|token|apikey|api_key|api-key|passphrase|accesskey|secretkey)>([^<\r\n]{1,512})<\//gi,
+      /<[A-Za-z0-9_.:-]{0,40}(?<=password|passwd|secret|token|apikey|api_key|api-key|passphrase|accesskey|secretkey)>([^<"\r\n]{1,512})<\//gi,
     group: 1,
     keywords: ["password", "passwd", "secret", "token", "apikey", "api_key", "api-key", "passphrase", "accesskey"],
     validate: (value, match) => isNamedValue(value.trim(), match[0].slice(0, match[0].indexOf(">"))),
   },
   {
-    // .NET appSettings and similar: <add key="ApiKey" value="..." />.
+    // .NET appSettings and similar: <add key="ApiKey" value="..." />, also JSON-escaped.
     name: "config-key-value",
     family: "generic",
     pattern:
-      /key[ \t]{0,4}=[ \t]{0,4}"([^"\r\n]{0,60}(?:password|passwd|pwd|secret|token|apikey|api_key|api-key|accesskey|connectionstring)[^"\r\n]{0,20})"[ \t]{1,8}value[ \t]{0,4}=[ \t]{0,4}"([^"\r\n]{1,512})"/gi,
+      /key[ \t]{0,4}=[ \t]{0,4}\\?"([^"\\\r\n]{0,60}(?:password|passwd|pwd|secret|token|apikey|api_key|api-key|accesskey|connectionstring)[^"\\\r\n]{0,20})\\?"[ \t]{1,8}value[ \t]{0,4}=[ \t]{0,4}\\?"((?:[^"\\\r\n]|\\[^"\r\n]){1,512})\\?"/gi,
     group: 2,
     keywords: ["value"],
     validate: (value, match) => isNamedValue(value, match[1] ?? ""),
@@ -41,7 +42,8 @@ export const proseRules: SecretRule[] = [
     keywords: ["pass", "token", "key", "secret"],
     // "is"/"was", or a colon after "for ..." ("Password for ada@host: ..."), introduce the value;
     // otherwise it must look generated. (`secret: x` alone is code, left to secret-assignment.)
-    validate: (value, match) => (match[1] === undefined && match[2] === undefined ? isGenerated(value) : isNotAWord(value)),
+    validate: (value, match) =>
+      match[1] === undefined && match[2] === undefined ? isGenerated(value) : isNotAWord(value),
   },
 ];
 
@@ -52,12 +54,18 @@ function isNotAWord(value: string): boolean {
     /[\d\W_]/.test(value.replace(/[.,;:!?)]+$/, "")) &&
     !isPlaceholder(value) &&
     !looksLikeCode(value) &&
-    !/^(?:~|\.{0,2})\/|:\/\//.test(value)
+    !isPathOrUrl(value)
   );
 }
 
 /** Right after the keyword: a generated-looking string with a digit. */
 function isGenerated(value: string): boolean {
   const bare = value.replace(/[.,;:!?)]+$/, "");
-  return /^[A-Za-z0-9_\-+/=.!@#$%^&*~]+$/.test(bare) && /\d/.test(bare) && looksRandom(bare, 12) && !looksLikeCode(bare);
+  return (
+    /^[A-Za-z0-9_\-+/=.!@#$%^&*~]+$/.test(bare) &&
+    /\d/.test(bare) &&
+    looksRandom(bare, 12) &&
+    !looksLikeCode(bare) &&
+    !isPathOrUrl(bare)
+  );
 }

@@ -158,7 +158,23 @@ function taskGroups(inputs: readonly Stage1Output[], files: ReadonlyMap<string, 
 }
 
 /** Words of the offline summaries' own phrasing, which say nothing about the topic. */
-const GROUP_NOISE = new Set(["user", "asked", "agent", "commands", "failed", "ended", "follow-up", "requests", "shell", "edited", "stated", "preference", "worth", "keeping", "session"]);
+const GROUP_NOISE = new Set([
+  "user",
+  "asked",
+  "agent",
+  "commands",
+  "failed",
+  "ended",
+  "follow-up",
+  "requests",
+  "shell",
+  "edited",
+  "stated",
+  "preference",
+  "worth",
+  "keeping",
+  "session",
+]);
 
 /** A command family that worked in two or more sessions becomes a skill with the exact command lines. */
 function skillsFrom(

@@ -1,0 +1,74 @@
+import { join, resolve } from "node:path";
+import type { Command } from "commander";
+import { cairnHome, cairnPaths } from "../../config/paths.js";
+import type { FileChange } from "../../connectors/types.js";
+import type { GlobalOptions } from "../context.js";
+import { printJson, printLine } from "../output.js";
+
+type Direction = "install" | "uninstall";
+
+export function registerInstall(program: Command): void {
+  program
+    .command("install")
+    .description("wire cairn into an agent: its session-start hook and MCP server (claude-code, codex)")
+    .argument("<agent>", "claude-code or codex")
+    .option("--json", "print the changes as JSON")
+    .action((agent: string, _options: unknown, command: Command) => apply("install", agent, command));
+  program
+    .command("uninstall")
+    .description("remove what 'cairn install <agent>' added, restoring the agent's files")
+    .argument("<agent>", "claude-code or codex")
+    .option("--json", "print the changes as JSON")
+    .action((agent: string, _options: unknown, command: Command) => apply("uninstall", agent, command));
+}
+
+async function apply(direction: Direction, agent: string, command: Command): Promise<void> {
+  const global = command.optsWithGlobals<GlobalOptions>();
+  const [{ connectorFor }, { installConnector, uninstallConnector }, { cairnInvocation }, { loadConfig }] =
+    await Promise.all([
+      import("../../connectors/connectors.js"),
+      import("../../connectors/applyConnector.js"),
+      import("../../connectors/cairnInvocation.js"),
+      import("../../config/load.js"),
+    ]);
+  const home = global.home ? resolve(global.home) : cairnHome(process.env);
+  const connector = connectorFor(agent);
+  const context = { invocation: cairnInvocation({ home, env: process.env }), env: process.env };
+  const options = { stateDir: join(home, "connectors") };
+  const changes =
+    direction === "install"
+      ? installConnector(connector, context, options)
+      : uninstallConnector(connector, context, options);
+  const enabled = loadConfig({ file: cairnPaths(home).config, env: process.env }).memories.enabled;
+  const notes = notesFor(direction, agent, changes, enabled);
+  if (global.json) return printJson({ agent, direction, changes, notes });
+  for (const change of changes) printLine(describe(change));
+  for (const note of notes) printLine(note);
+}
+
+function describe(change: FileChange): string {
+  const verb: Record<FileChange["action"], string> = {
+    created: "created",
+    updated: "updated",
+    unchanged: "unchanged",
+    restored: "restored from backup",
+    "removed-entries": "removed cairn's entries from",
+    deleted: "deleted (cairn had created it)",
+    absent: "absent",
+  };
+  const backup = change.backup && change.action !== "restored" ? ` (backup: ${change.backup})` : "";
+  return `${verb[change.action]} ${change.file}: ${change.what}${backup}`;
+}
+
+function notesFor(direction: Direction, agent: string, changes: FileChange[], enabled: boolean): string[] {
+  const notes: string[] = [];
+  const changed = changes.some((change) => change.action !== "unchanged" && change.action !== "absent");
+  if (!changed) notes.push(direction === "install" ? "already installed: nothing changed" : "nothing to remove");
+  if (direction === "install" && !enabled) {
+    notes.push(
+      "note: memories.enabled is false, so the hook injects nothing and starts no runs until you run 'cairn config set memories.enabled true'",
+    );
+  }
+  if (changed) notes.push(`restart ${agent === "codex" ? "Codex" : "Claude Code"} for the change to take effect`);
+  return notes;
+}

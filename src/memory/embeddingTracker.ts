@@ -1,0 +1,103 @@
+import type { Database } from "better-sqlite3";
+import { withWriteTx } from "../db/tx.js";
+import type { EmbeddingProvider } from "../providers/embeddings/types.js";
+import type { RecallConfig } from "../recall/recallConfig.js";
+import { type Clock, systemClock } from "../util/clock.js";
+import type { EmbeddingRepository } from "./repositories/embeddingRepository.js";
+import type { MemoryRepository } from "./repositories/memoryRepository.js";
+import type { VectorIndex } from "./vectorIndex.js";
+
+export interface EmbeddingTrackerStats {
+  running: boolean;
+  processed: number;
+  failed: number;
+  skippedCycles: number;
+  lastCycleAt: number | null;
+  queueDepth: number;
+}
+
+export interface EmbeddingTrackerOptions {
+  db: Database;
+  memories: MemoryRepository;
+  embeddings: EmbeddingRepository;
+  vectors: VectorIndex;
+  provider: EmbeddingProvider;
+  config: RecallConfig["embeddingTracker"];
+  clock?: Clock;
+}
+
+/**
+ * Refreshes missing and stale vectors (no vector, another model, or a memory recorded under another
+ * model) in small batches: embed one at a time outside any transaction, then one short write. A
+ * cycle is skipped while the provider is unavailable, so an outage costs nothing but time.
+ */
+export class EmbeddingTracker {
+  private timer: NodeJS.Timeout | undefined;
+  private readonly stats: EmbeddingTrackerStats = {
+    running: false,
+    processed: 0,
+    failed: 0,
+    skippedCycles: 0,
+    lastCycleAt: null,
+    queueDepth: 0,
+  };
+
+  constructor(private readonly options: EmbeddingTrackerOptions) {}
+
+  /** One cycle; returns how many vectors were written. */
+  async runCycle(): Promise<number> {
+    const { provider, embeddings, config } = this.options;
+    this.stats.lastCycleAt = (this.options.clock ?? systemClock)();
+    if (!(await provider.available())) {
+      this.stats.skippedCycles++;
+      return 0;
+    }
+    const stale = embeddings.findStale(provider.model, config.batchSize);
+    const done: { id: number; scope: string; contentHash: string; vector: Float32Array }[] = [];
+    for (const row of stale) {
+      try {
+        const [vector] = await provider.embed([row.content]);
+        if (vector) done.push({ ...row, vector });
+      } catch {
+        this.stats.failed++;
+      }
+    }
+    if (done.length > 0) {
+      const now = (this.options.clock ?? systemClock)();
+      withWriteTx(this.options.db, () => {
+        for (const d of done) {
+          embeddings.upsert(d.contentHash, provider.model, d.vector, now);
+          this.options.vectors.upsert(d.id, d.scope, d.vector);
+          this.options.memories.setEmbeddingModel(d.id, provider.model);
+        }
+      });
+    }
+    this.stats.processed += done.length;
+    this.stats.queueDepth = embeddings.countStale(provider.model);
+    return done.length;
+  }
+
+  /** Starts the setTimeout chain (the next cycle is scheduled only after this one ends). */
+  start(): void {
+    if (this.stats.running || !this.options.config.enabled) return;
+    this.stats.running = true;
+    const tick = async () => {
+      try {
+        await this.runCycle();
+      } catch {
+        this.stats.failed++;
+      }
+      if (this.stats.running) this.timer = setTimeout(tick, this.options.config.pollMs);
+    };
+    this.timer = setTimeout(tick, 0);
+  }
+
+  stop(): void {
+    this.stats.running = false;
+    clearTimeout(this.timer);
+  }
+
+  getStats(): EmbeddingTrackerStats {
+    return { ...this.stats };
+  }
+}

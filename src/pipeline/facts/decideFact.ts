@@ -1,0 +1,85 @@
+import { readFileSync } from "node:fs";
+import type { RecallResult } from "../../memory/types.js";
+import type { LlmProvider } from "../../providers/llm/types.js";
+import { contentStems } from "../../recall/tokenize.js";
+import { errorMessage } from "../../util/errors.js";
+import { parseDecision } from "./parseDecision.js";
+import type { Fact, FactDecision } from "./types.js";
+
+/** A candidate this similar (calibrated recall score) or this overlapping is the same fact. */
+const NEAR_DUPLICATE_SCORE = 0.9;
+const NEAR_DUPLICATE_JACCARD = 0.8;
+
+let template: string | undefined;
+function decisionTemplate(): string {
+  template ??= readFileSync(new URL("../../prompts/fact_decision.md", import.meta.url), "utf8");
+  return template;
+}
+
+function jaccard(a: string, b: string): number {
+  const x = new Set(contentStems(a));
+  const y = new Set(contentStems(b));
+  if (x.size === 0 && y.size === 0) return 1;
+  let both = 0;
+  for (const s of x) if (y.has(s)) both++;
+  return both / (x.size + y.size - both);
+}
+
+/** Without a model: a near duplicate is NONE, anything else is ADD. Never UPDATE or DELETE. */
+export function deterministicDecision(fact: Fact, candidates: RecallResult[]): FactDecision {
+  const twin = candidates.find(
+    (c) => c.score >= NEAR_DUPLICATE_SCORE || jaccard(c.content, fact.content) >= NEAR_DUPLICATE_JACCARD,
+  );
+  if (twin) {
+    return {
+      action: "NONE",
+      targetId: twin.id,
+      confidence: fact.confidence,
+      reason: "near duplicate of an existing memory",
+      decidedBy: "deterministic",
+    };
+  }
+  return {
+    action: "ADD",
+    confidence: fact.confidence,
+    reason: "no stored memory states this",
+    decidedBy: "deterministic",
+  };
+}
+
+/**
+ * Decides ADD / UPDATE / DELETE / NONE for one fact. No candidates: ADD without a call. With a model:
+ * the shipped decision prompt; an unusable answer falls back to the deterministic decision (recorded
+ * in `warnings`), so a flaky model never loses a fact.
+ */
+export async function decideFact(input: {
+  fact: Fact;
+  candidates: RecallResult[];
+  llm: LlmProvider | null;
+  warnings: string[];
+}): Promise<FactDecision> {
+  const { fact, candidates, llm } = input;
+  if (candidates.length === 0) {
+    return { action: "ADD", confidence: fact.confidence, reason: "no similar memories", decidedBy: "no-candidates" };
+  }
+  if (!llm) return deterministicDecision(fact, candidates);
+  const listed = candidates.map((c) => `- id ${c.id} (${c.type}): ${JSON.stringify(c.content)}`).join("\n");
+  try {
+    const answer = await llm.generate({
+      system: decisionTemplate(),
+      prompt: `New fact (${fact.type}): ${JSON.stringify(fact.content)}\n\nCandidates:\n${listed}`,
+      temperature: 0,
+    });
+    const parsed = parseDecision(
+      answer.text,
+      candidates.map((c) => c.id),
+    );
+    if ("decision" in parsed) return parsed.decision;
+    input.warnings.push(
+      `decision for ${JSON.stringify(fact.content.slice(0, 60))}: ${parsed.problem}; used the fallback`,
+    );
+  } catch (error) {
+    input.warnings.push(`decision call failed: ${errorMessage(error)}; used the fallback`);
+  }
+  return deterministicDecision(fact, candidates);
+}

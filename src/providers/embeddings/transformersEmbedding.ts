@@ -1,0 +1,66 @@
+import { ProviderError } from "../llm/types.js";
+import type { EmbeddingProvider } from "./types.js";
+
+export interface TransformersEmbeddingOptions {
+  /** A local directory holding an ONNX feature-extraction model (no download is attempted). */
+  modelPath: string;
+  dimensions: number;
+}
+
+type Extractor = (
+  texts: string[],
+  options: { pooling: "mean"; normalize: boolean },
+) => Promise<{ tolist(): number[][] }>;
+
+interface TransformersModule {
+  env: { allowRemoteModels: boolean; allowLocalModels: boolean };
+  pipeline(task: "feature-extraction", model: string): Promise<Extractor>;
+}
+
+/**
+ * transformers.js with a local model. The package is optional and loaded on first use; when it is
+ * not installed the provider reports that (available() false, embed() a config ProviderError).
+ */
+export function createTransformersEmbeddingProvider(options: TransformersEmbeddingOptions): EmbeddingProvider {
+  let extractor: Promise<Extractor> | undefined;
+  const load = async (): Promise<Extractor> => {
+    const name = "@huggingface/transformers";
+    let module: TransformersModule;
+    try {
+      module = (await import(name)) as TransformersModule;
+    } catch (error) {
+      throw new ProviderError({
+        provider: "transformers",
+        kind: "config",
+        message:
+          "transformers: the optional package @huggingface/transformers is not installed (npm i @huggingface/transformers)",
+        isRetryable: false,
+        cause: error,
+      });
+    }
+    module.env.allowRemoteModels = false;
+    module.env.allowLocalModels = true;
+    return module.pipeline("feature-extraction", options.modelPath);
+  };
+  return {
+    name: "transformers",
+    model: `transformers:${options.modelPath.split(/[\\/]/).filter(Boolean).at(-1) ?? options.modelPath}`,
+    dimensions: options.dimensions,
+    async embed(texts) {
+      if (texts.length === 0) return [];
+      extractor ??= load();
+      const output = await (await extractor)(texts, { pooling: "mean", normalize: true });
+      return output.tolist().map((v) => Float32Array.from(v));
+    },
+    async available() {
+      try {
+        extractor ??= load();
+        await extractor;
+        return true;
+      } catch {
+        extractor = undefined;
+        return false;
+      }
+    },
+  };
+}

@@ -1,0 +1,73 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cliArgs, type TempHome, tempHome, writeSummary } from "../server/tempHome.js";
+
+let temp: TempHome;
+
+beforeAll(() => {
+  temp = tempHome({ "memories.enabled": true });
+  writeSummary(temp.home, { cwd: temp.project }, "- Prefer small pull requests.");
+});
+
+afterAll(() => temp.cleanup());
+
+function cairn(args: string[], options: { input?: string; env?: NodeJS.ProcessEnv } = {}) {
+  const result = spawnSync(process.execPath, cliArgs(...args), {
+    cwd: temp.project,
+    env: options.env ?? temp.env,
+    input: options.input ?? "",
+    encoding: "utf8",
+    timeout: 20_000,
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe("cairn hook session-start (whole process)", () => {
+  it("prints Claude Code's hook JSON, exits 0 at once, and the detached run completes on its own", async () => {
+    const input = JSON.stringify({
+      session_id: "s1",
+      cwd: temp.project,
+      hook_event_name: "SessionStart",
+      source: "startup",
+    });
+    const result = cairn(["hook", "session-start", "--agent", "claude-code"], { input });
+    expect(result.status).toBe(0);
+    expect(result.stderr).toBe("");
+    const output = JSON.parse(result.stdout);
+    expect(output.hookSpecificOutput.additionalContext).toContain("Prefer small pull requests.");
+    const log = join(temp.home, "background.log");
+    await expect
+      .poll(() => (existsSync(log) ? readFileSync(log, "utf8") : ""), { timeout: 15_000, interval: 200 })
+      .toMatch(/pipeline completed in .*phase 2/);
+    await expect.poll(() => existsSync(join(temp.home, "pipeline.lock")), { timeout: 5_000 }).toBe(false);
+  });
+
+  it("never fails the agent: garbage input and a broken config still exit 0", () => {
+    const broken = cairn(["hook", "session-start"], {
+      input: "not json at all",
+      env: { ...temp.env, CAIRN_MEMORIES_ENABLED: "maybe" },
+    });
+    expect(broken).toMatchObject({ status: 0, stdout: "" });
+    expect(broken.stderr).toMatch(/^cairn hook: config: CAIRN_MEMORIES_ENABLED=maybe/);
+  });
+});
+
+describe("cairn install / uninstall (whole process)", () => {
+  it("installs codex with this cairn's absolute command, reports it, and uninstalls", () => {
+    const installed = cairn(["install", "codex", "--json"]);
+    expect(installed.status).toBe(0);
+    const report = JSON.parse(installed.stdout);
+    expect(report.changes.map((change: { action: string }) => change.action)).toEqual(["created", "created"]);
+    const config = readFileSync(join(temp.root, ".codex", "config.toml"), "utf8");
+    expect(config).toContain(`command = ${JSON.stringify(process.execPath)}`);
+    expect(config).toMatch(
+      /args = \["--import", "file:\/\/[^"]+", "[^"]+main\.ts", "--home", "[^"]+cairn-home", "mcp", "--background-run"\]/,
+    );
+    const removed = cairn(["uninstall", "codex"]);
+    expect(removed.status).toBe(0);
+    expect(removed.stdout).toMatch(/^deleted \(cairn had created it\) .*config\.toml: MCP server/m);
+    expect(existsSync(join(temp.root, ".codex", "config.toml"))).toBe(false);
+  });
+});

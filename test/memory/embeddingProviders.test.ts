@@ -1,0 +1,77 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { createOllamaEmbeddingProvider } from "../../src/providers/embeddings/ollamaEmbedding.js";
+import { createOpenAiEmbeddingProvider } from "../../src/providers/embeddings/openaiEmbedding.js";
+import { createTransformersEmbeddingProvider } from "../../src/providers/embeddings/transformersEmbedding.js";
+import { ProviderError } from "../../src/providers/llm/types.js";
+import { type LoopbackServer, startLoopbackServer } from "../helpers/loopbackServer.js";
+
+let server: LoopbackServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe("HTTP embedding providers", () => {
+  it("speaks the OpenAI /v1/embeddings format, reorders by index and normalizes", async () => {
+    server = await startLoopbackServer(() => ({
+      body: {
+        object: "list",
+        data: [
+          { object: "embedding", index: 1, embedding: [0, 2] },
+          { object: "embedding", index: 0, embedding: [3, 4] },
+        ],
+        model: "m",
+      },
+    }));
+    const provider = createOpenAiEmbeddingProvider({
+      baseUrl: `${server.url}/v1`,
+      model: "text-embedding-3-small",
+      dimensions: 2,
+      apiKey: "k",
+    });
+    const vectors = await provider.embed(["a", "b"]);
+    expect(vectors.map((v) => [...v])).toEqual([
+      [0.6000000238418579, 0.800000011920929],
+      [0, 1],
+    ]);
+    expect(server.requests[0]).toMatchObject({
+      method: "POST",
+      path: "/v1/embeddings",
+      body: { model: "text-embedding-3-small", input: ["a", "b"], dimensions: 2, encoding_format: "float" },
+    });
+    expect(server.requests[0]?.headers.authorization).toBe("Bearer k");
+  });
+
+  it("speaks Ollama's /api/embed format", async () => {
+    server = await startLoopbackServer((req) =>
+      req.path === "/api/tags"
+        ? { body: { models: [] } }
+        : { body: { model: "nomic-embed-text", embeddings: [[1, 0, 0]] } },
+    );
+    const provider = createOllamaEmbeddingProvider({ baseUrl: server.url, model: "nomic-embed-text", dimensions: 3 });
+    expect((await provider.embed(["hello"])).map((v) => [...v])).toEqual([[1, 0, 0]]);
+    expect(server.requests[0]).toMatchObject({
+      path: "/api/embed",
+      body: { model: "nomic-embed-text", input: ["hello"] },
+    });
+    expect(await provider.available()).toBe(true);
+  });
+
+  it("turns HTTP failures into typed, retryable errors", async () => {
+    server = await startLoopbackServer(() => ({ status: 503, body: { error: "loading" } }));
+    const provider = createOllamaEmbeddingProvider({ baseUrl: server.url, model: "m", dimensions: 3 });
+    const error = await provider.embed(["x"]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toMatchObject({ kind: "http", statusCode: 503, isRetryable: true });
+  });
+
+  it("reports clearly when transformers.js is not installed", async () => {
+    const provider = createTransformersEmbeddingProvider({ modelPath: "models/none", dimensions: 384 });
+    const error = await provider.embed(["x"]).catch((e: unknown) => e);
+    if (error instanceof ProviderError) {
+      expect(error.kind).toBe("config");
+      expect(error.message).toContain("@huggingface/transformers");
+      expect(await provider.available()).toBe(false);
+    }
+  });
+});

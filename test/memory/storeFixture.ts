@@ -1,0 +1,24 @@
+import { openDatabase } from "../../src/db/connection.js";
+import { MemoryStore } from "../../src/memory/memoryStore.js";
+import { createHashedEmbeddingProvider } from "../../src/providers/embeddings/hashedEmbedding.js";
+import type { EmbeddingProvider } from "../../src/providers/embeddings/types.js";
+import { defaultRecallConfig } from "../../src/recall/recallConfig.js";
+
+type ConfigInput = Parameters<typeof defaultRecallConfig>[0];
+
+/** A fresh in-memory store per test, hashed embeddings, a clock the test can move. */
+export function makeStore(
+  options: { config?: ConfigInput; embeddings?: EmbeddingProvider; vectorIndex?: boolean } = {},
+) {
+  const { db, vecError } = openDatabase(":memory:");
+  let now = 1_700_000_000_000;
+  const clock = () => now;
+  const store = new MemoryStore({
+    db,
+    embeddings: options.embeddings ?? createHashedEmbeddingProvider({ dimensions: 64 }),
+    config: defaultRecallConfig(options.config),
+    clock,
+    vectorIndex: options.vectorIndex ?? vecError === null,
+  });
+  return { db, store, advance: (ms: number) => (now += ms) };
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { ingestLocomo } from "../../bench/lib/ingestLocomo.js";
+import { loadLocomo } from "../../bench/lib/locomoData.js";
+import { scoreQuestion } from "../../bench/lib/retrievalMetrics.js";
+import { makeStore } from "../memory/storeFixture.js";
+
+const path = new URL("../fixtures/locomo-mini/mini.json", import.meta.url).pathname;
+
+describe("LoCoMo-shaped fixture", () => {
+  it("loads categories 1-4 only and ranks the gold turns exactly", async () => {
+    const [conversation] = loadLocomo(path);
+    expect(conversation?.questions.map((q) => q.category)).toEqual([4, 4, 2, 1]);
+    const { store } = makeStore();
+    await ingestLocomo(store, conversation!, { speaker: true, caption: true, date: true });
+    const ranked: Record<string, (string | null)[]> = {};
+    for (const q of conversation!.questions) {
+      const r = await store.recall({ query: q.question, k: 3, scopes: [conversation!.sampleId], countUsage: false });
+      ranked[q.question] = r.results.map((x) => x.ref);
+      for (const x of r.results) expect(x.score).toBeLessThanOrEqual(1);
+    }
+    expect(ranked).toEqual(EXPECTED);
+    const scores = conversation!.questions.map((q) =>
+      scoreQuestion((ranked[q.question] ?? []).map(String), q.evidence),
+    );
+    expect(scores.every((s) => s.reciprocalRank === 1)).toBe(true);
+  });
+
+  it("keeps conversations apart by scope", async () => {
+    const [conversation] = loadLocomo(path);
+    const { store } = makeStore();
+    await ingestLocomo(store, conversation!, { speaker: true, caption: false, date: false });
+    const r = await store.recall({ query: "sailboat rudder", scopes: ["other-conversation"] });
+    expect(r.results).toEqual([]);
+  });
+});
+
+/**
+ * Gold first everywhere. "rudder" (D1:3) shares no word with "repair": it ranks second because the
+ * turn before it matched (conversation context). Other speakers' turns follow the named speaker's.
+ */
+const EXPECTED: Record<string, string[]> = {
+  "What did Ada repair?": ["D1:1", "D1:3", "D1:2"],
+  "What does Bo bake for the market?": ["D1:4", "D1:6", "D1:2"],
+  "When did Ada sail across the lake?": ["D2:2", "D2:4", "D2:1"],
+  "What glaze did Bo use on the bowl?": ["D2:5", "D2:3", "D2:1"],
+};

@@ -1,0 +1,96 @@
+import { describe, expect, it } from "vitest";
+import { dot } from "../../src/memory/vectorCodec.js";
+import { hashedEmbedding } from "../../src/providers/embeddings/hashedEmbedding.js";
+import { calibrateBm25, idealBm25, idf } from "../../src/recall/calibrate.js";
+import { buildFtsQuery } from "../../src/recall/ftsQuery.js";
+import { capHintOnly, fuseScores } from "../../src/recall/fuse.js";
+import { withinPostingBudget } from "../../src/recall/keywordLeg.js";
+import { analyzeQuery } from "../../src/recall/queryAnalyzer.js";
+import { stem } from "../../src/recall/stem.js";
+
+describe("query handling", () => {
+  it("stems like SQLite's porter tokenizer", () => {
+    expect(["painting", "painted", "paints", "researching", "relational", "happiness", "agreed"].map(stem)).toEqual([
+      "paint",
+      "paint",
+      "paint",
+      "research",
+      "relat",
+      "happi",
+      "agre",
+    ]);
+  });
+
+  it("drops stop words and possessives, keeps entities and phrases", () => {
+    const q = analyzeQuery('What did Caroline\'s "support group" say about Rust?');
+    expect(q.terms).toEqual(["caroline", "support", "group", "say", "rust"]);
+    expect(q.entities).toEqual(["caroline", "rust"]);
+    expect(q.phrases).toEqual(["support group"]);
+  });
+
+  it("builds an OR query, repeating entities by weight", () => {
+    const fts = buildFtsQuery(analyzeQuery("when did Jon open the studio"), 2);
+    expect(fts.match).toBe('"jon" OR "jon" OR "open" OR "studio"');
+    expect(fts.weightedTerms).toEqual([
+      { term: "jon", weight: 2 },
+      { term: "open", weight: 1 },
+      { term: "studio", weight: 1 },
+    ]);
+  });
+
+  it("keeps the rarest words within the posting budget", () => {
+    const q = analyzeQuery("common rare medium");
+    const df = new Map([
+      ["common", 9000],
+      ["rare", 10],
+      ["medium", 500],
+    ]);
+    expect(withinPostingBudget(q, df, 1000).terms).toEqual(["rare", "medium"]);
+    expect(withinPostingBudget(q, df, 1).terms).toEqual(["rare"]);
+    expect(withinPostingBudget(q, df, 100_000).terms).toEqual(["common", "rare", "medium"]);
+  });
+});
+
+describe("calibrated scoring", () => {
+  it("scores BM25 against the ideal, so a weak best hit stays weak", () => {
+    // Keys are index stems; "build" and "team" stem to themselves.
+    const df = new Map([
+      ["build", 5],
+      ["team", 400],
+    ]);
+    const ideal = idealBm25(
+      [
+        { term: "build", weight: 1 },
+        { term: "team", weight: 1 },
+      ],
+      df,
+      1000,
+    );
+    expect(ideal).toBeCloseTo(idf(1000, 5) + idf(1000, 400), 6);
+    // A hit on the common word only: tiny even if it is the best hit of the query.
+    expect(calibrateBm25(-idf(1000, 400), ideal)).toBeLessThan(0.1);
+    expect(calibrateBm25(-ideal, ideal)).toBe(1);
+    expect(calibrateBm25(-ideal * 3, ideal)).toBe(1);
+    expect(calibrateBm25(-1, 0)).toBe(0);
+  });
+
+  it("fuses alpha * vector + (1 - alpha) * max(keyword, hint)", () => {
+    expect(fuseScores({ keyword: 0.8, vector: 0.4, hint: 0, alpha: 0.25 })).toBeCloseTo(0.25 * 0.4 + 0.75 * 0.8);
+    expect(fuseScores({ keyword: 0.2, vector: 0, hint: 0.6, alpha: 0.5 })).toBeCloseTo(0.3);
+    expect(fuseScores({ keyword: 0, vector: -0.3, hint: 0, alpha: 1 })).toBe(0);
+    expect(capHintOnly(0.9, { keyword: 0, hint: 0.9, cap: 0.75 })).toBe(0.75);
+    expect(capHintOnly(0.9, { keyword: 0.1, hint: 0.9, cap: 0.75 })).toBe(0.9);
+  });
+
+  it("hashed embeddings are deterministic unit vectors whose cosine follows overlap", () => {
+    const a = hashedEmbedding("Melanie painted a lake sunrise", 256);
+    expect(hashedEmbedding("Melanie painted a lake sunrise", 256)).toEqual(a);
+    expect(dot(a, a)).toBeCloseTo(1, 5);
+    const near = hashedEmbedding("a painting of the sunrise over a lake", 256);
+    const far = hashedEmbedding("the compiler rejects implicit any", 256);
+    expect(dot(a, near)).toBeGreaterThan(dot(a, far) + 0.2);
+    // Character n-grams give spelling variants a little similarity where unigrams give none.
+    const typo = dot(hashedEmbedding("pride festival", 256), hashedEmbedding("pride fesetival", 256));
+    expect(typo).toBeGreaterThan(dot(hashedEmbedding("pride festival", 256), hashedEmbedding("pride parade", 256)));
+  });
+});
