@@ -56,6 +56,8 @@ async function run(): Promise<void> {
       "no-caption": { type: "boolean", default: false },
       "no-date": { type: "boolean", default: false },
       dimensions: { type: "string", default: "384" },
+      /** Print each question that missed gold turns at k, with the gold turns' text and the top hits. */
+      misses: { type: "boolean", default: false },
     },
   });
   if (!values.data) throw new Error("--data <locomo json> is required");
@@ -92,14 +94,10 @@ async function run(): Promise<void> {
         countUsage: false,
       });
       const ms = performance.now() - t0;
-      ours.add(
-        q.category,
-        scoreQuestion(
-          response.results.map((r) => r.ref ?? ""),
-          q.evidence,
-        ),
-        ms,
-      );
+      const ranked = response.results.map((r) => r.ref ?? "");
+      const score = scoreQuestion(ranked, q.evidence);
+      ours.add(q.category, score, ms);
+      if (values.misses && score.recallAt10 < 1) printMiss(conversation, q, response.results);
       const b0 = performance.now();
       const refs = baseline.search(conversation.sampleId, q.question, K);
       plain.add(q.category, scoreQuestion(refs, q.evidence), performance.now() - b0);
@@ -132,6 +130,20 @@ async function ingest(
 ) {
   const inputs = await ingestLocomo(store, conversation, options);
   baseline.add(inputs.map((i) => ({ scope: i.scope, ref: i.ref, body: i.content })));
+}
+
+function printMiss(
+  conversation: LocomoConversation,
+  q: LocomoConversation["questions"][number],
+  results: { ref: string | null; content: string; score: number }[],
+): void {
+  const texts = new Map(conversation.sessions.flatMap((s) => s.turns.map((t) => [t.dia_id, `${t.speaker}: ${t.text}`])));
+  console.log(`\n[cat ${q.category}] ${q.question}`);
+  for (const id of q.evidence) {
+    const rank = results.findIndex((r) => r.ref === id);
+    console.log(`  gold ${id} ${rank < 0 ? "miss" : `#${rank + 1}`}: ${(texts.get(id) ?? "").slice(0, 140)}`);
+  }
+  for (const r of results.slice(0, 3)) console.log(`  top ${r.ref} ${r.score.toFixed(3)}: ${r.content.slice(0, 120)}`);
 }
 
 function strip(s: Summary): Omit<Summary, "n"> {

@@ -36,10 +36,23 @@ function provider(delayMs: number): LlmProvider {
         rollout_summary: "The user migrated the module; tests pass.",
         rollout_slug: "migrate-module",
         raw_memory: "## Procedures\n- pnpm test works",
-        facts: [{ content: "The project runs its tests with pnpm test.", type: "procedural", confidence: 0.8, evidence: [id] }],
+        facts: [
+          {
+            content: "The project runs its tests with pnpm test.",
+            type: "procedural",
+            confidence: 0.8,
+            evidence: [id],
+          },
+        ],
         entities: [{ source: "project", relationship: "uses", target: "pnpm", confidence: 0.8 }],
       });
-      return { text, usage: { inputTokens: Math.round(request.prompt.length / 4), outputTokens: 80 }, provider: "bench", model: "bench", warnings: [] };
+      return {
+        text,
+        usage: { inputTokens: Math.round(request.prompt.length / 4), outputTokens: 80 },
+        provider: "bench",
+        model: "bench",
+        warnings: [],
+      };
     },
   };
 }
@@ -48,7 +61,11 @@ function seed(count: number, itemsPerSession: number): { storage: Storage; dir: 
   const dir = mkdtempSync(join(tmpdir(), "cairn-bench-p1-"));
   const now = Date.now();
   const storage = Storage.open(join(dir, "cairn.db"), { leaseMs: 600_000 });
-  const collector = new Collector(storage.sessions, storage.items, { maxUnprocessedItems: 5, clock: () => now, projectKeyOf: () => "path:/srv/bench" });
+  const collector = new Collector(storage.sessions, storage.items, {
+    maxUnprocessedItems: 5,
+    clock: () => now,
+    projectKeyOf: () => "path:/srv/bench",
+  });
   withWriteTx(storage.db, () => {
     for (let s = 0; s < count; s++) {
       const items: SessionItem[] = [];
@@ -60,9 +77,28 @@ function seed(count: number, itemsPerSession: number): { storage: Storage; dir: 
             : role === "tool_call"
               ? JSON.stringify({ cmd: `pnpm test --filter module-${i}` })
               : `${role === "user" ? "Please" : "I will"} handle step ${i} of the migration; always keep the API stable.`;
-        items.push({ key: `L${i}`, role, text, ...(role.startsWith("tool") ? { tool: "exec_command", callId: `c${i - (i % 4)}` } : {}), origin: { file: "bench", line: i } });
+        items.push({
+          key: `L${i}`,
+          role,
+          text,
+          ...(role.startsWith("tool") ? { tool: "exec_command", callId: `c${i - (i % 4)}` } : {}),
+          origin: { file: "bench", line: i },
+        });
       }
-      collector.apply({ session: { id: `bench-${s}`, agent: "codex", kind: "interactive", cwd: "/srv/bench", startedAt: now - 2 * DAY, updatedAt: now - DAY }, items }, "bench");
+      collector.apply(
+        {
+          session: {
+            id: `bench-${s}`,
+            agent: "codex",
+            kind: "interactive",
+            cwd: "/srv/bench",
+            startedAt: now - 2 * DAY,
+            updatedAt: now - DAY,
+          },
+          items,
+        },
+        "bench",
+      );
       collector.end(`bench-${s}`);
     }
   });
@@ -71,24 +107,42 @@ function seed(count: number, itemsPerSession: number): { storage: Storage; dir: 
 
 async function measure(label: string, count: number, delayMs: number) {
   const { storage, dir } = seed(count, Number(values.items));
-  const config = validateConfig({ memories: { maxRolloutsPerStartup: count }, extraction: { concurrency: 8, scanLimit: count, runningCap: count } });
+  const config = validateConfig({
+    memories: { maxRolloutsPerStartup: count },
+    extraction: { concurrency: 8, scanLimit: count, runningCap: count },
+  });
   const started = performance.now();
   const report = await runPhase1({ storage, config, clock: Date.now, llm: provider(delayMs) });
   const seconds = (performance.now() - started) / 1000;
   const ok = report.jobs.filter((job) => job.outcome === "succeeded").length;
   storage.close();
   rmSync(dir, { recursive: true, force: true });
-  return { label, sessions: count, succeeded: ok, seconds: Number(seconds.toFixed(2)), perSecond: Number((ok / seconds).toFixed(1)) };
+  return {
+    label,
+    sessions: count,
+    succeeded: ok,
+    seconds: Number(seconds.toFixed(2)),
+    perSecond: Number((ok / seconds).toFixed(1)),
+  };
 }
 
 const instant = await measure("instant provider", Number(values.sessions), 0);
 const slowCount = 200;
 const slow = await measure(`${values.slow} ms provider, concurrency 8`, slowCount, Number(values.slow));
 const ideal = (8 * 1000) / Number(values.slow);
-const result = { machine: `${cpus().length} x ${cpus()[0]?.model ?? "cpu"}`, itemsPerSession: Number(values.items), instant, slow: { ...slow, ideal, ofIdeal: Number((slow.perSecond / ideal).toFixed(3)) } };
+const result = {
+  machine: `${cpus().length} x ${cpus()[0]?.model ?? "cpu"}`,
+  itemsPerSession: Number(values.items),
+  instant,
+  slow: { ...slow, ideal, ofIdeal: Number((slow.perSecond / ideal).toFixed(3)) },
+};
 if (values.json) console.log(JSON.stringify(result));
 else {
   console.log(`phase-1 benchmark on ${result.machine}, ${result.itemsPerSession} items per session`);
-  console.log(`  instant provider: ${instant.succeeded} sessions in ${instant.seconds}s = ${instant.perSecond} sessions/s   target >= 100/s`);
-  console.log(`  ${values.slow} ms provider at concurrency 8: ${slow.perSecond} sessions/s = ${(result.slow.ofIdeal * 100).toFixed(1)}% of the ideal ${ideal}/s   target >= 90%`);
+  console.log(
+    `  instant provider: ${instant.succeeded} sessions in ${instant.seconds}s = ${instant.perSecond} sessions/s   target >= 100/s`,
+  );
+  console.log(
+    `  ${values.slow} ms provider at concurrency 8: ${slow.perSecond} sessions/s = ${(result.slow.ofIdeal * 100).toFixed(1)}% of the ideal ${ideal}/s   target >= 90%`,
+  );
 }

@@ -5,17 +5,26 @@ import type { CairnConfig } from "./config/schema.js";
 import { withWriteTx } from "./db/tx.js";
 import { MemoryStore } from "./memory/memoryStore.js";
 import type { RecallResponse, RememberInput, RememberOutcome } from "./memory/types.js";
+import { ingestStage1Facts } from "./pipeline/facts/stage1Facts.js";
 import { EligibilityRepository } from "./pipeline/phase1/eligibilityRepository.js";
 import { type Phase1Options, type Phase1Report, runPhase1 } from "./pipeline/phase1/runPhase1.js";
 import { agentConsolidator } from "./pipeline/phase2/consolidators/agentConsolidator.js";
 import { llmConsolidator } from "./pipeline/phase2/consolidators/llmConsolidator.js";
 import { offlineConsolidator } from "./pipeline/phase2/consolidators/offlineConsolidator.js";
 import type { Consolidator } from "./pipeline/phase2/consolidators/types.js";
-import { LAST_RUN_KEY, newestInput, type Phase2Report, runPhase2, WATERMARK_KEY } from "./pipeline/phase2/runPhase2.js";
+import {
+  FORCE_NEXT_KEY,
+  LAST_RUN_KEY,
+  newestInput,
+  type Phase2Report,
+  runPhase2,
+  WATERMARK_KEY,
+} from "./pipeline/phase2/runPhase2.js";
 import { projectIdentity } from "./project/projectKey.js";
 import { projectResolver } from "./project/projectResolver.js";
 import { createEmbeddingProvider } from "./providers/embeddings/createEmbeddingProvider.js";
 import { type ResolvedLlm, resolveLlm } from "./providers/llm/roles.js";
+import { type ClearReport, clearMemory } from "./read/clearMemory.js";
 import { buildInjection, type Injection } from "./read/inject.js";
 import { readMemoryUrl } from "./read/memoryUrl.js";
 import { applyCitationUsage } from "./read/usageFeedback.js";
@@ -260,6 +269,22 @@ export class Cairn {
     if (sessions.length > 0) this.storage.stage1.recordUsage(sessions, this.clock());
   }
 
+  /** Deletes the memory of the project of `cwd`, or everything with `all`. */
+  clearMemory(options: { cwd?: string; all?: boolean } = {}): ClearReport {
+    return clearMemory({
+      storage: this.storage,
+      store: this.memories,
+      memoriesRoot: this.paths.memories,
+      cwd: options.cwd ?? process.cwd(),
+      all: options.all ?? false,
+    });
+  }
+
+  /** Forces the next phase 2 to consolidate every workspace (`memory enqueue`). */
+  enqueueConsolidation(): void {
+    this.storage.meta.set(FORCE_NEXT_KEY, true);
+  }
+
   /** The model roles (resolved once per instance; null roles mean offline). */
   providers(): Promise<ResolvedLlm> {
     this.resolved ??= resolveLlm(this.config, this.env);
@@ -272,10 +297,56 @@ export class Cairn {
     return { default: name(resolved.default), smol: name(resolved.smol), reason: resolved.reason };
   }
 
-  /** Phase 1: extract stage-1 memories from eligible sessions. */
+  /** Phase 1: extract stage-1 memories from eligible sessions, then move their facts into the memory store. */
   async extract(options: Phase1Options = {}): Promise<Phase1Report> {
     const resolved = await this.providers();
-    return runPhase1({ storage: this.storage, config: this.config, clock: this.clock, llm: resolved.default }, options);
+    const report = await runPhase1(
+      { storage: this.storage, config: this.config, clock: this.clock, llm: resolved.default },
+      options,
+    );
+    if (!options.dryRun) report.facts = await this.ingestPendingFacts(resolved.default);
+    return report;
+  }
+
+  /**
+   * Stage-1 outputs are stored first; their facts follow in a separate step, so a crash or a failing
+   * decision model leaves them pending for the next run instead of losing them.
+   */
+  private async ingestPendingFacts(
+    llm: ResolvedLlm["default"],
+  ): Promise<{ outputs: number; written: number; failed: number }> {
+    const totals = { outputs: 0, written: 0, failed: 0 };
+    const failed = new Set<string>();
+    for (;;) {
+      const batch = this.storage.stage1.pendingFacts(50).filter((output) => !failed.has(output.sessionId));
+      if (batch.length === 0) return totals;
+      for (const output of batch) {
+        try {
+          const { written } = await ingestStage1Facts(output, {
+            store: this.memories,
+            db: this.storage.db,
+            llm,
+            now: this.clock,
+          });
+          this.storage.stage1.markFactsIngested(output.sessionId, output.generatedAt, this.clock());
+          totals.outputs += 1;
+          totals.written += written;
+        } catch {
+          failed.add(output.sessionId);
+          totals.failed += 1;
+        }
+      }
+    }
+  }
+
+  /** The main job: collection, then phase 1, then phase 2. */
+  async run(
+    options: { scan?: Parameters<Cairn["scan"]>[0]; extract?: Phase1Options; force?: boolean } = {},
+  ): Promise<{ scan: ScanReport; extract: Phase1Report; consolidate: Phase2Report }> {
+    const scan = await this.scan(options.scan);
+    const extract = await this.extract(options.extract);
+    const consolidate = await this.consolidate({ force: options.force ?? false });
+    return { scan, extract, consolidate };
   }
 
   /** Phase 2: consolidate stage-1 memories into the workspaces. */

@@ -9,6 +9,7 @@ import { registerHook } from "./commands/hook.js";
 import { registerInject } from "./commands/inject.js";
 import { registerInstall } from "./commands/install.js";
 import { registerMcp } from "./commands/mcp.js";
+import { registerMemory } from "./commands/memory.js";
 import { registerRead } from "./commands/read.js";
 import { registerRecall } from "./commands/recall.js";
 import { registerRemember } from "./commands/remember.js";
@@ -36,6 +37,7 @@ export function buildProgram(): Command {
   registerStatus(program);
   registerInject(program);
   registerRead(program);
+  registerMemory(program);
   registerRemember(program);
   registerRecall(program);
   registerDoctor(program);

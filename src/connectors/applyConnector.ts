@@ -1,7 +1,7 @@
-import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import { writeFileAtomic } from "../util/atomicWrite.js";
-import { type FileRecord, readInstallState, writeInstallState } from "./installState.js";
+import { sha256 } from "../util/hash.js";
+import { type FileRecord, type InstallState, readInstallState, writeInstallState } from "./installState.js";
 import type { Connector, FileChange, InstallContext, ManagedEdit } from "./types.js";
 
 export interface ApplyOptions {
@@ -18,32 +18,42 @@ export interface ApplyOptions {
 export function installConnector(connector: Connector, context: InstallContext, options: ApplyOptions): FileChange[] {
   const state = readInstallState(options.stateDir, connector.agent);
   const now = options.now?.() ?? new Date();
+  // Every edit is computed before anything is written: a file cairn cannot merge stops the install whole.
   const plans = connector.edits(context).map((edit) => {
     const current = readOrNull(edit.file);
     return { edit, current, next: edit.install(current) };
   });
-  // Every edit is computed before anything is written: a file cairn cannot merge stops the install whole.
-  const changes = plans.map(({ edit, current, next }): FileChange => {
-    if (next === current) return { file: edit.file, what: edit.what, action: "unchanged" };
-    const backup = current === null ? undefined : backupFile(edit.file, now);
-    writeFileAtomic(edit.file, next, modeOf(edit.file));
-    const previous = state.files[edit.file];
-    // A file that still holds what cairn wrote keeps its original restore point; one the user changed
-    // since gets a new one (restoring the older copy would undo the user's change).
-    const keepOriginal = previous !== undefined && current !== null && digest(current) === previous.written;
-    state.files[edit.file] = keepOriginal
-      ? { ...previous, written: digest(next) }
-      : { existed: current !== null, ...(backup ? { backup } : {}), written: digest(next) };
-    return {
-      file: edit.file,
-      what: edit.what,
-      action: current === null ? "created" : "updated",
-      ...(backup ? { backup } : {}),
-    };
-  });
-  state.installedAt ??= now.toISOString();
-  writeInstallState(options.stateDir, connector.agent, state);
+  const changes: FileChange[] = [];
+  try {
+    for (const plan of plans) changes.push(installFile({ ...plan, state, now }));
+  } finally {
+    // Recorded even when a later file failed, so uninstall can still restore the earlier ones.
+    state.installedAt ??= now.toISOString();
+    writeInstallState(options.stateDir, connector.agent, state);
+  }
   return changes;
+}
+
+function installFile(plan: {
+  edit: ManagedEdit;
+  current: string | null;
+  next: string;
+  state: InstallState;
+  now: Date;
+}): FileChange {
+  const { edit, current, next, state } = plan;
+  const base = { file: edit.file, what: edit.what };
+  if (next === current) return { ...base, action: "unchanged" };
+  const backup = current === null ? undefined : backupFile(edit.file, plan.now);
+  writeFileAtomic(edit.file, next, modeOf(edit.file));
+  const previous = state.files[edit.file];
+  // A file that still holds what cairn wrote keeps its original restore point; one the user changed
+  // since gets a new one (restoring the older copy would undo the user's change).
+  const keepOriginal = previous !== undefined && current !== null && sha256(current) === previous.written;
+  state.files[edit.file] = keepOriginal
+    ? { ...previous, written: sha256(next) }
+    : { existed: current !== null, ...(backup ? { backup } : {}), written: sha256(next) };
+  return { ...base, action: current === null ? "created" : "updated", ...(backup ? { backup } : {}) };
 }
 
 /**
@@ -62,7 +72,7 @@ function uninstallFile(edit: ManagedEdit, record: FileRecord | undefined, now: D
   const base = { file: edit.file, what: edit.what };
   const current = readOrNull(edit.file);
   if (current === null) return { ...base, action: "absent" };
-  if (record && digest(current) === record.written) {
+  if (record && sha256(current) === record.written) {
     if (!record.existed) {
       rmSync(edit.file, { force: true });
       return { ...base, action: "deleted" };
@@ -108,8 +118,4 @@ function modeOf(file: string): number {
   } catch {
     return 0o600;
   }
-}
-
-function digest(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
 }

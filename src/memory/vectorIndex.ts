@@ -1,3 +1,4 @@
+import { cached } from "./repositories/statementCache.js";
 import type { Database } from "better-sqlite3";
 import { binaryQuantize } from "./vectorCodec.js";
 
@@ -34,16 +35,15 @@ export class VectorIndex {
   upsert(memoryId: number, scope: string, vector: Float32Array, replace = true): void {
     if (!this.enabled || vector.length !== this.dimensions) return;
     this.ensure();
-    if (replace) this.db.prepare(`DELETE FROM ${this.table} WHERE memory_id = ?`).run(BigInt(memoryId));
-    this.db
-      .prepare(`INSERT INTO ${this.table} (memory_id, scope, embedding) VALUES (?, ?, vec_bit(?))`)
+    if (replace) cached(this.db, `DELETE FROM ${this.table} WHERE memory_id = ?`).run(BigInt(memoryId));
+    cached(this.db, `INSERT INTO ${this.table} (memory_id, scope, embedding) VALUES (?, ?, vec_bit(?))`)
       .run(BigInt(memoryId), scope, binaryQuantize(vector));
   }
 
   remove(memoryId: number): void {
     if (!this.enabled) return;
     this.ensure();
-    this.db.prepare(`DELETE FROM ${this.table} WHERE memory_id = ?`).run(BigInt(memoryId));
+    cached(this.db, `DELETE FROM ${this.table} WHERE memory_id = ?`).run(BigInt(memoryId));
   }
 
   /** Up to `limit` nearest memory ids by Hamming distance, per scope (partitions are searched one by one). */
@@ -53,9 +53,9 @@ export class VectorIndex {
     const bits = binaryQuantize(query);
     const sql = `SELECT memory_id AS id FROM ${this.table} WHERE embedding MATCH vec_bit(?) AND k = ?`;
     if (scopes === "all") {
-      return (this.db.prepare(sql).all(bits, limit) as { id: number }[]).map((r) => r.id);
+      return (cached(this.db, sql).all(bits, limit) as { id: number }[]).map((r) => r.id);
     }
-    const statement = this.db.prepare(`${sql} AND scope = ?`);
+    const statement = cached(this.db, `${sql} AND scope = ?`);
     const ids: number[] = [];
     for (const scope of scopes)
       for (const row of statement.all(bits, limit, scope) as { id: number }[]) ids.push(row.id);

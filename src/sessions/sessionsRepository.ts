@@ -153,6 +153,25 @@ export class SessionsRepository {
     return changed;
   }
 
+  /** Ids of the sessions of one project (or of all sessions). */
+  idsOfProject(projectKey: string | "*"): string[] {
+    const rows = (
+      projectKey === "*"
+        ? this.stmt("SELECT id FROM sessions").all()
+        : this.stmt("SELECT id FROM sessions WHERE project_key = ?").all(projectKey)
+    ) as Array<{ id: string }>;
+    return rows.map((row) => row.id);
+  }
+
+  /** Marks sessions as processed up to their newest item, so cleared memory is not re-extracted from old items. */
+  markAllProcessed(ids: readonly string[]): void {
+    this.stmt(
+      `UPDATE sessions SET invalidated_at = NULL,
+         processed_until = coalesce((SELECT max(id) FROM items WHERE items.session_id = sessions.id), processed_until)
+       WHERE id IN (SELECT value FROM json_each(?))`,
+    ).run(JSON.stringify(ids));
+  }
+
   /** Distinct working directories per project key (for the workspace index). */
   cwdsByProject(): Map<string, string[]> {
     const rows = this.stmt(

@@ -1,8 +1,9 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 /** A lock older than this is taken over even if its process id is alive (the id may have been reused). */
 const MAX_LOCK_AGE_MS = 6 * 3_600_000;
+const HALF_WRITTEN_GRACE_MS = 10_000;
 
 export interface RunLockInfo {
   pid: number;
@@ -33,7 +34,7 @@ export function acquireRunLock(home: string, now = Date.now()): RunLock | undefi
       return { release: () => releaseIfOurs(path) };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      if (heldBy(path, now)) return undefined;
+      if (heldBy(home, now)) return undefined;
       rmSync(path, { force: true });
     }
   }
@@ -41,14 +42,19 @@ export function acquireRunLock(home: string, now = Date.now()): RunLock | undefi
 }
 
 /** The live holder of the lock, if any (cheap: one small file read and a signal-0 probe). */
-export function heldBy(pathOrHome: string, now = Date.now()): RunLockInfo | undefined {
-  const path = pathOrHome.endsWith(".lock") ? pathOrHome : runLockPath(pathOrHome);
+export function heldBy(home: string, now = Date.now()): RunLockInfo | undefined {
   let info: RunLockInfo;
   try {
-    info = JSON.parse(readFileSync(path, "utf8")) as RunLockInfo;
+    info = JSON.parse(readFileSync(runLockPath(home), "utf8")) as RunLockInfo;
   } catch {
-    // Missing, or half-written by a process that died between create and write: not a live holder.
-    return undefined;
+    // Missing: no holder. Unreadable: being written right now (a live holder), unless it has stayed
+    // unreadable long enough to be the leftover of a process that died between create and write.
+    try {
+      const mtime = statSync(runLockPath(home)).mtimeMs;
+      return now - mtime < HALF_WRITTEN_GRACE_MS ? { pid: 0, startedAt: mtime } : undefined;
+    } catch {
+      return undefined;
+    }
   }
   if (typeof info.pid !== "number" || typeof info.startedAt !== "number") return undefined;
   if (now - info.startedAt > MAX_LOCK_AGE_MS) return undefined;

@@ -1,3 +1,4 @@
+import type { Database } from "better-sqlite3";
 import { openDatabase } from "../../src/db/connection.js";
 import { MemoryStore } from "../../src/memory/memoryStore.js";
 import { createHashedEmbeddingProvider } from "../../src/providers/embeddings/hashedEmbedding.js";
@@ -9,7 +10,7 @@ type ConfigInput = Parameters<typeof defaultRecallConfig>[0];
 /** A fresh in-memory store per test, hashed embeddings, a clock the test can move. */
 export function makeStore(
   options: { config?: ConfigInput; embeddings?: EmbeddingProvider; vectorIndex?: boolean } = {},
-) {
+): { db: Database; store: MemoryStore; advance: (ms: number) => number } {
   const { db, vecError } = openDatabase(":memory:");
   let now = 1_700_000_000_000;
   const clock = () => now;

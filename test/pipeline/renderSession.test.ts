@@ -4,15 +4,31 @@ import type { ItemRecord } from "../../src/sessions/types.js";
 import { tokenCount } from "../../src/util/tokens.js";
 
 function item(id: number, role: ItemRecord["role"], text: string): ItemRecord {
-  return { id, sessionId: "s", seq: id, key: `L${id}`, role, text, tool: role.startsWith("tool") ? "exec_command" : null, callId: null, isError: false, ts: null, originFile: null, originLine: null };
+  return {
+    id,
+    sessionId: "s",
+    seq: id,
+    key: `L${id}`,
+    role,
+    text,
+    tool: role.startsWith("tool") ? "exec_command" : null,
+    callId: null,
+    isError: false,
+    ts: null,
+    originFile: null,
+    originLine: null,
+  };
 }
 
 describe("renderSession", () => {
   it("keeps everything that fits, drops system items, and reports the item range", () => {
-    const rendered = renderSession([item(1, "system", "injected"), item(2, "user", "fix the bug"), item(3, "assistant", "done")], {
-      maxInputTokens: 1000,
-      toolOutputMaxTokens: 100,
-    });
+    const rendered = renderSession(
+      [item(1, "system", "injected"), item(2, "user", "fix the bug"), item(3, "assistant", "done")],
+      {
+        maxInputTokens: 1000,
+        toolOutputMaxTokens: 100,
+      },
+    );
     expect(rendered.entries.map((entry) => entry.id)).toEqual([2, 3]);
     expect(rendered).toMatchObject({ omitted: 0, itemFrom: 1, itemTo: 3 });
     expect(JSON.parse(rendered.json)).toEqual([
@@ -22,7 +38,9 @@ describe("renderSession", () => {
   });
 
   it("cuts at item boundaries to the budget, keeping the start and the end and saying what was left out", () => {
-    const items = Array.from({ length: 400 }, (_, i) => item(i + 1, i % 2 ? "assistant" : "user", `message number ${i + 1} about the parser and its tests`));
+    const items = Array.from({ length: 400 }, (_, i) =>
+      item(i + 1, i % 2 ? "assistant" : "user", `message number ${i + 1} about the parser and its tests`),
+    );
     const rendered = renderSession(items, { maxInputTokens: 2000, toolOutputMaxTokens: 100 });
     expect(rendered.tokens).toBeLessThanOrEqual(2000);
     expect(tokenCount(rendered.json)).toBe(rendered.tokens);
@@ -35,7 +53,10 @@ describe("renderSession", () => {
 
   it("clips a long tool output to its own budget, keeping its head and its end", () => {
     const output = `${"progress line\n".repeat(2000)}FINAL ERROR: disk full`;
-    const rendered = renderSession([item(1, "tool_result", output)], { maxInputTokens: 100_000, toolOutputMaxTokens: 200 });
+    const rendered = renderSession([item(1, "tool_result", output)], {
+      maxInputTokens: 100_000,
+      toolOutputMaxTokens: 200,
+    });
     const text = rendered.entries[0]!.text;
     expect(text.length).toBeLessThan(2000);
     expect(text).toContain("[... clipped ...]");

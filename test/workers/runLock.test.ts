@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -34,7 +34,7 @@ describe("run lock", () => {
     acquireRunLock(dir)?.release();
   });
 
-  it("takes over a lock whose process is gone, a too old one, and a half-written one", () => {
+  it("takes over a lock whose process is gone, a too old one, and a half-written one once it is old", () => {
     const dir = home();
     writeFileSync(runLockPath(dir), JSON.stringify({ pid: deadPid(), startedAt: Date.now() }));
     expect(heldBy(dir)).toBeUndefined();
@@ -44,6 +44,9 @@ describe("run lock", () => {
     expect(lock).toBeDefined();
     lock?.release();
     writeFileSync(runLockPath(dir), "");
+    expect(acquireRunLock(dir)).toBeUndefined();
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(runLockPath(dir), old, old);
     expect(acquireRunLock(dir)).toBeDefined();
   });
 });

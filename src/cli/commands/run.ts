@@ -21,16 +21,27 @@ export function registerRun(program: Command): void {
       const cairn = new Cairn({ ...(home ? { home } : {}), ...(options.demo ? { config: demoConfig } : {}) });
       try {
         const progress = createProgress(global);
-        progress.start(0, "scanning");
-        const scan = await cairn.scan({
-          ...(options.demo ? { overrides: demoSources(), only: ["codex", "claude-code", "pi"] } : {}),
-          onFile: (_file, done) => progress.update(done, "sessions"),
+        let phase = "";
+        const step = (name: string) => {
+          if (phase) progress.stop();
+          phase = name;
+          progress.start(0, name);
+        };
+        step("scanning");
+        const { scan, extract, consolidate } = await cairn.run({
+          scan: {
+            ...(options.demo ? { overrides: demoSources(), only: ["codex", "claude-code", "pi"] } : {}),
+            onFile: (_file, done) => progress.update(done, "files"),
+          },
+          extract: {
+            onJob: (_job, done, total) => {
+              if (phase !== "extracting") step("extracting");
+              progress.update(done, `of ${total}`);
+            },
+          },
+          force: options.force ?? false,
         });
         progress.stop();
-        progress.start(0, "extracting");
-        const extract = await cairn.extract({ onJob: (_job, done, total) => progress.update(done, `of ${total}`) });
-        progress.stop();
-        const consolidate = await cairn.consolidate({ force: options.force ?? false });
         const report = { home: cairn.paths.home, memories: cairn.paths.memories, scan, extract, consolidate };
         if (global.json) return printJson(report);
         const { totals } = scan;

@@ -1,3 +1,4 @@
+import { cached } from "./statementCache.js";
 import type { Database } from "better-sqlite3";
 import { blobToVector, vectorToBlob } from "../vectorCodec.js";
 
@@ -13,8 +14,7 @@ export class EmbeddingRepository {
   constructor(private readonly db: Database) {}
 
   upsert(contentHash: string, model: string, vector: Float32Array, now: number): void {
-    this.db
-      .prepare(
+    cached(this.db, 
         `INSERT INTO embeddings (content_hash, model, dimensions, vector, created_at) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (content_hash) DO UPDATE SET model = excluded.model, dimensions = excluded.dimensions,
            vector = excluded.vector, created_at = excluded.created_at`,
@@ -26,8 +26,7 @@ export class EmbeddingRepository {
   getMany(contentHashes: string[], model: string): Map<string, Float32Array> {
     const out = new Map<string, Float32Array>();
     if (contentHashes.length === 0) return out;
-    const rows = this.db
-      .prepare(
+    const rows = cached(this.db, 
         "SELECT content_hash AS h, vector AS v FROM embeddings WHERE content_hash IN (SELECT value FROM json_each(?)) AND model = ?",
       )
       .all(JSON.stringify(contentHashes), model) as { h: string; v: Buffer }[];
@@ -38,8 +37,7 @@ export class EmbeddingRepository {
   /** Cosine similarity to `query` per content hash, computed by sqlite-vec (requires the extension). */
   cosinesInSql(contentHashes: string[], model: string, query: Float32Array): Map<string, number> {
     if (contentHashes.length === 0) return new Map();
-    const rows = this.db
-      .prepare(
+    const rows = cached(this.db, 
         `SELECT content_hash AS h, 1 - vec_distance_cosine(vector, ?) AS c FROM embeddings
          WHERE content_hash IN (SELECT value FROM json_each(?)) AND model = ? AND dimensions = ?`,
       )
@@ -50,8 +48,7 @@ export class EmbeddingRepository {
   /** Vectors of live memories in the scopes, for the scan used when sqlite-vec is not loaded. */
   scanScopes(scopes: string[] | "all", model: string): { id: number; vector: Float32Array }[] {
     const scoped = scopes !== "all";
-    const rows = this.db
-      .prepare(
+    const rows = cached(this.db, 
         `SELECT m.id, e.vector AS v FROM memories m JOIN embeddings e ON e.content_hash = m.content_hash AND e.model = ?
          WHERE m.deleted_at IS NULL ${scoped ? "AND m.scope IN (SELECT value FROM json_each(?))" : ""}`,
       )
@@ -64,8 +61,7 @@ export class EmbeddingRepository {
    * newest first, so what was just written becomes searchable first.
    */
   findStale(model: string, limit: number): StaleMemory[] {
-    return this.db
-      .prepare(
+    return cached(this.db, 
         `SELECT m.id, m.content, m.content_hash AS contentHash, m.scope FROM memories m
          LEFT JOIN embeddings e ON e.content_hash = m.content_hash
          WHERE m.deleted_at IS NULL
@@ -76,8 +72,7 @@ export class EmbeddingRepository {
   }
 
   countStale(model: string): number {
-    const row = this.db
-      .prepare(
+    const row = cached(this.db, 
         `SELECT count(*) AS n FROM memories m LEFT JOIN embeddings e ON e.content_hash = m.content_hash
          WHERE m.deleted_at IS NULL
            AND (e.content_hash IS NULL OR e.model != ? OR m.embedding_model IS NULL OR m.embedding_model != ?)`,

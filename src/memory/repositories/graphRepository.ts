@@ -1,3 +1,4 @@
+import { cached } from "./statementCache.js";
 import type { Database } from "better-sqlite3";
 
 export function canonicalEntityName(name: string): string {
@@ -19,8 +20,7 @@ export class GraphRepository {
   /** Inserts the entity or increments its mentions; returns its id. */
   upsertEntity(name: string, entityType: string, now: number): number {
     const canonical = canonicalEntityName(name);
-    const row = this.db
-      .prepare(
+    const row = cached(this.db, 
         `INSERT INTO entities (name, canonical_name, entity_type, mentions, created_at, updated_at)
          VALUES (?, ?, ?, 1, ?, ?)
          ON CONFLICT (canonical_name) DO UPDATE SET mentions = mentions + 1, updated_at = excluded.updated_at
@@ -32,8 +32,7 @@ export class GraphRepository {
 
   /** A repeated relation gains a mention and its confidence becomes the running average. */
   upsertRelation(sourceId: number, targetId: number, relationType: string, confidence: number, now: number): void {
-    this.db
-      .prepare(
+    cached(this.db, 
         `INSERT INTO relations (source_entity_id, target_entity_id, relation_type, strength, mentions, confidence, created_at, updated_at)
          VALUES (?, ?, ?, 1.0, 1, ?, ?, ?)
          ON CONFLICT (source_entity_id, target_entity_id, relation_type) DO UPDATE SET
@@ -46,8 +45,7 @@ export class GraphRepository {
   /** Idempotent: re-processing the same memory does not count the mention twice. */
   addMention(memoryId: number, entityId: number, mentionText: string, confidence: number, kind: string): boolean {
     return (
-      this.db
-        .prepare(
+      cached(this.db, 
           `INSERT OR IGNORE INTO memory_entity_mentions (memory_id, entity_id, mention_text, confidence, kind)
            VALUES (?, ?, ?, ?, ?)`,
         )
@@ -58,8 +56,7 @@ export class GraphRepository {
   /** Entities whose canonical name contains the token, most mentioned first. */
   entitiesMatching(token: string, limit: number): number[] {
     return (
-      this.db
-        .prepare("SELECT id FROM entities WHERE canonical_name LIKE ? ESCAPE '\\' ORDER BY mentions DESC LIMIT ?")
+      cached(this.db, "SELECT id FROM entities WHERE canonical_name LIKE ? ESCAPE '\\' ORDER BY mentions DESC LIMIT ?")
         .all(`%${token.replace(/[\\%_]/g, "\\$&")}%`, limit) as { id: number }[]
     ).map((r) => r.id);
   }
@@ -69,8 +66,7 @@ export class GraphRepository {
     if (entityIds.length === 0) return [];
     const ids = JSON.stringify(entityIds);
     return (
-      this.db
-        .prepare(
+      cached(this.db, 
           `SELECT DISTINCT other FROM (
              SELECT target_entity_id AS other FROM relations WHERE source_entity_id IN (SELECT value FROM json_each(?))
              UNION SELECT source_entity_id FROM relations WHERE target_entity_id IN (SELECT value FROM json_each(?)))
@@ -88,8 +84,7 @@ export class GraphRepository {
     if (scoped) params.push(JSON.stringify(scopes));
     params.push(limit);
     return (
-      this.db
-        .prepare(
+      cached(this.db, 
           `SELECT DISTINCT m.id FROM memory_entity_mentions me JOIN memories m ON m.id = me.memory_id
            WHERE me.entity_id IN (SELECT value FROM json_each(?)) AND m.deleted_at IS NULL
            ${scoped ? "AND m.scope IN (SELECT value FROM json_each(?))" : ""} LIMIT ?`,
@@ -102,8 +97,7 @@ export class GraphRepository {
   entityDegrees(memoryIds: number[]): Map<number, number[]> {
     const out = new Map<number, number[]>();
     if (memoryIds.length === 0) return out;
-    const rows = this.db
-      .prepare(
+    const rows = cached(this.db, 
         `SELECT me.memory_id AS memoryId, e.mentions FROM memory_entity_mentions me JOIN entities e ON e.id = me.entity_id
          WHERE me.memory_id IN (SELECT value FROM json_each(?))`,
       )
@@ -117,7 +111,7 @@ export class GraphRepository {
   }
 
   counts(): { entities: number; relations: number; mentions: number } {
-    const one = (sql: string) => (this.db.prepare(sql).get() as { n: number }).n;
+    const one = (sql: string) => (cached(this.db, sql).get() as { n: number }).n;
     return {
       entities: one("SELECT count(*) AS n FROM entities"),
       relations: one("SELECT count(*) AS n FROM relations"),

@@ -1,3 +1,4 @@
+import { cached } from "./statementCache.js";
 import type { Database } from "better-sqlite3";
 import type { HistoryEvent } from "../types.js";
 
@@ -29,8 +30,7 @@ export class HistoryRepository {
   constructor(private readonly db: Database) {}
 
   add(event: NewHistoryEvent): void {
-    this.db
-      .prepare(
+    cached(this.db, 
         `INSERT INTO memory_history (memory_id, event, old_content, new_content, who, reason, metadata, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       )
@@ -47,16 +47,14 @@ export class HistoryRepository {
   }
 
   list(memoryId: number): HistoryEvent[] {
-    const rows = this.db
-      .prepare("SELECT * FROM memory_history WHERE memory_id = ? ORDER BY id")
+    const rows = cached(this.db, "SELECT * FROM memory_history WHERE memory_id = ? ORDER BY id")
       .all(memoryId) as HistoryRowDb[];
     return rows.map(toEvent);
   }
 
   /** Recent events of one kind (pipeline audits have no single memory). */
   recent(event: string, limit: number): HistoryEvent[] {
-    const rows = this.db
-      .prepare("SELECT * FROM memory_history WHERE event = ? ORDER BY id DESC LIMIT ?")
+    const rows = cached(this.db, "SELECT * FROM memory_history WHERE event = ? ORDER BY id DESC LIMIT ?")
       .all(event, limit) as HistoryRowDb[];
     return rows.map(toEvent);
   }

@@ -1,3 +1,4 @@
+import { cached } from "./statementCache.js";
 import type { Database } from "better-sqlite3";
 import type { MemoryRecord } from "../types.js";
 
@@ -77,8 +78,7 @@ export class MemoryRepository {
 
   /** Inserts a live row; returns undefined when a live row with the same scope and hash exists. */
   insert(row: NewMemoryRow): number | undefined {
-    const result = this.db
-      .prepare(
+    const result = cached(this.db, 
         `INSERT INTO memories (content, normalized_content, content_hash, type, confidence, importance, scope, project,
            session_id, item_from, item_to, ref, who, why, embedding_model, created_at, updated_at)
          VALUES (@content, @normalizedContent, @contentHash, @type, @confidence, @importance, @scope, @project,
@@ -90,14 +90,13 @@ export class MemoryRepository {
   }
 
   findLiveByHash(scope: string, contentHash: string): number | undefined {
-    const row = this.db
-      .prepare("SELECT id FROM memories WHERE scope = ? AND content_hash = ? AND deleted_at IS NULL")
+    const row = cached(this.db, "SELECT id FROM memories WHERE scope = ? AND content_hash = ? AND deleted_at IS NULL")
       .get(scope, contentHash) as { id: number } | undefined;
     return row?.id;
   }
 
   get(id: number): MemoryRecord | undefined {
-    const row = this.db.prepare("SELECT * FROM memories WHERE id = ?").get(id) as MemoryRowDb | undefined;
+    const row = cached(this.db, "SELECT * FROM memories WHERE id = ?").get(id) as MemoryRowDb | undefined;
     return row ? toRecord(row) : undefined;
   }
 
@@ -114,7 +113,7 @@ export class MemoryRepository {
       sql += " AND m.type IN (SELECT value FROM json_each(?))";
       params.push(JSON.stringify(filter.types));
     }
-    return (this.db.prepare(sql).all(...params) as MemoryRowDb[]).map(toRecord);
+    return (cached(this.db, sql).all(...params) as MemoryRowDb[]).map(toRecord);
   }
 
   /** The slim rows recall scores (no text): live, in the scopes, of the types. */
@@ -131,32 +130,29 @@ export class MemoryRepository {
       sql += " AND type IN (SELECT value FROM json_each(?))";
       params.push(JSON.stringify(filter.types));
     }
-    return this.db.prepare(sql).all(...params) as MemoryRef[];
+    return cached(this.db, sql).all(...params) as MemoryRef[];
   }
 
   contents(ids: number[]): Map<number, string> {
-    const rows = this.db
-      .prepare("SELECT id, content FROM memories WHERE id IN (SELECT value FROM json_each(?))")
+    const rows = cached(this.db, "SELECT id, content FROM memories WHERE id IN (SELECT value FROM json_each(?))")
       .all(JSON.stringify(ids)) as { id: number; content: string }[];
     return new Map(rows.map((r) => [r.id, r.content]));
   }
 
   tombstone(id: number, now: number): boolean {
     return (
-      this.db
-        .prepare("UPDATE memories SET deleted_at = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL")
+      cached(this.db, "UPDATE memories SET deleted_at = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL")
         .run(now, now, id).changes > 0
     );
   }
 
   setEmbeddingModel(id: number, model: string): void {
-    this.db.prepare("UPDATE memories SET embedding_model = ? WHERE id = ?").run(model, id);
+    cached(this.db, "UPDATE memories SET embedding_model = ? WHERE id = ?").run(model, id);
   }
 
   bumpUsage(ids: number[], now: number): void {
     if (ids.length === 0) return;
-    this.db
-      .prepare(
+    cached(this.db, 
         "UPDATE memories SET usage_count = usage_count + 1, last_used_at = ? WHERE id IN (SELECT value FROM json_each(?))",
       )
       .run(now, JSON.stringify(ids));
@@ -165,8 +161,7 @@ export class MemoryRepository {
   /** Live rows of the same session whose item ranges start within `window` items of each anchor. */
   sessionNeighbors(anchors: { sessionId: string; item: number; scope: string }[], window: number): NeighborRow[] {
     if (anchors.length === 0) return [];
-    return this.db
-      .prepare(
+    return cached(this.db, 
         `SELECT DISTINCT m.id, m.session_id AS sessionId, m.item_from AS itemFrom, m.scope FROM json_each(?) a
          JOIN memories m ON m.session_id = json_extract(a.value, '$.sessionId')
           AND m.scope = json_extract(a.value, '$.scope')
@@ -179,7 +174,7 @@ export class MemoryRepository {
   /** Query words that name an author (`who`, or its first word) of live memories in the scopes. */
   authorsNamed(words: string[], scopes: string[] | "all"): string[] {
     const scoped = scopes !== "all";
-    const statement = this.db.prepare(
+    const statement = cached(this.db, 
       // One index range covers "jane" and "jane doe" (and nothing like "janet"): " " sorts below "~".
       // INDEXED BY: left alone, the planner walks the whole scope instead of the few author rows.
       `SELECT 1 FROM memories INDEXED BY idx_memories_who WHERE lower(who) >= @w AND lower(who) <= @w || ' ~'
@@ -190,8 +185,7 @@ export class MemoryRepository {
   }
 
   counts(): { live: number; deleted: number; byScope: Record<string, number> } {
-    const rows = this.db
-      .prepare("SELECT scope, deleted_at IS NULL AS live, count(*) AS n FROM memories GROUP BY scope, live")
+    const rows = cached(this.db, "SELECT scope, deleted_at IS NULL AS live, count(*) AS n FROM memories GROUP BY scope, live")
       .all() as { scope: string; live: number; n: number }[];
     const byScope: Record<string, number> = {};
     let live = 0;

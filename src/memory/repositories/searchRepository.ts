@@ -1,3 +1,4 @@
+import { cached } from "./statementCache.js";
 import type { Database } from "better-sqlite3";
 
 export interface KeywordHit {
@@ -19,8 +20,7 @@ export class SearchRepository {
   keyword(match: string, scopes: string[] | "all", limit: number): KeywordHit[] {
     const expr = scopes === "all" ? match : `(${match}) AND scope_tag : (${scopes.map(scopeTag).join(" OR ")})`;
     // body weight 1, scope_tag 0: the scope token restricts, it never ranks.
-    return this.db
-      .prepare(
+    return cached(this.db, 
         "SELECT rowid AS id, bm25(memories_fts, 1.0, 0.0) AS raw FROM memories_fts WHERE memories_fts MATCH ? ORDER BY raw LIMIT ?",
       )
       .all(expr, limit) as KeywordHit[];
@@ -33,8 +33,7 @@ export class SearchRepository {
     if (scoped) params.push(JSON.stringify(scopes));
     params.push(limit);
     // bm25() is only allowed in the FTS query itself, so rank there and group outside.
-    return this.db
-      .prepare(
+    return cached(this.db, 
         `SELECT h.memory_id AS id, min(f.raw) AS raw FROM (
            SELECT rowid, bm25(memory_hints_fts) AS raw FROM memory_hints_fts WHERE memory_hints_fts MATCH ? ORDER BY raw LIMIT ?
          ) f JOIN memory_hints h ON h.id = f.rowid JOIN memories m ON m.id = h.memory_id
@@ -47,18 +46,18 @@ export class SearchRepository {
   /** Documents containing each term (as the index stems it), for IDF. */
   documentFrequencies(terms: string[]): Map<string, number> {
     const out = new Map<string, number>();
-    const statement = this.db.prepare("SELECT doc FROM memories_fts_vocab WHERE term = ?");
+    const statement = cached(this.db, "SELECT doc FROM memories_fts_vocab WHERE term = ?");
     for (const term of terms) out.set(term, (statement.get(term) as { doc: number } | undefined)?.doc ?? 0);
     return out;
   }
 
   /** An upper bound of the indexed rows (ids only grow), cheap at any size; used only inside a log. */
   corpusSizeEstimate(): number {
-    return (this.db.prepare("SELECT coalesce(max(id), 0) AS n FROM memories").get() as { n: number }).n;
+    return (cached(this.db, "SELECT coalesce(max(id), 0) AS n FROM memories").get() as { n: number }).n;
   }
 
   addHints(memoryId: number, hints: string[], now: number): number {
-    const statement = this.db.prepare(
+    const statement = cached(this.db, 
       "INSERT OR IGNORE INTO memory_hints (memory_id, hint, created_at) VALUES (?, ?, ?)",
     );
     let added = 0;

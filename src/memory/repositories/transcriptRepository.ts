@@ -1,3 +1,4 @@
+import { cached } from "./statementCache.js";
 import type { Database } from "better-sqlite3";
 import type { EvidenceItem } from "../types.js";
 
@@ -7,8 +8,7 @@ export class TranscriptRepository {
 
   /** Items `from..to` (sequence numbers) of a session, at most `limit`. */
   items(sessionId: string, from: number, to: number, limit: number): EvidenceItem[] {
-    return this.db
-      .prepare("SELECT seq, role, text FROM items WHERE session_id = ? AND seq BETWEEN ? AND ? ORDER BY seq LIMIT ?")
+    return cached(this.db, "SELECT seq, role, text FROM items WHERE session_id = ? AND seq BETWEEN ? AND ? ORDER BY seq LIMIT ?")
       .all(sessionId, from, to, limit) as EvidenceItem[];
   }
 }

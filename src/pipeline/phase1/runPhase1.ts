@@ -51,6 +51,8 @@ export interface Phase1Report {
   jobs: Phase1JobReport[];
   dryRun?: DryRunEntry[];
   budgetExhausted: boolean;
+  /** Facts sent on to the memory store after extraction (outputs processed, memories written). */
+  facts?: { outputs: number; written: number; failed: number };
 }
 
 export interface Phase1Deps {

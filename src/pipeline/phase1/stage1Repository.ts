@@ -74,6 +74,20 @@ export class Stage1Repository {
     return this.sql.get("DELETE FROM stage1_outputs WHERE session_id = ?").run(sessionId).changes === 1;
   }
 
+  /** Deletes the outputs of these sessions and every phase-2 selection record of them. */
+  deleteForSessions(sessionIds: readonly string[]): number {
+    const json = JSON.stringify(sessionIds);
+    this.sql.get("DELETE FROM phase2_selection WHERE session_id IN (SELECT value FROM json_each(?))").run(json);
+    return this.sql.get("DELETE FROM stage1_outputs WHERE session_id IN (SELECT value FROM json_each(?))").run(json)
+      .changes;
+  }
+
+  /** Forgets a workspace's last selection (its files are being deleted). */
+  clearSelection(workspace: string | "*"): void {
+    if (workspace === "*") this.sql.get("DELETE FROM phase2_selection").run();
+    else this.sql.get("DELETE FROM phase2_selection WHERE workspace = ?").run(workspace);
+  }
+
   count(): number {
     return (this.sql.get("SELECT count(*) AS n FROM stage1_outputs").get() as { n: number }).n;
   }

@@ -1,0 +1,79 @@
+import { createInterface } from "node:readline/promises";
+import type { Command } from "commander";
+import { CairnError } from "../../util/errors.js";
+import { withCairn } from "../context.js";
+import { printJson, printLine } from "../output.js";
+import { printPhase2 } from "./consolidate.js";
+
+export function registerMemory(program: Command): void {
+  const memory = program
+    .command("memory")
+    .description("view, clear or rebuild the memory of this project (the /memory commands)");
+
+  memory
+    .command("view")
+    .description("show the memory injection payload for the current directory")
+    .option("--cwd <dir>", "directory of the session", process.cwd())
+    .option("--json", "print JSON")
+    .action(async (options: { cwd: string }, command: Command) => {
+      await withCairn(command, (cairn, global) => {
+        const injection = cairn.inject(options.cwd);
+        if (global.json) return printJson(injection);
+        printLine(injection.text || "no memory for this directory yet (run 'cairn run')");
+      });
+    });
+
+  memory
+    .command("clear")
+    .alias("reset")
+    .description("delete all memory data and generated files of the current project (--all: everything)")
+    .option("--cwd <dir>", "the project's directory", process.cwd())
+    .option("--all", "every project and the global memory")
+    .option("--yes", "do not ask for confirmation")
+    .option("--json", "print JSON")
+    .action(async (options: { cwd: string; all?: boolean; yes?: boolean }, command: Command) => {
+      await withCairn(command, async (cairn, global) => {
+        const target = options.all
+          ? "ALL memory (every project and the global memory)"
+          : `the memory of the project of ${options.cwd}`;
+        if (!options.yes) await confirm(`Delete ${target}? Collected sessions stay. [y/N] `);
+        const report = cairn.clearMemory({ cwd: options.cwd, all: options.all ?? false });
+        if (global.json) return printJson(report);
+        printLine(
+          `cleared ${report.scope === "all" ? "all memory" : report.project}: ${report.stage1Outputs} session memories, ${report.memories} stored memories; ${report.sessions} sessions marked processed`,
+        );
+      });
+    });
+
+  memory
+    .command("enqueue")
+    .alias("rebuild")
+    .description("force consolidation at the next run (--now: run it immediately)")
+    .option("--now", "consolidate now")
+    .option("--json", "print JSON")
+    .action(async (options: { now?: boolean }, command: Command) => {
+      await withCairn(command, async (cairn, global) => {
+        cairn.enqueueConsolidation();
+        if (!options.now) {
+          if (global.json) return printJson({ enqueued: true });
+          return printLine("consolidation will run at the next 'cairn run' (or now: cairn memory enqueue --now)");
+        }
+        const report = await cairn.consolidate({ force: true });
+        if (global.json) return printJson(report);
+        printPhase2(report);
+      });
+    });
+}
+
+async function confirm(question: string): Promise<void> {
+  if (!process.stdin.isTTY) {
+    throw new CairnError(
+      "needs_confirmation",
+      "memory clear needs --yes when not run from a terminal; nothing was deleted",
+    );
+  }
+  const prompt = createInterface({ input: process.stdin, output: process.stderr });
+  const answer = await prompt.question(question);
+  prompt.close();
+  if (!/^y(es)?$/i.test(answer.trim())) throw new CairnError("cancelled", "cancelled; nothing was deleted");
+}

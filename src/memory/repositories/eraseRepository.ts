@@ -1,0 +1,28 @@
+import type { Database } from "better-sqlite3";
+import type { VectorIndex } from "../vectorIndex.js";
+
+/**
+ * Hard deletion of whole scopes, for `cairn memory clear`: the user asked for the data to be gone, so
+ * unlike `forget` (a tombstone that keeps history) nothing of these memories stays behind: rows, full-text
+ * entries (by trigger), vectors, hints and mentions (by cascade), history, and embeddings no other memory
+ * shares. Call inside a write transaction.
+ */
+export function eraseScopes(db: Database, vectors: VectorIndex, scopes: readonly string[] | "all"): number {
+  const filter = scopes === "all" ? "1 = 1" : "scope IN (SELECT value FROM json_each(?))";
+  const params = scopes === "all" ? [] : [JSON.stringify(scopes)];
+  const rows = db.prepare(`SELECT id, content_hash FROM memories WHERE ${filter}`).all(...params) as Array<{
+    id: number;
+    content_hash: string;
+  }>;
+  const deleteHistory = db.prepare("DELETE FROM memory_history WHERE memory_id = ?");
+  const deleteMemory = db.prepare("DELETE FROM memories WHERE id = ?");
+  for (const row of rows) {
+    vectors.remove(row.id);
+    deleteHistory.run(row.id);
+    deleteMemory.run(row.id);
+  }
+  db.prepare(
+    "DELETE FROM embeddings WHERE content_hash IN (SELECT value FROM json_each(?)) AND content_hash NOT IN (SELECT content_hash FROM memories)",
+  ).run(JSON.stringify([...new Set(rows.map((row) => row.content_hash))]));
+  return rows.length;
+}

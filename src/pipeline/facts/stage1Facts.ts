@@ -1,0 +1,40 @@
+import type { Database } from "better-sqlite3";
+import type { MemoryStore } from "../../memory/memoryStore.js";
+import type { LlmProvider } from "../../providers/llm/types.js";
+import { GLOBAL_WORKSPACE } from "../../workspace/workspacePaths.js";
+import type { Stage1Output } from "../phase1/types.js";
+import { projectQualifier } from "../phase2/consolidators/knowledge.js";
+import { ingestFacts } from "./ingestFacts.js";
+
+/**
+ * Sends a stage-1 output's facts into the memory store. A preference stated without a project
+ * qualifier is user-level and lands in the global scope; everything else stays in the session's
+ * project. Runs after the stage-1 transaction, never inside one.
+ */
+export async function ingestStage1Facts(
+  output: Stage1Output,
+  deps: { store: MemoryStore; db: Database; llm: LlmProvider | null; now: () => number },
+): Promise<{ written: number }> {
+  const project = output.projectKey ?? GLOBAL_WORKSPACE;
+  const isUserLevel = (fact: Stage1Output["facts"][number]) =>
+    fact.type === "preference" && !projectQualifier.test(fact.content);
+  const groups = [
+    { scope: GLOBAL_WORKSPACE, facts: output.facts.filter(isUserLevel), entities: [] },
+    { scope: project, facts: output.facts.filter((fact) => !isUserLevel(fact)), entities: output.entities },
+  ];
+  let written = 0;
+  for (const group of groups) {
+    if (group.facts.length === 0 && group.entities.length === 0) continue;
+    const result = await ingestFacts(
+      {
+        facts: group.facts,
+        entities: group.entities,
+        scope: group.scope,
+        provenance: { sessionId: output.sessionId, ...(output.projectKey ? { project: output.projectKey } : {}) },
+      },
+      { store: deps.store, db: deps.db, llm: deps.llm, now: deps.now },
+    );
+    written += result.outcomes.filter((outcome) => outcome.status === "created" || outcome.status === "updated").length;
+  }
+  return { written };
+}

@@ -1,0 +1,57 @@
+import { rmSync } from "node:fs";
+import { withWriteTx } from "../db/tx.js";
+import type { MemoryStore } from "../memory/memoryStore.js";
+import { eraseScopes } from "../memory/repositories/eraseRepository.js";
+import { PHASE1_KIND } from "../pipeline/phase1/eligibilityRepository.js";
+import { FORCE_NEXT_KEY, PHASE2_KIND, WATERMARK_KEY } from "../pipeline/phase2/runPhase2.js";
+import type { Storage } from "../storage.js";
+import { workspaceForCwd } from "../workspace/projectIndex.js";
+import { VersionedDir } from "../workspace/versionedDir.js";
+
+export interface ClearReport {
+  scope: "project" | "all";
+  project: string | null;
+  workspace: string | null;
+  sessions: number;
+  stage1Outputs: number;
+  memories: number;
+}
+
+/**
+ * `cairn memory clear`: deletes the memory of the current project (or of everything) and the rows it was
+ * made from, so nothing is silently rebuilt from stale state. Collected sessions stay (they are the
+ * user's history) but are marked processed; the next phase 2 rebuilds the global workspace without them.
+ */
+export function clearMemory(options: {
+  storage: Storage;
+  store: MemoryStore;
+  memoriesRoot: string;
+  cwd: string;
+  all: boolean;
+}): ClearReport {
+  const { storage } = options;
+  const workspace = options.all ? undefined : workspaceForCwd(options.memoriesRoot, options.cwd);
+  const sessionIds = storage.sessions.idsOfProject(workspace ? workspace.key : "*");
+  const report = withWriteTx(storage.db, () => {
+    const stage1Outputs = storage.stage1.deleteForSessions(sessionIds);
+    storage.stage1.clearSelection(workspace ? workspace.key : "*");
+    const memories = eraseScopes(storage.db, options.store.vectors, workspace ? [workspace.key] : "all");
+    storage.jobs.remove(PHASE1_KIND, sessionIds);
+    storage.sessions.markAllProcessed(sessionIds);
+    if (workspace) storage.meta.set(FORCE_NEXT_KEY, true);
+    else {
+      storage.jobs.remove(PHASE2_KIND, ["global"]);
+      storage.meta.delete(WATERMARK_KEY);
+    }
+    return { stage1Outputs, memories };
+  });
+  if (workspace) new VersionedDir(workspace.dir).remove();
+  else rmSync(options.memoriesRoot, { recursive: true, force: true });
+  return {
+    scope: workspace ? "project" : "all",
+    project: workspace?.key ?? null,
+    workspace: workspace?.dir ?? null,
+    sessions: sessionIds.length,
+    ...report,
+  };
+}

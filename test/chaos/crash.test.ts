@@ -1,0 +1,111 @@
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bundleCli, runBundled, spawnCli } from "./support/cliBundle.js";
+import { type FakeProvider, startFakeProvider } from "./support/fakeProvider.js";
+import { type ChaosHome, chaosEnv, makeChaosHome } from "./support/home.js";
+import { hiddenLeftovers, inspectStore, workspaceProblems } from "./support/inspect.js";
+import { writeSessions } from "./support/sessions.js";
+
+const SESSIONS = 60;
+const PROJECTS = 6;
+const CONCURRENCY = 8;
+// High enough that leases orphaned by kills never push a job to dead: this suite is about loss and
+// duplication; the retry limit itself is covered by the provider-fault suite.
+const MAX_ATTEMPTS = 100;
+const KILL_TARGET = 110;
+const TIME_BUDGET_MS = 150_000;
+
+describe("crash anywhere: SIGKILL cairn run at random moments, then let it finish", () => {
+  let main: string;
+  let provider: FakeProvider;
+  let home: ChaosHome;
+
+  beforeAll(async () => {
+    main = bundleCli();
+    // Slow enough that kills land inside phase-1 calls and consolidation calls, not only between them.
+    provider = await startFakeProvider(() => 50 + Math.floor(Math.random() * 250));
+    home = makeChaosHome("crash");
+    writeSessions({ codex: home.codex, claude: home.claude }, { count: SESSIONS, projects: PROJECTS });
+  });
+
+  afterAll(async () => {
+    await provider.close();
+  });
+
+  it("loses nothing, duplicates nothing, and never publishes a half-written workspace", async () => {
+    const env = chaosEnv(home, provider.baseUrl);
+    const configFor = (mode: "llm" | "offline") =>
+      home.writeConfig({
+        consolidation: { mode },
+        queue: { maxAttempts: MAX_ATTEMPTS },
+        extraction: { concurrency: CONCURRENCY },
+      });
+    const tally = { kills: 0, completed: 0, inStage1: 0, inConsolidation: 0, elsewhere: 0, failedExits: 0 };
+    const started = Date.now();
+    for (let cycle = 0; tally.kills < KILL_TARGET && Date.now() - started < TIME_BUDGET_MS; cycle += 1) {
+      configFor(cycle % 2 === 0 ? "llm" : "offline");
+      // --force on every other run keeps phase 2 (sync, consolidation, the workspace swap) in the line of fire.
+      const spawned = spawnCli(main, cycle % 3 === 0 ? ["run"] : ["run", "--force"], env);
+      const delay = Math.floor(Math.random() * 2500);
+      let killed = false;
+      const timer = setTimeout(() => {
+        const { stage1, consolidation } = provider.log.inFlight;
+        if (spawned.child.kill("SIGKILL")) {
+          killed = true;
+          if (consolidation > 0) tally.inConsolidation += 1;
+          else if (stage1 > 0) tally.inStage1 += 1;
+          else tally.elsewhere += 1;
+        }
+      }, delay);
+      const exit = await spawned.exited;
+      clearTimeout(timer);
+      if (killed && exit.signal === "SIGKILL") tally.kills += 1;
+      else {
+        tally.completed += 1;
+        if (exit.code !== 0) tally.failedExits += 1;
+        expect(exit.stderr, "a run that was not killed must not fail").not.toMatch(/database is locked/);
+      }
+    }
+
+    // Leases held by killed runs expire after queue.leaseSeconds (5 s); then one run must finish everything.
+    await new Promise((resolve) => setTimeout(resolve, 5_500));
+    configFor("llm");
+    const final = await runBundled(main, ["run", "--json"], env, 120_000);
+    expect(final.code, final.stderr).toBe(0);
+
+    const store = inspectStore(join(home.home, "cairn.db"));
+    const workspaces = workspaceProblems(join(home.home, "memories"));
+    const leftovers = hiddenLeftovers(join(home.home, "memories"));
+    const calls = provider.log.stage1Calls;
+    const jobs = new Map(store.jobs.filter((job) => job.kind === "phase1").map((job) => [job.key, job]));
+    const overBound: string[] = [];
+    let duplicated = 0;
+    for (const [id, count] of calls) {
+      // Bound: a call happens only under a claimed lease and every claim counts one attempt; attempts are
+      // never reset here (the sessions do not change), so calls <= attempts <= maxAttempts.
+      const job = jobs.get(id);
+      if (!job || count > job.attempts || job.attempts > MAX_ATTEMPTS) overBound.push(`${id}: ${count} calls`);
+      duplicated += count - 1;
+    }
+    const uncalled = [...jobs.keys()].filter((id) => !calls.has(id));
+    console.log(
+      `[chaos:crash] ${tally.kills} kills (${tally.inStage1} during phase-1 calls, ${tally.inConsolidation} during consolidation calls, ${tally.elsewhere} during scan/writes/sync/swap), ${tally.completed} runs finished on their own (${tally.failedExits} non-zero) in ${Math.round((Date.now() - started) / 1000)} s; ` +
+        `${SESSIONS} sessions: ${store.missing.length} lost, 0 duplicated outputs (${store.outputs} outputs), ${duplicated} repeated provider calls (bound ${tally.kills * CONCURRENCY}), ${overBound.length} over the attempt bound; ` +
+        `${workspaces.workspaces} workspaces, ${workspaces.problems.length} invalid files, ${leftovers.length} hidden temp links left; integrity ${store.integrity}; ${store.running} leases stuck`,
+    );
+    expect(tally.kills).toBeGreaterThanOrEqual(50);
+    expect(store.integrity).toBe("ok");
+    expect(store.sessions).toBe(SESSIONS);
+    expect(store.missing).toEqual([]);
+    expect(store.outputs).toBe(SESSIONS);
+    expect(workspaces.problems).toEqual([]);
+    expect(workspaces.workspaces).toBe(PROJECTS + 1);
+    expect(store.running).toBe(0);
+    expect(store.expiredLeases).toBe(0);
+    expect(overBound).toEqual([]);
+    expect(uncalled).toEqual([]);
+    // Each kill can orphan at most `concurrency` in-flight calls; anything beyond is a duplicate bug.
+    expect(duplicated).toBeLessThanOrEqual(tally.kills * CONCURRENCY);
+    expect(provider.log.maxConcurrentConsolidations).toBeLessThanOrEqual(1);
+  });
+});
