@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { Cairn } from "../cairn.js";
+import type { Cairn } from "../cairn.js";
 
 /** Options every command accepts (declared on the root program). */
 export interface GlobalOptions {
@@ -15,6 +15,8 @@ export async function withCairn<T>(
   fn: (cairn: Cairn, options: GlobalOptions) => Promise<T> | T,
 ): Promise<T> {
   const options = command.optsWithGlobals<GlobalOptions>();
+  // The facade pulls in the store, providers and recall: loaded only by commands that use it.
+  const { Cairn } = await import("../cairn.js");
   const cairn = new Cairn(options.home ? { home: options.home } : {});
   try {
     return await fn(cairn, options);

@@ -1,4 +1,7 @@
-import cliProgress from "cli-progress";
+import { createRequire } from "node:module";
+import type CliProgress from "cli-progress";
+
+const require = createRequire(import.meta.url);
 
 export interface Progress {
   start(total: number, label: string): void;
@@ -11,6 +14,8 @@ const silent: Progress = { start() {}, update() {}, stop() {} };
 /** A progress bar on stderr when it is a terminal and output is for people; silent when piped or --json. */
 export function createProgress(options: { json?: boolean }): Progress {
   if (options.json || !process.stderr.isTTY) return silent;
+  // Required only when a bar is shown: piped and --json runs never load it.
+  const cliProgress = require("cli-progress") as typeof CliProgress;
   const bar = new cliProgress.SingleBar(
     {
       stream: process.stderr,

@@ -23,6 +23,11 @@ export const recallConfigSchema = z
     postingBudget: int(100, 100_000_000, 5000),
     /** Repetitions of a capitalized query word in the keyword query (1 = no extra weight). */
     entityWeight: int(1, 5, 1),
+    /**
+     * Weight of the neighbours' text (the items just before and after in the same session, indexed
+     * with each memory) in the keyword score; 0 searches the memory's own text only.
+     */
+    contextIndexWeight: num(0, 1, 0.3),
     /** Memories from adjacent items of the same session lend part of their score (conversation context). */
     context: z
       .object({

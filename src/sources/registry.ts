@@ -40,13 +40,3 @@ export function scanTargets(options: {
       return { adapter, roots };
     });
 }
-
-/** Parses `agent=path` as given to `cairn scan --source`. */
-export function parseSourceFlag(value: string): { agent: SourceAgent; path: string } | undefined {
-  const index = value.indexOf("=");
-  if (index <= 0) return undefined;
-  const agent = value.slice(0, index).trim() as SourceAgent;
-  const path = value.slice(index + 1).trim();
-  if (!adapters.some((adapter) => adapter.agent === agent) || path.length === 0) return undefined;
-  return { agent, path };
-}

@@ -1,5 +1,4 @@
 import type { Command } from "commander";
-import { getPath, setConfigValue } from "../../config/load.js";
 import { CairnError } from "../../util/errors.js";
 import { withCairn } from "../context.js";
 import { printJson, printLine } from "../output.js";
@@ -26,7 +25,8 @@ export function registerConfig(program: Command): void {
     .description("print one effective setting, e.g. memories.enabled")
     .option("--json", "print JSON")
     .action(async (key: string, _options: unknown, command: Command) => {
-      await withCairn(command, (cairn, global) => {
+      await withCairn(command, async (cairn, global) => {
+        const { getPath } = await import("../../config/load.js");
         const value = getPath(maskSecrets(cairn.config), key);
         if (value === undefined)
           throw new CairnError("config_unknown_key", `config: unknown key ${key}; see 'cairn config list'`);
@@ -39,7 +39,8 @@ export function registerConfig(program: Command): void {
     .command("set <key> <value>")
     .description("validate and store one setting, e.g. 'cairn config set memories.enabled true'")
     .action(async (key: string, value: string, _options: unknown, command: Command) => {
-      await withCairn(command, (cairn) => {
+      await withCairn(command, async (cairn) => {
+        const { getPath, setConfigValue } = await import("../../config/load.js");
         const updated = setConfigValue(cairn.paths.config, key, value);
         const stored = getPath(maskSecrets(updated), key);
         printLine(`${key} = ${JSON.stringify(stored)} (written to ${cairn.paths.config})`);

@@ -1,7 +1,6 @@
 import { existsSync, statSync } from "node:fs";
 import type { Command } from "commander";
 import type { Cairn } from "../../cairn.js";
-import { scanTargets } from "../../sources/registry.js";
 import { withCairn } from "../context.js";
 import { printJson, printLine } from "../output.js";
 
@@ -30,6 +29,7 @@ export function registerDoctor(program: Command): void {
 
 export async function doctor(cairn: Cairn): Promise<DoctorReport> {
   const storage = cairn.storage;
+  const { scanTargets } = await import("../../sources/registry.js");
   const sources = [];
   for (const target of scanTargets({ env: cairn.env, configured: cairn.config.sources })) {
     let files = 0;

@@ -1,5 +1,7 @@
+import { resolve } from "node:path";
 import type { Command } from "commander";
-import { withCairn } from "../context.js";
+import { cairnHome } from "../../config/paths.js";
+import type { GlobalOptions } from "../context.js";
 import { printJson } from "../output.js";
 
 export function registerInject(program: Command): void {
@@ -10,10 +12,15 @@ export function registerInject(program: Command): void {
     .option("--format <format>", "text or json", "text")
     .option("--json", "same as --format json")
     .action(async (options: { cwd: string; format: string }, command: Command) => {
-      await withCairn(command, (cairn, global) => {
-        const injection = cairn.inject(options.cwd);
-        if (global.json || options.format === "json") return printJson(injection);
-        if (injection.text) process.stdout.write(`${injection.text}\n`);
+      const global = command.optsWithGlobals<GlobalOptions>();
+      // Loaded here, not at the top: this runs on agent start and needs only the config and two files.
+      const { injectFor } = await import("../../read/injectFor.js");
+      const injection = injectFor({
+        home: global.home ? resolve(global.home) : cairnHome(process.env),
+        cwd: resolve(options.cwd),
+        env: process.env,
       });
+      if (global.json || options.format === "json") return printJson(injection);
+      if (injection.text) process.stdout.write(`${injection.text}\n`);
     });
 }

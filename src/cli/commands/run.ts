@@ -1,6 +1,5 @@
 import { join } from "node:path";
 import type { Command } from "commander";
-import { Cairn } from "../../cairn.js";
 import type { GlobalOptions } from "../context.js";
 import { demoConfig, demoHome, demoSources } from "../demo.js";
 import { printJson, printLine } from "../output.js";
@@ -18,6 +17,7 @@ export function registerRun(program: Command): void {
     .action(async (options: { demo?: boolean; force?: boolean }, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
       const home = options.demo ? demoHome(global.home, process.env) : global.home;
+      const { Cairn } = await import("../../cairn.js");
       const cairn = new Cairn({ ...(home ? { home } : {}), ...(options.demo ? { config: demoConfig } : {}) });
       try {
         const progress = createProgress(global);

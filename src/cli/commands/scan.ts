@@ -1,6 +1,7 @@
 import type { Command } from "commander";
-import { parseSourceFlag, type SourceAgent } from "../../sources/registry.js";
+import type { SourceAgent } from "../../sources/registry.js";
 import type { ScanReport } from "../../sources/scanner.js";
+import { agentNames } from "../../sources/types.js";
 import { CairnError } from "../../util/errors.js";
 import { withCairn } from "../context.js";
 import { printJson, printLine } from "../output.js";
@@ -31,6 +32,15 @@ export function registerScan(program: Command): void {
         else printScanSummary(report);
       });
     });
+}
+
+/** `agent=path`; checked against the agent names only, so parsing flags loads no adapter. */
+function parseSourceFlag(value: string): { agent: SourceAgent; path: string } | undefined {
+  const index = value.indexOf("=");
+  const agent = value.slice(0, index).trim() as SourceAgent;
+  const path = value.slice(index + 1).trim();
+  if (index <= 0 || path.length === 0 || agent === ("push" as string) || !agentNames.includes(agent)) return undefined;
+  return { agent, path };
 }
 
 function collectSource(value: string, previous: Partial<Record<SourceAgent, string[]>>) {

@@ -30,7 +30,10 @@ export function claudeIdentity(path: string, lines: readonly ClaudeLine[]): Clau
   }
   const parentId = sessionId ?? parentFromPath(path) ?? stem;
   const agentId = first.agentId ?? stem.replace(/^agent-/, "");
-  return { id: `${parentId}:agent-${agentId}`, kind: "subagent", parentId, subagent, warmup: isWarmup(lines) };
+  // `agent-acompact-*` is Claude Code summarizing the parent for compaction: its own bookkeeping, whose
+  // text repeats the parent's compaction summary, so it is internal rather than delegated work.
+  const kind: SessionKind = agentId.startsWith("acompact") ? "internal" : "subagent";
+  return { id: `${parentId}:agent-${agentId}`, kind, parentId, subagent, warmup: isWarmup(lines) };
 }
 
 function isAgentPath(path: string): boolean {

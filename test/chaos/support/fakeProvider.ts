@@ -20,7 +20,7 @@ export interface FakeProvider {
   close(): Promise<void>;
 }
 
-export type Slowness = () => number;
+export type Slowness = (phase: "stage1" | "consolidation") => number;
 
 /** A stage-one prompt names its session as "Session <id> (agent, kind)". */
 export function sessionIdOf(request: RecordedRequest): string | undefined {
@@ -90,7 +90,7 @@ export async function startFakeProvider(slowness: Slowness = () => 0): Promise<F
       log.stage1Calls.set(id, (log.stage1Calls.get(id) ?? 0) + 1);
     }
     try {
-      await sleepUnlessGone(slowness(), res);
+      await sleepUnlessGone(slowness(phase), res);
     } finally {
       log.inFlight[phase] -= 1;
     }

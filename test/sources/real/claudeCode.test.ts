@@ -56,7 +56,7 @@ const expected: Record<string, Expected | "warmup"> = {
   },
   [`spotter/${SPOTTER}/subagents/agent-acompact-946d2b.jsonl`]: {
     id: `${SPOTTER}:agent-acompact-946d2b`,
-    kind: "subagent",
+    kind: "internal",
     cwd: "/home/USER/projects/spotter-worktrees/spotter-4te",
     parentId: SPOTTER,
     roles: { user: 1, assistant: 1 },
