@@ -1,4 +1,4 @@
-import { loadConfig } from "../config/load.js";
+import { loadConfigCached } from "../config/loadConfigCached.js";
 import { cairnPaths } from "../config/paths.js";
 import { buildInjection } from "../read/inject.js";
 import { type BackgroundRunDecision, isCairnInternal, startBackgroundRun } from "../workers/startBackgroundRun.js";
@@ -30,7 +30,7 @@ export interface SessionStartResult {
  * The SessionStart hook: the Memory Guidance block in the form the agent reads, then a detached pipeline
  * run for a root session. Does nothing when memories are disabled or inside cairn's own model runs.
  */
-export function sessionStartHook(request: SessionStartRequest): SessionStartResult {
+export async function sessionStartHook(request: SessionStartRequest): Promise<SessionStartResult> {
   const { env, input } = request;
   const skipped = (reason: string): SessionStartResult => ({
     stdout: "",
@@ -39,7 +39,7 @@ export function sessionStartHook(request: SessionStartRequest): SessionStartResu
   });
   if (isCairnInternal(env)) return skipped("inside one of cairn's own model runs");
   const paths = cairnPaths(request.home);
-  const config = loadConfig({ file: paths.config, env });
+  const config = await loadConfigCached({ file: paths.config, env });
   if (!config.memories.enabled) return skipped("memories.enabled is false");
   const cwd = request.cwd ?? (typeof input.cwd === "string" && input.cwd !== "" ? input.cwd : process.cwd());
   const injection = buildInjection({

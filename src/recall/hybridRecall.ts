@@ -2,6 +2,7 @@ import type { MemoryRef } from "../memory/repositories/memoryRepository.js";
 import type { RecallRequest, RecallResponse } from "../memory/types.js";
 import { errorMessage } from "../util/errors.js";
 import { applyAuthorPrior } from "./authorPrior.js";
+import { idf } from "./calibrate.js";
 import { byScoreDesc, type Candidate } from "./candidate.js";
 import { contextAnchors, linkNeighbors, spreadContext } from "./contextSpread.js";
 import { applyDampening } from "./dampening.js";
@@ -13,12 +14,25 @@ import type { RecallDeps } from "./recallDeps.js";
 import { rerankStage } from "./rerankStage.js";
 import { stageTimer } from "./stageTimer.js";
 import { toResults } from "./toResults.js";
+import { contentStems } from "./tokenize.js";
 import { exactCosines, vectorCandidates } from "./vectorLeg.js";
 
 /** How many top candidates may lend score to their session neighbours. */
 const CONTEXT_ANCHORS = 30;
 /** Reranking and dampening look at this many leading candidates (at least 3 k): their text is loaded. */
 const HEAD = 50;
+
+/**
+ * The query's vector. A provider that weights words (the hashed sketch) gets the store's IDF, so the
+ * vector leg matches on what is rare in the store instead of on words every memory repeats.
+ */
+async function embedQuery(deps: RecallDeps, query: string): Promise<Float32Array | undefined> {
+  const { provider, search, config } = deps;
+  if (!config.vectorIdf || !provider.embedWeighted) return (await provider.embed([query]))[0];
+  const frequencies = search.documentFrequencies([...new Set(contentStems(query))]);
+  const corpusSize = Math.max(1, search.corpusSizeEstimate());
+  return provider.embedWeighted(query, (s) => idf(corpusSize, frequencies.get(s) ?? 0));
+}
 
 /**
  * Hybrid recall: keyword and vector legs -> authorization (live rows in the wanted scopes) -> exact
@@ -35,7 +49,7 @@ export async function hybridRecall(deps: RecallDeps, request: RecallRequest): Pr
 
   let queryVector: Float32Array | undefined;
   try {
-    [queryVector] = await deps.provider.embed([request.query]);
+    queryVector = await embedQuery(deps, request.query);
   } catch (error) {
     warnings.push(`vector leg skipped: ${errorMessage(error)}`);
   }

@@ -15,6 +15,11 @@ export const recallConfigSchema = z
     alpha: num(0, 1, 0.15),
     /** seed: results below this calibrated score are dropped. */
     minScore: num(0, 1, 0.1),
+    /**
+     * Weight the query's words by the store's IDF in the query vector, for providers that support it
+     * (the hashed default). Stored vectors are unchanged. Off: it measured neutral on LoCoMo (docs/recall.md).
+     */
+    vectorIdf: z.boolean().default(false),
     /** Candidates taken from each leg before fusion. */
     candidatePool: int(10, 2000, 50),
     /** Binary-KNN candidates rescored with exact vectors in the vector leg. */

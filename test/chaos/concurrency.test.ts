@@ -119,9 +119,7 @@ describe("KNOWN-BUG: processes that open a brand-new store at the same time", ()
     for (let attempt = 0; attempt < 6 && failures.length === 0; attempt += 1) {
       const fresh = makeChaosHome("first-open");
       fresh.writeConfig();
-      const exits = await Promise.all(
-        Array.from({ length: 4 }, () => runBundled(main, ["status"], chaosEnv(fresh))),
-      );
+      const exits = await Promise.all(Array.from({ length: 4 }, () => runBundled(main, ["status"], chaosEnv(fresh))));
       failures.push(...exits.filter((exit) => exit.code !== 0).map((exit) => exit.stderr.trim()));
     }
     console.log(`[chaos:first-open] ${failures.length} failed first opens: ${failures[0] ?? "none"}`);

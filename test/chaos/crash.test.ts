@@ -53,18 +53,18 @@ describe("crash anywhere: SIGKILL cairn run at random moments, then let it finis
       // --force on every other run keeps phase 2 (sync, consolidation, the workspace swap) in the line of fire.
       const spawned = spawnCli(main, cycle % 3 === 0 ? ["run"] : ["run", "--force"], env);
       const delay = Math.floor(Math.random() * typicalMs * 1.1);
-      let during: "stage1" | "consolidation" | "elsewhere" = "elsewhere";
+      const at: { during: "stage1" | "consolidation" | "elsewhere" } = { during: "elsewhere" };
       const timer = setTimeout(() => {
         const { stage1, consolidation } = provider.log.inFlight;
-        during = consolidation > 0 ? "consolidation" : stage1 > 0 ? "stage1" : "elsewhere";
+        at.during = consolidation > 0 ? "consolidation" : stage1 > 0 ? "stage1" : "elsewhere";
         spawned.child.kill("SIGKILL");
       }, delay);
       const exit = await spawned.exited;
       clearTimeout(timer);
       if (exit.signal === "SIGKILL") {
         tally.kills += 1;
-        if (during === "consolidation") tally.inConsolidation += 1;
-        else if (during === "stage1") tally.inStage1 += 1;
+        if (at.during === "consolidation") tally.inConsolidation += 1;
+        else if (at.during === "stage1") tally.inStage1 += 1;
         else tally.elsewhere += 1;
       } else {
         typicalMs = Math.max(400, Math.round(typicalMs * 0.7 + exit.ms * 0.3));

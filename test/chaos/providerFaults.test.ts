@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Cairn } from "../../src/cairn.js";
-import { runCli } from "../helpers/runCli.js";
 import { type LoopbackHandler, startLoopbackServer } from "../helpers/loopbackServer.js";
+import { runCli } from "../helpers/runCli.js";
 import { completion, sessionIdOf, stage1Answer } from "./support/fakeProvider.js";
 import { makeChaosHome } from "./support/home.js";
 import { sessionId, writeSessions } from "./support/sessions.js";
@@ -81,8 +81,9 @@ describe("provider faults against a loopback OpenAI-compatible server", () => {
       }));
       const status = runCli(["status", "--json"], { env: { CAIRN_HOME: home.home, HOME: home.userHome } });
       expect(status.status, status.stderr).toBe(0);
-      const failed = (JSON.parse(status.stdout) as { failedJobs: Array<{ key: string; status: string; error: string }> })
-        .failedJobs;
+      const failed = (
+        JSON.parse(status.stdout) as { failedJobs: Array<{ key: string; status: string; error: string }> }
+      ).failedJobs;
       console.log(
         `[chaos:provider-faults] ${FAULTS.length} faults x ${MAX_ATTEMPTS + 2} rounds, ${server.requests.length} requests: ` +
           perSession.map((entry) => `${entry.fault} ${entry.requests} req -> ${entry.job?.status}`).join(", ") +
@@ -112,7 +113,9 @@ describe("provider faults against a loopback OpenAI-compatible server", () => {
       served += 1;
       // Every third request fails (no usage reported), the rest cost 500 tokens each.
       if (served % 3 === 0) return { status: 500, body: "flaky" };
-      return { body: completion(stage1Answer(sessionIdOf(request) ?? "?"), { prompt_tokens: 400, completion_tokens: 100 }) };
+      return {
+        body: completion(stage1Answer(sessionIdOf(request) ?? "?"), { prompt_tokens: 400, completion_tokens: 100 }),
+      };
     });
     const home = makeChaosHome("budget");
     writeSessions({ codex: home.codex, claude: home.claude }, { count: 20, projects: 2, salt: 4 });
@@ -140,9 +143,10 @@ describe("provider faults against a loopback OpenAI-compatible server", () => {
         skipped += report.jobs.filter((job) => job.outcome === "skipped_budget").length;
         now += 60_000;
       }
-      const used = cairn.storage.db
-        .prepare("SELECT tokens_in + tokens_out AS n, calls FROM token_usage")
-        .get() as { n: number; calls: number };
+      const used = cairn.storage.db.prepare("SELECT tokens_in + tokens_out AS n, calls FROM token_usage").get() as {
+        n: number;
+        calls: number;
+      };
       console.log(
         `[chaos:budget] budget ${budget} tokens, ${server.requests.length} requests (${Math.floor(served / 3)} failed), ${used.n} tokens recorded over ${used.calls} answers, ${skipped} jobs deferred by the budget`,
       );

@@ -29,8 +29,8 @@ const claudeInput = () => ({
 });
 
 describe("session-start hook", () => {
-  it("answers Claude Code with hookSpecificOutput.additionalContext and starts a background run", () => {
-    const result = sessionStartHook({
+  it("answers Claude Code with hookSpecificOutput.additionalContext and starts a background run", async () => {
+    const result = await sessionStartHook({
       agent: "claude-code",
       home: temp.home,
       input: claudeInput(),
@@ -45,8 +45,8 @@ describe("session-start hook", () => {
     expect(started).toEqual([{ home: temp.home }]);
   });
 
-  it("prints plain text for other agents, taking the cwd from --cwd", () => {
-    const result = sessionStartHook({
+  it("prints plain text for other agents, taking the cwd from --cwd", async () => {
+    const result = await sessionStartHook({
       agent: "codex",
       home: temp.home,
       cwd: temp.project,
@@ -58,8 +58,8 @@ describe("session-start hook", () => {
     expect(result.injected).toBe(true);
   });
 
-  it("prints nothing but still starts the pipeline when there is no memory for the project yet", () => {
-    const result = sessionStartHook({
+  it("prints nothing but still starts the pipeline when there is no memory for the project yet", async () => {
+    const result = await sessionStartHook({
       agent: "claude-code",
       home: temp.home,
       cwd: temp.root,
@@ -71,8 +71,8 @@ describe("session-start hook", () => {
     expect(started).toHaveLength(1);
   });
 
-  it("does nothing when memories are disabled or inside cairn's own model runs", () => {
-    const disabled = sessionStartHook({
+  it("does nothing when memories are disabled or inside cairn's own model runs", async () => {
+    const disabled = await sessionStartHook({
       agent: "claude-code",
       home: temp.home,
       input: claudeInput(),
@@ -81,7 +81,7 @@ describe("session-start hook", () => {
     });
     expect(disabled).toMatchObject({ stdout: "", run: { started: false, reason: "memories.enabled is false" } });
     for (const flag of ["CAIRN_INTERNAL", "CAIRN_CONSOLIDATION"]) {
-      const internal = sessionStartHook({
+      const internal = await sessionStartHook({
         agent: "claude-code",
         home: temp.home,
         input: claudeInput(),
@@ -93,13 +93,13 @@ describe("session-start hook", () => {
     expect(started).toHaveLength(0);
   });
 
-  it("injects but starts no run for sub-agents, compactions and non-interactive runs", () => {
+  it("injects but starts no run for sub-agents, compactions and non-interactive runs", async () => {
     expect(nonRootReason({ source: "startup" }, {})).toBeUndefined();
     expect(nonRootReason({ agent_id: "a1" }, {})).toBe("a sub-agent session");
     expect(nonRootReason({ source: "compact" }, {})).toMatch(/compaction/);
     expect(nonRootReason({ source: "exec" }, {})).toBe("a exec session");
     expect(nonRootReason({}, { CLAUDE_CODE_ENTRYPOINT: "sdk-cli" })).toMatch(/non-interactive/);
-    const result = sessionStartHook({
+    const result = await sessionStartHook({
       agent: "claude-code",
       home: temp.home,
       input: { ...claudeInput(), source: "compact" },

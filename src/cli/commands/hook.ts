@@ -28,7 +28,7 @@ export function registerHook(program: Command): void {
           import("../../connectors/sessionStartHook.js"),
         ]);
         const input = await readHookStdin();
-        const result = sessionStartHook({
+        const result = await sessionStartHook({
           agent: options.agent,
           home: homeOf(command),
           ...(options.cwd ? { cwd: resolve(options.cwd) } : {}),

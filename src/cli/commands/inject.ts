@@ -15,7 +15,7 @@ export function registerInject(program: Command): void {
       const global = command.optsWithGlobals<GlobalOptions>();
       // Loaded here, not at the top: this runs on agent start and needs only the config and two files.
       const { injectFor } = await import("../../read/injectFor.js");
-      const injection = injectFor({
+      const injection = await injectFor({
         home: global.home ? resolve(global.home) : cairnHome(process.env),
         cwd: resolve(options.cwd),
         env: process.env,

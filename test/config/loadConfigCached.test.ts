@@ -1,0 +1,35 @@
+import { mkdtempSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadConfigCached } from "../../src/config/loadConfigCached.js";
+
+describe("loadConfigCached", () => {
+  it("serves the validated config from its cache until the file or an overriding variable changes", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cairn-cfgcache-"));
+    const file = join(dir, "config.yaml");
+    writeFileSync(file, "memories:\n  summaryInjectionTokenLimit: 800\n");
+    expect((await loadConfigCached({ file, env: {} })).memories.summaryInjectionTokenLimit).toBe(800);
+    // Same size and mtime, different content: the cache answers (it keys on the file's stamp).
+    writeFileSync(file, "memories:\n  summaryInjectionTokenLimit: 900\n");
+    utimesSync(file, new Date(0), new Date(0));
+    const first = await loadConfigCached({ file, env: {} });
+    writeFileSync(file, "memories:\n  summaryInjectionTokenLimit: 700\n");
+    utimesSync(file, new Date(0), new Date(0));
+    expect((await loadConfigCached({ file, env: {} })).memories.summaryInjectionTokenLimit).toBe(
+      first.memories.summaryInjectionTokenLimit,
+    );
+    // A new stamp invalidates it.
+    writeFileSync(file, "memories:\n  summaryInjectionTokenLimit: 1200\n");
+    expect((await loadConfigCached({ file, env: {} })).memories.summaryInjectionTokenLimit).toBe(1200);
+    expect((await loadConfigCached({ file, env: { CAIRN_MEMORIES_ENABLED: "true" } })).memories.enabled).toBe(true);
+    expect((await loadConfigCached({ file, env: {} })).memories.enabled).toBe(false);
+  });
+
+  it("still rejects a bad file with the loader's error", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cairn-cfgcache-"));
+    const file = join(dir, "config.yaml");
+    writeFileSync(file, "memories:\n  summaryInjectionTokenLimit: 1\n");
+    await expect(loadConfigCached({ file, env: {} })).rejects.toThrow(/out of range/);
+  });
+});

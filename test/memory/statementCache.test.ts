@@ -1,0 +1,17 @@
+import { describe, expect, it } from "vitest";
+import { openDatabase } from "../../src/db/connection.js";
+import { cached } from "../../src/memory/repositories/statementCache.js";
+
+describe("statement cache", () => {
+  it("prepares a statement once per connection and SQL text", () => {
+    const { db: one } = openDatabase(":memory:");
+    const { db: two } = openDatabase(":memory:");
+    const a = cached(one, "SELECT 1 AS x");
+    expect(cached(one, "SELECT 1 AS x")).toBe(a);
+    expect(cached(one, "SELECT 2 AS x")).not.toBe(a);
+    expect(cached(two, "SELECT 1 AS x")).not.toBe(a);
+    expect(a.get()).toEqual({ x: 1 });
+    one.close();
+    two.close();
+  });
+});
