@@ -137,7 +137,9 @@ function printMiss(
   q: LocomoConversation["questions"][number],
   results: { ref: string | null; content: string; score: number }[],
 ): void {
-  const texts = new Map(conversation.sessions.flatMap((s) => s.turns.map((t) => [t.dia_id, `${t.speaker}: ${t.text}`])));
+  const texts = new Map(
+    conversation.sessions.flatMap((s) => s.turns.map((t) => [t.dia_id, `${t.speaker}: ${t.text}`])),
+  );
   console.log(`\n[cat ${q.category}] ${q.question}`);
   for (const id of q.evidence) {
     const rank = results.findIndex((r) => r.ref === id);

@@ -1,5 +1,5 @@
-import { cached } from "./repositories/statementCache.js";
 import type { Database } from "better-sqlite3";
+import { cached } from "./repositories/statementCache.js";
 import { binaryQuantize } from "./vectorCodec.js";
 
 /**
@@ -36,8 +36,11 @@ export class VectorIndex {
     if (!this.enabled || vector.length !== this.dimensions) return;
     this.ensure();
     if (replace) cached(this.db, `DELETE FROM ${this.table} WHERE memory_id = ?`).run(BigInt(memoryId));
-    cached(this.db, `INSERT INTO ${this.table} (memory_id, scope, embedding) VALUES (?, ?, vec_bit(?))`)
-      .run(BigInt(memoryId), scope, binaryQuantize(vector));
+    cached(this.db, `INSERT INTO ${this.table} (memory_id, scope, embedding) VALUES (?, ?, vec_bit(?))`).run(
+      BigInt(memoryId),
+      scope,
+      binaryQuantize(vector),
+    );
   }
 
   remove(memoryId: number): void {

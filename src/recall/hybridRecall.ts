@@ -13,8 +13,8 @@ import { analyzeQuery } from "./queryAnalyzer.js";
 import type { RecallDeps } from "./recallDeps.js";
 import { rerankStage } from "./rerankStage.js";
 import { stageTimer } from "./stageTimer.js";
-import { toResults } from "./toResults.js";
 import { contentStems } from "./tokenize.js";
+import { toResults } from "./toResults.js";
 import { exactCosines, vectorCandidates } from "./vectorLeg.js";
 
 /** How many top candidates may lend score to their session neighbours. */

@@ -10,9 +10,9 @@ const turn = (item: number, content: string, scope = "conv") => ({
 /** Memory ids whose indexed neighbour text (the context column only) matches `word`. */
 function contextMatches(db: ReturnType<typeof makeStore>["db"], word: string): number[] {
   return (
-    db.prepare("SELECT rowid AS id FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rowid").all(
-      `context : ${word}`,
-    ) as { id: number }[]
+    db
+      .prepare("SELECT rowid AS id FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rowid")
+      .all(`context : ${word}`) as { id: number }[]
   ).map((r) => r.id);
 }
 
@@ -40,7 +40,11 @@ describe("contextual indexing", () => {
 
   it("keeps sessions and scopes apart, and skips memories without a position", async () => {
     const { db, store } = makeStore();
-    await store.remember([turn(1, "alpha words"), turn(2, "beta words", "other"), { content: "gamma words", scope: "conv" }]);
+    await store.remember([
+      turn(1, "alpha words"),
+      turn(2, "beta words", "other"),
+      { content: "gamma words", scope: "conv" },
+    ]);
     expect(contextMatches(db, "alpha")).toEqual([]);
     expect(contextMatches(db, "gamma")).toEqual([]);
   });

@@ -1,6 +1,6 @@
-import { cached } from "./statementCache.js";
 import type { Database } from "better-sqlite3";
 import { blobToVector, vectorToBlob } from "../vectorCodec.js";
+import { cached } from "./statementCache.js";
 
 export interface StaleMemory {
   id: number;
@@ -14,22 +14,22 @@ export class EmbeddingRepository {
   constructor(private readonly db: Database) {}
 
   upsert(contentHash: string, model: string, vector: Float32Array, now: number): void {
-    cached(this.db, 
-        `INSERT INTO embeddings (content_hash, model, dimensions, vector, created_at) VALUES (?, ?, ?, ?, ?)
+    cached(
+      this.db,
+      `INSERT INTO embeddings (content_hash, model, dimensions, vector, created_at) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (content_hash) DO UPDATE SET model = excluded.model, dimensions = excluded.dimensions,
            vector = excluded.vector, created_at = excluded.created_at`,
-      )
-      .run(contentHash, model, vector.length, vectorToBlob(vector), now);
+    ).run(contentHash, model, vector.length, vectorToBlob(vector), now);
   }
 
   /** Stored vectors of the given model, by content hash. */
   getMany(contentHashes: string[], model: string): Map<string, Float32Array> {
     const out = new Map<string, Float32Array>();
     if (contentHashes.length === 0) return out;
-    const rows = cached(this.db, 
-        "SELECT content_hash AS h, vector AS v FROM embeddings WHERE content_hash IN (SELECT value FROM json_each(?)) AND model = ?",
-      )
-      .all(JSON.stringify(contentHashes), model) as { h: string; v: Buffer }[];
+    const rows = cached(
+      this.db,
+      "SELECT content_hash AS h, vector AS v FROM embeddings WHERE content_hash IN (SELECT value FROM json_each(?)) AND model = ?",
+    ).all(JSON.stringify(contentHashes), model) as { h: string; v: Buffer }[];
     for (const row of rows) out.set(row.h, blobToVector(row.v));
     return out;
   }
@@ -37,22 +37,22 @@ export class EmbeddingRepository {
   /** Cosine similarity to `query` per content hash, computed by sqlite-vec (requires the extension). */
   cosinesInSql(contentHashes: string[], model: string, query: Float32Array): Map<string, number> {
     if (contentHashes.length === 0) return new Map();
-    const rows = cached(this.db, 
-        `SELECT content_hash AS h, 1 - vec_distance_cosine(vector, ?) AS c FROM embeddings
+    const rows = cached(
+      this.db,
+      `SELECT content_hash AS h, 1 - vec_distance_cosine(vector, ?) AS c FROM embeddings
          WHERE content_hash IN (SELECT value FROM json_each(?)) AND model = ? AND dimensions = ?`,
-      )
-      .all(vectorToBlob(query), JSON.stringify(contentHashes), model, query.length) as { h: string; c: number }[];
+    ).all(vectorToBlob(query), JSON.stringify(contentHashes), model, query.length) as { h: string; c: number }[];
     return new Map(rows.map((r) => [r.h, r.c]));
   }
 
   /** Vectors of live memories in the scopes, for the scan used when sqlite-vec is not loaded. */
   scanScopes(scopes: string[] | "all", model: string): { id: number; vector: Float32Array }[] {
     const scoped = scopes !== "all";
-    const rows = cached(this.db, 
-        `SELECT m.id, e.vector AS v FROM memories m JOIN embeddings e ON e.content_hash = m.content_hash AND e.model = ?
+    const rows = cached(
+      this.db,
+      `SELECT m.id, e.vector AS v FROM memories m JOIN embeddings e ON e.content_hash = m.content_hash AND e.model = ?
          WHERE m.deleted_at IS NULL ${scoped ? "AND m.scope IN (SELECT value FROM json_each(?))" : ""}`,
-      )
-      .all(...(scoped ? [model, JSON.stringify(scopes)] : [model])) as { id: number; v: Buffer }[];
+    ).all(...(scoped ? [model, JSON.stringify(scopes)] : [model])) as { id: number; v: Buffer }[];
     return rows.map((row) => ({ id: row.id, vector: blobToVector(row.v) }));
   }
 
@@ -61,23 +61,23 @@ export class EmbeddingRepository {
    * newest first, so what was just written becomes searchable first.
    */
   findStale(model: string, limit: number): StaleMemory[] {
-    return cached(this.db, 
-        `SELECT m.id, m.content, m.content_hash AS contentHash, m.scope FROM memories m
+    return cached(
+      this.db,
+      `SELECT m.id, m.content, m.content_hash AS contentHash, m.scope FROM memories m
          LEFT JOIN embeddings e ON e.content_hash = m.content_hash
          WHERE m.deleted_at IS NULL
            AND (e.content_hash IS NULL OR e.model != @model OR m.embedding_model IS NULL OR m.embedding_model != @model)
          ORDER BY m.updated_at DESC LIMIT @limit`,
-      )
-      .all({ model, limit }) as StaleMemory[];
+    ).all({ model, limit }) as StaleMemory[];
   }
 
   countStale(model: string): number {
-    const row = cached(this.db, 
-        `SELECT count(*) AS n FROM memories m LEFT JOIN embeddings e ON e.content_hash = m.content_hash
+    const row = cached(
+      this.db,
+      `SELECT count(*) AS n FROM memories m LEFT JOIN embeddings e ON e.content_hash = m.content_hash
          WHERE m.deleted_at IS NULL
            AND (e.content_hash IS NULL OR e.model != ? OR m.embedding_model IS NULL OR m.embedding_model != ?)`,
-      )
-      .get(model, model) as { n: number };
+    ).get(model, model) as { n: number };
     return row.n;
   }
 }

@@ -1,5 +1,5 @@
-import { cached } from "./statementCache.js";
 import type { Database } from "better-sqlite3";
+import { cached } from "./statementCache.js";
 
 export function canonicalEntityName(name: string): string {
   return name.trim().toLowerCase().replace(/\s+/g, " ");
@@ -20,44 +20,46 @@ export class GraphRepository {
   /** Inserts the entity or increments its mentions; returns its id. */
   upsertEntity(name: string, entityType: string, now: number): number {
     const canonical = canonicalEntityName(name);
-    const row = cached(this.db, 
-        `INSERT INTO entities (name, canonical_name, entity_type, mentions, created_at, updated_at)
+    const row = cached(
+      this.db,
+      `INSERT INTO entities (name, canonical_name, entity_type, mentions, created_at, updated_at)
          VALUES (?, ?, ?, 1, ?, ?)
          ON CONFLICT (canonical_name) DO UPDATE SET mentions = mentions + 1, updated_at = excluded.updated_at
          RETURNING id`,
-      )
-      .get(name.trim(), canonical, entityType, now, now) as { id: number };
+    ).get(name.trim(), canonical, entityType, now, now) as { id: number };
     return row.id;
   }
 
   /** A repeated relation gains a mention and its confidence becomes the running average. */
   upsertRelation(sourceId: number, targetId: number, relationType: string, confidence: number, now: number): void {
-    cached(this.db, 
-        `INSERT INTO relations (source_entity_id, target_entity_id, relation_type, strength, mentions, confidence, created_at, updated_at)
+    cached(
+      this.db,
+      `INSERT INTO relations (source_entity_id, target_entity_id, relation_type, strength, mentions, confidence, created_at, updated_at)
          VALUES (?, ?, ?, 1.0, 1, ?, ?, ?)
          ON CONFLICT (source_entity_id, target_entity_id, relation_type) DO UPDATE SET
            confidence = (confidence * mentions + excluded.confidence) / (mentions + 1),
            mentions = mentions + 1, updated_at = excluded.updated_at`,
-      )
-      .run(sourceId, targetId, relationType.trim(), confidence, now, now);
+    ).run(sourceId, targetId, relationType.trim(), confidence, now, now);
   }
 
   /** Idempotent: re-processing the same memory does not count the mention twice. */
   addMention(memoryId: number, entityId: number, mentionText: string, confidence: number, kind: string): boolean {
     return (
-      cached(this.db, 
-          `INSERT OR IGNORE INTO memory_entity_mentions (memory_id, entity_id, mention_text, confidence, kind)
+      cached(
+        this.db,
+        `INSERT OR IGNORE INTO memory_entity_mentions (memory_id, entity_id, mention_text, confidence, kind)
            VALUES (?, ?, ?, ?, ?)`,
-        )
-        .run(memoryId, entityId, mentionText, confidence, kind).changes > 0
+      ).run(memoryId, entityId, mentionText, confidence, kind).changes > 0
     );
   }
 
   /** Entities whose canonical name contains the token, most mentioned first. */
   entitiesMatching(token: string, limit: number): number[] {
     return (
-      cached(this.db, "SELECT id FROM entities WHERE canonical_name LIKE ? ESCAPE '\\' ORDER BY mentions DESC LIMIT ?")
-        .all(`%${token.replace(/[\\%_]/g, "\\$&")}%`, limit) as { id: number }[]
+      cached(
+        this.db,
+        "SELECT id FROM entities WHERE canonical_name LIKE ? ESCAPE '\\' ORDER BY mentions DESC LIMIT ?",
+      ).all(`%${token.replace(/[\\%_]/g, "\\$&")}%`, limit) as { id: number }[]
     ).map((r) => r.id);
   }
 
@@ -66,13 +68,13 @@ export class GraphRepository {
     if (entityIds.length === 0) return [];
     const ids = JSON.stringify(entityIds);
     return (
-      cached(this.db, 
-          `SELECT DISTINCT other FROM (
+      cached(
+        this.db,
+        `SELECT DISTINCT other FROM (
              SELECT target_entity_id AS other FROM relations WHERE source_entity_id IN (SELECT value FROM json_each(?))
              UNION SELECT source_entity_id FROM relations WHERE target_entity_id IN (SELECT value FROM json_each(?)))
            WHERE other NOT IN (SELECT value FROM json_each(?)) LIMIT ?`,
-        )
-        .all(ids, ids, ids, limit) as { other: number }[]
+      ).all(ids, ids, ids, limit) as { other: number }[]
     ).map((r) => r.other);
   }
 
@@ -84,12 +86,12 @@ export class GraphRepository {
     if (scoped) params.push(JSON.stringify(scopes));
     params.push(limit);
     return (
-      cached(this.db, 
-          `SELECT DISTINCT m.id FROM memory_entity_mentions me JOIN memories m ON m.id = me.memory_id
+      cached(
+        this.db,
+        `SELECT DISTINCT m.id FROM memory_entity_mentions me JOIN memories m ON m.id = me.memory_id
            WHERE me.entity_id IN (SELECT value FROM json_each(?)) AND m.deleted_at IS NULL
            ${scoped ? "AND m.scope IN (SELECT value FROM json_each(?))" : ""} LIMIT ?`,
-        )
-        .all(...params) as { id: number }[]
+      ).all(...params) as { id: number }[]
     ).map((r) => r.id);
   }
 
@@ -97,11 +99,11 @@ export class GraphRepository {
   entityDegrees(memoryIds: number[]): Map<number, number[]> {
     const out = new Map<number, number[]>();
     if (memoryIds.length === 0) return out;
-    const rows = cached(this.db, 
-        `SELECT me.memory_id AS memoryId, e.mentions FROM memory_entity_mentions me JOIN entities e ON e.id = me.entity_id
+    const rows = cached(
+      this.db,
+      `SELECT me.memory_id AS memoryId, e.mentions FROM memory_entity_mentions me JOIN entities e ON e.id = me.entity_id
          WHERE me.memory_id IN (SELECT value FROM json_each(?))`,
-      )
-      .all(JSON.stringify(memoryIds)) as { memoryId: number; mentions: number }[];
+    ).all(JSON.stringify(memoryIds)) as { memoryId: number; mentions: number }[];
     for (const row of rows) {
       const list = out.get(row.memoryId) ?? [];
       list.push(row.mentions);

@@ -1,6 +1,6 @@
-import { cached } from "./statementCache.js";
 import type { Database } from "better-sqlite3";
 import type { HistoryEvent } from "../types.js";
+import { cached } from "./statementCache.js";
 
 export interface NewHistoryEvent {
   memoryId: number | null;
@@ -30,32 +30,35 @@ export class HistoryRepository {
   constructor(private readonly db: Database) {}
 
   add(event: NewHistoryEvent): void {
-    cached(this.db, 
-        `INSERT INTO memory_history (memory_id, event, old_content, new_content, who, reason, metadata, created_at)
+    cached(
+      this.db,
+      `INSERT INTO memory_history (memory_id, event, old_content, new_content, who, reason, metadata, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        event.memoryId,
-        event.event,
-        event.oldContent ?? null,
-        event.newContent ?? null,
-        event.who ?? null,
-        event.reason ?? null,
-        event.metadata ? JSON.stringify(event.metadata) : null,
-        event.now,
-      );
+    ).run(
+      event.memoryId,
+      event.event,
+      event.oldContent ?? null,
+      event.newContent ?? null,
+      event.who ?? null,
+      event.reason ?? null,
+      event.metadata ? JSON.stringify(event.metadata) : null,
+      event.now,
+    );
   }
 
   list(memoryId: number): HistoryEvent[] {
-    const rows = cached(this.db, "SELECT * FROM memory_history WHERE memory_id = ? ORDER BY id")
-      .all(memoryId) as HistoryRowDb[];
+    const rows = cached(this.db, "SELECT * FROM memory_history WHERE memory_id = ? ORDER BY id").all(
+      memoryId,
+    ) as HistoryRowDb[];
     return rows.map(toEvent);
   }
 
   /** Recent events of one kind (pipeline audits have no single memory). */
   recent(event: string, limit: number): HistoryEvent[] {
-    const rows = cached(this.db, "SELECT * FROM memory_history WHERE event = ? ORDER BY id DESC LIMIT ?")
-      .all(event, limit) as HistoryRowDb[];
+    const rows = cached(this.db, "SELECT * FROM memory_history WHERE event = ? ORDER BY id DESC LIMIT ?").all(
+      event,
+      limit,
+    ) as HistoryRowDb[];
     return rows.map(toEvent);
   }
 }

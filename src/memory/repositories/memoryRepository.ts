@@ -1,6 +1,6 @@
-import { cached } from "./statementCache.js";
 import type { Database } from "better-sqlite3";
 import type { MemoryRecord } from "../types.js";
+import { cached } from "./statementCache.js";
 
 /** A row as stored; the store builds it from a RememberInput after normalization. */
 export interface NewMemoryRow {
@@ -78,20 +78,22 @@ export class MemoryRepository {
 
   /** Inserts a live row; returns undefined when a live row with the same scope and hash exists. */
   insert(row: NewMemoryRow): number | undefined {
-    const result = cached(this.db, 
-        `INSERT INTO memories (content, normalized_content, content_hash, type, confidence, importance, scope, project,
+    const result = cached(
+      this.db,
+      `INSERT INTO memories (content, normalized_content, content_hash, type, confidence, importance, scope, project,
            session_id, item_from, item_to, ref, who, why, embedding_model, created_at, updated_at)
          VALUES (@content, @normalizedContent, @contentHash, @type, @confidence, @importance, @scope, @project,
            @sessionId, @itemFrom, @itemTo, @ref, @who, @why, @embeddingModel, @now, @now)
          ON CONFLICT (scope, content_hash) WHERE deleted_at IS NULL DO NOTHING`,
-      )
-      .run(row);
+    ).run(row);
     return result.changes === 0 ? undefined : Number(result.lastInsertRowid);
   }
 
   findLiveByHash(scope: string, contentHash: string): number | undefined {
-    const row = cached(this.db, "SELECT id FROM memories WHERE scope = ? AND content_hash = ? AND deleted_at IS NULL")
-      .get(scope, contentHash) as { id: number } | undefined;
+    const row = cached(
+      this.db,
+      "SELECT id FROM memories WHERE scope = ? AND content_hash = ? AND deleted_at IS NULL",
+    ).get(scope, contentHash) as { id: number } | undefined;
     return row?.id;
   }
 
@@ -134,15 +136,19 @@ export class MemoryRepository {
   }
 
   contents(ids: number[]): Map<number, string> {
-    const rows = cached(this.db, "SELECT id, content FROM memories WHERE id IN (SELECT value FROM json_each(?))")
-      .all(JSON.stringify(ids)) as { id: number; content: string }[];
+    const rows = cached(this.db, "SELECT id, content FROM memories WHERE id IN (SELECT value FROM json_each(?))").all(
+      JSON.stringify(ids),
+    ) as { id: number; content: string }[];
     return new Map(rows.map((r) => [r.id, r.content]));
   }
 
   tombstone(id: number, now: number): boolean {
     return (
-      cached(this.db, "UPDATE memories SET deleted_at = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL")
-        .run(now, now, id).changes > 0
+      cached(this.db, "UPDATE memories SET deleted_at = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL").run(
+        now,
+        now,
+        id,
+      ).changes > 0
     );
   }
 
@@ -152,29 +158,30 @@ export class MemoryRepository {
 
   bumpUsage(ids: number[], now: number): void {
     if (ids.length === 0) return;
-    cached(this.db, 
-        "UPDATE memories SET usage_count = usage_count + 1, last_used_at = ? WHERE id IN (SELECT value FROM json_each(?))",
-      )
-      .run(now, JSON.stringify(ids));
+    cached(
+      this.db,
+      "UPDATE memories SET usage_count = usage_count + 1, last_used_at = ? WHERE id IN (SELECT value FROM json_each(?))",
+    ).run(now, JSON.stringify(ids));
   }
 
   /** Live rows of the same session whose item ranges start within `window` items of each anchor. */
   sessionNeighbors(anchors: { sessionId: string; item: number; scope: string }[], window: number): NeighborRow[] {
     if (anchors.length === 0) return [];
-    return cached(this.db, 
-        `SELECT DISTINCT m.id, m.session_id AS sessionId, m.item_from AS itemFrom, m.scope FROM json_each(?) a
+    return cached(
+      this.db,
+      `SELECT DISTINCT m.id, m.session_id AS sessionId, m.item_from AS itemFrom, m.scope FROM json_each(?) a
          JOIN memories m ON m.session_id = json_extract(a.value, '$.sessionId')
           AND m.scope = json_extract(a.value, '$.scope')
           AND m.item_from BETWEEN json_extract(a.value, '$.item') - ? AND json_extract(a.value, '$.item') + ?
          WHERE m.deleted_at IS NULL`,
-      )
-      .all(JSON.stringify(anchors), window, window) as NeighborRow[];
+    ).all(JSON.stringify(anchors), window, window) as NeighborRow[];
   }
 
   /** Query words that name an author (`who`, or its first word) of live memories in the scopes. */
   authorsNamed(words: string[], scopes: string[] | "all"): string[] {
     const scoped = scopes !== "all";
-    const statement = cached(this.db, 
+    const statement = cached(
+      this.db,
       // One index range covers "jane" and "jane doe" (and nothing like "janet"): " " sorts below "~".
       // INDEXED BY: left alone, the planner walks the whole scope instead of the few author rows.
       `SELECT 1 FROM memories INDEXED BY idx_memories_who WHERE lower(who) >= @w AND lower(who) <= @w || ' ~'
@@ -185,8 +192,10 @@ export class MemoryRepository {
   }
 
   counts(): { live: number; deleted: number; byScope: Record<string, number> } {
-    const rows = cached(this.db, "SELECT scope, deleted_at IS NULL AS live, count(*) AS n FROM memories GROUP BY scope, live")
-      .all() as { scope: string; live: number; n: number }[];
+    const rows = cached(
+      this.db,
+      "SELECT scope, deleted_at IS NULL AS live, count(*) AS n FROM memories GROUP BY scope, live",
+    ).all() as { scope: string; live: number; n: number }[];
     const byScope: Record<string, number> = {};
     let live = 0;
     let deleted = 0;

@@ -1,5 +1,5 @@
-import { cached } from "./statementCache.js";
 import type { Database } from "better-sqlite3";
+import { cached } from "./statementCache.js";
 
 export interface KeywordHit {
   id: number;
@@ -35,14 +35,14 @@ export class SearchRepository {
     if (scoped) params.push(JSON.stringify(scopes));
     params.push(limit);
     // bm25() is only allowed in the FTS query itself, so rank there and group outside.
-    return cached(this.db, 
-        `SELECT h.memory_id AS id, min(f.raw) AS raw FROM (
+    return cached(
+      this.db,
+      `SELECT h.memory_id AS id, min(f.raw) AS raw FROM (
            SELECT rowid, bm25(memory_hints_fts) AS raw FROM memory_hints_fts WHERE memory_hints_fts MATCH ? ORDER BY raw LIMIT ?
          ) f JOIN memory_hints h ON h.id = f.rowid JOIN memories m ON m.id = h.memory_id
          WHERE m.deleted_at IS NULL ${scoped ? "AND m.scope IN (SELECT value FROM json_each(?))" : ""}
          GROUP BY h.memory_id ORDER BY raw LIMIT ?`,
-      )
-      .all(...params) as KeywordHit[];
+    ).all(...params) as KeywordHit[];
   }
 
   /** Documents containing each term (as the index stems it), for IDF. */
@@ -59,7 +59,8 @@ export class SearchRepository {
   }
 
   addHints(memoryId: number, hints: string[], now: number): number {
-    const statement = cached(this.db, 
+    const statement = cached(
+      this.db,
       "INSERT OR IGNORE INTO memory_hints (memory_id, hint, created_at) VALUES (?, ?, ?)",
     );
     let added = 0;
