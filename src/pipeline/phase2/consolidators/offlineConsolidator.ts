@@ -51,7 +51,7 @@ export function consolidateOffline(input: ConsolidationInput, inputs: readonly S
     block("Decisions", decisions.map(line)),
     block("Procedures", procedures.map(line)),
     block("Failures, fixes and facts", knowledge.slice(0, 40).map(line)),
-    taskGroups(inputs, input.summaryFiles),
+    input.workspace.kind === "global" ? projectIndex(inputs) : taskGroups(inputs, input.summaryFiles),
   ]
     .filter((part) => part !== "")
     .join("\n");
@@ -88,6 +88,19 @@ export function consolidateOffline(input: ConsolidationInput, inputs: readonly S
     .filter((part) => part !== "")
     .join("\n");
   return { memory: `${memory}\n`, summary: `${summary}\n`, skills };
+}
+
+/** The global handbook points to projects instead of repeating their tasks. */
+function projectIndex(inputs: readonly Stage1Output[]): string {
+  const counts = new Map<string, number>();
+  for (const output of inputs) {
+    const key = output.projectKey ?? "(no project)";
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const lines = [...counts]
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(([key, count]) => `- ${projectName(key)} (${key}): ${count} session(s); its own MEMORY.md holds its tasks`);
+  return lines.length === 0 ? "" : `\n## Projects\n${lines.join("\n")}`;
 }
 
 /** User-level signal only: statements without a project qualifier, or seen in two or more projects. */
