@@ -25,6 +25,7 @@ import { projectResolver } from "./project/projectResolver.js";
 import { createEmbeddingProvider } from "./providers/embeddings/createEmbeddingProvider.js";
 import { type ResolvedLlm, resolveLlm } from "./providers/llm/roles.js";
 import { type ClearReport, clearMemory } from "./read/clearMemory.js";
+import { redactText } from "./redact/index.js";
 import { buildInjection, type Injection } from "./read/inject.js";
 import { readMemoryUrl } from "./read/memoryUrl.js";
 import { applyCitationUsage } from "./read/usageFeedback.js";
@@ -170,7 +171,7 @@ export class Cairn {
         },
         {
           role: item.role,
-          text: item.text,
+          text: redactText(item.text),
           ...(item.tool ? { tool: item.tool } : {}),
           ...(item.callId ? { callId: item.callId } : {}),
           ...(item.isError ? { isError: true } : {}),

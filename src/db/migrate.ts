@@ -18,6 +18,10 @@ export function migrate(db: Database, steps: readonly Migration[]): { from: numb
   for (const step of steps) {
     if (step.version <= from) continue;
     db.transaction(() => {
+      // Read again under the write lock: another process opening the same new store may have applied
+      // this step between our first read and now.
+      const current = db.pragma("user_version", { simple: true }) as number;
+      if (current >= step.version) return;
       step.up(db);
       db.pragma(`user_version = ${step.version}`);
     }).immediate();

@@ -32,13 +32,28 @@ export function idealBm25(
   return ideal;
 }
 
+/** Where saturation starts: scores below stay as they are. */
+export const SATURATION_KNEE = 0.8;
+
+/**
+ * Maps [0, inf) into [0, 1) keeping order: the identity up to `knee`, then an exponential approach to
+ * 1 with slope 1 at the knee. A hard clamp made every strong hit exactly 1.0 and their order a tie
+ * (about one LoCoMo question in ten had several 1.0s at the top); this keeps them apart, and a weak
+ * score stays weak.
+ */
+export function saturate(x: number, knee = SATURATION_KNEE): number {
+  if (x <= knee) return Math.max(0, x);
+  const room = 1 - knee;
+  return knee + room * (1 - Math.exp(-(x - knee) / room));
+}
+
 /**
  * Calibrated keyword relevance in [0, 1]: |bm25| as a fraction of the ideal score. A memory that
  * matches only the most common query word scores low even when it is the best hit, unlike the
  * per-query max-normalization (|s| / max|s|) that makes every best hit 1.0. Short documents with
- * repeated terms can exceed the ideal, hence the clamp.
+ * repeated terms can exceed the ideal, hence the saturation.
  */
 export function calibrateBm25(raw: number, ideal: number): number {
   if (ideal <= 0) return 0;
-  return Math.min(1, Math.abs(raw) / ideal);
+  return saturate(Math.abs(raw) / ideal);
 }

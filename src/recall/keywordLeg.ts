@@ -68,7 +68,7 @@ export function keywordLeg(
   const query = withinPostingBudget(named, frequencies, config.postingBudget);
   let fts = buildFtsQuery(query, config.entityWeight);
   if (fts.match === "") return { keyword: new Map(), hint: new Map() };
-  let hits = search.keyword(fts.match, scopes, config.candidatePool, config.contextIndexWeight);
+  let hits = search.keyword(fts.match, scopes, config.candidatePool, config.contextIndex);
   if (config.feedback.enabled && hits.length > 0) {
     const top = deps.memories.getLive(
       hits.slice(0, config.feedback.docs).map((h) => h.id),
@@ -84,7 +84,7 @@ export function keywordLeg(
     if (extra.length > 0) {
       for (const [term, df] of search.documentFrequencies(extra)) frequencies.set(term, df);
       fts = expandFts(fts, extra, config.feedback.queryWeight);
-      hits = search.keyword(fts.match, scopes, config.candidatePool, config.contextIndexWeight);
+      hits = search.keyword(fts.match, scopes, config.candidatePool, config.contextIndex);
     }
   }
   const ideal = idealBm25(fts.weightedTerms, frequencies, corpusSize);

@@ -29,10 +29,17 @@ export const recallConfigSchema = z
     /** Repetitions of a capitalized query word in the keyword query (1 = no extra weight). */
     entityWeight: int(1, 5, 1),
     /**
-     * Weight of the neighbours' text (the items just before and after in the same session, indexed
-     * with each memory) in the keyword score; 0 searches the memory's own text only.
+     * Contextual indexing: weights of the text of the item just before and just after each memory in
+     * its session, indexed with it. 0 leaves that column out. The item before weighs more: a reply is
+     * about what was just said to it.
      */
-    contextIndexWeight: num(0, 1, 0.3),
+    contextIndex: z
+      .object({
+        before: num(0, 1, 0.5),
+        after: num(0, 1, 0.2),
+      })
+      .strict()
+      .prefault({}),
     /** Memories from adjacent items of the same session lend part of their score (conversation context). */
     context: z
       .object({
@@ -59,7 +66,7 @@ export const recallConfigSchema = z
     author: z
       .object({
         enabled: z.boolean().default(true),
-        penalty: num(0, 1, 0.3),
+        penalty: num(0, 1, 0.6),
       })
       .strict()
       .prefault({}),

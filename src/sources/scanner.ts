@@ -5,8 +5,11 @@ import type { Collector } from "../sessions/collector.js";
 import type { Clock } from "../util/clock.js";
 import { errorMessage } from "../util/errors.js";
 import { sha256 } from "../util/hash.js";
-import type { ReadResult, SourceAdapter, SourceFile } from "./adapter.js";
+import type { SourceAdapter, SourceFile } from "./adapter.js";
+import type { SourceRead } from "./readSource.js";
+import { adapters } from "./registry.js";
 import type { SourceFileState, SourceFilesRepository } from "./sourceFilesRepository.js";
+import { inThreadReader, type SourceReader, workerReader } from "./sourceReader.js";
 import type { AgentName, ParseProblem } from "./types.js";
 
 export type FileStatus = "imported" | "updated" | "unchanged" | "failed";
@@ -46,43 +49,105 @@ export interface ScannerDeps {
 
 const TAIL_BYTES = 256;
 
+/** Scans with at least this many changed files parse in a worker thread, overlapping parse and write. */
+const WORKER_THRESHOLD = 16;
+/** Files read ahead of the one being written. */
+const LOOKAHEAD = 3;
+
+interface PendingFile {
+  adapter: SourceAdapter;
+  file: SourceFile;
+  previous: SourceFileState | undefined;
+  stamp: { size: number; mtimeMs: number };
+}
+
 /**
  * One pass over every source: discovers files, skips those whose size and mtime are unchanged without
  * opening them, continues appended files from their offset, re-reads rewritten ones, and writes each
- * file's sessions in one short transaction. Parsing happens before the transaction.
+ * file's sessions in one short transaction. Parsing never happens inside a transaction; on large scans
+ * it runs in a worker thread while the previous file is written.
  */
 export async function scanSources(
   deps: ScannerDeps,
   targets: readonly ScanTarget[],
-  options: { onFile?: (report: FileReport, done: number) => void } = {},
+  options: { onFile?: (report: FileReport, done: number) => void; reader?: SourceReader } = {},
 ): Promise<Omit<ScanReport, "invalidatedIdle" | "citedOutputs">> {
   const started = deps.clock();
   const known = deps.files.all();
   const reports: FileReport[] = [];
-  let done = 0;
+  const changed: PendingFile[] = [];
+  const report = (entry: FileReport) => {
+    reports.push(entry);
+    options.onFile?.(entry, reports.length);
+  };
   for (const target of targets) {
     const seen = new Set<string>();
     for (const root of target.roots) {
       for (const file of await target.adapter.discover(root)) {
         if (seen.has(file.path)) continue;
         seen.add(file.path);
-        const report = await scanFile(deps, target.adapter, file, known.get(file.path));
-        reports.push(report);
-        done += 1;
-        options.onFile?.(report, done);
+        const previous = known.get(file.path);
+        const stamp = fileStamp(file);
+        if (!stamp)
+          report({
+            ...emptyReport(file),
+            status: "failed",
+            problems: [{ file: file.path, reason: "cannot stat file" }],
+          });
+        else if (previous && previous.size === stamp.size && previous.mtimeMs === stamp.mtimeMs)
+          report(emptyReport(file));
+        else changed.push({ adapter: target.adapter, file, previous, stamp });
       }
     }
+  }
+  const reader = options.reader ?? chooseReader(changed);
+  try {
+    const reads = changed.map(() => undefined as Promise<SourceRead> | undefined);
+    const start = (index: number) => {
+      const entry = changed[index];
+      if (!entry || reads[index]) return;
+      const resume = canResume(entry.file, entry.previous, entry.stamp.size)
+        ? (entry.previous?.resume ?? undefined)
+        : undefined;
+      reads[index] = reader.read(entry.adapter, resume ? { file: entry.file, resume } : { file: entry.file });
+      reads[index]?.catch(() => {});
+    };
+    for (let index = 0; index < changed.length; index++) {
+      for (let ahead = index; ahead <= index + LOOKAHEAD; ahead++) start(ahead);
+      const entry = changed[index]!;
+      let read: SourceRead;
+      try {
+        read = await reads[index]!;
+      } catch (error) {
+        report({
+          ...emptyReport(entry.file),
+          status: "failed",
+          problems: [{ file: entry.file.path, reason: `unreadable: ${errorMessage(error)}` }],
+        });
+        continue;
+      }
+      reads[index] = undefined;
+      report(applyRead(deps, entry, read));
+    }
+  } finally {
+    if (reader !== options.reader) await reader.close();
   }
   return { files: reports, totals: totalsOf(reports), ms: deps.clock() - started };
 }
 
-async function scanFile(
-  deps: ScannerDeps,
-  adapter: SourceAdapter,
-  file: SourceFile,
-  previous: SourceFileState | undefined,
-): Promise<FileReport> {
-  const base: FileReport = {
+/** A worker thread pays off only for many files, and only runs adapters it can load by name. */
+function chooseReader(changed: readonly PendingFile[]): SourceReader {
+  if (changed.length < WORKER_THRESHOLD || !changed.every((entry) => adapters.includes(entry.adapter)))
+    return inThreadReader;
+  try {
+    return workerReader() ?? inThreadReader;
+  } catch {
+    return inThreadReader;
+  }
+}
+
+function emptyReport(file: SourceFile): FileReport {
+  return {
     path: file.path,
     agent: file.agent,
     status: "unchanged",
@@ -92,28 +157,17 @@ async function scanFile(
     problems: [],
     skipped: 0,
   };
-  const stamp = fileStamp(file);
-  if (!stamp) return { ...base, status: "failed", problems: [{ file: file.path, reason: "cannot stat file" }] };
-  if (previous && previous.size === stamp.size && previous.mtimeMs === stamp.mtimeMs) return base;
+}
 
-  const resume = canResume(file, previous, stamp.size) ? (previous?.resume ?? undefined) : undefined;
-  let result: ReadResult;
-  let read: FileReport["read"] = resume ? "append" : "full";
-  try {
-    result = await adapter.read(resume ? { file, resume } : { file });
-    if (result.needsFullRead) {
-      read = "full";
-      result = await adapter.read({ file });
-    }
-  } catch (error) {
-    return { ...base, status: "failed", problems: [{ file: file.path, reason: `unreadable: ${errorMessage(error)}` }] };
-  }
-
+/** Writes one file's sessions and its new scan state in one transaction. */
+function applyRead(deps: ScannerDeps, entry: PendingFile, read: SourceRead): FileReport {
+  const { file, previous, stamp } = entry;
+  const { result } = read;
   let itemsWritten = 0;
   let anyChange = false;
   withWriteTx(deps.db, () => {
     for (const parsed of result.sessions) {
-      const applied = deps.collector.apply(read === "append" ? { ...parsed, partial: true } : parsed, file.path);
+      const applied = deps.collector.apply(read.mode === "append" ? { ...parsed, partial: true } : parsed, file.path);
       itemsWritten += applied.written;
       if (applied.status !== "unchanged") anyChange = true;
     }
@@ -131,11 +185,10 @@ async function scanFile(
       scannedAt: deps.clock(),
     });
   });
-  const status: FileStatus = !previous ? "imported" : anyChange ? "updated" : "unchanged";
   return {
-    ...base,
-    status,
-    read,
+    ...emptyReport(file),
+    status: !previous ? "imported" : anyChange ? "updated" : "unchanged",
+    read: read.mode,
     sessions: result.sessions.length,
     itemsWritten,
     problems: result.problems,

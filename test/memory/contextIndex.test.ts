@@ -7,12 +7,12 @@ const turn = (item: number, content: string, scope = "conv") => ({
   provenance: { sessionId: "D1", itemFrom: item },
 });
 
-/** Memory ids whose indexed neighbour text (the context column only) matches `word`. */
-function contextMatches(db: ReturnType<typeof makeStore>["db"], word: string): number[] {
+/** Memory ids whose indexed neighbour text (the before and/or after column) matches `word`. */
+function contextMatches(db: ReturnType<typeof makeStore>["db"], word: string, columns = "before after"): number[] {
   return (
     db
       .prepare("SELECT rowid AS id FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rowid")
-      .all(`context : ${word}`) as { id: number }[]
+      .all(`{${columns}} : ${word}`) as { id: number }[]
   ).map((r) => r.id);
 }
 
@@ -27,6 +27,10 @@ describe("contextual indexing", () => {
     ])) as { id: number }[];
     // "dinosaurs" (item 2) lands in the context of items 1 and 3, never in its own context.
     expect(contextMatches(db, "dinosaurs")).toEqual([a!.id, c!.id]);
+    expect(contextMatches(db, "dinosaurs", "after")).toEqual([a!.id]);
+    expect(contextMatches(db, "dinosaurs", "before")).toEqual([c!.id]);
+    expect(contextMatches(db, "dinosaurs", "after")).toEqual([a!.id]);
+    expect(contextMatches(db, "dinosaurs", "before")).toEqual([c!.id]);
     // Item 5 is two items from item 3: outside the window.
     expect(contextMatches(db, "museum")).toEqual([b!.id]);
     expect(contextMatches(db, "gardening")).toEqual([]);
@@ -59,7 +63,7 @@ describe("contextual indexing", () => {
     await on.store.remember(memories);
     const withContext = await on.store.recall({ query: "kids", scopes: ["conv"], countUsage: false });
     expect(withContext.results.map((r) => r.content)).toContain("Dinosaurs, mostly.");
-    const off = makeStore({ config: { contextIndexWeight: 0, context: { enabled: false } } });
+    const off = makeStore({ config: { contextIndex: { before: 0, after: 0 }, context: { enabled: false } } });
     await off.store.remember(memories);
     const without = await off.store.recall({ query: "kids", scopes: ["conv"], countUsage: false });
     expect(without.results.map((r) => r.content)).toEqual(["What do your kids like?"]);

@@ -35,14 +35,14 @@ describe("LoCoMo-shaped fixture", () => {
 });
 
 /**
- * Gold first everywhere. "rudder" (D1:3) shares no word with "repair": it ranks second because the
- * turn before it matched (conversation context). Other speakers' turns follow the named speaker's:
- * Bo's D1:2 matches "repair" only through its indexed neighbour D1:1, and the author prior puts it
- * under Ada's D1:5, which borrows a little from D1:3 two items away.
+ * Gold first everywhere. "rudder" (D1:3) shares no word with "repair": it is found because the turn
+ * two items before it matched (conversation context). Bo's question D1:2 ("What was broken on it?")
+ * comes second: the turn before it, D1:1, is indexed with it (contextual indexing) and lends it
+ * score, which outweighs the author prior. Other speakers' turns follow the named speaker's.
  */
 const EXPECTED: Record<string, string[]> = {
-  "What did Ada repair?": ["D1:1", "D1:3", "D1:5"],
-  "What does Bo bake for the market?": ["D1:4", "D1:6", "D1:2"],
-  "When did Ada sail across the lake?": ["D2:2", "D2:4", "D2:1"],
-  "What glaze did Bo use on the bowl?": ["D2:5", "D2:3", "D2:1"],
+  "What did Ada repair?": ["D1:1", "D1:2", "D1:3"],
+  "What does Bo bake for the market?": ["D1:4", "D1:6", "D1:5"],
+  "When did Ada sail across the lake?": ["D2:2", "D2:1", "D2:4"],
+  "What glaze did Bo use on the bowl?": ["D2:5", "D2:3", "D2:4"],
 };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { dot } from "../../src/memory/vectorCodec.js";
 import { hashedEmbedding } from "../../src/providers/embeddings/hashedEmbedding.js";
-import { calibrateBm25, idealBm25, idf } from "../../src/recall/calibrate.js";
+import { calibrateBm25, idealBm25, idf, saturate } from "../../src/recall/calibrate.js";
 import { buildFtsQuery } from "../../src/recall/ftsQuery.js";
 import { capHintOnly, fuseScores } from "../../src/recall/fuse.js";
 import { withinPostingBudget } from "../../src/recall/keywordLeg.js";
@@ -69,9 +69,21 @@ describe("calibrated scoring", () => {
     expect(ideal).toBeCloseTo(idf(1000, 5) + idf(1000, 400), 6);
     // A hit on the common word only: tiny even if it is the best hit of the query.
     expect(calibrateBm25(-idf(1000, 400), ideal)).toBeLessThan(0.1);
-    expect(calibrateBm25(-ideal, ideal)).toBe(1);
-    expect(calibrateBm25(-ideal * 3, ideal)).toBe(1);
+    // Matching everything once at average length is near the top; more still ranks higher, never past 1.
+    expect(calibrateBm25(-ideal, ideal)).toBeCloseTo(saturate(1), 9);
+    expect(calibrateBm25(-ideal * 3, ideal)).toBeGreaterThan(calibrateBm25(-ideal, ideal));
+    expect(calibrateBm25(-ideal * 3, ideal)).toBeLessThan(1);
     expect(calibrateBm25(-1, 0)).toBe(0);
+  });
+
+  it("saturates above the knee instead of clamping, so strong hits keep their order", () => {
+    expect(saturate(0.5)).toBe(0.5);
+    expect(saturate(0.8)).toBe(0.8);
+    expect(saturate(-0.2)).toBe(0);
+    // Slope 1 at the knee, then the exponential approach: 0.8 + 0.2 * (1 - e^-1) at 1.0.
+    expect(saturate(1)).toBeCloseTo(0.8 + 0.2 * (1 - Math.exp(-1)), 9);
+    expect(saturate(1.2)).toBeGreaterThan(saturate(1.1));
+    expect(saturate(50)).toBeLessThanOrEqual(1);
   });
 
   it("fuses alpha * vector + (1 - alpha) * max(keyword, hint)", () => {

@@ -92,9 +92,8 @@ describe("end to end: planted secrets and prompt injection through a real run", 
       SECRETS.filter((secret) => text.includes(secret)).map((s) => `${s.slice(0, 6)}… in ${where}`),
     );
 
-  // KNOWN-BUG: collected items are stored verbatim (src/sessions collector / items repository do not redact),
-  // so the planted secrets sit in the items table (seen in cairn.db-wal).
-  it.fails("KNOWN-BUG: planted secrets never reach the database bytes", () => {
+  // Items are redacted as they are read (src/sources/readSource.ts), before the collector stores them.
+  it("planted secrets never reach the database bytes", () => {
     const places: Array<[string, string]> = [];
     for (const file of ["cairn.db", "cairn.db-wal"]) {
       const path = join(home.home, file);

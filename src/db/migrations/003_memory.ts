@@ -1,35 +1,34 @@
 import type { Migration } from "../migration.js";
 
-/**
- * The memory store: memories with their FTS index (kept in sync by triggers, tombstones leave the
- * index), vectors keyed by content hash, the change history, the entity graph and prospective hints.
- * The sqlite-vec KNN table is not created here: it depends on the embedding dimensions and on the
- * extension being loaded, so the vector index creates it on first use (see src/memory/vectorIndex.ts).
- */
-/** Live memories of the same scope and session one item before or after `m` (the context window). */
-const neighbourOf = (m: string) =>
+/** Live memories `n` of the same scope and session as `m`, `offset` items after it (-1: the one before). */
+const at = (m: string, offset: string) =>
   `n.scope = ${m}.scope AND n.session_id = ${m}.session_id AND n.deleted_at IS NULL AND n.id != ${m}.id
-   AND n.item_from BETWEEN ${m}.item_from - 1 AND ${m}.item_from + 1`;
+   AND n.item_from = ${m}.item_from ${offset}`;
 
-/** The FTS row of memory `m`: its text, its neighbours' text, its scope token. */
-const ftsRow = (m: string) =>
-  `${m}.id, ${m}.content,
-   (SELECT group_concat(n.content, ' ') FROM memories n WHERE ${neighbourOf(m)}),
-   's' || hex(${m}.scope)`;
+/** Memories whose before/after text includes `m`'s: the items just before and after it. */
+const besideOf = (m: string) => `(${at(m, "- 1")}) OR (${at(m, "+ 1")})`;
 
-/** Re-indexes the live neighbours of `m` (their context changes when `m` arrives, changes or leaves). */
+const textAt = (m: string, offset: string) =>
+  `(SELECT group_concat(n.content, ' ') FROM memories n WHERE ${at(m, offset)})`;
+
+/** The FTS row of memory `m`: its text, the text of the items before and after it, its scope token. */
+const ftsRow = (m: string) => `${m}.id, ${m}.content, ${textAt(m, "- 1")}, ${textAt(m, "+ 1")}, 's' || hex(${m}.scope)`;
+
+const FTS_COLUMNS = "rowid, body, before, after, scope_tag";
+
+/** Re-indexes the live neighbours of `m` (their before/after text changes when `m` arrives, changes or leaves). */
 const refreshNeighbours = (m: string) => `
-  DELETE FROM memories_fts WHERE rowid IN (SELECT n.id FROM memories n WHERE ${neighbourOf(m)});
-  INSERT INTO memories_fts(rowid, body, context, scope_tag)
-    SELECT ${ftsRow("x")} FROM memories x WHERE x.id IN (SELECT n.id FROM memories n WHERE ${neighbourOf(m)});`;
+  DELETE FROM memories_fts WHERE rowid IN (SELECT n.id FROM memories n WHERE ${besideOf(m)});
+  INSERT INTO memories_fts(${FTS_COLUMNS})
+    SELECT ${ftsRow("x")} FROM memories x WHERE x.id IN (SELECT n.id FROM memories n WHERE ${besideOf(m)});`;
 
 /**
- * Triggers keep memories_fts in sync, context column included. Memories without a session position
+ * Triggers keep memories_fts in sync, before/after columns included. Memories without a session position
  * (most agent memories, every synthetic one in the scale benchmark) skip the neighbour work.
  */
 const ftsTriggers = `
   CREATE TRIGGER memories_ai AFTER INSERT ON memories WHEN new.deleted_at IS NULL BEGIN
-    INSERT INTO memories_fts(rowid, body, context, scope_tag) VALUES (${ftsRow("new")});
+    INSERT INTO memories_fts(${FTS_COLUMNS}) VALUES (${ftsRow("new")});
   END;
   CREATE TRIGGER memories_ai_context AFTER INSERT ON memories
   WHEN new.deleted_at IS NULL AND new.session_id IS NOT NULL AND new.item_from IS NOT NULL BEGIN
@@ -44,7 +43,7 @@ const ftsTriggers = `
   END;
   CREATE TRIGGER memories_au AFTER UPDATE OF content, scope, deleted_at, session_id, item_from ON memories BEGIN
     DELETE FROM memories_fts WHERE rowid = old.id AND old.deleted_at IS NULL;
-    INSERT INTO memories_fts(rowid, body, context, scope_tag) SELECT ${ftsRow("new")} WHERE new.deleted_at IS NULL;
+    INSERT INTO memories_fts(${FTS_COLUMNS}) SELECT ${ftsRow("new")} WHERE new.deleted_at IS NULL;
   END;
   CREATE TRIGGER memories_au_context AFTER UPDATE OF content, scope, deleted_at, session_id, item_from ON memories
   WHEN old.session_id IS NOT NULL OR new.session_id IS NOT NULL BEGIN
@@ -52,6 +51,12 @@ const ftsTriggers = `
     ${refreshNeighbours("new")}
   END;`;
 
+/**
+ * The memory store: memories with their FTS index (kept in sync by triggers, tombstones leave the
+ * index), vectors keyed by content hash, the change history, the entity graph and prospective hints.
+ * The sqlite-vec KNN table is not created here: it depends on the embedding dimensions and on the
+ * extension being loaded, so the vector index creates it on first use (see src/memory/vectorIndex.ts).
+ */
 export const memory: Migration = {
   version: 3,
   name: "memory",
@@ -89,11 +94,11 @@ export const memory: Migration = {
       -- Contentless with deletes: the text lives once (in memories); tombstoned rows leave the index.
       -- scope_tag lets a MATCH intersect with the wanted scopes inside the index (measured 3x faster at
       -- 100k memories than joining every match to memories to filter by scope).
-      -- context holds the text of the memory's neighbours in its session (the items just before and
-      -- after), searched with a low column weight: "contextual indexing". A turn that answers
-      -- ("Dinosaurs!") is findable by the words of the turn that asked ("What do your kids like?").
+      -- before / after hold the text of the items just before and after the memory in its session,
+      -- searched with low column weights: "contextual indexing". A turn that answers ("Dinosaurs!")
+      -- is findable by the words of the turn that asked ("What do your kids like?").
       CREATE VIRTUAL TABLE memories_fts USING fts5(
-        body, context, scope_tag, content='', contentless_delete=1,
+        body, before, after, scope_tag, content='', contentless_delete=1,
         tokenize='porter unicode61 remove_diacritics 2'
       );
       CREATE VIRTUAL TABLE memories_fts_vocab USING fts5vocab(memories_fts, 'row');

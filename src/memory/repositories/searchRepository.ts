@@ -16,16 +16,20 @@ export function scopeTag(scope: string): string {
 export class SearchRepository {
   constructor(private readonly db: Database) {}
 
-  /** Best BM25 matches among live memories of the scopes (the scope token is part of the MATCH). */
-  keyword(match: string, scopes: string[] | "all", limit: number, contextWeight = 0): KeywordHit[] {
-    // Without a context weight the neighbours' text neither ranks nor matches: the terms are confined to body.
-    const terms = contextWeight > 0 ? `(${match})` : `body : (${match})`;
+  /**
+   * Best BM25 matches among live memories of the scopes (the scope token is part of the MATCH).
+   * `context` weighs the text of the items before and after each memory (contextual indexing); a
+   * column of weight 0 neither ranks nor matches.
+   */
+  keyword(match: string, scopes: string[] | "all", limit: number, context = { before: 0, after: 0 }): KeywordHit[] {
+    const columns = ["body", ...(context.before > 0 ? ["before"] : []), ...(context.after > 0 ? ["after"] : [])];
+    const terms = `{${columns.join(" ")}} : (${match})`;
     const expr = scopes === "all" ? terms : `${terms} AND scope_tag : (${scopes.map(scopeTag).join(" OR ")})`;
-    // body weight 1, context `contextWeight`, scope_tag 0: the scope token restricts, it never ranks.
+    // scope_tag weighs 0: the scope token restricts, it never ranks.
     return cached(
       this.db,
-      "SELECT rowid AS id, bm25(memories_fts, 1.0, ?, 0.0) AS raw FROM memories_fts WHERE memories_fts MATCH ? ORDER BY raw LIMIT ?",
-    ).all(contextWeight, expr, limit) as KeywordHit[];
+      "SELECT rowid AS id, bm25(memories_fts, 1.0, ?, ?, 0.0) AS raw FROM memories_fts WHERE memories_fts MATCH ? ORDER BY raw LIMIT ?",
+    ).all(context.before, context.after, expr, limit) as KeywordHit[];
   }
 
   /** Hint matches, best per memory, restricted to live memories in the scopes. */

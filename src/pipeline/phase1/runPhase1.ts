@@ -125,17 +125,32 @@ export async function runPhase1(deps: Phase1Deps, options: Phase1Options = {}): 
   });
   const budget = new TokenBudget(storage.db, config.extraction.dailyTokenBudget);
   const limit = pLimit(config.extraction.concurrency);
-  let done = 0;
-  await Promise.all(
-    leases.map((lease) =>
-      limit(async () => {
-        const job = await processLease(deps, lease, budget, report);
-        report.jobs.push(job);
-        done += 1;
-        options.onJob?.(job, done, leases.length);
-      }),
-    ),
+  // Every claimed lease is kept alive until its job ends, including those still waiting for a slot:
+  // with a slow provider, a queued lease would otherwise expire and be taken over by another process.
+  const held = new Set(leases);
+  const leaseMs = config.queue.leaseSeconds * 1000;
+  const heartbeat = setInterval(
+    () => {
+      for (const lease of held) if (!storage.jobs.heartbeat(lease, leaseMs)) held.delete(lease);
+    },
+    Math.max(1000, leaseMs / 3),
   );
+  let done = 0;
+  try {
+    await Promise.all(
+      leases.map((lease) =>
+        limit(async () => {
+          const job = await processLease(deps, lease, budget, report);
+          held.delete(lease);
+          report.jobs.push(job);
+          done += 1;
+          options.onJob?.(job, done, leases.length);
+        }),
+      ),
+    );
+  } finally {
+    clearInterval(heartbeat);
+  }
   return report;
 }
 
@@ -177,10 +192,6 @@ async function processLease(
     return finish("skipped_budget", { error: "daily token budget spent; extraction resumes tomorrow" });
   }
 
-  const heartbeat = setInterval(
-    () => storage.jobs.heartbeat(lease),
-    Math.max(1000, (config.queue.leaseSeconds * 1000) / 3),
-  );
   try {
     const result = await extractSession({ session, items, llm: deps.llm, render: renderOptions(config) });
     if (deps.llm) budget.record(clock(), result.tokensIn ?? 0, result.tokensOut ?? 0);
@@ -231,8 +242,6 @@ async function processLease(
         : {}),
     });
     return finish(outcome === "dead" ? "dead" : outcome === "lost" ? "lost" : "failed", { error: message });
-  } finally {
-    clearInterval(heartbeat);
   }
 }
 

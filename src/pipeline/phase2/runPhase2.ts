@@ -80,7 +80,17 @@ export async function runPhase2(deps: Phase2Deps, options: { force?: boolean } =
   const [lease] = storage.jobs.claim({ kind: PHASE2_KIND, limit: 1, runningCap: 1, leaseMs });
   if (!lease) {
     const job = storage.jobs.get(PHASE2_KIND, PHASE2_KEY);
-    report.outcome = job?.status === "running" ? "busy" : job?.status === "failed" ? "backing_off" : "clean";
+    report.outcome =
+      job?.status === "running"
+        ? "busy"
+        : job?.status === "failed"
+          ? "backing_off"
+          : job?.status === "dead"
+            ? "failed"
+            : "clean";
+    if (job?.status === "dead") {
+      report.error = `phase 2 gave up after ${job.attempts} attempts (${job.lastError ?? "unknown error"}); new input or 'cairn memory enqueue --now' retries it`;
+    }
     return report;
   }
   const controller = new AbortController();

@@ -1,0 +1,32 @@
+import { redactText } from "../redact/index.js";
+import type { ReadRequest, ReadResult, SourceAdapter } from "./adapter.js";
+
+export interface SourceRead {
+  result: ReadResult;
+  /** How the file was read in the end: from the stored offset, or whole. */
+  mode: "append" | "full";
+}
+
+/**
+ * One file through its adapter. A resumed read that met rewritten history (a rollback, a rewind, a new
+ * branch) is discarded and the whole file is read instead.
+ */
+export async function readSource(adapter: SourceAdapter, request: ReadRequest): Promise<SourceRead> {
+  if (request.resume) {
+    const result = await adapter.read(request);
+    if (!result.needsFullRead) return { result: redacted(result), mode: "append" };
+  }
+  return { result: redacted(await adapter.read({ file: request.file })), mode: "full" };
+}
+
+/**
+ * Secrets are removed as sessions enter cairn, before anything is stored: the store never holds a
+ * credential a user pasted into an agent. (The agent's own transcript file is left as it is.)
+ */
+function redacted(result: ReadResult): ReadResult {
+  for (const parsed of result.sessions) {
+    for (const item of parsed.items) item.text = redactText(item.text);
+    if (parsed.session.title) parsed.session.title = redactText(parsed.session.title);
+  }
+  return result;
+}
