@@ -1,4 +1,5 @@
 import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import type { Database } from "better-sqlite3";
 import { withWriteTx } from "../db/tx.js";
 import type { Collector } from "../sessions/collector.js";
@@ -52,7 +53,9 @@ const TAIL_BYTES = 256;
 /** Scans with at least this many changed files parse in a worker thread, overlapping parse and write. */
 const WORKER_THRESHOLD = 16;
 /** Files read ahead of the one being written. */
-const LOOKAHEAD = 3;
+const LOOKAHEAD = 4;
+/** Parsing (with redaction) costs more than writing: two parse workers keep the writer busy. */
+const PARSE_WORKERS = Math.max(1, Math.min(2, availableParallelism()));
 
 interface PendingFile {
   adapter: SourceAdapter;
@@ -140,7 +143,7 @@ function chooseReader(changed: readonly PendingFile[]): SourceReader {
   if (changed.length < WORKER_THRESHOLD || !changed.every((entry) => adapters.includes(entry.adapter)))
     return inThreadReader;
   try {
-    return workerReader() ?? inThreadReader;
+    return workerReader(PARSE_WORKERS) ?? inThreadReader;
   } catch {
     return inThreadReader;
   }

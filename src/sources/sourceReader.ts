@@ -16,16 +16,15 @@ export const inThreadReader: SourceReader = {
 };
 
 /**
- * A reader backed by one worker thread running the registered adapters, or undefined where the
- * worker's module is not beside this one (a bundled build). If the worker dies, the files it held and
- * every later file are read in this thread instead: a scan never loses a file to the worker.
+ * A reader backed by one worker thread running the registered adapters, or undefined where there is
+ * no compiled worker module beside this one (TypeScript sources run by a test loader, which worker
+ * threads do not inherit, or a single-file bundle): those scan in this thread. If the worker dies, the
+ * files it held and every later file are read in this thread instead: a scan never loses a file.
  */
-export function workerReader(): SourceReader | undefined {
-  const typescript = import.meta.url.endsWith(".ts");
-  const url = new URL(typescript ? "./readWorker.ts" : "./readWorker.js", import.meta.url);
-  if (url.protocol !== "file:" || !existsSync(fileURLToPath(url))) return undefined;
-  // Under the TypeScript test runner the worker needs the same loader as this thread.
-  const worker = new Worker(url, { execArgv: typescript ? ["--import", "tsx"] : [] });
+export function workerReader(count = 1): SourceReader | undefined {
+  const url = new URL("./readWorker.js", import.meta.url);
+  if (!import.meta.url.endsWith(".js") || url.protocol !== "file:" || !existsSync(fileURLToPath(url))) return undefined;
+  const workers = Array.from({ length: Math.max(1, count) }, () => new Worker(url));
   const pending = new Map<
     number,
     {
@@ -37,13 +36,13 @@ export function workerReader(): SourceReader | undefined {
   >();
   let next = 0;
   let broken = false;
-  worker.on("message", (message: { id: number; read?: SourceRead; error?: string }) => {
+  const onMessage = (message: { id: number; read?: SourceRead; error?: string }) => {
     const waiting = pending.get(message.id);
     pending.delete(message.id);
     if (!waiting) return;
     if (message.read) waiting.resolve(message.read);
     else waiting.reject(new Error(message.error ?? "worker failed"));
-  });
+  };
   const fallBack = () => {
     if (broken) return;
     broken = true;
@@ -51,20 +50,23 @@ export function workerReader(): SourceReader | undefined {
       readSource(waiting.adapter, waiting.request).then(waiting.resolve, waiting.reject);
     pending.clear();
   };
-  worker.on("error", fallBack);
-  worker.on("exit", fallBack);
+  for (const worker of workers) {
+    worker.on("message", onMessage);
+    worker.on("error", fallBack);
+    worker.on("exit", fallBack);
+  }
   return {
     read(adapter, request) {
       if (broken) return readSource(adapter, request);
       const id = next++;
       return new Promise((resolve, reject) => {
         pending.set(id, { adapter, request, resolve, reject });
-        worker.postMessage({ id, agent: adapter.agent, request });
+        workers[id % workers.length]?.postMessage({ id, agent: adapter.agent, request });
       });
     },
     async close() {
       broken = true;
-      await worker.terminate();
+      await Promise.all(workers.map((worker) => worker.terminate()));
     },
   };
 }
