@@ -3,6 +3,7 @@ import { loadConfig } from "./config/load.js";
 import { type CairnPaths, cairnHome, cairnPaths } from "./config/paths.js";
 import type { CairnConfig } from "./config/schema.js";
 import { withWriteTx } from "./db/tx.js";
+import { EmbeddingTracker } from "./memory/embeddingTracker.js";
 import { MemoryStore } from "./memory/memoryStore.js";
 import type { RecallResponse, RememberInput, RememberOutcome } from "./memory/types.js";
 import { ingestStage1Facts } from "./pipeline/facts/stage1Facts.js";
@@ -23,12 +24,13 @@ import {
 import { projectIdentity } from "./project/projectKey.js";
 import { projectResolver } from "./project/projectResolver.js";
 import { createEmbeddingProvider } from "./providers/embeddings/createEmbeddingProvider.js";
+import type { EmbeddingProvider } from "./providers/embeddings/types.js";
 import { type ResolvedLlm, resolveLlm } from "./providers/llm/roles.js";
 import { type ClearReport, clearMemory } from "./read/clearMemory.js";
-import { redactText } from "./redact/index.js";
 import { buildInjection, type Injection } from "./read/inject.js";
 import { readMemoryUrl } from "./read/memoryUrl.js";
 import { applyCitationUsage } from "./read/usageFeedback.js";
+import { redactText } from "./redact/index.js";
 import { Collector } from "./sessions/collector.js";
 import type { SessionRecord } from "./sessions/types.js";
 import { type SourceAgent, scanTargets } from "./sources/registry.js";
@@ -78,6 +80,7 @@ export class Cairn {
   private opened: Storage | undefined;
   private resolved: Promise<ResolvedLlm> | undefined;
   private store: MemoryStore | undefined;
+  private embeddingProvider: EmbeddingProvider | undefined;
 
   constructor(options: OpenCairnOptions = {}) {
     this.env = options.env ?? process.env;
@@ -206,13 +209,44 @@ export class Cairn {
   get memories(): MemoryStore {
     this.store ??= new MemoryStore({
       db: this.storage.db,
-      embeddings: createEmbeddingProvider(this.config.embeddings),
+      embeddings: this.embedder,
       config: this.config.recall,
       clock: this.clock,
       vectorIndex: this.storage.vecError === null,
       onHit: (ids) => this.countRecallHits(ids),
     });
     return this.store;
+  }
+
+  /** The configured embedding provider, shared by the store and the embedding tracker. */
+  get embedder(): EmbeddingProvider {
+    this.embeddingProvider ??= createEmbeddingProvider(this.config.embeddings);
+    return this.embeddingProvider;
+  }
+
+  /**
+   * Fills in vectors that are missing (the provider was down at write time) or stale (the model
+   * changed), in the tracker's small batches, until none are left or `maxCycles` ran.
+   */
+  async refreshEmbeddings(maxCycles = 50): Promise<number> {
+    if (!this.config.recall.embeddingTracker.enabled) return 0;
+    const store = this.memories;
+    const tracker = new EmbeddingTracker({
+      db: this.storage.db,
+      memories: store.memories,
+      embeddings: store.embeddingRows,
+      vectors: store.vectors,
+      provider: this.embedder,
+      config: this.config.recall.embeddingTracker,
+      clock: this.clock,
+    });
+    let total = 0;
+    for (let cycle = 0; cycle < maxCycles; cycle++) {
+      const written = await tracker.runCycle();
+      if (written === 0) break;
+      total += written;
+    }
+    return total;
   }
 
   /**
@@ -347,6 +381,7 @@ export class Cairn {
     const scan = await this.scan(options.scan);
     const extract = await this.extract(options.extract);
     const consolidate = await this.consolidate({ force: options.force ?? false });
+    await this.refreshEmbeddings();
     return { scan, extract, consolidate };
   }
 

@@ -1,6 +1,7 @@
 import { DECISION_IMPORTANCE, DEFAULT_IMPORTANCE, isDecisionContent } from "./decisionDetector.js";
 import { normalizeContent } from "./normalizeContent.js";
 import type { NewMemoryRow } from "./repositories/memoryRepository.js";
+import { mentionedTimeTerms, toOccurredAt } from "./temporalTerms.js";
 import type { RememberInput } from "./types.js";
 
 export const DEFAULT_SCOPE = "global";
@@ -19,6 +20,8 @@ export interface PreparedMemory {
 export function prepareRemember(input: RememberInput, now: number): PreparedMemory {
   const normalized = normalizeContent(input.content ?? "");
   const decision = isDecisionContent(normalized.storageContent);
+  const occurredAt = toOccurredAt(input.occurredAt) ?? null;
+  const timeTerms = mentionedTimeTerms(normalized.storageContent, occurredAt ?? undefined);
   const row: NewMemoryRow = {
     content: normalized.storageContent,
     normalizedContent: normalized.normalizedContent,
@@ -31,6 +34,8 @@ export function prepareRemember(input: RememberInput, now: number): PreparedMemo
     sessionId: input.provenance?.sessionId ?? null,
     itemFrom: input.provenance?.itemFrom ?? null,
     itemTo: input.provenance?.itemTo ?? input.provenance?.itemFrom ?? null,
+    occurredAt,
+    timeTerms: timeTerms === "" ? null : timeTerms,
     ref: input.ref ?? null,
     who: input.who ?? null,
     why: input.why ?? null,

@@ -19,6 +19,12 @@ export interface RememberInput {
   confidence?: number;
   importance?: number;
   provenance?: Provenance;
+  /**
+   * When the remembered thing was said or happened: epoch ms or an ISO date / date-time. Relative
+   * times in the content ("yesterday", "last Friday", "next month") are resolved against it for
+   * search; the content itself is stored as given.
+   */
+  occurredAt?: number | string;
   project?: string;
   who?: string;
   why?: string;
@@ -46,6 +52,8 @@ export interface MemoryRecord {
   project: string | null;
   ref: string | null;
   provenance: Provenance;
+  /** When the remembered thing was said (epoch ms), when the caller gave it. */
+  occurredAt: number | null;
   who: string | null;
   why: string | null;
   embeddingModel: string | null;

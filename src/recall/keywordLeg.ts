@@ -67,8 +67,14 @@ export function keywordLeg(
   const frequencies = search.documentFrequencies(named.stems);
   const query = withinPostingBudget(named, frequencies, config.postingBudget);
   let fts = buildFtsQuery(query, config.entityWeight);
-  if (fts.match === "") return { keyword: new Map(), hint: new Map() };
-  let hits = search.keyword(fts.match, scopes, config.candidatePool, config.contextIndex);
+  const time = config.timeIndex;
+  const timeWeight = Math.max(time.occurred, time.mentioned);
+  const timeTerms = timeWeight > 0 ? analyzed.timeTerms : [];
+  const timeMatch = timeTerms.join(" OR ");
+  if (fts.match === "" && timeMatch === "") return { keyword: new Map(), hint: new Map() };
+  const searchKeyword = (match: string) =>
+    search.keyword(match, scopes, config.candidatePool, config.contextIndex, timeMatch, time);
+  let hits = searchKeyword(fts.match);
   if (config.feedback.enabled && hits.length > 0) {
     const top = deps.memories.getLive(
       hits.slice(0, config.feedback.docs).map((h) => h.id),
@@ -84,13 +90,20 @@ export function keywordLeg(
     if (extra.length > 0) {
       for (const [term, df] of search.documentFrequencies(extra)) frequencies.set(term, df);
       fts = expandFts(fts, extra, config.feedback.queryWeight);
-      hits = search.keyword(fts.match, scopes, config.candidatePool, config.contextIndex);
+      hits = searchKeyword(fts.match);
     }
   }
-  const ideal = idealBm25(fts.weightedTerms, frequencies, corpusSize);
+  // A date the query names counts in the ideal at its column's weight: matching it is part of the
+  // query's information, but a weak part next to its words.
+  for (const [term, df] of search.documentFrequencies(timeTerms)) frequencies.set(term, df);
+  const ideal = idealBm25(
+    [...fts.weightedTerms, ...timeTerms.map((term) => ({ term, weight: timeWeight }))],
+    frequencies,
+    corpusSize,
+  );
   const keyword = new Map(hits.map((h) => [h.id, calibrateBm25(h.raw, ideal)]));
   const hint = new Map<number, number>();
-  if (config.hints.enabled) {
+  if (config.hints.enabled && fts.match !== "") {
     // Hint words need not occur in any memory: count them as rare rather than leave them out.
     const hintIdeal = idealBm25(fts.weightedTerms, frequencies, corpusSize, 1);
     for (const h of search.hints(fts.match, scopes, config.candidatePool))

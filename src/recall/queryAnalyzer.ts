@@ -1,3 +1,4 @@
+import { queryTimeTerms } from "../memory/temporalTerms.js";
 import { stem } from "./stem.js";
 import { STOP_WORDS } from "./stopWords.js";
 import { words } from "./tokenize.js";
@@ -12,6 +13,8 @@ export interface AnalyzedQuery {
   entities: string[];
   /** "Quoted phrases" from the query, lowercased. */
   phrases: string[];
+  /** Calendar tokens of the dates the query names (src/memory/temporalTerms.ts). */
+  timeTerms: string[];
 }
 
 /** Question openers are capitalized by grammar; they are never the entity being asked about. */
@@ -44,5 +47,5 @@ export function analyzeQuery(query: string): AnalyzedQuery {
     const phrase = words(match[1] ?? "").join(" ");
     if (phrase.includes(" ")) phrases.push(phrase);
   }
-  return { raw: query, terms, stems: terms.map(stem), entities, phrases };
+  return { raw: query, terms, stems: terms.map(stem), entities, phrases, timeTerms: queryTimeTerms(query) };
 }

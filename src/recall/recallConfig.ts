@@ -40,6 +40,19 @@ export const recallConfigSchema = z
       })
       .strict()
       .prefault({}),
+    /**
+     * Time-aware matching: calendar tokens of the dates a query names are searched in two columns,
+     * the day each memory was said (`occurred`, from `occurredAt`) and the times its content
+     * mentions (`mentioned`: "yesterday" resolved against `occurredAt`, "8 May" normalized). 0 leaves
+     * that column out.
+     */
+    timeIndex: z
+      .object({
+        occurred: num(0, 2, 0.3),
+        mentioned: num(0, 2, 0.5),
+      })
+      .strict()
+      .prefault({}),
     /** Memories from adjacent items of the same session lend part of their score (conversation context). */
     context: z
       .object({

@@ -51,6 +51,7 @@ export async function runPipelineCycle(
     };
     const consolidate = await cairn.consolidate();
     report.phase2 = consolidate.outcome;
+    await cairn.refreshEmbeddings();
     if (consolidate.error) report.error = consolidate.error;
   } catch (error) {
     report.outcome = "failed";

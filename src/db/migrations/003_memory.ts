@@ -11,10 +11,24 @@ const besideOf = (m: string) => `(${at(m, "- 1")}) OR (${at(m, "+ 1")})`;
 const textAt = (m: string, offset: string) =>
   `(SELECT group_concat(n.content, ' ') FROM memories n WHERE ${at(m, offset)})`;
 
-/** The FTS row of memory `m`: its text, the text of the items before and after it, its scope token. */
-const ftsRow = (m: string) => `${m}.id, ${m}.content, ${textAt(m, "- 1")}, ${textAt(m, "+ 1")}, 's' || hex(${m}.scope)`;
+/**
+ * The calendar tokens of the day memory `m` was said (src/memory/temporalTerms.ts spells the same
+ * tokens): d20230507 dm0507 m202305 mo05 y2023; NULL without `occurred_at`.
+ */
+const occurredTerms = (m: string) => {
+  const f = (format: string) => `strftime('${format}', ${m}.occurred_at / 1000, 'unixepoch')`;
+  return `CASE WHEN ${m}.occurred_at IS NULL THEN NULL ELSE
+    'd' || ${f("%Y%m%d")} || ' dm' || ${f("%m%d")} || ' m' || ${f("%Y%m")} || ' mo' || ${f("%m")} || ' y' || ${f("%Y")} END`;
+};
 
-const FTS_COLUMNS = "rowid, body, before, after, scope_tag";
+/**
+ * The FTS row of memory `m`: its text, the text of the items before and after it, the calendar
+ * tokens of when it was said and of the times it mentions, its scope token.
+ */
+const ftsRow = (m: string) =>
+  `${m}.id, ${m}.content, ${textAt(m, "- 1")}, ${textAt(m, "+ 1")}, ${occurredTerms(m)}, ${m}.time_terms, 's' || hex(${m}.scope)`;
+
+const FTS_COLUMNS = "rowid, body, before, after, occurred, mentioned, scope_tag";
 
 /** Re-indexes the live neighbours of `m` (their before/after text changes when `m` arrives, changes or leaves). */
 const refreshNeighbours = (m: string) => `
@@ -41,7 +55,7 @@ const ftsTriggers = `
   WHEN old.deleted_at IS NULL AND old.session_id IS NOT NULL AND old.item_from IS NOT NULL BEGIN
     ${refreshNeighbours("old")}
   END;
-  CREATE TRIGGER memories_au AFTER UPDATE OF content, scope, deleted_at, session_id, item_from ON memories BEGIN
+  CREATE TRIGGER memories_au AFTER UPDATE OF content, scope, deleted_at, session_id, item_from, occurred_at, time_terms ON memories BEGIN
     DELETE FROM memories_fts WHERE rowid = old.id AND old.deleted_at IS NULL;
     INSERT INTO memories_fts(${FTS_COLUMNS}) SELECT ${ftsRow("new")} WHERE new.deleted_at IS NULL;
   END;
@@ -75,6 +89,10 @@ export const memory: Migration = {
         session_id TEXT,
         item_from INTEGER,
         item_to INTEGER,
+        -- When the remembered thing was said (epoch ms), and the calendar tokens of the times its
+        -- content mentions ("yesterday" resolved against occurred_at): indexed, never shown.
+        occurred_at INTEGER,
+        time_terms TEXT,
         ref TEXT,
         who TEXT,
         why TEXT,
@@ -97,8 +115,10 @@ export const memory: Migration = {
       -- before / after hold the text of the items just before and after the memory in its session,
       -- searched with low column weights: "contextual indexing". A turn that answers ("Dinosaurs!")
       -- is findable by the words of the turn that asked ("What do your kids like?").
+      -- occurred / mentioned hold calendar tokens (d20230507 m202305 ...) of when the memory was said
+      -- and of the times it mentions, so "on 7 May 2023" finds "yesterday" said on 8 May.
       CREATE VIRTUAL TABLE memories_fts USING fts5(
-        body, before, after, scope_tag, content='', contentless_delete=1,
+        body, before, after, occurred, mentioned, scope_tag, content='', contentless_delete=1,
         tokenize='porter unicode61 remove_diacritics 2'
       );
       CREATE VIRTUAL TABLE memories_fts_vocab USING fts5vocab(memories_fts, 'row');

@@ -15,6 +15,10 @@ export interface NewMemoryRow {
   sessionId: string | null;
   itemFrom: number | null;
   itemTo: number | null;
+  /** When the remembered thing was said (epoch ms). */
+  occurredAt: number | null;
+  /** Calendar tokens of the times the content mentions (src/memory/temporalTerms.ts), or null. */
+  timeTerms: string | null;
   ref: string | null;
   who: string | null;
   why: string | null;
@@ -35,6 +39,7 @@ interface MemoryRowDb {
   session_id: string | null;
   item_from: number | null;
   item_to: number | null;
+  occurred_at: number | null;
   ref: string | null;
   who: string | null;
   why: string | null;
@@ -62,6 +67,7 @@ function toRecord(row: MemoryRowDb): MemoryRecord {
     project: row.project,
     ref: row.ref,
     provenance,
+    occurredAt: row.occurred_at ?? null,
     who: row.who,
     why: row.why,
     embeddingModel: row.embedding_model,
@@ -81,9 +87,9 @@ export class MemoryRepository {
     const result = cached(
       this.db,
       `INSERT INTO memories (content, normalized_content, content_hash, type, confidence, importance, scope, project,
-           session_id, item_from, item_to, ref, who, why, embedding_model, created_at, updated_at)
+           session_id, item_from, item_to, occurred_at, time_terms, ref, who, why, embedding_model, created_at, updated_at)
          VALUES (@content, @normalizedContent, @contentHash, @type, @confidence, @importance, @scope, @project,
-           @sessionId, @itemFrom, @itemTo, @ref, @who, @why, @embeddingModel, @now, @now)
+           @sessionId, @itemFrom, @itemTo, @occurredAt, @timeTerms, @ref, @who, @why, @embeddingModel, @now, @now)
          ON CONFLICT (scope, content_hash) WHERE deleted_at IS NULL DO NOTHING`,
     ).run(row);
     return result.changes === 0 ? undefined : Number(result.lastInsertRowid);

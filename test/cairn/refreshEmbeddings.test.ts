@@ -1,0 +1,27 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { Cairn } from "../../src/cairn.js";
+
+describe("Cairn.refreshEmbeddings", () => {
+  it("re-embeds every memory after the embedding model changes, and then has nothing left to do", async () => {
+    const home = mkdtempSync(join(tmpdir(), "cairn-embed-"));
+    const first = new Cairn({ home, env: {}, config: { "embeddings.dimensions": 256 } });
+    await first.remember([
+      { content: "The staging deploy runs from the release branch", scope: "global" },
+      { content: "Integration tests need the mock server on port 4010", scope: "global" },
+    ]);
+    expect(await first.refreshEmbeddings()).toBe(0);
+    first.close();
+
+    const second = new Cairn({ home, env: {}, config: { "embeddings.dimensions": 128 } });
+    expect(second.memories.counts().staleVectors).toBe(2);
+    expect(await second.refreshEmbeddings()).toBe(2);
+    expect(second.memories.counts().staleVectors).toBe(0);
+    expect(await second.refreshEmbeddings()).toBe(0);
+    const { results } = await second.recall({ query: "mock server port", scope: "global" });
+    expect(results[0]?.content).toBe("Integration tests need the mock server on port 4010");
+    second.close();
+  });
+});
