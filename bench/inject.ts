@@ -11,16 +11,33 @@ import { demoConfig, demoSources } from "../src/cli/demo.js";
 import { withWriteTx } from "../src/db/tx.js";
 import { Collector } from "../src/sessions/collector.js";
 
-const { values } = parseArgs({ options: { runs: { type: "string", default: "40" }, sessions: { type: "string", default: "10000" }, json: { type: "boolean" } } });
+const { values } = parseArgs({
+  options: {
+    runs: { type: "string", default: "40" },
+    sessions: { type: "string", default: "10000" },
+    json: { type: "boolean" },
+  },
+});
 const home = mkdtempSync(join(tmpdir(), "cairn-bench-inject-"));
 const cairn = new Cairn({ home, config: demoConfig, env: {} });
 await cairn.run({ scan: { overrides: demoSources(), only: ["codex", "claude-code", "pi"] } });
-const collector = new Collector(cairn.storage.sessions, cairn.storage.items, { maxUnprocessedItems: 5, clock: Date.now, projectKeyOf: () => "path:/srv/bench" });
+const collector = new Collector(cairn.storage.sessions, cairn.storage.items, {
+  maxUnprocessedItems: 5,
+  clock: Date.now,
+  projectKeyOf: () => "path:/srv/bench",
+});
 withWriteTx(cairn.storage.db, () => {
   for (let i = 0; i < Number(values.sessions); i++) {
     collector.apply(
       {
-        session: { id: `bench-${i}`, agent: "codex", kind: "interactive", cwd: "/srv/bench", startedAt: 1, updatedAt: 2 },
+        session: {
+          id: `bench-${i}`,
+          agent: "codex",
+          kind: "interactive",
+          cwd: "/srv/bench",
+          startedAt: 1,
+          updatedAt: 2,
+        },
         items: [{ key: "L1", role: "user", text: `request ${i}`, origin: { file: "bench", line: 1 } }],
       },
       null,
@@ -34,9 +51,13 @@ const main = join(import.meta.dirname, "..", "dist", "cli", "main.js");
 const times: number[] = [];
 for (let i = 0; i < Number(values.runs); i++) {
   const started = performance.now();
-  const result = spawnSync(process.execPath, [main, "inject", "--cwd", "/srv/demo/weather-api"], { env: { ...process.env, CAIRN_HOME: home }, encoding: "utf8" });
+  const result = spawnSync(process.execPath, [main, "inject", "--cwd", "/srv/demo/weather-api"], {
+    env: { ...process.env, CAIRN_HOME: home },
+    encoding: "utf8",
+  });
   times.push(performance.now() - started);
-  if (!result.stdout.includes("Project memory (weather-api)")) throw new Error(`inject printed no project memory: ${result.stderr}`);
+  if (!result.stdout.includes("Project memory (weather-api)"))
+    throw new Error(`inject printed no project memory: ${result.stderr}`);
 }
 const baseline: number[] = [];
 for (let i = 0; i < 10; i++) {
@@ -45,7 +66,8 @@ for (let i = 0; i < 10; i++) {
   baseline.push(performance.now() - started);
 }
 rmSync(home, { recursive: true, force: true });
-const pct = (list: number[], p: number) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(p * list.length))]!;
+const pct = (list: number[], p: number) =>
+  [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(p * list.length))]!;
 const result = {
   machine: `${cpus().length} x ${cpus()[0]?.model ?? "cpu"}`,
   sessions,
@@ -56,6 +78,10 @@ const result = {
 };
 if (values.json) console.log(JSON.stringify(result));
 else {
-  console.log(`inject benchmark on ${result.machine}: ${result.sessions} sessions in the store, ${result.runs} runs of the whole process`);
-  console.log(`  p50 ${result.p50ms} ms, p95 ${result.p95ms} ms (target p95 < 250 ms); bare node startup p50 ${result.nodeStartupP50ms} ms`);
+  console.log(
+    `inject benchmark on ${result.machine}: ${result.sessions} sessions in the store, ${result.runs} runs of the whole process`,
+  );
+  console.log(
+    `  p50 ${result.p50ms} ms, p95 ${result.p95ms} ms (target p95 < 250 ms); bare node startup p50 ${result.nodeStartupP50ms} ms`,
+  );
 }

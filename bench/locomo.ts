@@ -5,7 +5,7 @@
  * category and overall, next to a plain FTS5 BM25 baseline over the same texts.
  *
  *   npx tsx bench/locomo.ts --data ../shared/bench/locomo/locomo10-dev.json [--json]
- *     [--conversations 1,2,3] [--config '{"alpha":0.4}'] [--no-speaker] [--no-caption] [--no-date]
+ *     [--conversations 1,2,3] [--config '{"alpha":0.4}'] [--no-speaker] [--no-caption] [--no-date] [--no-occurred]
  */
 import { parseArgs } from "node:util";
 import { openDatabase } from "../src/db/connection.js";
@@ -54,7 +54,10 @@ async function run(): Promise<void> {
       config: { type: "string" },
       "no-speaker": { type: "boolean", default: false },
       "no-caption": { type: "boolean", default: false },
+      /** Do not prefix the session date to each turn's text. */
       "no-date": { type: "boolean", default: false },
+      /** Do not pass the session date as `occurredAt`. */
+      "no-occurred": { type: "boolean", default: false },
       dimensions: { type: "string", default: "384" },
       /** Print each question that missed gold turns at k, with the gold turns' text and the top hits. */
       misses: { type: "boolean", default: false },
@@ -66,10 +69,11 @@ async function run(): Promise<void> {
     const wanted = values.conversations.split(",").map(Number);
     conversations = conversations.filter((_, i) => wanted.includes(i + 1));
   }
-  const textOptions: TurnTextOptions = {
+  const textOptions: TurnTextOptions & { occurredAt: boolean } = {
     speaker: !values["no-speaker"],
     caption: !values["no-caption"],
     date: !values["no-date"],
+    occurredAt: !values["no-occurred"],
   };
   const config = defaultRecallConfig(values.config ? JSON.parse(values.config) : {});
   const { db, vecError } = openDatabase(":memory:");
@@ -126,7 +130,7 @@ async function ingest(
   store: MemoryStore,
   baseline: PlainBm25,
   conversation: LocomoConversation,
-  options: TurnTextOptions,
+  options: TurnTextOptions & { occurredAt: boolean },
 ) {
   const inputs = await ingestLocomo(store, conversation, options);
   baseline.add(inputs.map((i) => ({ scope: i.scope, ref: i.ref, body: i.content })));

@@ -336,13 +336,10 @@ export function queryTimeTerms(query: string): string[] {
   const out = new Set<string>();
   for (const date of namedDates(query)) {
     const tokens = namedDateTokens(date);
-    // The query asks at its own precision: drop the broader tokens a full date would add.
-    const specific =
-      date.d !== undefined
-        ? tokens.filter((t) => t.startsWith("d") || (date.y !== undefined ? /^m\d/.test(t) : t.startsWith("mo")))
-        : date.m !== undefined
-          ? tokens.filter((t) => t.startsWith("m"))
-          : tokens;
+    // At the precision written: the day (or day-in-any-year) and its month, the month, or the year.
+    const specific = tokens.filter((t) =>
+      date.y !== undefined ? /^[dm]\d/.test(t) || tokens.length === 1 : t.startsWith("dm") || t.startsWith("mo"),
+    );
     for (const token of specific) out.add(token);
   }
   return [...out];
