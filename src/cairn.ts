@@ -35,7 +35,7 @@ import { Collector } from "./sessions/collector.js";
 import type { SessionRecord } from "./sessions/types.js";
 import { type SourceAgent, scanTargets } from "./sources/registry.js";
 import { type FileReport, type ScanReport, scanSources } from "./sources/scanner.js";
-import type { AgentName, ItemRole, SessionKind } from "./sources/types.js";
+import type { AgentName, SessionItem, SessionKind } from "./sources/types.js";
 import { Storage } from "./storage.js";
 import { type Clock, DAY_MS, HOUR_MS, systemClock } from "./util/clock.js";
 import { CairnError } from "./util/errors.js";
@@ -49,14 +49,8 @@ export interface OpenCairnOptions {
   clock?: Clock;
 }
 
-export interface PushItem {
-  role: ItemRole;
-  text: string;
-  tool?: string;
-  callId?: string;
-  isError?: boolean;
-  ts?: number;
-}
+/** An item pushed by an agent: a session item without the key and origin cairn assigns. */
+export type PushItem = Omit<SessionItem, "key" | "origin">;
 
 export interface PushSession {
   agent?: AgentName;

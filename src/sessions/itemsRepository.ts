@@ -44,19 +44,7 @@ export class ItemsRepository {
     let seq = startSeq;
     for (const item of items) {
       seq += 1;
-      written += statement.run(
-        sessionId,
-        seq,
-        item.key,
-        item.role,
-        item.text,
-        item.tool ?? null,
-        item.callId ?? null,
-        item.isError ? 1 : 0,
-        item.ts ?? null,
-        item.origin.file,
-        item.origin.line,
-      ).changes;
+      written += statement.run(...rowValues(sessionId, seq, item)).changes;
     }
     return { written, maxSeq: seq };
   }
@@ -72,22 +60,7 @@ export class ItemsRepository {
        ON CONFLICT(session_id, key) DO UPDATE SET text = excluded.text, role = excluded.role, seq = excluded.seq`,
     );
     let seq = 0;
-    for (const item of items) {
-      seq += 1;
-      statement.run(
-        sessionId,
-        seq,
-        item.key,
-        item.role,
-        item.text,
-        item.tool ?? null,
-        item.callId ?? null,
-        item.isError ? 1 : 0,
-        item.ts ?? null,
-        item.origin.file,
-        item.origin.line,
-      );
-    }
+    for (const item of items) statement.run(...rowValues(sessionId, ++seq, item));
     return items.length;
   }
 
@@ -159,6 +132,23 @@ export class ItemsRepository {
       .all(sessionId, range.fromId ?? 0, range.toId ?? Number.MAX_SAFE_INTEGER) as ItemRow[];
     return rows.map(toRecord);
   }
+}
+
+/** Column values in the order of the INSERT statements above. */
+function rowValues(sessionId: string, seq: number, item: SessionItem) {
+  return [
+    sessionId,
+    seq,
+    item.key,
+    item.role,
+    item.text,
+    item.tool ?? null,
+    item.callId ?? null,
+    item.isError ? 1 : 0,
+    item.ts ?? null,
+    item.origin.file,
+    item.origin.line,
+  ] as const;
 }
 
 function toRecord(row: ItemRow): ItemRecord {

@@ -1,22 +1,9 @@
-/** Shapes of the fact pipeline (phase 1 emits facts and entity triples; this stage stores them). */
+/** Shapes of the fact pipeline. Facts and entity triples are phase 1's own shapes; this stage stores them. */
+import type { ExtractedFact } from "../phase1/types.js";
 
-export const factTypes = ["fact", "preference", "decision", "procedural", "semantic"] as const;
-export type FactType = (typeof factTypes)[number];
+export { type EntityTriple, type FactType, factTypes } from "../phase1/types.js";
 
-export interface Fact {
-  content: string;
-  type: FactType;
-  confidence: number;
-  /** Ids of the session items the fact was drawn from. */
-  evidence: number[];
-}
-
-export interface EntityTriple {
-  source: string;
-  relationship: string;
-  target: string;
-  confidence: number;
-}
+export type Fact = ExtractedFact;
 
 export interface FactProvenance {
   sessionId?: string;
