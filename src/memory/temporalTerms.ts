@@ -237,7 +237,7 @@ export interface NamedDate {
  * "in 2022", "2023-05-08". Month names count only when capitalized (so "may" the verb and "march"
  * the walk are not dates), unless `anyCase`.
  */
-export function namedDates(text: string, anyCase = false): NamedDate[] {
+export function namedDates(text: string, anyCase = false, spans: string[] = []): NamedDate[] {
   const out: NamedDate[] = [];
   const flags = anyCase ? "gi" : "g";
   const monthPattern = anyCase
@@ -250,6 +250,7 @@ export function namedDates(text: string, anyCase = false): NamedDate[] {
       const date = build(match);
       if (!date) return args[0] as string;
       out.push(date);
+      spans.push(args[0] as string);
       return " ".repeat((args[0] as string).length);
     });
   };
@@ -330,11 +331,12 @@ export function mentionedTimeTerms(content: string, occurredAt: number | undefin
 /**
  * The calendar tokens of the dates a query names ("in May 2023", "on 8 May", "in 2022"), at the
  * precision written: a full date gives its day and month tokens, a month its month token, a year its
- * year token. Yearless dates give the yearless tokens.
+ * year token. Yearless dates give the yearless tokens. `words` are the query words that spelled them.
  */
-export function queryTimeTerms(query: string): string[] {
+export function queryTimeTerms(query: string): { terms: string[]; words: string[] } {
   const out = new Set<string>();
-  for (const date of namedDates(query)) {
+  const spans: string[] = [];
+  for (const date of namedDates(query, false, spans)) {
     const tokens = namedDateTokens(date);
     // At the precision written: the day (or day-in-any-year) and its month, the month, or the year.
     const specific = tokens.filter((t) =>
@@ -342,5 +344,6 @@ export function queryTimeTerms(query: string): string[] {
     );
     for (const token of specific) out.add(token);
   }
-  return [...out];
+  const words = spans.flatMap((span) => span.toLowerCase().match(/[a-z0-9]+/g) ?? []);
+  return { terms: [...out], words: [...new Set(words)] };
 }

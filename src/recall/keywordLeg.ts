@@ -13,7 +13,12 @@ export interface KeywordLegResult {
 
 /** The query without the words that name an author (unless nothing else is left). */
 function withoutAuthors(analyzed: AnalyzedQuery, authorWords: string[]): AnalyzedQuery {
-  const keep = analyzed.terms.map((t) => !authorWords.includes(t));
+  return withoutWords(analyzed, authorWords);
+}
+
+/** The query without these words (unless nothing else is left). */
+function withoutWords(analyzed: AnalyzedQuery, drop: string[]): AnalyzedQuery {
+  const keep = analyzed.terms.map((t) => !drop.includes(t));
   if (!keep.some(Boolean)) return analyzed;
   return {
     ...analyzed,
@@ -63,12 +68,17 @@ export function keywordLeg(
 ): KeywordLegResult {
   const { config, search } = deps;
   const corpusSize = Math.max(1, search.corpusSizeEstimate());
-  const named = withoutAuthors(analyzed, authorWords);
+  const timeWeight = Math.max(config.timeIndex.occurred, config.timeIndex.mentioned);
+  const named = withoutAuthors(
+    config.timeIndex.replaceWords && timeWeight > 0 && analyzed.timeTerms.length > 0
+      ? withoutWords(analyzed, analyzed.timeWords)
+      : analyzed,
+    authorWords,
+  );
   const frequencies = search.documentFrequencies(named.stems);
   const query = withinPostingBudget(named, frequencies, config.postingBudget);
   let fts = buildFtsQuery(query, config.entityWeight);
   const time = config.timeIndex;
-  const timeWeight = Math.max(time.occurred, time.mentioned);
   const timeTerms = timeWeight > 0 ? analyzed.timeTerms : [];
   const timeMatch = timeTerms.join(" OR ");
   if (fts.match === "" && timeMatch === "") return { keyword: new Map(), hint: new Map() };

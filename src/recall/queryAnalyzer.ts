@@ -15,6 +15,8 @@ export interface AnalyzedQuery {
   phrases: string[];
   /** Calendar tokens of the dates the query names (src/memory/temporalTerms.ts). */
   timeTerms: string[];
+  /** The query words that spelled those dates ("may", "2023", "8"). */
+  timeWords: string[];
 }
 
 /** Question openers are capitalized by grammar; they are never the entity being asked about. */
@@ -47,5 +49,6 @@ export function analyzeQuery(query: string): AnalyzedQuery {
     const phrase = words(match[1] ?? "").join(" ");
     if (phrase.includes(" ")) phrases.push(phrase);
   }
-  return { raw: query, terms, stems: terms.map(stem), entities, phrases, timeTerms: queryTimeTerms(query) };
+  const time = queryTimeTerms(query);
+  return { raw: query, terms, stems: terms.map(stem), entities, phrases, timeTerms: time.terms, timeWords: time.words };
 }

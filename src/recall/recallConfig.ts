@@ -50,6 +50,8 @@ export const recallConfigSchema = z
       .object({
         occurred: num(0, 2, 0.3),
         mentioned: num(0, 2, 0.5),
+        /** Search the words that spelled a query's dates ("may", "2023") only as calendar tokens. */
+        replaceWords: z.boolean().default(false),
       })
       .strict()
       .prefault({}),

@@ -12,6 +12,7 @@ import { adapters } from "./registry.js";
 import type { SourceFileState, SourceFilesRepository } from "./sourceFilesRepository.js";
 import { inThreadReader, type SourceReader, workerReader } from "./sourceReader.js";
 import type { AgentName, ParseProblem } from "./types.js";
+import { WriteBatch } from "./writeBatch.js";
 
 export type FileStatus = "imported" | "updated" | "unchanged" | "failed";
 
@@ -104,6 +105,8 @@ export async function scanSources(
     }
   }
   const reader = options.reader ?? chooseReader(changed);
+  const batch = new WriteBatch(deps.db);
+  let completed = false;
   try {
     const reads = changed.map(() => undefined as Promise<SourceRead> | undefined);
     const start = (index: number) => {
@@ -119,6 +122,9 @@ export async function scanSources(
       for (let ahead = index; ahead <= index + LOOKAHEAD; ahead++) start(ahead);
       const entry = changed[index]!;
       let read: SourceRead;
+      // Waiting for a parse while holding the write lock would block other processes: an older batch
+      // is committed first.
+      batch.commitIfOlderThan(100);
       try {
         read = await reads[index]!;
       } catch (error) {
@@ -130,9 +136,21 @@ export async function scanSources(
         continue;
       }
       reads[index] = undefined;
-      report(applyRead(deps, entry, read));
+      try {
+        report(batch.add(entry.stamp.size, () => applyRead(deps, entry, read)));
+      } catch (error) {
+        // The file's own savepoint rolled back; the batch and the rest of the scan go on.
+        report({
+          ...emptyReport(entry.file),
+          status: "failed",
+          problems: [{ file: entry.file.path, reason: `not stored: ${errorMessage(error)}` }],
+        });
+      }
     }
+    batch.commit();
+    completed = true;
   } finally {
+    if (!completed) batch.rollback();
     if (reader !== options.reader) await reader.close();
   }
   return { files: reports, totals: totalsOf(reports), ms: deps.clock() - started };
