@@ -22,8 +22,7 @@ import { registerStatus } from "./commands/status.js";
 export function buildProgram(): Command {
   const program = new Command("cairn")
     .description(
-      "Durable memory for coding agents: collects the sessions your agents write, extracts what a future\n" +
-        "session should know, consolidates it into a readable memory workspace, and gives it back.",
+      "Durable memory for coding agents: collects the sessions your agents write, extracts what a future session should know, consolidates it into a readable memory workspace, and gives it back.",
     )
     .version(packageVersion(), "-V, --version", "print the cairn version")
     .option("--home <dir>", "memory root (default: $CAIRN_HOME or ~/.cairn)")

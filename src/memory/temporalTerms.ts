@@ -29,7 +29,21 @@ export const MONTHS = [
   "november",
   "december",
 ] as const;
-const MONTH_ABBREVIATIONS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"];
+const MONTH_ABBREVIATIONS = [
+  "jan",
+  "feb",
+  "mar",
+  "apr",
+  "may",
+  "jun",
+  "jul",
+  "aug",
+  "sep",
+  "sept",
+  "oct",
+  "nov",
+  "dec",
+];
 const WEEKDAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"] as const;
 
 /** A UTC calendar day as epoch days (days since 1970-01-01). */
@@ -113,7 +127,7 @@ function weekendOf(ref: EpochDay, which: -1 | 0 | 1): EpochDay[] {
   const weekday = parts(ref).weekday;
   if (which === -1) {
     // The most recent Saturday strictly before ref's day (on Sunday, the day before).
-    const saturday = ref - (((weekday - 6 + 7) % 7) || 7);
+    const saturday = ref - ((weekday - 6 + 7) % 7 || 7);
     return [saturday, saturday + 1].filter((d) => d < ref);
   }
   if (which === 0) {
@@ -121,7 +135,7 @@ function weekendOf(ref: EpochDay, which: -1 | 0 | 1): EpochDay[] {
     const saturday = ref + ((6 - weekday + 7) % 7);
     return [saturday, saturday + 1];
   }
-  const saturday = ref + (((6 - weekday + 7) % 7) || 7);
+  const saturday = ref + ((6 - weekday + 7) % 7 || 7);
   return [saturday, saturday + 1];
 }
 
@@ -144,8 +158,8 @@ const RELATIVE: [RegExp, Resolver][] = [
       const weekday = parts(ref).weekday;
       const which = m[1] ?? "";
       if (which === "last" || which === "past" || which === "previous")
-        return dayTokens(ref - (((weekday - target + 7) % 7) || 7));
-      if (which === "next" || which === "coming") return dayTokens(ref + (((target - weekday + 7) % 7) || 7));
+        return dayTokens(ref - ((weekday - target + 7) % 7 || 7));
+      if (which === "next" || which === "coming") return dayTokens(ref + ((target - weekday + 7) % 7 || 7));
       const [monday] = weekOf(ref, 0);
       return dayTokens(monday + ((target + 6) % 7));
     },
@@ -189,8 +203,7 @@ const RELATIVE: [RegExp, Resolver][] = [
       const fuzzy = FUZZY.has(countWord);
       const n = /^\d+$/.test(countWord) ? Number(countWord) : (NUMBER_WORDS[countWord] ?? 1);
       const sign = past ? -1 : 1;
-      if (unit === "day")
-        return fuzzy ? rangeTokens(ref + sign * 2, ref + sign * (n + 2)) : dayTokens(ref + sign * n);
+      if (unit === "day") return fuzzy ? rangeTokens(ref + sign * 2, ref + sign * (n + 2)) : dayTokens(ref + sign * n);
       if (unit === "week") {
         const center = ref + sign * 7 * n;
         return fuzzy ? rangeTokens(ref + sign * 14, ref + sign * 7 * (n + 1)) : rangeTokens(center - 3, center + 3);
@@ -219,7 +232,7 @@ const YEAR = String.raw`((?:19|20)\d{2})`;
 
 function monthIndex(name: string): number {
   const lower = name.toLowerCase().replace(/\.$/, "");
-  const full = MONTHS.findIndex((m) => m === lower);
+  const full = MONTHS.indexOf(lower as (typeof MONTHS)[number]);
   if (full >= 0) return full + 1;
   const abbreviation = lower === "sept" ? "sep" : lower;
   return MONTHS.findIndex((m) => m.startsWith(abbreviation) && abbreviation.length >= 3) + 1;
@@ -275,11 +288,14 @@ export function namedDates(text: string, anyCase = false, spans: string[] = []):
   );
   // A bare month name: only full names, and only after a preposition for the ambiguous "May".
   const fullMonths = anyCase ? MONTHS.join("|") : MONTHS.map((m) => m[0]?.toUpperCase() + m.slice(1)).join("|");
-  take(new RegExp(String.raw`\b(?:(in|during|since|until|by|of|early|late|mid|last|next|this) )?(${fullMonths})\b`, flags), (m) => {
-    const month = monthIndex(m[2] ?? "");
-    if (month === 5 && !m[1]) return undefined;
-    return { m: month };
-  });
+  take(
+    new RegExp(String.raw`\b(?:(in|during|since|until|by|of|early|late|mid|last|next|this) )?(${fullMonths})\b`, flags),
+    (m) => {
+      const month = monthIndex(m[2] ?? "");
+      if (month === 5 && !m[1]) return undefined;
+      return { m: month };
+    },
+  );
   take(/\b(?:in|during|since|of|by|until) ((?:19|20)\d{2})\b/g, (m) => ({ y: Number(m[1]) }));
   return out;
 }

@@ -48,10 +48,10 @@ export const recallConfigSchema = z
      */
     timeIndex: z
       .object({
-        occurred: num(0, 2, 0.3),
-        mentioned: num(0, 2, 0.5),
+        occurred: num(0, 2, 1),
+        mentioned: num(0, 2, 1),
         /** Search the words that spelled a query's dates ("may", "2023") only as calendar tokens. */
-        replaceWords: z.boolean().default(false),
+        replaceWords: z.boolean().default(true),
       })
       .strict()
       .prefault({}),

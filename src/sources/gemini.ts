@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type { ReadRequest, ReadResult, SourceAdapter, SourceFile } from "./adapter.js";
 import { isChatFile } from "./gemini/geminiLayout.js";
 import { readGeminiFile } from "./gemini/readGeminiFile.js";
-import { walkFiles } from "./walk.js";
+import { layoutDir, walkFiles } from "./walk.js";
 
 /**
  * Gemini CLI chats: `<.gemini>/tmp/<project slug or sha256>/chats/session-*.json[l]`, subagents in
@@ -15,8 +15,13 @@ export const geminiAdapter: SourceAdapter = {
     return [join(cliHome !== undefined && cliHome.length > 0 ? cliHome : home, ".gemini")];
   },
   async discover(root: string): Promise<SourceFile[]> {
-    const tmpDir = join(root, "tmp");
-    return walkFiles(tmpDir, (_name, path) => isChatFile(tmpDir, path), 3).map((path) => ({ path, agent: "gemini" }));
+    const tmpDir = layoutDir(root, "tmp");
+    // Outside a Gemini home (`--source gemini=<folder>`), any session file below the folder is a chat.
+    const accept =
+      tmpDir === root
+        ? (name: string) => /^session-.+\.jsonl?$/.test(name)
+        : (_name: string, path: string) => isChatFile(tmpDir, path);
+    return walkFiles(tmpDir, accept, 3).map((path) => ({ path, agent: "gemini" }));
   },
   async read(request: ReadRequest): Promise<ReadResult> {
     // Whole-file formats: a resume is never offered, so request.resume is never set.

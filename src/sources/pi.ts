@@ -3,7 +3,7 @@ import type { ReadRequest, ReadResult, SourceAdapter, SourceFile } from "./adapt
 import { readPiFile } from "./pi/readPiFile.js";
 import { resumePiFile } from "./pi/resumePiFile.js";
 import type { AgentName } from "./types.js";
-import { walkFiles } from "./walk.js";
+import { layoutDir, walkFiles } from "./walk.js";
 
 /**
  * pi (badlogic/pi-mono) and its fork oh-my-pi share one session format and layout: `<agent dir>/sessions/
@@ -17,7 +17,7 @@ function piFamilyAdapter(agent: AgentName, envVar: string, homeDir: string): Sou
       return [configured && configured.length > 0 ? configured : join(home, homeDir, "agent")];
     },
     async discover(root: string): Promise<SourceFile[]> {
-      return walkFiles(join(root, "sessions"), (name) => name.endsWith(".jsonl")).map((path) => ({ path, agent }));
+      return walkFiles(layoutDir(root, "sessions"), (name) => name.endsWith(".jsonl")).map((path) => ({ path, agent }));
     },
     async read(request: ReadRequest): Promise<ReadResult> {
       const { file, resume } = request;

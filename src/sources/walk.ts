@@ -1,4 +1,4 @@
-import { type Dirent, readdirSync } from "node:fs";
+import { type Dirent, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 /**
@@ -27,4 +27,18 @@ export function walkFiles(root: string, accept: (name: string, path: string) => 
   };
   visit(root, 0);
   return found;
+}
+
+/**
+ * `root/<name>` when the root has the agent's home layout, else the root itself: a user who passes
+ * `--source codex=<folder of rollouts>` means that folder, not a `sessions/` inside it.
+ */
+export function layoutDir(root: string, name: string): string {
+  const nested = join(root, name);
+  try {
+    if (statSync(nested).isDirectory()) return nested;
+  } catch {
+    // Not the home layout: the root is the folder itself.
+  }
+  return root;
 }

@@ -1,5 +1,5 @@
 import { join, relative, sep } from "node:path";
-import { walkFiles } from "../walk.js";
+import { layoutDir, walkFiles } from "../walk.js";
 
 /**
  * `projects/<escaped-cwd>/<session>.jsonl` (including 2.0.x flat `agent-*.jsonl` sidechains) and
@@ -7,7 +7,8 @@ import { walkFiles } from "../walk.js";
  * files under the session folder are not transcripts.
  */
 export function discoverTranscripts(root: string): string[] {
-  const projects = join(root, "projects");
+  // `--source claude-code=<folder>` may name a projects folder rather than a Claude Code home.
+  const projects = layoutDir(root, "projects");
   return walkFiles(projects, (name, path) => isTranscript(name, relative(projects, path).split(sep)), 3);
 }
 

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { walkFiles } from "../walk.js";
+import { layoutDir, walkFiles } from "../walk.js";
 
 const ROLLOUT = /^rollout-.*\.jsonl(\.zst)?$/;
 
@@ -9,10 +9,11 @@ const ROLLOUT = /^rollout-.*\.jsonl(\.zst)?$/;
  */
 export function discoverRollouts(root: string): string[] {
   const accept = (name: string): boolean => ROLLOUT.test(name);
-  const found = [
-    ...walkFiles(join(root, "sessions"), accept, 4),
-    ...walkFiles(join(root, "archived_sessions"), accept, 0),
-  ];
+  const homeLayout = layoutDir(root, "sessions") !== root || layoutDir(root, "archived_sessions") !== root;
+  // A folder that is not a Codex home (`--source codex=<folder of rollouts>`) is searched as it is.
+  const found = homeLayout
+    ? [...walkFiles(join(root, "sessions"), accept, 4), ...walkFiles(join(root, "archived_sessions"), accept, 0)]
+    : walkFiles(root, accept, 5);
   const plain = new Set(found.filter((path) => path.endsWith(".jsonl")));
   return found.filter((path) => !path.endsWith(".zst") || !plain.has(path.slice(0, -".zst".length)));
 }

@@ -51,8 +51,24 @@ export function commandText(text: string): string | undefined {
       parts.length === 3 && /sh$/.test(parts[0] ?? "") && parts[1]?.startsWith("-") ? parts[2] : parts.join(" ");
   }
   if (typeof command !== "string") return undefined;
-  const line = command.replace(/\s+/g, " ").trim();
+  const line = canonicalCommand(command.replace(/\s+/g, " ").trim());
   return line.length > 0 ? line.slice(0, 300) : undefined;
+}
+
+/**
+ * The command a person would remember: output plumbing an agent adds to keep its context small
+ * (`2>&1`, `| tail -5`, `| grep error`, `| head`) says nothing about how the project works.
+ */
+export function canonicalCommand(line: string): string {
+  let command = line.replace(/\s+2>&1\b/g, "");
+  for (;;) {
+    const trimmed = command.replace(
+      /\s*\|\s*(?:tail|head|grep|egrep|rg|sed|less|more|cat|wc|sort|uniq|cut|tr)\b[^|]*$/,
+      "",
+    );
+    if (trimmed === command) return command.trim();
+    command = trimmed;
+  }
 }
 
 function firstErrorLine(output: string): string | null {
