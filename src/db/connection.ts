@@ -26,7 +26,7 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
     if (!options.readonly) db.pragma("journal_mode = WAL");
     db.pragma("synchronous = NORMAL");
     db.pragma("cache_size = -32000");
-    db.pragma("wal_autocheckpoint = 8000");
+    db.pragma("wal_autocheckpoint = 16000");
     db.pragma("foreign_keys = ON");
   } catch (error) {
     throw new CairnError("store_unreadable", `cannot open the store at ${path}: ${errorMessage(error)}`, {

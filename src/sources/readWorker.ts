@@ -13,7 +13,13 @@ parentPort?.on("message", async (message: { id: number; agent: AgentName; reques
   try {
     const adapter = adapters.find((candidate) => candidate.agent === message.agent);
     if (!adapter) throw new Error(`no adapter for ${message.agent}`);
-    parentPort?.postMessage({ id: message.id, read: await readSource(adapter, message.request) });
+    const read = await readSource(adapter, message.request);
+    // Nearly every item's origin is the file itself: sending the path once per item would double the
+    // cost of copying results between threads. The receiver puts it back (see sourceReader.ts).
+    const path = message.request.file.path;
+    for (const parsed of read.result.sessions)
+      for (const item of parsed.items) if (item.origin.file === path) item.origin.file = "";
+    parentPort?.postMessage({ id: message.id, read });
   } catch (error) {
     parentPort?.postMessage({ id: message.id, error: error instanceof Error ? error.message : String(error) });
   }

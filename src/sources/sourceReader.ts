@@ -40,8 +40,12 @@ export function workerReader(count = 1): SourceReader | undefined {
     const waiting = pending.get(message.id);
     pending.delete(message.id);
     if (!waiting) return;
-    if (message.read) waiting.resolve(message.read);
-    else waiting.reject(new Error(message.error ?? "worker failed"));
+    if (message.read) {
+      for (const parsed of message.read.result.sessions) {
+        for (const item of parsed.items) if (item.origin.file === "") item.origin.file = waiting.request.file.path;
+      }
+      waiting.resolve(message.read);
+    } else waiting.reject(new Error(message.error ?? "worker failed"));
   };
   const fallBack = () => {
     if (broken) return;

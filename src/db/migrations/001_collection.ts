@@ -29,6 +29,7 @@ export const collection: Migration = {
       CREATE INDEX idx_sessions_invalidated_at ON sessions(invalidated_at);
       CREATE INDEX idx_sessions_updated_at ON sessions(updated_at);
       CREATE INDEX idx_sessions_project ON sessions(project_key);
+      CREATE INDEX idx_sessions_cwd ON sessions(cwd);
 
       CREATE TABLE items (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
