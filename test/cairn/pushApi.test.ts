@@ -1,0 +1,46 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { openCairn } from "../../src/index.js";
+
+describe("the push API", () => {
+  it("stores pushed items raw first, applies the triggers, and extracts the session like a scanned one", async () => {
+    let now = Date.parse("2026-10-01T10:00:00.000Z");
+    const cairn = openCairn({
+      home: mkdtempSync(join(tmpdir(), "cairn-push-")),
+      env: {},
+      clock: () => now,
+      config: { "llm.provider": "offline", "memories.minRolloutIdleHours": 0 },
+    });
+    const push = (role: "user" | "assistant", text: string) => {
+      now += 1000;
+      return cairn.appendHistory("agent-42", { role, text, ts: now }, { cwd: "/srv/app", agent: "push" });
+    };
+    push("user", "Always run the linter with pnpm lint before committing.");
+    push("assistant", "Noted.");
+    expect(cairn.storage.sessions.get("agent-42")?.invalidatedAt).toBeNull();
+    cairn.endSession("agent-42");
+    expect(cairn.storage.sessions.get("agent-42")?.invalidatedAt).toBe(cairn.storage.items.maxId("agent-42"));
+
+    const report = await cairn.extract();
+    expect(report.jobs.map((job) => [job.sessionId, job.outcome])).toEqual([["agent-42", "succeeded"]]);
+    expect(cairn.storage.stage1.get("agent-42")?.rawMemory).toContain(
+      "Always run the linter with pnpm lint before committing.",
+    );
+    const { results } = await cairn.recall({ query: "linter before committing", scope: "all" });
+    expect(results[0]?.content).toBe("Always run the linter with pnpm lint before committing.");
+    cairn.close();
+  });
+
+  it("redacts secrets in pushed text and rejects bad input with one clear error", () => {
+    const cairn = openCairn({ home: mkdtempSync(join(tmpdir(), "cairn-push-")), env: {} });
+    cairn.appendHistory("s", { role: "user", text: "token ghp_R8x2Lk9QmZpV4tWn7YbC3dFhJ5sA1eG6uK0o" });
+    expect(cairn.storage.items.list("s")[0]?.text).not.toContain("ghp_R8x2");
+    expect(() => cairn.appendHistory(" ", { role: "user", text: "x" })).toThrow(
+      "appendHistory: sessionId must not be empty",
+    );
+    expect(cairn.endSession("missing")).toBe(false);
+    cairn.close();
+  });
+});
