@@ -1,4 +1,4 @@
-import { join, relative, sep } from "node:path";
+import { relative, sep } from "node:path";
 import { layoutDir, walkFiles } from "../walk.js";
 
 /**
