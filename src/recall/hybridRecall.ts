@@ -6,11 +6,9 @@ import { idf } from "./calibrate.js";
 import { byScoreDesc, type Candidate } from "./candidate.js";
 import { contextAnchors, linkNeighbors, spreadContext } from "./contextSpread.js";
 import { applyDampening } from "./dampening.js";
-import { diversifyBySession, isListQuery } from "./diversify.js";
 import { capHintOnly, fuseScores } from "./fuse.js";
 import { applyGraphBoost } from "./graphBoost.js";
 import { keywordLeg } from "./keywordLeg.js";
-import { applyCoverageRerank } from "./lexicalRerank.js";
 import { analyzeQuery } from "./queryAnalyzer.js";
 import type { RecallDeps } from "./recallDeps.js";
 import { rerankStage } from "./rerankStage.js";
@@ -114,15 +112,6 @@ export async function hybridRecall(deps: RecallDeps, request: RecallRequest): Pr
   const contents = deps.memories.contents(head.map((c) => c.id));
   for (const c of head) c.content = contents.get(c.id) ?? "";
   ranked = await rerankStage(deps, { query: request.query, ranked: head, queryVector, warnings });
-  if (config.coverage.weight > 0) {
-    // The words the keyword leg searched: not author words, not the words that spelled a date.
-    const skip = new Set([...authorWords, ...(query.timeTerms.length > 0 ? query.timeWords : [])]);
-    const stems = query.stems.filter((_, i) => !skip.has(query.terms[i] ?? ""));
-    const frequencies = deps.search.documentFrequencies(stems);
-    const corpusSize = Math.max(1, deps.search.corpusSizeEstimate());
-    ranked.sort(byScoreDesc);
-    applyCoverageRerank(ranked, stems, (s) => idf(corpusSize, frequencies.get(s) ?? 0), config.coverage);
-  }
   timer.lap("rerank");
   applyDampening({
     candidates: ranked,
@@ -131,8 +120,6 @@ export async function hybridRecall(deps: RecallDeps, request: RecallRequest): Pr
     config: config.dampening,
   });
   ranked.sort(byScoreDesc);
-  const div = config.diversity;
-  if (div.enabled && (!div.listOnly || isListQuery(request.query))) ranked = diversifyBySession(ranked, div.penalty);
   timer.lap("dampening");
   const results = toResults(deps, ranked.slice(0, k), request.expand === true);
   timer.lap("hydrate");

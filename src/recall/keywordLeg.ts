@@ -1,5 +1,4 @@
 import { calibrateBm25, idealBm25 } from "./calibrate.js";
-import { isListQuery } from "./diversify.js";
 import { feedbackTerms } from "./feedbackTerms.js";
 import { buildFtsQuery, type FtsQuery } from "./ftsQuery.js";
 import type { AnalyzedQuery } from "./queryAnalyzer.js";
@@ -113,30 +112,6 @@ export function keywordLeg(
     corpusSize,
   );
   const keyword = new Map(hits.map((h) => [h.id, calibrateBm25(h.raw, ideal)]));
-  const second = config.secondRound;
-  if (second.enabled && hits.length > 0 && (!second.listOnly || isListQuery(analyzed.raw))) {
-    const top = deps.memories.getLive(
-      hits.slice(0, second.docs).map((h) => h.id),
-      { scopes },
-    );
-    const extra = feedbackTerms({
-      topContents: top.map((r) => r.content),
-      exclude: new Set([...analyzed.stems, ...authorWords]),
-      documentFrequency: (s) => search.documentFrequencies([s]).get(s) ?? 0,
-      corpusSize,
-      limit: second.terms,
-    });
-    if (extra.length > 0) {
-      const frequencies2 = new Map(frequencies);
-      for (const [term, df] of search.documentFrequencies(extra)) frequencies2.set(term, df);
-      const fts2 = second.withQuery ? expandFts(fts, extra, 1) : expandFts({ match: "", weightedTerms: [] }, extra, 1);
-      const ideal2 = idealBm25(fts2.weightedTerms, frequencies2, corpusSize);
-      for (const h of searchKeyword(fts2.match)) {
-        const s2 = calibrateBm25(h.raw, ideal2);
-        keyword.set(h.id, Math.min(1, (keyword.get(h.id) ?? 0) + second.weight * s2));
-      }
-    }
-  }
   const hint = new Map<number, number>();
   if (config.hints.enabled && fts.match !== "") {
     // Hint words need not occur in any memory: count them as rare rather than leave them out.

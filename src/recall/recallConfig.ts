@@ -66,37 +66,6 @@ export const recallConfigSchema = z
       })
       .strict()
       .prefault({}),
-    /** Lexical rerank of the head: convex blend with the IDF-weighted query coverage (src/recall/lexicalRerank.ts). */
-    coverage: z
-      .object({
-        topN: int(1, 100, 30),
-        weight: num(0, 1, 0),
-      })
-      .strict()
-      .prefault({}),
-    /** Second keyword round for list questions: salient words of the first round's best hits, merged at a low weight. */
-    secondRound: z
-      .object({
-        enabled: z.boolean().default(false),
-        listOnly: z.boolean().default(true),
-        docs: int(1, 20, 5),
-        terms: int(1, 20, 5),
-        weight: num(0, 1, 0.2),
-        withQuery: z.boolean().default(true),
-      })
-      .strict()
-      .prefault({}),
-    /** Session diversification of the head for list questions (src/recall/diversify.ts). */
-    diversity: z
-      .object({
-        enabled: z.boolean().default(false),
-        /** Only for questions that ask for several things. */
-        listOnly: z.boolean().default(true),
-        /** Each further pick from the same session is multiplied by this once more. */
-        penalty: num(0, 1, 0.85),
-      })
-      .strict()
-      .prefault({}),
     /** Pseudo-relevance feedback: words shared by the best keyword hits join a second keyword pass. */
     feedback: z
       .object({
