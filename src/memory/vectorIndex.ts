@@ -1,5 +1,5 @@
 import type { Database } from "better-sqlite3";
-import { cached } from "./repositories/statementCache.js";
+import { cached } from "../db/statements.js";
 import { binaryQuantize } from "./vectorCodec.js";
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/db/connection.js";
-import { cached } from "../../src/memory/repositories/statementCache.js";
+import { cached } from "../../src/db/statements.js";
 
 describe("statement cache", () => {
   it("prepares a statement once per connection and SQL text", () => {

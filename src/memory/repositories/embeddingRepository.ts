@@ -1,6 +1,6 @@
 import type { Database } from "better-sqlite3";
+import { cached } from "../../db/statements.js";
 import { blobToVector, vectorToBlob } from "../vectorCodec.js";
-import { cached } from "./statementCache.js";
 
 export interface StaleMemory {
   id: number;

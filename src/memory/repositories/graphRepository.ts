@@ -1,5 +1,5 @@
 import type { Database } from "better-sqlite3";
-import { cached } from "./statementCache.js";
+import { cached } from "../../db/statements.js";
 
 export function canonicalEntityName(name: string): string {
   return name.trim().toLowerCase().replace(/\s+/g, " ");

@@ -1,6 +1,6 @@
 import type { Database } from "better-sqlite3";
+import { cached } from "../../db/statements.js";
 import type { HistoryEvent } from "../types.js";
-import { cached } from "./statementCache.js";
 
 export interface NewHistoryEvent {
   memoryId: number | null;

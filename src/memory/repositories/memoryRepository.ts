@@ -1,6 +1,6 @@
 import type { Database } from "better-sqlite3";
+import { cached } from "../../db/statements.js";
 import type { MemoryRecord } from "../types.js";
-import { cached } from "./statementCache.js";
 
 /** A row as stored; the store builds it from a RememberInput after normalization. */
 export interface NewMemoryRow {

@@ -1,6 +1,6 @@
 import type { Database } from "better-sqlite3";
+import { cached } from "../../db/statements.js";
 import type { EvidenceItem } from "../types.js";
-import { cached } from "./statementCache.js";
 
 /** Reads the collected session items a memory's provenance points at (for recall's `expand`). */
 export class TranscriptRepository {
