@@ -1,6 +1,7 @@
 import { parseTime } from "../../util/clock.js";
+import { type ItemDraft, pushItem } from "../itemDraft.js";
 import { asRecord, asString } from "../jsonl.js";
-import type { ItemRole, SessionItem } from "../types.js";
+import type { SessionItem } from "../types.js";
 import type { GeminiMessage } from "./conversation.js";
 import { partsText, toolResultText } from "./partsText.js";
 
@@ -68,24 +69,6 @@ function addGemini(message: GeminiMessage, file: string, items: SessionItem[]): 
   });
 }
 
-interface Draft {
-  key: string;
-  role: ItemRole;
-  text: string;
-  tool?: string | undefined;
-  callId?: string | undefined;
-  isError?: boolean;
-  ts?: number | undefined;
-}
-
-function push(items: SessionItem[], message: GeminiMessage, file: string, draft: Draft): void {
-  const text = draft.text.trim();
-  if (text.length === 0) return;
-  const item: SessionItem = { key: draft.key, role: draft.role, text, origin: { file, line: message.line } };
-  if (draft.tool !== undefined) item.tool = draft.tool;
-  if (draft.callId !== undefined) item.callId = draft.callId;
-  if (draft.isError !== undefined) item.isError = draft.isError;
-  const ts = draft.ts ?? parseTime(message.record.timestamp);
-  if (ts !== undefined) item.ts = ts;
-  items.push(item);
+function push(items: SessionItem[], message: GeminiMessage, file: string, draft: ItemDraft): void {
+  pushItem(items, { ...draft, ts: draft.ts ?? parseTime(message.record.timestamp) }, { file, line: message.line });
 }

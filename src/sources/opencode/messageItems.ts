@@ -1,4 +1,5 @@
 import { parseTime } from "../../util/clock.js";
+import { type ItemDraft, pushItem } from "../itemDraft.js";
 import { asRecord, asString } from "../jsonl.js";
 import type { ItemRole, SessionItem } from "../types.js";
 import type { OcMessage, OcPart } from "./ocTypes.js";
@@ -78,23 +79,6 @@ function asText(value: unknown): string {
   return value === undefined || value === null ? "" : JSON.stringify(value);
 }
 
-interface Draft {
-  key: string;
-  role: ItemRole;
-  text: string;
-  tool?: string | undefined;
-  callId?: string | undefined;
-  isError?: boolean;
-  ts?: number | undefined;
-}
-
-function push(items: SessionItem[], part: OcPart, draft: Draft): void {
-  const text = draft.text.trim();
-  if (text.length === 0) return;
-  const item: SessionItem = { key: draft.key, role: draft.role, text, origin: { file: part.file, line: 0 } };
-  if (draft.tool !== undefined) item.tool = draft.tool;
-  if (draft.callId !== undefined) item.callId = draft.callId;
-  if (draft.isError !== undefined) item.isError = draft.isError;
-  if (draft.ts !== undefined) item.ts = draft.ts;
-  items.push(item);
+function push(items: SessionItem[], part: OcPart, draft: ItemDraft): void {
+  pushItem(items, draft, { file: part.file, line: 0 });
 }
