@@ -38,7 +38,7 @@ import { type FileReport, type ScanReport, scanSources } from "./sources/scanner
 import type { AgentName, SessionItem, SessionKind } from "./sources/types.js";
 import { Storage } from "./storage.js";
 import { type Clock, DAY_MS, HOUR_MS, systemClock } from "./util/clock.js";
-import { CairnError } from "./util/errors.js";
+import { CairnError, errorMessage } from "./util/errors.js";
 
 export interface OpenCairnOptions {
   /** Memory root; defaults to `$CAIRN_HOME` or `~/.cairn`. */
@@ -341,13 +341,14 @@ export class Cairn {
    * Stage-1 outputs are stored first; their facts follow in a separate step, so a crash or a failing
    * decision model leaves them pending for the next run instead of losing them.
    */
-  private async ingestPendingFacts(
-    llm: ResolvedLlm["default"],
-  ): Promise<{ outputs: number; written: number; failed: number }> {
-    const totals = { outputs: 0, written: 0, failed: 0 };
+  private async ingestPendingFacts(llm: ResolvedLlm["default"]): Promise<NonNullable<Phase1Report["facts"]>> {
+    const totals: NonNullable<Phase1Report["facts"]> = { outputs: 0, written: 0, failed: 0, errors: [] };
     const failed = new Set<string>();
     for (;;) {
-      const batch = this.storage.stage1.pendingFacts(50).filter((output) => !failed.has(output.sessionId));
+      // Outputs that failed this run stay pending for the next one; skip past them, not stop at them.
+      const batch = this.storage.stage1
+        .pendingFacts(50 + failed.size)
+        .filter((output) => !failed.has(output.sessionId));
       if (batch.length === 0) return totals;
       for (const output of batch) {
         try {
@@ -360,9 +361,10 @@ export class Cairn {
           this.storage.stage1.markFactsIngested(output.sessionId, output.generatedAt, this.clock());
           totals.outputs += 1;
           totals.written += written;
-        } catch {
+        } catch (error) {
           failed.add(output.sessionId);
           totals.failed += 1;
+          totals.errors.push({ sessionId: output.sessionId, error: errorMessage(error) });
         }
       }
     }

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { ReadResult } from "../../src/sources/adapter.js";
 import { claudeCodeAdapter } from "../../src/sources/claudeCode.js";
 import type { SessionItem } from "../../src/sources/types.js";
+import { expectItemsLocated } from "../helpers/expectItemsLocated.js";
 
 const ROOT = fileURLToPath(new URL("../fixtures/claude-code/", import.meta.url));
 const PROJECT = join(ROOT, "projects", "-home-dev-my-shop");
@@ -116,12 +117,7 @@ describe("claude code adapter: a main transcript", () => {
     const result = await read(MAIN);
     expect(result.problems).toEqual([{ file: MAIN, line: 18, reason: expect.stringContaining("malformed JSON") }]);
     expect(result.skipped).toBe(12);
-    const lines = readFileSync(MAIN, "utf8").split("\n");
-    for (const item of result.sessions[0]?.items ?? []) {
-      expect(item.origin.file).toBe(MAIN);
-      const record = JSON.parse(lines[item.origin.line - 1] ?? "null") as { timestamp: string };
-      expect(item.ts).toBe(Date.parse(record.timestamp));
-    }
+    expectItemsLocated(result.sessions[0]?.items ?? [], MAIN);
   });
 
   it("leaves a torn last line for the next read and picks it up once complete", async () => {

@@ -9,6 +9,7 @@ import { nodeZstd, readRolloutRecords, ZSTD_UNSUPPORTED } from "../../src/source
 import { sessionKind } from "../../src/sources/codex/sessionMeta.js";
 import { codexAdapter } from "../../src/sources/codex.js";
 import type { SessionItem } from "../../src/sources/types.js";
+import { expectItemsLocated } from "../helpers/expectItemsLocated.js";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/codex/", import.meta.url));
 const SHOP = "0199c0de-1111-7222-8333-944455556666";
@@ -104,12 +105,7 @@ describe("codex adapter: current rollouts", () => {
     expect(result.problems).toEqual([{ file: MAIN, line: 20, reason: expect.stringContaining("malformed JSON") }]);
     // task events, token counts, reasoning, the developer message, duplicated response messages, world_state
     expect(result.skipped).toBe(12);
-    const lines = readFileSync(MAIN, "utf8").split("\n");
-    for (const item of result.sessions[0]?.items ?? []) {
-      expect(item.origin.file).toBe(MAIN);
-      const record = JSON.parse(lines[item.origin.line - 1] ?? "null") as { timestamp: string };
-      expect(item.ts).toBe(Date.parse(record.timestamp));
-    }
+    expectItemsLocated(result.sessions[0]?.items ?? [], MAIN);
   });
 
   it("leaves a torn last line for the next read and picks it up once complete", async () => {

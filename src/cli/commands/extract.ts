@@ -58,6 +58,9 @@ export function printPhase1(report: Phase1Report): void {
   for (const job of report.jobs.filter((job) => job.error))
     printLine(`  ${job.sessionId}: ${job.outcome}: ${job.error}`);
   if (report.budgetExhausted) printLine("  the daily token budget is spent: remaining sessions wait for tomorrow");
+  for (const failure of report.facts?.errors ?? []) {
+    printLine(`  facts of ${failure.sessionId} not stored (retried next run): ${failure.error}`);
+  }
   printPending(report);
 }
 

@@ -52,7 +52,13 @@ export interface Phase1Report {
   dryRun?: DryRunEntry[];
   budgetExhausted: boolean;
   /** Facts sent on to the memory store after extraction (outputs processed, memories written). */
-  facts?: { outputs: number; written: number; failed: number };
+  facts?: {
+    outputs: number;
+    written: number;
+    /** Outputs whose facts could not be stored this run; they stay pending for the next one. */
+    failed: number;
+    errors: Array<{ sessionId: string; error: string }>;
+  };
 }
 
 export interface Phase1Deps {
