@@ -22,7 +22,6 @@ import {
   WATERMARK_KEY,
 } from "./pipeline/phase2/runPhase2.js";
 import { projectIdentity } from "./project/projectKey.js";
-import { projectResolver } from "./project/projectResolver.js";
 import { createEmbeddingProvider } from "./providers/embeddings/createEmbeddingProvider.js";
 import type { EmbeddingProvider } from "./providers/embeddings/types.js";
 import { type ResolvedLlm, resolveLlm } from "./providers/llm/roles.js";
@@ -31,7 +30,7 @@ import { buildInjection, type Injection } from "./read/inject.js";
 import { readMemoryUrl } from "./read/memoryUrl.js";
 import { applyCitationUsage } from "./read/usageFeedback.js";
 import { redactText } from "./redact/index.js";
-import { Collector } from "./sessions/collector.js";
+import { type Collector, createCollector } from "./sessions/collector.js";
 import type { SessionRecord } from "./sessions/types.js";
 import { type SourceAgent, scanTargets } from "./sources/registry.js";
 import { type FileReport, type ScanReport, scanSources } from "./sources/scanner.js";
@@ -104,10 +103,9 @@ export class Cairn {
   }
 
   collector(): Collector {
-    return new Collector(this.storage.sessions, this.storage.items, {
+    return createCollector(this.storage, {
       maxUnprocessedItems: this.config.collection.maxUnprocessedItems,
       clock: this.clock,
-      projectKeyOf: projectResolver(),
     });
   }
 
@@ -127,10 +125,16 @@ export class Cairn {
       ...(options.only ? { only: options.only } : {}),
     });
     const collector = this.collector();
+    // Import lanes write through connections of their own, on the system clock: a store opened with
+    // an injected clock (tests, simulations) imports in this thread so every timestamp follows it.
+    const lanes =
+      this.clock === systemClock
+        ? { dbPath: this.paths.database, maxUnprocessedItems: this.config.collection.maxUnprocessedItems }
+        : undefined;
     const report = await scanSources(
       { db: storage.db, files: storage.sourceFiles, collector, clock: this.clock },
       targets,
-      options.onFile ? { onFile: options.onFile } : {},
+      { ...(options.onFile ? { onFile: options.onFile } : {}), ...(lanes ? { lanes } : {}) },
     );
     const invalidatedIdle = withWriteTx(storage.db, () =>
       collector.sweepIdle(this.config.collection.idleHours * HOUR_MS),

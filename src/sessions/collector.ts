@@ -1,3 +1,4 @@
+import { projectResolver } from "../project/projectResolver.js";
 import type { ParsedSession, SessionInfo, SessionItem } from "../sources/types.js";
 import type { Clock } from "../util/clock.js";
 import { sha256 } from "../util/hash.js";
@@ -33,16 +34,16 @@ export class Collector {
       existing?.kind === "internal"
         ? { ...parsed.session, kind: "internal" as const }
         : markInternal(parsed.session, parsed.items);
-    const contentHash = parsed.partial ? null : hashItems(parsed.items);
-    if (existing && contentHash !== null && existing.contentHash === contentHash) {
+    const hash = parsed.partial ? null : (parsed.contentHash ?? contentHash(parsed.items));
+    if (existing && hash !== null && existing.contentHash === hash) {
       return { status: "unchanged", written: 0 };
     }
     const projectKey = existing?.projectKey ?? this.projectKey(info);
-    this.sessions.upsert({ info, projectKey, sourcePath, contentHash, now: this.options.clock() });
+    this.sessions.upsert({ info, projectKey, sourcePath, contentHash: hash, now: this.options.clock() });
     if (info.cwd && projectKey?.startsWith("git:")) this.sessions.adoptProjectKey(info.cwd, projectKey);
     const written = existing
-      ? this.items.upsert(info.id, parsed.items, parsed.partial ? this.items.maxSeq(info.id) : 0).written
-      : this.items.insertNew(info.id, parsed.items);
+      ? this.items.upsert(info.id, parsed.items, parsed.partial ? this.items.maxSeq(info.id) : 0, sourcePath).written
+      : this.items.insertNew(info.id, parsed.items, sourcePath);
     let removed = 0;
     if (!parsed.partial && existing) {
       removed = this.items.deleteMissing(
@@ -104,8 +105,16 @@ export class Collector {
   }
 }
 
+/** The collector of scans and pushes: project keys come from git, resolved once per cwd. */
+export function createCollector(
+  repositories: { sessions: SessionsRepository; items: ItemsRepository },
+  options: Omit<CollectorOptions, "projectKeyOf">,
+): Collector {
+  return new Collector(repositories.sessions, repositories.items, { ...options, projectKeyOf: projectResolver() });
+}
+
 /** Identity of a session's content: a full re-read that hashes the same writes nothing. */
-function hashItems(items: readonly SessionItem[]): string {
+export function contentHash(items: readonly SessionItem[]): string {
   const parts: string[] = [];
   for (const item of items) parts.push(item.key, item.role, item.text, item.tool ?? "", item.isError ? "1" : "0");
   return sha256(parts.join("\u0000"));

@@ -35,6 +35,7 @@ export interface ItemRecord {
   callId: string | null;
   isError: boolean;
   ts: number | null;
+  /** The file the item was read from; null when it is the session's own file (`sourcePath`) or unknown. */
   originFile: string | null;
   originLine: number | null;
 }

@@ -54,6 +54,8 @@ export interface ParsedSession {
   items: SessionItem[];
   /** True when the items continue those stored from an earlier read (an append), false for the whole session. */
   partial?: boolean;
+  /** Identity of the items of a whole read (see `contentHash`), computed while parsing, outside any write. */
+  contentHash?: string;
 }
 
 /** A located, counted reason a record was not imported. */

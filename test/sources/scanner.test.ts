@@ -21,6 +21,7 @@ function lineAdapter(reads: ReadRequest[]): SourceAdapter {
       walkFiles(root, (name) => name.endsWith(".jsonl")).map((path) => ({ path, agent: "codex" })),
     read: async (request): Promise<ReadResult> => {
       reads.push(request);
+      if (basename(request.file.path).startsWith("unreadable")) throw new Error("EACCES: permission denied");
       const lines = readJsonLines(request.file.path, request.resume ?? { offset: 0, line: 0 });
       const items = lines.records.map((record) => {
         const value = asRecord(record.value) ?? {};
@@ -28,6 +29,8 @@ function lineAdapter(reads: ReadRequest[]): SourceAdapter {
           key: `L${record.line}`,
           role: "user" as const,
           text: String(value.text ?? ""),
+          // A line {"bad": true} carries a value SQLite cannot bind: its file cannot be stored.
+          ...(value.bad ? { tool: {} as unknown as string } : {}),
           origin: { file: request.file.path, line: record.line },
         };
       });
@@ -137,5 +140,31 @@ describe("scanSources", () => {
     utimesSync(path, later, later);
     await scan();
     expect(items.list("a.jsonl").map((i) => i.text)).toEqual(["bbb"]);
+  });
+
+  it("reports a file it cannot read or store and still imports the others of its group", async () => {
+    writeFileSync(join(dir, "a.jsonl"), '{"text":"one"}\n');
+    writeFileSync(join(dir, "b.jsonl"), '{"text":"fine"}\n{"bad":true}\n');
+    writeFileSync(join(dir, "c.jsonl"), '{"text":"three"}\n');
+    writeFileSync(join(dir, "unreadable.jsonl"), '{"text":"never"}\n');
+    const report = await scan();
+    const byName = new Map(report.files.map((file) => [basename(file.path), file]));
+    expect(byName.get("a.jsonl")?.status).toBe("imported");
+    expect(byName.get("c.jsonl")?.status).toBe("imported");
+    expect(byName.get("b.jsonl")).toMatchObject({
+      status: "failed",
+      problems: [{ reason: expect.stringMatching(/^not stored: /) }],
+    });
+    expect(byName.get("unreadable.jsonl")).toMatchObject({
+      status: "failed",
+      problems: [{ reason: "unreadable: EACCES: permission denied" }],
+    });
+    // Nothing of the failed file stays behind, so the next scan tries it again.
+    expect(items.list("b.jsonl")).toEqual([]);
+    expect(deps.files.all().has(join(dir, "b.jsonl"))).toBe(false);
+    expect(items.list("a.jsonl").map((i) => [i.text, i.originFile, i.originLine])).toEqual([["one", null, 1]]);
+    expect(items.list("c.jsonl").map((i) => i.text)).toEqual(["three"]);
+    const again = await scan();
+    expect(again.totals).toMatchObject({ failed: 2, unchanged: 2 });
   });
 });

@@ -1,0 +1,202 @@
+import { closeSync, openSync, readSync } from "node:fs";
+import type { Database } from "better-sqlite3";
+import { withWriteTx } from "../db/tx.js";
+import { type Collector, contentHash } from "../sessions/collector.js";
+import type { Clock } from "../util/clock.js";
+import { errorMessage } from "../util/errors.js";
+import { sha256 } from "../util/hash.js";
+import type { ReadRequest, SourceAdapter, SourceFile } from "./adapter.js";
+import { readSource, type SourceRead } from "./readSource.js";
+import type { SourceFileState, SourceFilesRepository } from "./sourceFilesRepository.js";
+import type { AgentName, ParseProblem } from "./types.js";
+
+export type FileStatus = "imported" | "updated" | "unchanged" | "failed";
+
+export interface FileReport {
+  path: string;
+  agent: AgentName;
+  status: FileStatus;
+  /** How the file was read: appended bytes only, or the whole file. */
+  read: "append" | "full" | "none";
+  sessions: number;
+  itemsWritten: number;
+  problems: ParseProblem[];
+  skipped: number;
+}
+
+/** What writing a file's sessions needs: one connection and the repositories over it. */
+export interface ImportDeps {
+  db: Database;
+  files: SourceFilesRepository;
+  collector: Collector;
+  clock: Clock;
+}
+
+/** A file the scan found changed: what the last scan stored about it and its size and mtime now. */
+export interface PendingFile {
+  adapter: SourceAdapter;
+  file: SourceFile;
+  previous: SourceFileState | undefined;
+  stamp: { size: number; mtimeMs: number };
+}
+
+const TAIL_BYTES = 256;
+
+/** The read to do: from the stored offset when the file only grew, else the whole file. */
+export function readRequestFor(entry: PendingFile): ReadRequest {
+  const resume = canResume(entry.file, entry.previous, entry.stamp.size) ? entry.previous?.resume : undefined;
+  return resume ? { file: entry.file, resume } : { file: entry.file };
+}
+
+/** A file's parsed content, or the report of why it could not be read. */
+export type FileRead = { read: SourceRead } | { failed: FileReport };
+
+/** Files imported together: read one after another, then written in one transaction. */
+export const GROUP_LIMITS = { files: 16, bytes: 8 * 1024 * 1024 };
+
+/** Splits changed files into consecutive groups bounded in files and bytes. */
+export function groupsOf<T extends { stamp: { size: number } }>(files: readonly T[], limits = GROUP_LIMITS): T[][] {
+  const groups: T[][] = [];
+  let current: T[] = [];
+  let bytes = 0;
+  for (const file of files) {
+    if (current.length > 0 && (current.length >= limits.files || bytes + file.stamp.size > limits.bytes)) {
+      groups.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(file);
+    bytes += file.stamp.size;
+  }
+  if (current.length > 0) groups.push(current);
+  return groups;
+}
+
+/** Reads (parses and redacts) one file outside any transaction. Never throws. */
+export async function readPending(entry: PendingFile): Promise<FileRead> {
+  try {
+    const read = await readSource(entry.adapter, readRequestFor(entry));
+    // Hashing here keeps it out of the write turn, where the other lane would wait for it.
+    if (read.mode === "full") for (const parsed of read.result.sessions) parsed.contentHash = contentHash(parsed.items);
+    return { read };
+  } catch (error) {
+    return { failed: failedReport(entry.file, `unreadable: ${errorMessage(error)}`) };
+  }
+}
+
+/**
+ * Writes a group of read files in one transaction, each file in a savepoint of its own: one commit
+ * per group instead of one per file (each commit rewrites the index pages it touched), while a file
+ * that fails to store rolls back alone. If the commit itself fails, none of the group is stored and
+ * every file says so; the next scan reads them again.
+ */
+export function storeGroup(
+  deps: ImportDeps,
+  group: ReadonlyArray<{ entry: PendingFile; read: FileRead }>,
+): FileReport[] {
+  try {
+    return withWriteTx(deps.db, () =>
+      group.map(({ entry, read }) => {
+        if ("failed" in read) return read.failed;
+        try {
+          return applyRead(deps, entry, read.read);
+        } catch (error) {
+          return failedReport(entry.file, `not stored: ${errorMessage(error)}`);
+        }
+      }),
+    );
+  } catch (error) {
+    return group.map(({ entry, read }) =>
+      "failed" in read ? read.failed : failedReport(entry.file, `not stored: ${errorMessage(error)}`),
+    );
+  }
+}
+
+/** Imports a group: every file read first, then all written in one transaction inside `turn`. */
+export async function importGroup(
+  deps: ImportDeps,
+  group: readonly PendingFile[],
+  turn: <T>(write: () => T) => T = (write) => write(),
+): Promise<FileReport[]> {
+  const reads: Array<{ entry: PendingFile; read: FileRead }> = [];
+  for (const entry of group) reads.push({ entry, read: await readPending(entry) });
+  return turn(() => storeGroup(deps, reads));
+}
+
+/** Writes one file's sessions and its new scan state in one transaction (a savepoint inside a batch). */
+export function applyRead(deps: ImportDeps, entry: PendingFile, read: SourceRead): FileReport {
+  const { file, previous, stamp } = entry;
+  const { result } = read;
+  let itemsWritten = 0;
+  let anyChange = false;
+  withWriteTx(deps.db, () => {
+    for (const parsed of result.sessions) {
+      const applied = deps.collector.apply(read.mode === "append" ? { ...parsed, partial: true } : parsed, file.path);
+      itemsWritten += applied.written;
+      if (applied.status !== "unchanged") anyChange = true;
+    }
+    const sessionIds = new Set(previous?.sessionIds ?? []);
+    for (const parsed of result.sessions) sessionIds.add(parsed.session.id);
+    deps.files.save({
+      path: file.path,
+      agent: file.agent,
+      size: stamp.size,
+      mtimeMs: stamp.mtimeMs,
+      resume: result.resume ?? null,
+      tailHash: result.resume ? tailHash(file.path, result.resume.offset) : null,
+      sessionIds: [...sessionIds],
+      problems: result.problems.length,
+      scannedAt: deps.clock(),
+    });
+  });
+  return {
+    ...emptyReport(file),
+    status: !previous ? "imported" : anyChange ? "updated" : "unchanged",
+    read: read.mode,
+    sessions: result.sessions.length,
+    itemsWritten,
+    problems: result.problems,
+    skipped: result.skipped,
+  };
+}
+
+export function emptyReport(file: SourceFile): FileReport {
+  return {
+    path: file.path,
+    agent: file.agent,
+    status: "unchanged",
+    read: "none",
+    sessions: 0,
+    itemsWritten: 0,
+    problems: [],
+    skipped: 0,
+  };
+}
+
+/** A file that could not be read or stored: the scan reports it and goes on. */
+export function failedReport(file: SourceFile, reason: string): FileReport {
+  return { ...emptyReport(file), status: "failed", problems: [{ file: file.path, reason }] };
+}
+
+/** An append can continue only if the file grew and the bytes before the old offset are the same. */
+function canResume(file: SourceFile, previous: SourceFileState | undefined, size: number): boolean {
+  if (!previous?.resume || !previous.tailHash || (file.companions?.length ?? 0) > 0) return false;
+  if (size < previous.resume.offset || size < previous.size) return false;
+  return tailHash(file.path, previous.resume.offset) === previous.tailHash;
+}
+
+function tailHash(path: string, offset: number): string | null {
+  const start = Math.max(0, offset - TAIL_BYTES);
+  const length = offset - start;
+  const buffer = Buffer.alloc(length);
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, "r");
+    const read = readSync(fd, buffer, 0, length, start);
+    return sha256(buffer.subarray(0, read));
+  } catch {
+    return null;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
