@@ -1,5 +1,6 @@
 import type { Database } from "better-sqlite3";
 import { withWriteTx } from "../db/tx.js";
+import { shippedLexicon } from "../lexicon/concepts.js";
 import type { EmbeddingProvider } from "../providers/embeddings/types.js";
 import { hybridRecall } from "../recall/hybridRecall.js";
 import type { RecallConfig } from "../recall/recallConfig.js";
@@ -88,7 +89,9 @@ export class MemoryStore {
   async remember(input: RememberInput | RememberInput[]): Promise<RememberOutcome | RememberOutcome[]> {
     const inputs = Array.isArray(input) ? input : [input];
     const now = this.clock();
-    const prepared = inputs.map((i) => prepareRemember(i, now));
+    const { depth } = this.options.config.conceptIndex;
+    const concepts = depth > 0 ? { lexicon: shippedLexicon(), depth } : undefined;
+    const prepared = inputs.map((i) => prepareRemember(i, now, concepts));
     const vectors = await this.embedOutsideTx(prepared.filter((p) => !p.skip).map((p) => p.row.content));
     const outcomes = withWriteTx(this.options.db, () => prepared.map((p) => this.writeOne(p, vectors, now)));
     return Array.isArray(input) ? outcomes : outcomes[0]!;

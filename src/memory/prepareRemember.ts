@@ -1,3 +1,4 @@
+import { conceptWords, type Lexicon } from "../lexicon/concepts.js";
 import { DECISION_IMPORTANCE, DEFAULT_IMPORTANCE, isDecisionContent } from "./decisionDetector.js";
 import { normalizeContent } from "./normalizeContent.js";
 import type { NewMemoryRow } from "./repositories/memoryRepository.js";
@@ -15,13 +16,21 @@ export interface PreparedMemory {
 
 /**
  * Everything about a memory that needs no database and no network: normalization, hash, type and
- * importance (decision language is protected: type `decision`, importance 0.85, unless given).
+ * importance (decision language is protected: type `decision`, importance 0.85, unless given), the
+ * calendar tokens of the times it mentions and, with a lexicon, the category words of its nouns.
  */
-export function prepareRemember(input: RememberInput, now: number): PreparedMemory {
+export function prepareRemember(
+  input: RememberInput,
+  now: number,
+  concepts?: { lexicon: Lexicon; depth: number },
+): PreparedMemory {
   const normalized = normalizeContent(input.content ?? "");
   const decision = isDecisionContent(normalized.storageContent);
   const occurredAt = toOccurredAt(input.occurredAt) ?? null;
   const timeTerms = mentionedTimeTerms(normalized.storageContent, occurredAt ?? undefined);
+  const conceptTerms = concepts
+    ? conceptWords(normalized.storageContent, concepts.lexicon, concepts.depth).join(" ")
+    : "";
   const row: NewMemoryRow = {
     content: normalized.storageContent,
     normalizedContent: normalized.normalizedContent,
@@ -36,6 +45,7 @@ export function prepareRemember(input: RememberInput, now: number): PreparedMemo
     itemTo: input.provenance?.itemTo ?? input.provenance?.itemFrom ?? null,
     occurredAt,
     timeTerms: timeTerms === "" ? null : timeTerms,
+    conceptTerms: conceptTerms === "" ? null : conceptTerms,
     ref: input.ref ?? null,
     who: input.who ?? null,
     why: input.why ?? null,

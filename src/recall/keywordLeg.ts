@@ -83,7 +83,15 @@ export function keywordLeg(
   const timeMatch = timeTerms.join(" OR ");
   if (fts.match === "" && timeMatch === "") return { keyword: new Map(), hint: new Map() };
   const searchKeyword = (match: string) =>
-    search.keyword(match, scopes, config.candidatePool, config.contextIndex, timeMatch, time);
+    search.keyword(
+      match,
+      scopes,
+      config.candidatePool,
+      config.contextIndex,
+      timeMatch,
+      time,
+      config.conceptIndex.weight,
+    );
   let hits = searchKeyword(fts.match);
   if (config.feedback.enabled && hits.length > 0) {
     const top = deps.memories.getLive(

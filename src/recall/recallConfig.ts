@@ -55,6 +55,20 @@ export const recallConfigSchema = z
       })
       .strict()
       .prefault({}),
+    /**
+     * Concept indexing: the WordNet category words of a memory's nouns ("swimming" -> sport,
+     * recreation, activity) are indexed in their own column, so a question naming the category finds
+     * the memory that names only the instance. `depth`: hypernym steps indexed at write time (0: none;
+     * it applies to memories written after a change). `weight`: that column's BM25 weight at recall
+     * (0 leaves it out).
+     */
+    conceptIndex: z
+      .object({
+        depth: int(0, 3, 2),
+        weight: num(0, 1, 0.4),
+      })
+      .strict()
+      .prefault({}),
     /** Memories from adjacent items of the same session lend part of their score (conversation context). */
     context: z
       .object({

@@ -49,6 +49,43 @@ describe("migrations", () => {
     expect(columns(db, "phase2_selection")).toEqual(["workspace", "session_id", "source_updated_at"]);
   });
 
+  it("004 adds concept words to the stored memories and rebuilds the FTS index with a concepts column", () => {
+    const db = new BetterSqlite3(":memory:");
+    migrate(db, migrations.slice(0, 3));
+    const insert = db.prepare(
+      `INSERT INTO memories (content, normalized_content, content_hash, scope, session_id, item_from, deleted_at, created_at, updated_at)
+       VALUES (?, ?, ?, 'conv', 'S1', ?, ?, 1, 1)`,
+    );
+    insert.run("We went swimming at the lake", "x", "h1", 1, null);
+    insert.run("The fence needs paint", "y", "h2", 2, null);
+    insert.run("Gone swimming again", "z", "h3", 3, 5);
+    migrate(db, migrations.slice(0, 4));
+    expect(db.pragma("user_version", { simple: true })).toBe(4);
+    const terms = db.prepare("SELECT id, concept_terms AS t FROM memories ORDER BY id").all() as {
+      id: number;
+      t: string | null;
+    }[];
+    expect(terms[0]!.t).toBe("aquatics sport water thing");
+    expect(terms[2]!.t).toBeNull(); // tombstoned rows are not indexed
+    const match = (expr: string) =>
+      (
+        db.prepare("SELECT rowid AS id FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rowid").all(expr) as {
+          id: number;
+        }[]
+      ).map((r) => r.id);
+    expect(match("{body} : swimming")).toEqual([1]);
+    expect(match("{concepts} : sport")).toEqual([1]);
+    expect(match("{before} : swimming")).toEqual([2]);
+    // The rebuilt triggers index new rows with their concept words and refresh their neighbours.
+    db.prepare(
+      `INSERT INTO memories (content, normalized_content, content_hash, scope, session_id, item_from, concept_terms, created_at, updated_at)
+       VALUES ('A new guitar', 'w', 'h4', 'conv', 'S1', 3, 'instrument', 1, 1)`,
+    ).run();
+    expect(match("{concepts} : instrument")).toEqual([4]);
+    expect(match("{after} : guitar")).toEqual([2]);
+    expect(db.prepare("SELECT doc FROM memories_fts_vocab WHERE term = 'sport'").get()).toEqual({ doc: 1 });
+  });
+
   it("is idempotent: a second run changes nothing", () => {
     const db = new BetterSqlite3(":memory:");
     const first = migrate(db, migrations);

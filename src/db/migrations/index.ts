@@ -2,6 +2,7 @@ import type { Migration } from "../migration.js";
 import { collection } from "./001_collection.js";
 import { stage1 } from "./002_stage1.js";
 import { memory } from "./003_memory.js";
+import { concepts } from "./004_concepts.js";
 
 /** Every schema step in order. Append only: a shipped migration never changes. */
-export const migrations: readonly Migration[] = [collection, stage1, memory];
+export const migrations: readonly Migration[] = [collection, stage1, memory, concepts];

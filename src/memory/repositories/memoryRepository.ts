@@ -19,6 +19,8 @@ export interface NewMemoryRow {
   occurredAt: number | null;
   /** Calendar tokens of the times the content mentions (src/memory/temporalTerms.ts), or null. */
   timeTerms: string | null;
+  /** Category words of the content's nouns (src/lexicon/concepts.ts), or null. */
+  conceptTerms: string | null;
   ref: string | null;
   who: string | null;
   why: string | null;
@@ -87,9 +89,9 @@ export class MemoryRepository {
     const result = cached(
       this.db,
       `INSERT INTO memories (content, normalized_content, content_hash, type, confidence, importance, scope, project,
-           session_id, item_from, item_to, occurred_at, time_terms, ref, who, why, embedding_model, created_at, updated_at)
+           session_id, item_from, item_to, occurred_at, time_terms, concept_terms, ref, who, why, embedding_model, created_at, updated_at)
          VALUES (@content, @normalizedContent, @contentHash, @type, @confidence, @importance, @scope, @project,
-           @sessionId, @itemFrom, @itemTo, @occurredAt, @timeTerms, @ref, @who, @why, @embeddingModel, @now, @now)
+           @sessionId, @itemFrom, @itemTo, @occurredAt, @timeTerms, @conceptTerms, @ref, @who, @why, @embeddingModel, @now, @now)
          ON CONFLICT (scope, content_hash) WHERE deleted_at IS NULL DO NOTHING`,
     ).run(row);
     return result.changes === 0 ? undefined : Number(result.lastInsertRowid);

@@ -20,7 +20,8 @@ export class SearchRepository {
    * Best BM25 matches among live memories of the scopes (the scope token is part of the MATCH).
    * `context` weighs the text of the items before and after each memory (contextual indexing); a
    * column of weight 0 neither ranks nor matches. `timeMatch` (calendar tokens, src/memory/temporalTerms.ts)
-   * is searched in the `occurred` and `mentioned` columns only, weighted by `time`.
+   * is searched in the `occurred` and `mentioned` columns only, weighted by `time`. `concepts` weighs
+   * the category words of each memory's nouns (concept indexing, migration 004).
    */
   keyword(
     match: string,
@@ -29,8 +30,14 @@ export class SearchRepository {
     context = { before: 0, after: 0 },
     timeMatch = "",
     time = { occurred: 0, mentioned: 0 },
+    concepts = 0,
   ): KeywordHit[] {
-    const columns = ["body", ...(context.before > 0 ? ["before"] : []), ...(context.after > 0 ? ["after"] : [])];
+    const columns = [
+      "body",
+      ...(context.before > 0 ? ["before"] : []),
+      ...(context.after > 0 ? ["after"] : []),
+      ...(concepts > 0 ? ["concepts"] : []),
+    ];
     const timeColumns = [...(time.occurred > 0 ? ["occurred"] : []), ...(time.mentioned > 0 ? ["mentioned"] : [])];
     const clauses = match === "" ? [] : [`{${columns.join(" ")}} : (${match})`];
     if (timeMatch !== "" && timeColumns.length > 0) clauses.push(`{${timeColumns.join(" ")}} : (${timeMatch})`);
@@ -40,8 +47,8 @@ export class SearchRepository {
     // scope_tag weighs 0: the scope token restricts, it never ranks.
     return cached(
       this.db,
-      "SELECT rowid AS id, bm25(memories_fts, 1.0, ?, ?, ?, ?, 0.0) AS raw FROM memories_fts WHERE memories_fts MATCH ? ORDER BY raw LIMIT ?",
-    ).all(context.before, context.after, time.occurred, time.mentioned, expr, limit) as KeywordHit[];
+      "SELECT rowid AS id, bm25(memories_fts, 1.0, ?, ?, ?, ?, ?, 0.0) AS raw FROM memories_fts WHERE memories_fts MATCH ? ORDER BY raw LIMIT ?",
+    ).all(context.before, context.after, time.occurred, time.mentioned, concepts, expr, limit) as KeywordHit[];
   }
 
   /** Hint matches, best per memory, restricted to live memories in the scopes. */

@@ -1,0 +1,102 @@
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { STOP_WORDS } from "../recall/stopWords.js";
+import { words } from "../recall/tokenize.js";
+
+/**
+ * A noun -> category resource: for each common noun, the words of its WordNet hypernyms, nearest first
+ * ("swimming" -> water sport, sport, recreation; "guitar" -> instrument). Built once by
+ * scripts/build-concepts.mjs into concepts.txt next to this file (WordNet's license beside it).
+ */
+export interface Lexicon {
+  /** Category id -> the words that spell it. */
+  categories: string[][];
+  /** Noun -> category ids per depth (index 0: direct hypernyms). */
+  nouns: Map<string, number[][]>;
+}
+
+/** Parses the text format written by scripts/build-concepts.mjs. */
+export function parseLexicon(text: string): Lexicon {
+  const categories: string[][] = [];
+  const nouns = new Map<string, number[][]>();
+  for (const line of text.split("\n")) {
+    if (line === "" || line.startsWith("#")) continue;
+    const [head, ...rest] = line.split(" ");
+    if (head!.startsWith("=")) {
+      categories[Number(head!.slice(1))] = rest;
+    } else if (rest[0] !== undefined) {
+      nouns.set(
+        head!,
+        rest[0].split(";").map((level) => (level === "" ? [] : level.split(",").map(Number))),
+      );
+    }
+  }
+  return { categories, nouns };
+}
+
+let shipped: Lexicon | undefined;
+
+/** The shipped lexicon, parsed on first use (about 1 MB of text, a few tens of ms). */
+export function shippedLexicon(): Lexicon {
+  shipped ??= parseLexicon(readFileSync(join(dirname(fileURLToPath(import.meta.url)), "concepts.txt"), "utf8"));
+  return shipped;
+}
+
+/** The noun a word form is listed under: itself, or its singular by WordNet's regular noun rules. */
+export function nounOf(word: string, lexicon: Lexicon): string | undefined {
+  if (lexicon.nouns.has(word)) return word;
+  const rules: [string, string][] = [
+    ["ies", "y"],
+    ["ses", "s"],
+    ["xes", "x"],
+    ["zes", "z"],
+    ["ches", "ch"],
+    ["shes", "sh"],
+    ["men", "man"],
+    ["s", ""],
+  ];
+  for (const [suffix, replacement] of rules) {
+    if (word.length > suffix.length + 1 && word.endsWith(suffix)) {
+      const base = word.slice(0, -suffix.length) + replacement;
+      if (lexicon.nouns.has(base)) return base;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The category words of a text's nouns up to `depth` hypernym steps, distinct, nearest categories of
+ * the earliest words first, leaving out words the text itself contains. "We went swimming and to a
+ * concert" -> sport, recreation, performance, show ... A pure function of the text and the lexicon.
+ */
+export function conceptWords(text: string, lexicon: Lexicon, depth: number): string[] {
+  if (depth <= 0) return [];
+  const own = new Set<string>();
+  const nouns: string[] = [];
+  for (const word of words(text)) {
+    const base = word.endsWith("'s") ? word.slice(0, -2) : word.replace(/'/g, "");
+    own.add(base);
+    if (base.length < 3 || STOP_WORDS.has(base)) continue;
+    const noun = nounOf(base, lexicon);
+    if (noun !== undefined) {
+      own.add(noun);
+      nouns.push(noun);
+    }
+  }
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const noun of new Set(nouns)) {
+    const levels = lexicon.nouns.get(noun)!;
+    for (const level of levels.slice(0, depth)) {
+      for (const id of level) {
+        for (const category of lexicon.categories[id] ?? []) {
+          if (own.has(category) || seen.has(category)) continue;
+          seen.add(category);
+          out.push(category);
+        }
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { makeStore } from "./storeFixture.js";
+
+const memories = [
+  { content: "Yesterday we went swimming at the lake with the whole family.", scope: "conv" },
+  { content: "The weather was fine and the lake was calm.", scope: "conv" },
+  { content: "I repaired the fence in the garden.", scope: "conv" },
+];
+
+describe("concept indexing", () => {
+  it("stores the category words of a memory's nouns in their own FTS column", async () => {
+    const { db, store } = makeStore();
+    const [swim] = (await store.remember(memories)) as { id: number }[];
+    const row = db.prepare("SELECT concept_terms FROM memories WHERE id = ?").get(swim!.id) as {
+      concept_terms: string;
+    };
+    expect(row.concept_terms.split(" ")).toEqual(expect.arrayContaining(["aquatics", "sport"]));
+    const matches = db
+      .prepare("SELECT rowid AS id FROM memories_fts WHERE memories_fts MATCH ?")
+      .all("{concepts} : sport") as { id: number }[];
+    expect(matches.map((m) => m.id)).toEqual([swim!.id]);
+  });
+
+  it("finds a memory through a category it never mentions, only with the concept column on", async () => {
+    const on = makeStore();
+    await on.store.remember(memories);
+    const found = await on.store.recall({ query: "Which sports does she do?", scopes: ["conv"], countUsage: false });
+    expect(found.results[0]?.content).toBe(memories[0]!.content);
+    const off = makeStore({ config: { conceptIndex: { weight: 0 } } });
+    await off.store.remember(memories);
+    const missed = await off.store.recall({ query: "Which sports does she do?", scopes: ["conv"], countUsage: false });
+    expect(missed.results.map((r) => r.content)).not.toContain(memories[0]!.content);
+  });
+
+  it("indexes nothing when the depth is 0", async () => {
+    const { db, store } = makeStore({ config: { conceptIndex: { depth: 0 } } });
+    await store.remember(memories);
+    expect(db.prepare("SELECT count(*) AS n FROM memories WHERE concept_terms IS NOT NULL").get()).toEqual({ n: 0 });
+  });
+});
