@@ -29,6 +29,13 @@ const NEWLINE = 0x0a;
 export function readJsonLines(
   path: string,
   from: { offset: number; line: number } = { offset: 0, line: 0 },
+  options: {
+    /**
+     * A stand-in for a complete line the caller drops anyway, recognized without parsing it (bulky
+     * records such as encrypted reasoning); undefined means "parse this line".
+     */
+    standIn?: (text: string) => unknown;
+  } = {},
 ): JsonLinesRead {
   const buffer = readFrom(path, from.offset);
   const records: JsonLine[] = [];
@@ -47,7 +54,8 @@ export function readJsonLines(
     if (text.length === 0) {
       if (complete) blank += 1;
     } else {
-      const parsed = parseLine(text);
+      const standIn = complete ? options.standIn?.(text) : undefined;
+      const parsed = standIn === undefined ? parseLine(text) : { ok: true as const, value: standIn };
       if (parsed.ok) records.push({ line, value: parsed.value });
       else if (complete) problems.push({ file: path, line, reason: parsed.reason });
       else {

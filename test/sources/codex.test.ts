@@ -1,11 +1,24 @@
-import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
 import type { ReadResult } from "../../src/sources/adapter.js";
-import { nodeZstd, readRolloutRecords, ZSTD_UNSUPPORTED } from "../../src/sources/codex/readRolloutRecords.js";
+import {
+  droppedRecord,
+  nodeZstd,
+  readRolloutRecords,
+  ZSTD_UNSUPPORTED,
+} from "../../src/sources/codex/readRolloutRecords.js";
 import { sessionKind } from "../../src/sources/codex/sessionMeta.js";
 import { codexAdapter } from "../../src/sources/codex.js";
 import type { SessionItem } from "../../src/sources/types.js";
@@ -300,5 +313,70 @@ describe("codex adapter: files and roots", () => {
     const result = await read(path);
     expect(result.sessions).toEqual([]);
     expect(result.problems).toEqual([{ file: path, reason: expect.stringContaining("unreadable") }]);
+  });
+});
+
+describe("droppedRecord", () => {
+  const at = "2026-03-04T09:15:02.345Z";
+  const line = (record: unknown) => JSON.stringify(record);
+
+  it("stands in for encrypted reasoning and token counts with their time and types", () => {
+    const reasoning = line({
+      timestamp: at,
+      type: "response_item",
+      payload: { type: "reasoning", summary: [], encrypted_content: "gAAAA".repeat(200) },
+    });
+    const tokens = line({ timestamp: at, type: "event_msg", payload: { type: "token_count", info: null } });
+    expect(droppedRecord(reasoning)).toEqual({ timestamp: at, type: "response_item", payload: { type: "reasoning" } });
+    expect(droppedRecord(tokens)).toEqual({ timestamp: at, type: "event_msg", payload: { type: "token_count" } });
+  });
+
+  it("parses everything else, including text that quotes a dropped record", () => {
+    const quoted = '{"timestamp":"x","type":"response_item","payload":{"type":"reasoning"}}';
+    const message = line({ timestamp: at, type: "event_msg", payload: { type: "user_message", message: quoted } });
+    expect(droppedRecord(message)).toBeUndefined();
+    expect(
+      droppedRecord(line({ timestamp: at, type: "response_item", payload: { type: "token_count" } })),
+    ).toBeUndefined();
+    expect(droppedRecord(line({ timestamp: at, type: "event_msg", payload: { type: "reasoning" } }))).toBeUndefined();
+    expect(
+      droppedRecord(line({ type: "response_item", timestamp: at, payload: { type: "reasoning" } })),
+    ).toBeUndefined();
+    expect(
+      droppedRecord(`${line({ timestamp: at, type: "event_msg", payload: { type: "token_count" } })} x`),
+    ).toBeUndefined();
+  });
+
+  it("agrees with a full parse on every line of the fixtures it stands in for", () => {
+    let stood = 0;
+    for (const name of readdirSync(FIXTURES)) {
+      for (const text of readFileSync(fixture(name), "utf8").split("\n")) {
+        const standIn = droppedRecord(text) as
+          | { timestamp: string; type: string; payload: { type: string } }
+          | undefined;
+        if (standIn === undefined) continue;
+        stood += 1;
+        const parsed = JSON.parse(text) as typeof standIn;
+        expect(standIn).toEqual({
+          timestamp: parsed.timestamp,
+          type: parsed.type,
+          payload: { type: parsed.payload.type },
+        });
+      }
+    }
+    expect(stood).toBeGreaterThan(0);
+  });
+
+  it("leaves a torn dropped record at the end of a file for the next read", async () => {
+    const dir = tempDir();
+    const path = join(dir, `rollout-2026-03-04T09-15-00-${SHOP}.jsonl`);
+    const full = `${readFileSync(MAIN, "utf8").trimEnd()}\n`;
+    const reasoning = line({ timestamp: at, type: "response_item", payload: { type: "reasoning", summary: [] } });
+    writeFileSync(path, `${full}${reasoning.slice(0, -1)}`);
+    const first = await read(path);
+    writeFileSync(path, `${full}${reasoning}\n`);
+    const whole = await read(path);
+    expect(first.resume?.offset).toBe(Buffer.byteLength(full));
+    expect(whole.skipped).toBe(first.skipped + 1);
   });
 });

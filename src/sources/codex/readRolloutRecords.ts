@@ -28,12 +28,30 @@ export function readRolloutRecords(
 ): RolloutRead {
   const { from, decompress = nodeZstd() } = options;
   try {
-    if (!path.endsWith(".zst")) return { ok: true, read: readJsonLines(path, from), compressed: false };
+    if (!path.endsWith(".zst"))
+      return { ok: true, read: readJsonLines(path, from, { standIn: droppedRecord }), compressed: false };
     if (decompress === undefined) return { ok: false, problem: { file: path, reason: ZSTD_UNSUPPORTED } };
     return { ok: true, read: readCompressed(path, decompress), compressed: true };
   } catch (error) {
     return { ok: false, problem: { file: path, reason: `unreadable: ${errorMessage(error)}` } };
   }
+}
+
+/**
+ * Codex writes every record as `{"timestamp":...,"type":...,"payload":{"type":...` in this order, and
+ * encrypted reasoning and token counts (dropped by the parser, often a third of a file's bytes) are
+ * recognized by that prefix alone. A quote inside any string value is escaped, so the prefix cannot
+ * come from text a user or tool wrote. The stand-in keeps what the parser reads of a dropped record:
+ * its time and types.
+ */
+const DROPPED = /^\{"timestamp":"([0-9:.TZ+-]{10,40})","type":"(response_item|event_msg)","payload":\{"type":"(reasoning|token_count)"[,}]/;
+
+export function droppedRecord(text: string): unknown {
+  const match = DROPPED.exec(text);
+  if (match === null || !text.endsWith("}")) return undefined;
+  const [, timestamp, type, payloadType] = match;
+  if ((type === "response_item") !== (payloadType === "reasoning")) return undefined;
+  return { timestamp, type, payload: { type: payloadType } };
 }
 
 function readCompressed(path: string, decompress: Decompress): JsonLinesRead {
@@ -42,7 +60,7 @@ function readCompressed(path: string, decompress: Decompress): JsonLinesRead {
   try {
     const plain = join(dir, "rollout.jsonl");
     writeFileSync(plain, decompress(readFileSync(path)));
-    const read = readJsonLines(plain);
+    const read = readJsonLines(plain, undefined, { standIn: droppedRecord });
     return { ...read, problems: read.problems.map((problem) => ({ ...problem, file: path })) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
