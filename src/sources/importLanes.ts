@@ -69,14 +69,14 @@ const IN_FLIGHT = 2;
 /**
  * Worker threads that each import whole files (read, parse, redact, write through their own
  * connection), taking turns at the store through one mutex. Returns undefined where there is no
- * compiled worker module (TypeScript run by a test loader, which worker threads do not inherit, or a
- * single-file bundle): the caller then imports in its own thread. A lane that dies hands its files to
+ * compiled worker module beside this one (TypeScript run by a test loader, which worker threads do
+ * not inherit, or a bundle that left it out): the caller then imports in its own thread. A lane that dies hands its files to
  * this thread, so a scan never loses one.
  */
 export function openImportLanes(options: LaneOptions, inThread: InThreadImport): ImportLanes | undefined {
+  // Compiled, the worker sits beside this module; a bundle of the CLI can ship one beside itself.
   const url = options.workerUrl ?? new URL("./importWorker.js", import.meta.url);
   if (url.protocol !== "file:" || !existsSync(fileURLToPath(url))) return undefined;
-  if (!options.workerUrl && !import.meta.url.endsWith(".js")) return undefined;
   const mutex = new ThreadMutex();
   const ownHolder = options.lanes + 1;
   const queue: Job[] = [];

@@ -1,4 +1,4 @@
-import { conceptWords, shippedLexicon } from "../../lexicon/concepts.js";
+import { conceptWords, type Lexicon, shippedLexicon } from "../../lexicon/concepts.js";
 import type { Migration } from "../migration.js";
 
 /** Live memories `n` of the same scope and session as `m`, `offset` items after it (-1: the one before). */
@@ -69,7 +69,8 @@ export const concepts: Migration = {
   name: "concepts",
   up(db) {
     db.exec("ALTER TABLE memories ADD COLUMN concept_terms TEXT");
-    const lexicon = shippedLexicon();
+    // Parsing the lexicon takes a few hundred ms: only a store that already holds memories pays it.
+    let lexicon: Lexicon | undefined;
     const update = db.prepare("UPDATE memories SET concept_terms = ? WHERE id = ?");
     const page = db.prepare(
       "SELECT id, content FROM memories WHERE deleted_at IS NULL AND id > ? ORDER BY id LIMIT 1000",
@@ -78,6 +79,7 @@ export const concepts: Migration = {
       const rows = page.all(after) as { id: number; content: string }[];
       if (rows.length === 0) break;
       for (const row of rows) {
+        lexicon ??= shippedLexicon();
         const words = conceptWords(row.content, lexicon, BACKFILL_DEPTH);
         if (words.length > 0) update.run(words.join(" "), row.id);
       }

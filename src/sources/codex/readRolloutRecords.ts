@@ -44,7 +44,8 @@ export function readRolloutRecords(
  * come from text a user or tool wrote. The stand-in keeps what the parser reads of a dropped record:
  * its time and types.
  */
-const DROPPED = /^\{"timestamp":"([0-9:.TZ+-]{10,40})","type":"(response_item|event_msg)","payload":\{"type":"(reasoning|token_count)"[,}]/;
+const DROPPED =
+  /^\{"timestamp":"([0-9:.TZ+-]{10,40})","type":"(response_item|event_msg)","payload":\{"type":"(reasoning|token_count)"[,}]/;
 
 export function droppedRecord(text: string): unknown {
   const match = DROPPED.exec(text);

@@ -16,30 +16,36 @@ export function bundleCli(): string {
   mkdirSync(cliDir, { recursive: true });
   mkdirSync(join(dir, "prompts"));
   const main = join(cliDir, "main.mjs");
-  execFileSync(
-    join(ROOT, "node_modules", ".bin", "esbuild"),
-    [
-      join(ROOT, "src", "cli", "main.ts"),
-      "--bundle",
-      "--platform=node",
-      "--format=esm",
-      "--target=node20",
-      `--outfile=${main}`,
-      "--external:better-sqlite3",
-      "--external:sqlite-vec",
-      "--external:@huggingface/*",
-      "--log-level=error",
-      // Bundled CommonJS dependencies call require(); ESM output has none unless we create it.
-      "--banner:js=import{createRequire as __cairnRequire}from'node:module';const require=__cairnRequire(import.meta.url);",
-    ],
-    { stdio: "pipe" },
-  );
+  const bundle = (entry: string, outfile: string) =>
+    execFileSync(
+      join(ROOT, "node_modules", ".bin", "esbuild"),
+      [
+        entry,
+        "--bundle",
+        "--platform=node",
+        "--format=esm",
+        "--target=node20",
+        `--outfile=${outfile}`,
+        "--external:better-sqlite3",
+        "--external:sqlite-vec",
+        "--external:@huggingface/*",
+        "--log-level=error",
+        // Bundled CommonJS dependencies call require(); ESM output has none unless we create it.
+        "--banner:js=import{createRequire as __cairnRequire}from'node:module';const require=__cairnRequire(import.meta.url);",
+      ],
+      { stdio: "pipe" },
+    );
+  bundle(join(ROOT, "src", "cli", "main.ts"), main);
+  // The import lanes' worker, where the bundled scanner looks for it: large scans run in lanes here too.
+  bundle(join(ROOT, "src", "sources", "importWorker.ts"), join(cliDir, "importWorker.js"));
   // Prompt templates are read relative to the module that loads them (now the bundle).
   for (const name of readdirSync(join(ROOT, "src", "prompts"))) {
     if (!name.endsWith(".md")) continue;
     copyFileSync(join(ROOT, "src", "prompts", name), join(cliDir, name));
     copyFileSync(join(ROOT, "src", "prompts", name), join(dir, "prompts", name));
   }
+  // So is the concept lexicon.
+  copyFileSync(join(ROOT, "src", "lexicon", "concepts.txt"), join(cliDir, "concepts.txt"));
   copyFileSync(join(ROOT, "package.json"), join(dir, "package.json"));
   symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
   return main;
