@@ -43,26 +43,77 @@ export function shippedLexicon(): Lexicon {
   return shipped;
 }
 
-/** The noun a word form is listed under: itself, or its singular by WordNet's regular noun rules. */
-export function nounOf(word: string, lexicon: Lexicon): string | undefined {
-  if (lexicon.nouns.has(word)) return word;
-  const rules: [string, string][] = [
-    ["ies", "y"],
-    ["ses", "s"],
-    ["xes", "x"],
-    ["zes", "z"],
-    ["ches", "ch"],
-    ["shes", "sh"],
-    ["men", "man"],
-    ["s", ""],
-  ];
-  for (const [suffix, replacement] of rules) {
+/** WordNet's regular plural rules: suffix -> singular ending. */
+const PLURAL_RULES: [string, string][] = [
+  ["ies", "y"],
+  ["ses", "s"],
+  ["xes", "x"],
+  ["zes", "z"],
+  ["ches", "ch"],
+  ["shes", "sh"],
+  ["men", "man"],
+  ["s", ""],
+];
+
+/** The singular of a plural word form that `known` accepts, by WordNet's regular rules. */
+function singularIn(word: string, known: (w: string) => boolean): string | undefined {
+  for (const [suffix, replacement] of PLURAL_RULES) {
     if (word.length > suffix.length + 1 && word.endsWith(suffix)) {
       const base = word.slice(0, -suffix.length) + replacement;
-      if (lexicon.nouns.has(base)) return base;
+      if (known(base)) return base;
     }
   }
   return undefined;
+}
+
+/** The noun a word form is listed under: itself, or its singular by WordNet's regular noun rules. */
+export function nounOf(word: string, lexicon: Lexicon): string | undefined {
+  if (lexicon.nouns.has(word)) return word;
+  return singularIn(word, (w) => lexicon.nouns.has(w));
+}
+
+const breadths = new WeakMap<Lexicon, Map<number, Map<string, number>>>();
+
+/**
+ * How many of the lexicon's nouns reach each category word within `depth` hypernym steps: the
+ * breadth of a category ("activity" covers hundreds of nouns, "pottery" a couple). Computed once per
+ * lexicon and depth.
+ */
+export function categoryBreadth(lexicon: Lexicon, depth: number): Map<string, number> {
+  const byDepth = breadths.get(lexicon) ?? breadths.set(lexicon, new Map()).get(lexicon)!;
+  const known = byDepth.get(depth);
+  if (known) return known;
+  const out = new Map<string, number>();
+  for (const levels of lexicon.nouns.values()) {
+    const seen = new Set<string>();
+    for (const level of levels.slice(0, depth)) {
+      for (const id of level) for (const word of lexicon.categories[id] ?? []) seen.add(word);
+    }
+    for (const word of seen) out.set(word, (out.get(word) ?? 0) + 1);
+  }
+  byDepth.set(depth, out);
+  return out;
+}
+
+/**
+ * The query words that name a broad category in the plural ("what activities ...", "which cities
+ * ..."), each with its singular: a plural asks for instances, and the instances' memories carry the
+ * category in their concept column. A word counts when its singular reaches at least `minBreadth` of
+ * the lexicon's nouns within `depth` steps.
+ */
+export function pluralCategories(
+  terms: string[],
+  lexicon: Lexicon,
+  depth: number,
+  minBreadth: number,
+): { word: string; category: string }[] {
+  const breadth = categoryBreadth(lexicon, depth);
+  const out: { word: string; category: string }[] = [];
+  for (const word of terms) {
+    const category = singularIn(word, (w) => (breadth.get(w) ?? 0) >= minBreadth);
+    if (category !== undefined) out.push({ word, category });
+  }
+  return out;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { pluralCategories, shippedLexicon } from "../lexicon/concepts.js";
 import { calibrateBm25, idealBm25 } from "./calibrate.js";
 import { feedbackTerms } from "./feedbackTerms.js";
 import { buildFtsQuery, type FtsQuery } from "./ftsQuery.js";
@@ -82,6 +83,8 @@ export function keywordLeg(
   const timeTerms = timeWeight > 0 ? analyzed.timeTerms : [];
   const timeMatch = timeTerms.join(" OR ");
   if (fts.match === "" && timeMatch === "") return { keyword: new Map(), hint: new Map() };
+  const concept = config.conceptIndex;
+  const conceptMatch = concept.weight > 0 && concept.categoryRepeat > 0 ? categoryMatch(query.terms, concept) : "";
   const searchKeyword = (match: string) =>
     search.keyword(
       match,
@@ -91,6 +94,7 @@ export function keywordLeg(
       timeMatch,
       time,
       config.conceptIndex.weight,
+      conceptMatch,
     );
   let hits = searchKeyword(fts.match);
   if (config.feedback.enabled && hits.length > 0) {
@@ -128,6 +132,17 @@ export function keywordLeg(
       hint.set(h.id, calibrateBm25(h.raw, hintIdeal));
   }
   return { keyword, hint };
+}
+
+/**
+ * The concept-column clause of a query's plural category words ("what activities ..."), each repeated
+ * `categoryRepeat` times; "" when the query has none.
+ */
+export function categoryMatch(terms: string[], concept: RecallDeps["config"]["conceptIndex"]): string {
+  const plural = pluralCategories(terms, shippedLexicon(), concept.depth, concept.categoryMinBreadth);
+  return plural
+    .flatMap(({ word }) => Array.from({ length: concept.categoryRepeat }, () => `"${word.replace(/"/g, '""')}"`))
+    .join(" OR ");
 }
 
 function expandFts(fts: FtsQuery, extra: string[], queryWeight: number): FtsQuery {

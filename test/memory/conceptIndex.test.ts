@@ -37,4 +37,20 @@ describe("concept indexing", () => {
     await store.remember(memories);
     expect(db.prepare("SELECT count(*) AS n FROM memories WHERE concept_terms IS NOT NULL").get()).toEqual({ n: 0 });
   });
+
+  it("searches a query's category words in the concept column alone", async () => {
+    const { store } = makeStore();
+    const [swim, , , sportsDay] = (await store.remember([
+      ...memories,
+      { content: "Sports day at school was fun.", scope: "conv" },
+    ])) as { id: number }[];
+    const none = { before: 0, after: 0 };
+    const time = { occurred: 0, mentioned: 0 };
+    const ids = (concepts: number, conceptMatch: string) =>
+      store.search.keyword('"zzzz"', ["conv"], 10, none, "", time, concepts, conceptMatch).map((h) => h.id);
+    expect(ids(0.4, '"sports"')).toEqual([swim!.id]);
+    expect(ids(0.4, '"sports"')).not.toContain(sportsDay!.id);
+    expect(ids(0, '"sports"')).toEqual([]);
+    expect(ids(0.4, "")).toEqual([]);
+  });
 });

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { conceptWords, nounOf, parseLexicon, shippedLexicon } from "../../src/lexicon/concepts.js";
+import {
+  categoryBreadth,
+  conceptWords,
+  nounOf,
+  parseLexicon,
+  pluralCategories,
+  shippedLexicon,
+} from "../../src/lexicon/concepts.js";
+import { categoryMatch } from "../../src/recall/keywordLeg.js";
+import { defaultRecallConfig } from "../../src/recall/recallConfig.js";
 
 /** A hand-made lexicon in the generator's format: swimming -> aquatics -> sport -> recreation. */
 const lexicon = parseLexicon(
@@ -60,5 +69,50 @@ describe("concept lexicon", () => {
     expect(shipped.nouns.size).toBeGreaterThan(10_000);
     expect(conceptWords("We went swimming.", shipped, 2)).toEqual(["aquatics", "sport"]);
     expect(conceptWords("I bought a new guitar", shipped, 1)).toEqual(["instrument"]);
+  });
+
+  it("counts the nouns that reach each category word within a depth", () => {
+    expect(Object.fromEntries(categoryBreadth(lexicon, 1))).toEqual({
+      aquatics: 1,
+      instrument: 2,
+      device: 2,
+      sport: 1,
+      juvenile: 1,
+    });
+    expect(Object.fromEntries(categoryBreadth(lexicon, 2))).toEqual({
+      aquatics: 1,
+      sport: 2,
+      instrument: 2,
+      device: 3,
+      juvenile: 1,
+    });
+    expect(categoryBreadth(lexicon, 3).get("recreation")).toBe(1);
+  });
+
+  it("picks the plural query words whose singular is a broad enough category", () => {
+    const terms = ["instruments", "devices", "sports", "kids", "juveniles", "recreations", "guitar", "sport"];
+    expect(pluralCategories(terms, lexicon, 2, 2)).toEqual([
+      { word: "instruments", category: "instrument" },
+      { word: "devices", category: "device" },
+      { word: "sports", category: "sport" },
+    ]);
+    expect(pluralCategories(terms, lexicon, 2, 3)).toEqual([{ word: "devices", category: "device" }]);
+    expect(pluralCategories(terms, lexicon, 3, 1).map((c) => c.word)).toEqual([
+      "instruments",
+      "devices",
+      "sports",
+      "juveniles",
+      "recreations",
+    ]);
+  });
+
+  it("builds the concept clause of a query's plural categories from the shipped lexicon", () => {
+    const concept = defaultRecallConfig().conceptIndex;
+    expect(concept.categoryRepeat).toBe(1);
+    expect(categoryMatch(["activities", "alice", "partake"], concept)).toBe('"activities"');
+    expect(categoryMatch(["instruments", "cities"], { ...concept, categoryRepeat: 2 })).toBe(
+      '"instruments" OR "instruments" OR "cities" OR "cities"',
+    );
+    expect(categoryMatch(["guitar", "activity"], concept)).toBe("");
   });
 });

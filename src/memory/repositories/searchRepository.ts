@@ -21,7 +21,8 @@ export class SearchRepository {
    * `context` weighs the text of the items before and after each memory (contextual indexing); a
    * column of weight 0 neither ranks nor matches. `timeMatch` (calendar tokens, src/memory/temporalTerms.ts)
    * is searched in the `occurred` and `mentioned` columns only, weighted by `time`. `concepts` weighs
-   * the category words of each memory's nouns (concept indexing, migration 004).
+   * the category words of each memory's nouns (concept indexing, migration 004); `conceptMatch` is
+   * searched in that column alone, on top of `match`.
    */
   keyword(
     match: string,
@@ -31,6 +32,7 @@ export class SearchRepository {
     timeMatch = "",
     time = { occurred: 0, mentioned: 0 },
     concepts = 0,
+    conceptMatch = "",
   ): KeywordHit[] {
     const columns = [
       "body",
@@ -41,6 +43,7 @@ export class SearchRepository {
     const timeColumns = [...(time.occurred > 0 ? ["occurred"] : []), ...(time.mentioned > 0 ? ["mentioned"] : [])];
     const clauses = match === "" ? [] : [`{${columns.join(" ")}} : (${match})`];
     if (timeMatch !== "" && timeColumns.length > 0) clauses.push(`{${timeColumns.join(" ")}} : (${timeMatch})`);
+    if (conceptMatch !== "" && concepts > 0) clauses.push(`{concepts} : (${conceptMatch})`);
     if (clauses.length === 0) return [];
     const terms = clauses.length === 1 ? clauses[0]! : `(${clauses.join(" OR ")})`;
     const expr = scopes === "all" ? terms : `${terms} AND scope_tag : (${scopes.map(scopeTag).join(" OR ")})`;
