@@ -26,6 +26,9 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
     if (!options.readonly) db.pragma("journal_mode = WAL");
     db.pragma("synchronous = NORMAL");
     db.pragma("cache_size = -32000");
+    // Statement and savepoint journals (every multi-row insert and every file's savepoint in a scan
+    // writes one) stay in memory instead of temp files: a third of the write syscalls of an import.
+    db.pragma("temp_store = MEMORY");
     db.pragma("wal_autocheckpoint = 16000");
     db.pragma("foreign_keys = ON");
   } catch (error) {
