@@ -104,31 +104,41 @@ export function createScreen<T extends Screened>(rules: readonly T[]): Screen<T>
   }
   const automaton = new KeywordAutomaton(keywords);
   const index = new Map(keywords.map((keyword, i) => [keyword, i]));
-  const screened = rules.map((rule) => ({ rule, keywords: rule.keywords?.map((keyword) => index.get(keyword)!) }));
-  const always = rules.filter((rule) => rule.keywords === undefined);
-  // Marks of the current call: seen[k] === call means keyword k occurs in this text (no clearing).
-  const seen = new Int32Array(keywords.length);
+  // The rules each keyword selects, so that a hit costs its own rules, not a pass over all of them.
+  const rulesOf: number[][] = keywords.map(() => []);
+  const alwaysAt: number[] = [];
+  rules.forEach((rule, r) => {
+    if (rule.keywords === undefined) alwaysAt.push(r);
+    else for (const keyword of new Set(rule.keywords)) rulesOf[index.get(keyword)!]!.push(r);
+  });
+  const always = alwaysAt.map((r) => rules[r]!);
+  // Marks of the current call (a keyword or rule marked with `call` was met in this text): no clearing.
+  const keywordSeen = new Int32Array(keywords.length);
+  const ruleSeen = new Int32Array(rules.length);
   let call = 0;
-  const mark = (keyword: number) => {
-    seen[keyword] = call;
+  let picked: number[] = [];
+  const found = (keyword: number) => {
+    if (keywordSeen[keyword] === call) return;
+    keywordSeen[keyword] = call;
+    for (const r of rulesOf[keyword]!) {
+      if (ruleSeen[r] === call) continue;
+      ruleSeen[r] = call;
+      picked.push(r);
+    }
   };
 
   return {
     select(text) {
       if (call === 0x3fffffff) {
-        seen.fill(0);
+        keywordSeen.fill(0);
+        ruleSeen.fill(0);
         call = 0;
       }
       call += 1;
-      let any = false;
-      automaton.scan(text, (keyword) => {
-        any = true;
-        mark(keyword);
-      });
-      if (!any) return always;
-      return screened
-        .filter((entry) => entry.keywords === undefined || entry.keywords.some((keyword) => seen[keyword] === call))
-        .map((entry) => entry.rule);
+      picked = [];
+      automaton.scan(text, found);
+      if (picked.length === 0) return always;
+      return [...alwaysAt, ...picked].sort((x, y) => x - y).map((r) => rules[r]!);
     },
   };
 }

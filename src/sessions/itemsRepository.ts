@@ -49,8 +49,8 @@ export class ItemsRepository {
     let seq = startSeq;
     for (const item of items) {
       seq += 1;
-      const values: Array<string | number | null> = [];
-      pushRow(values, sessionId, seq, item, sourcePath);
+      const values = new Array<string | number | null>(COLUMNS);
+      setRow(values, 0, sessionId, seq, item, sourcePath);
       written += statement.run(values).changes;
     }
     return { written, maxSeq: seq };
@@ -62,19 +62,21 @@ export class ItemsRepository {
    * about as dear as the row itself). Duplicate keys within one read keep the last occurrence.
    */
   insertNew(sessionId: string, items: readonly SessionItem[], sourcePath: string | null = null): number {
-    const values: Array<string | number | null> = [];
     let seq = 0;
     let index = 0;
-    for (; index + ROWS_PER_INSERT <= items.length; index += ROWS_PER_INSERT) {
-      values.length = 0;
-      for (let row = index; row < index + ROWS_PER_INSERT; row++)
-        pushRow(values, sessionId, ++seq, items[row]!, sourcePath);
-      this.sql.get(INSERT_MANY).run(values);
+    if (items.length >= ROWS_PER_INSERT) {
+      const many = this.sql.get(INSERT_MANY);
+      const values = new Array<string | number | null>(ROWS_PER_INSERT * COLUMNS);
+      for (; index + ROWS_PER_INSERT <= items.length; index += ROWS_PER_INSERT) {
+        for (let row = 0; row < ROWS_PER_INSERT; row++)
+          setRow(values, row * COLUMNS, sessionId, ++seq, items[index + row]!, sourcePath);
+        many.run(values);
+      }
     }
     const single = this.sql.get(INSERT_ONE);
+    const values = new Array<string | number | null>(COLUMNS);
     for (; index < items.length; index++) {
-      values.length = 0;
-      pushRow(values, sessionId, ++seq, items[index]!, sourcePath);
+      setRow(values, 0, sessionId, ++seq, items[index]!, sourcePath);
       single.run(values);
     }
     return items.length;
@@ -163,31 +165,34 @@ function insertSql(rows: number): string {
 const INSERT_MANY = insertSql(ROWS_PER_INSERT);
 const INSERT_ONE = insertSql(1);
 
+/** Columns of one row in the INSERT statements above. */
+const COLUMNS = 11;
+
 /**
- * Appends an item's column values in the order of the INSERT statements above. The origin file is
- * left out when it is the session's own file: nearly every item's is, and a path on every row made up
- * a quarter of the store.
+ * Writes an item's column values at `at`, in the order of the INSERT statements above (into a
+ * preallocated array: this runs for every item of every import). The origin file is left out when it
+ * is the session's own file: nearly every item's is, and a path on every row made up a quarter of the
+ * store.
  */
-function pushRow(
+function setRow(
   values: Array<string | number | null>,
+  at: number,
   sessionId: string,
   seq: number,
   item: SessionItem,
   sourcePath: string | null,
 ): void {
-  values.push(
-    sessionId,
-    seq,
-    item.key,
-    item.role,
-    item.text,
-    item.tool ?? null,
-    item.callId ?? null,
-    item.isError ? 1 : 0,
-    item.ts ?? null,
-    item.origin.file === sourcePath ? null : item.origin.file,
-    item.origin.line,
-  );
+  values[at] = sessionId;
+  values[at + 1] = seq;
+  values[at + 2] = item.key;
+  values[at + 3] = item.role;
+  values[at + 4] = item.text;
+  values[at + 5] = item.tool ?? null;
+  values[at + 6] = item.callId ?? null;
+  values[at + 7] = item.isError ? 1 : 0;
+  values[at + 8] = item.ts ?? null;
+  values[at + 9] = item.origin.file === sourcePath ? null : item.origin.file;
+  values[at + 10] = item.origin.line;
 }
 
 function toRecord(row: ItemRow): ItemRecord {

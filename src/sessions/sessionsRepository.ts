@@ -184,9 +184,10 @@ export class SessionsRepository {
 
   /** The remote-based project key already known for a cwd, if any session recorded one. */
   knownRemoteKey(cwd: string): string | undefined {
-    const row = this.stmt("SELECT project_key FROM sessions WHERE cwd = ? AND project_key LIKE 'git:%' LIMIT 1").get(
-      cwd,
-    ) as { project_key: string } | undefined;
+    // A range rather than LIKE, so that the (cwd, project_key) index answers it ('git;' follows 'git:').
+    const row = this.stmt(
+      "SELECT project_key FROM sessions WHERE cwd = ? AND project_key >= 'git:' AND project_key < 'git;' LIMIT 1",
+    ).get(cwd) as { project_key: string } | undefined;
     return row?.project_key;
   }
 

@@ -86,6 +86,20 @@ describe("migrations", () => {
     expect(db.prepare("SELECT doc FROM memories_fts_vocab WHERE term = 'sport'").get()).toEqual({ doc: 1 });
   });
 
+  it("005 indexes sessions by cwd and project key, and the remote lookup uses that index alone", () => {
+    const db = new BetterSqlite3(":memory:");
+    migrate(db, migrations.slice(0, 5));
+    const indexes = (db.prepare("PRAGMA index_list(sessions)").all() as Array<{ name: string }>).map((i) => i.name);
+    expect(indexes).toContain("idx_sessions_cwd_project");
+    expect(indexes).not.toContain("idx_sessions_cwd");
+    const plan = db
+      .prepare(
+        "EXPLAIN QUERY PLAN SELECT project_key FROM sessions WHERE cwd = ? AND project_key >= 'git:' AND project_key < 'git;' LIMIT 1",
+      )
+      .all("/w") as Array<{ detail: string }>;
+    expect(plan.map((step) => step.detail).join(" ")).toContain("COVERING INDEX idx_sessions_cwd_project");
+  });
+
   it("is idempotent: a second run changes nothing", () => {
     const db = new BetterSqlite3(":memory:");
     const first = migrate(db, migrations);

@@ -96,4 +96,24 @@ describe("Collector invalidation triggers", () => {
     collector.apply({ session: info, items: items(2, 3), partial: true }, "f");
     expect(sessions.get("s1")?.kind).toBe("internal");
   });
+
+  it("a session whose checkout only has a path joins the git project another session of its cwd recorded", () => {
+    const keyed = new Collector(sessions, itemsRepo, {
+      maxUnprocessedItems: 5,
+      clock: () => now,
+      projectKeyOf: (session) => (session.git?.remote ? "git:example.com/team/app" : `path:${session.cwd}`),
+    });
+    const apply = (id: string, remote?: string) =>
+      keyed.apply({ session: { ...info, id, ...(remote ? { git: { remote } } : {}) }, items: items(1, 2) }, "f");
+    apply("before");
+    expect(sessions.get("before")?.projectKey).toBe("path:/w");
+    apply("with-remote", "https://example.com/team/app.git");
+    // The earlier path-only session of the same cwd is adopted into the remote's project...
+    expect(sessions.get("before")?.projectKey).toBe("git:example.com/team/app");
+    // ...and a later one joins it at once.
+    apply("after");
+    expect(sessions.get("after")?.projectKey).toBe("git:example.com/team/app");
+    keyed.apply({ session: { ...info, id: "elsewhere", cwd: "/other" }, items: items(1, 2) }, "f");
+    expect(sessions.get("elsewhere")?.projectKey).toBe("path:/other");
+  });
 });

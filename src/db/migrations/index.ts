@@ -3,6 +3,7 @@ import { collection } from "./001_collection.js";
 import { stage1 } from "./002_stage1.js";
 import { memory } from "./003_memory.js";
 import { concepts } from "./004_concepts.js";
+import { cwdProjectIndex } from "./005_cwd_project_index.js";
 
 /** Every schema step in order. Append only: a shipped migration never changes. */
-export const migrations: readonly Migration[] = [collection, stage1, memory, concepts];
+export const migrations: readonly Migration[] = [collection, stage1, memory, concepts, cwdProjectIndex];
