@@ -1,4 +1,5 @@
 import { sha256 } from "../../util/hash.js";
+import { sessionItem } from "../itemDraft.js";
 import { asRecord, asString } from "../jsonl.js";
 import type { SessionItem } from "../types.js";
 import type { ClaudeLine } from "./claudeLine.js";
@@ -81,8 +82,9 @@ function add(sink: ItemSink, line: ClaudeLine, key: string, fields: Fields): voi
   const text = fields.text.trim();
   if (text.length === 0 || sink.keys.has(key)) return;
   sink.keys.add(key);
-  const item: SessionItem = { ...fields, text, key, origin: { file: sink.file, line: line.line } };
-  if (line.ts !== undefined) item.ts = line.ts;
+  const origin = { file: sink.file, line: line.line };
+  const item = sessionItem(key, fields.role, text, origin, fields);
+  item.ts = line.ts;
   sink.items.push(item);
 }
 

@@ -1,3 +1,4 @@
+import { sessionItem } from "../itemDraft.js";
 import type { SessionItem } from "../types.js";
 import type { RolloutLine } from "./rolloutLine.js";
 import type { CodexState } from "./rolloutState.js";
@@ -22,7 +23,8 @@ export type ItemFields = Omit<SessionItem, "key" | "origin" | "ts">;
 export function pushItem(parse: RolloutParse, line: RolloutLine, fields: ItemFields): void {
   const text = fields.text.trim();
   if (text.length === 0) return;
-  const item: SessionItem = { ...fields, text, key: `L${line.line}`, origin: { file: parse.file, line: line.line } };
-  if (line.ts !== undefined) item.ts = line.ts;
+  const origin = { file: parse.file, line: line.line };
+  const item = sessionItem(`L${line.line}`, fields.role, text, origin, fields);
+  item.ts = line.ts;
   parse.items.push(item);
 }

@@ -1,3 +1,4 @@
+import { sessionItem } from "../itemDraft.js";
 import type { ItemRole, SessionItem } from "../types.js";
 
 /** Where the items of one transcript record come from. */
@@ -25,17 +26,10 @@ export class RecordItems {
     const trimmed = text.trim();
     if (trimmed.length === 0) return;
     const position = this.items.length + 1;
-    const item: SessionItem = {
-      key: position === 1 ? this.origin.key : `${this.origin.key}#${position}`,
-      role,
-      text: trimmed,
-      origin: { file: this.origin.file, line: this.origin.line },
-    };
-    if (extra.tool !== undefined) item.tool = extra.tool;
-    if (extra.callId !== undefined) item.callId = extra.callId;
-    if (extra.isError !== undefined) item.isError = extra.isError;
-    const ts = extra.ts ?? this.origin.ts;
-    if (ts !== undefined) item.ts = ts;
+    const key = position === 1 ? this.origin.key : `${this.origin.key}#${position}`;
+    const origin = { file: this.origin.file, line: this.origin.line };
+    const item = sessionItem(key, role, trimmed, origin, extra);
+    item.ts = extra.ts ?? this.origin.ts;
     this.items.push(item);
   }
 }
