@@ -13,7 +13,7 @@ interface Screened {
   keywords?: readonly string[] | undefined;
 }
 
-/** Keywords are ASCII; every other character takes the automaton back to its start. */
+/** Keywords are ASCII (and hold no NUL); every other character takes the automaton back to its start. */
 const ALPHABET = 128;
 
 /**
@@ -84,23 +84,25 @@ class KeywordAutomaton {
     const { next, ends, ending } = this;
     let state = 0;
     for (let i = 0; i < text.length; i++) {
-      let code = text.charCodeAt(i);
-      if (code >= ALPHABET) {
-        state = 0;
-        continue;
-      }
-      if (code >= 65 && code <= 90) code += 32;
-      state = next[state * ALPHABET + code]!;
+      state = next[state * ALPHABET + FOLDED[text.charCodeAt(i)]!]!;
       if (ending[state] === 1) for (const keyword of ends[state]!) found(keyword);
     }
   }
 }
 
+/**
+ * Each UTF-16 code unit as the automaton reads it: ASCII letters lowercased, every code unit outside
+ * ASCII as NUL, which no keyword holds, so it takes the automaton back to its start.
+ */
+const FOLDED = Uint8Array.from({ length: 65536 }, (_, code) =>
+  code >= ALPHABET ? 0 : code >= 65 && code <= 90 ? code + 32 : code,
+);
+
 export function createScreen<T extends Screened>(rules: readonly T[]): Screen<T> {
   const keywords = [...new Set(rules.flatMap((rule) => rule.keywords ?? []))];
   for (const keyword of keywords) {
-    if (keyword.length === 0 || keyword !== keyword.toLowerCase() || /[^\x00-\x7f]/.test(keyword))
-      throw new Error(`bad keyword "${keyword}": keywords are non-empty lowercase ASCII`);
+    if (keyword.length === 0 || keyword !== keyword.toLowerCase() || /[^\x01-\x7f]/.test(keyword))
+      throw new Error(`bad keyword "${keyword}": keywords are non-empty lowercase ASCII without NUL`);
   }
   const automaton = new KeywordAutomaton(keywords);
   const index = new Map(keywords.map((keyword, i) => [keyword, i]));

@@ -49,5 +49,8 @@ describe("the keyword screen", () => {
     expect(screen.select("APIKEY=1")).toEqual([rules[2], rules[3]]);
     expect(screen.select(`${"token ".repeat(1000)}--`)).toEqual([rules[0]]);
     expect(screen.select("nothing here")).toEqual([]);
+    // Only ASCII letters fold; any other character breaks a keyword (as the regular-expression screen did).
+    expect(screen.select("K\u00e9y, \u212aey, k\u0000ey")).toEqual([]);
+    expect(screen.select("\u00e9KEY\u00e9")).toEqual([rules[2]]);
   });
 });

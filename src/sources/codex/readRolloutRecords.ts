@@ -47,7 +47,14 @@ export function readRolloutRecords(
 const DROPPED =
   /^\{"timestamp":"([0-9:.TZ+-]{10,40})","type":"(response_item|event_msg)","payload":\{"type":"(reasoning|token_count)"[,}]/;
 
+const PAYLOAD_TYPE = '"payload":{"type":"';
+
 export function droppedRecord(text: string): unknown {
+  // Most lines are kept: two substring checks turn them away before the expression runs.
+  const at = text.indexOf(PAYLOAD_TYPE);
+  if (at < 0 || at > 100) return undefined;
+  const payloadAt = at + PAYLOAD_TYPE.length;
+  if (!text.startsWith("reasoning", payloadAt) && !text.startsWith("token_count", payloadAt)) return undefined;
   const match = DROPPED.exec(text);
   if (match === null || !text.endsWith("}")) return undefined;
   const [, timestamp, type, payloadType] = match;
