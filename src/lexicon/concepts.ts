@@ -21,7 +21,8 @@ export function parseLexicon(text: string): Lexicon {
   const categories: string[][] = [];
   const nouns = new Map<string, number[][]>();
   for (const line of text.split("\n")) {
-    if (line === "" || line.startsWith("#")) continue;
+    // "~" lines are the precomputed category breadths (see shippedCategoryBreadth).
+    if (line === "" || line.startsWith("#") || line.startsWith("~")) continue;
     const [head, ...rest] = line.split(" ");
     if (head!.startsWith("=")) {
       categories[Number(head!.slice(1))] = rest;
@@ -35,12 +36,49 @@ export function parseLexicon(text: string): Lexicon {
   return { categories, nouns };
 }
 
+const SHIPPED = join(dirname(fileURLToPath(import.meta.url)), "concepts.txt");
 let shipped: Lexicon | undefined;
 
-/** The shipped lexicon, parsed on first use (about 1 MB of text, a few tens of ms). */
+/** The shipped lexicon, parsed on first use (about 1 MB of text, about 200 ms). */
 export function shippedLexicon(): Lexicon {
-  shipped ??= parseLexicon(readFileSync(join(dirname(fileURLToPath(import.meta.url)), "concepts.txt"), "utf8"));
+  shipped ??= parseLexicon(readFileSync(SHIPPED, "utf8"));
   return shipped;
+}
+
+/** Category word -> nouns reaching it within 1, 2, 3 steps, from the "~" lines leading the file. */
+let shippedBreadths: Map<string, number[]> | undefined;
+const shippedByDepth = new Map<number, Map<string, number>>();
+
+/**
+ * `categoryBreadth` of the shipped lexicon, read from the counts its generator wrote at the head of
+ * the file: recall needs only these, and parsing every noun for them cost a CLI recall a quarter of a
+ * second.
+ */
+export function shippedCategoryBreadth(depth: number): Map<string, number> {
+  const known = shippedByDepth.get(depth);
+  if (known) return known;
+  if (!shippedBreadths) {
+    shippedBreadths = new Map();
+    const text = readFileSync(SHIPPED, "utf8");
+    for (let start = 0; start < text.length; ) {
+      const end = text.indexOf("\n", start);
+      const line = text.slice(start, end < 0 ? text.length : end);
+      start = end < 0 ? text.length : end + 1;
+      if (line.startsWith("#")) continue;
+      if (!line.startsWith("~")) break;
+      const [word, ...counts] = line.slice(1).split(" ");
+      shippedBreadths.set(word!, counts.map(Number));
+    }
+  }
+  const out = new Map<string, number>();
+  if (depth > 0) {
+    for (const [word, counts] of shippedBreadths) {
+      const count = counts[Math.min(depth, counts.length) - 1]!;
+      if (count > 0) out.set(word, count);
+    }
+  }
+  shippedByDepth.set(depth, out);
+  return out;
 }
 
 /** WordNet's regular plural rules: suffix -> singular ending. */
@@ -99,15 +137,13 @@ export function categoryBreadth(lexicon: Lexicon, depth: number): Map<string, nu
  * The query words that name a broad category in the plural ("what activities ...", "which cities
  * ..."), each with its singular: a plural asks for instances, and the instances' memories carry the
  * category in their concept column. A word counts when its singular reaches at least `minBreadth` of
- * the lexicon's nouns within `depth` steps.
+ * the lexicon's nouns (`breadth`: see `categoryBreadth`).
  */
 export function pluralCategories(
   terms: string[],
-  lexicon: Lexicon,
-  depth: number,
+  breadth: ReadonlyMap<string, number>,
   minBreadth: number,
 ): { word: string; category: string }[] {
-  const breadth = categoryBreadth(lexicon, depth);
   const out: { word: string; category: string }[] = [];
   for (const word of terms) {
     const category = singularIn(word, (w) => (breadth.get(w) ?? 0) >= minBreadth);

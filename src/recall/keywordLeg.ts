@@ -1,4 +1,4 @@
-import { pluralCategories, shippedLexicon } from "../lexicon/concepts.js";
+import { pluralCategories, shippedCategoryBreadth } from "../lexicon/concepts.js";
 import { calibrateBm25, idealBm25 } from "./calibrate.js";
 import { feedbackTerms } from "./feedbackTerms.js";
 import { buildFtsQuery, type FtsQuery } from "./ftsQuery.js";
@@ -139,7 +139,7 @@ export function keywordLeg(
  * `categoryRepeat` times; "" when the query has none.
  */
 export function categoryMatch(terms: string[], concept: RecallDeps["config"]["conceptIndex"]): string {
-  const plural = pluralCategories(terms, shippedLexicon(), concept.depth, concept.categoryMinBreadth);
+  const plural = pluralCategories(terms, shippedCategoryBreadth(concept.depth), concept.categoryMinBreadth);
   return plural
     .flatMap(({ word }) => Array.from({ length: concept.categoryRepeat }, () => `"${word.replace(/"/g, '""')}"`))
     .join(" OR ");

@@ -47,9 +47,9 @@ export class ItemsRepository {
     );
     let written = 0;
     let seq = startSeq;
+    const values = new Array<string | number | null>(COLUMNS);
     for (const item of items) {
       seq += 1;
-      const values = new Array<string | number | null>(COLUMNS);
       setRow(values, 0, sessionId, seq, item, sourcePath);
       written += statement.run(values).changes;
     }

@@ -2,9 +2,8 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { ThreadMutex } from "../db/threadMutex.js";
-import type { SourceFile } from "./adapter.js";
-import type { FileReport, PendingFile } from "./fileImport.js";
-import type { SourceFileState } from "./sourceFilesRepository.js";
+import { errorMessage } from "../util/errors.js";
+import { type FileReport, failedReport, type PendingFile } from "./fileImport.js";
 import type { AgentName } from "./types.js";
 
 export interface ImportWorkerData {
@@ -15,12 +14,7 @@ export interface ImportWorkerData {
 }
 
 /** A file for a lane: a `PendingFile` without its adapter, which the worker looks up by agent. */
-export interface LaneFile {
-  agent: AgentName;
-  file: SourceFile;
-  previous: SourceFileState | undefined;
-  stamp: { size: number; mtimeMs: number };
-}
+export type LaneFile = Omit<PendingFile, "adapter"> & { agent: AgentName };
 
 export interface ImportTask {
   id: number;
@@ -70,8 +64,8 @@ const IN_FLIGHT = 2;
  * Worker threads that each import whole files (read, parse, redact, write through their own
  * connection), taking turns at the store through one mutex. Returns undefined where there is no
  * compiled worker module beside this one (TypeScript run by a test loader, which worker threads do
- * not inherit, or a bundle that left it out): the caller then imports in its own thread. A lane that dies hands its files to
- * this thread, so a scan never loses one.
+ * not inherit, or a bundle that left it out): the caller then imports in its own thread. A lane that
+ * dies hands its files to this thread, so a scan never loses one.
  */
 export function openImportLanes(options: LaneOptions, inThread: InThreadImport): ImportLanes | undefined {
   // Compiled, the worker sits beside this module; a bundle of the CLI can ship one beside itself.
@@ -85,7 +79,10 @@ export function openImportLanes(options: LaneOptions, inThread: InThreadImport):
   let closing = false;
 
   const runHere = (job: Job) => {
-    inThread(job.group, (write) => mutex.hold(ownHolder, write)).then(job.resolve);
+    // importGroup reports failures per file; anything else still ends the job, or the scan would wait forever.
+    const failed = (error: unknown) =>
+      job.resolve(job.group.map((entry) => failedReport(entry.file, `not stored: ${errorMessage(error)}`)));
+    inThread(job.group, (write) => mutex.hold(ownHolder, write)).then(job.resolve, failed);
   };
   const pump = () => {
     for (const lane of lanes) {

@@ -5,6 +5,7 @@ import {
   nounOf,
   parseLexicon,
   pluralCategories,
+  shippedCategoryBreadth,
   shippedLexicon,
 } from "../../src/lexicon/concepts.js";
 import { categoryMatch } from "../../src/recall/keywordLeg.js";
@@ -91,19 +92,30 @@ describe("concept lexicon", () => {
 
   it("picks the plural query words whose singular is a broad enough category", () => {
     const terms = ["instruments", "devices", "sports", "kids", "juveniles", "recreations", "guitar", "sport"];
-    expect(pluralCategories(terms, lexicon, 2, 2)).toEqual([
+    expect(pluralCategories(terms, categoryBreadth(lexicon, 2), 2)).toEqual([
       { word: "instruments", category: "instrument" },
       { word: "devices", category: "device" },
       { word: "sports", category: "sport" },
     ]);
-    expect(pluralCategories(terms, lexicon, 2, 3)).toEqual([{ word: "devices", category: "device" }]);
-    expect(pluralCategories(terms, lexicon, 3, 1).map((c) => c.word)).toEqual([
+    expect(pluralCategories(terms, categoryBreadth(lexicon, 2), 3)).toEqual([{ word: "devices", category: "device" }]);
+    expect(pluralCategories(terms, categoryBreadth(lexicon, 3), 1).map((c) => c.word)).toEqual([
       "instruments",
       "devices",
       "sports",
       "juveniles",
       "recreations",
     ]);
+  });
+
+  it("ships category breadths that agree with the ones computed from its nouns", () => {
+    const lexicon = shippedLexicon();
+    for (const depth of [1, 2, 3]) {
+      expect(Object.fromEntries(shippedCategoryBreadth(depth))).toEqual(
+        Object.fromEntries(categoryBreadth(lexicon, depth)),
+      );
+    }
+    expect(shippedCategoryBreadth(0).size).toBe(0);
+    expect([...lexicon.nouns.keys()].some((noun) => noun.startsWith("~"))).toBe(false);
   });
 
   it("builds the concept clause of a query's plural categories from the shipped lexicon", () => {

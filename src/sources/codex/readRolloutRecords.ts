@@ -51,8 +51,9 @@ const PAYLOAD_TYPE = '"payload":{"type":"';
 
 export function droppedRecord(text: string): unknown {
   // Most lines are kept: two substring checks turn them away before the expression runs.
-  const at = text.indexOf(PAYLOAD_TYPE);
-  if (at < 0 || at > 100) return undefined;
+  // Searched back from where the prefix must start at the latest: a long kept line is not scanned.
+  const at = text.lastIndexOf(PAYLOAD_TYPE, 100);
+  if (at < 0) return undefined;
   const payloadAt = at + PAYLOAD_TYPE.length;
   if (!text.startsWith("reasoning", payloadAt) && !text.startsWith("token_count", payloadAt)) return undefined;
   const match = DROPPED.exec(text);
