@@ -13,6 +13,7 @@ import { analyzeQuery } from "./queryAnalyzer.js";
 import type { RecallDeps } from "./recallDeps.js";
 import { rerankStage } from "./rerankStage.js";
 import { stageTimer } from "./stageTimer.js";
+import { applyTimeAnswerPrior } from "./timeAnswerPrior.js";
 import { contentStems } from "./tokenize.js";
 import { toResults } from "./toResults.js";
 import { exactCosines, vectorCandidates } from "./vectorLeg.js";
@@ -36,7 +37,7 @@ async function embedQuery(deps: RecallDeps, query: string): Promise<Float32Array
 
 /**
  * Hybrid recall: keyword and vector legs -> authorization (live rows in the wanted scopes) -> exact
- * fusion -> conversation context -> author prior -> min score -> graph boost -> optional rerank ->
+ * fusion -> time-answer prior -> conversation context -> author prior -> min score -> graph boost -> optional rerank ->
  * dampening -> top k. Read-only; the store bumps usage counters of what it returns.
  */
 export async function hybridRecall(deps: RecallDeps, request: RecallRequest): Promise<RecallResponse> {
@@ -85,6 +86,13 @@ export async function hybridRecall(deps: RecallDeps, request: RecallRequest): Pr
   admit(deps.memories.getRefs([...new Set([...keyword.keys(), ...hint.keys(), ...vectorIds])], filter));
   timer.lap("fuse");
 
+  // The answer-type prior weighs each memory's own evidence, before neighbours lend any of it.
+  const timePrior = (ids: number[]) => {
+    if (!query.asksWhen || config.timeAnswer.penalty >= 1 || ids.length === 0) return;
+    const subjects = ids.map((id) => candidates.get(id)).filter((c): c is Candidate => c !== undefined);
+    applyTimeAnswerPrior(subjects, deps.memories.timeMentions(ids), config.timeAnswer.penalty);
+  };
+  timePrior([...candidates.keys()]);
   if (config.context.enabled) {
     const anchors = contextAnchors(candidates.values(), CONTEXT_ANCHORS);
     const neighbors = deps.memories.sessionNeighbors(
@@ -94,6 +102,7 @@ export async function hybridRecall(deps: RecallDeps, request: RecallRequest): Pr
     const links = linkNeighbors(anchors, neighbors, config.context.window);
     const fresh = [...new Set(links.map((l) => l.neighborId))].filter((id) => !candidates.has(id));
     admit(deps.memories.getRefs(fresh, filter));
+    timePrior(fresh);
     spreadContext(candidates, links, config.context);
     timer.lap("context");
   }

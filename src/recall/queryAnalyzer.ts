@@ -17,7 +17,12 @@ export interface AnalyzedQuery {
   timeTerms: string[];
   /** The query words that spelled those dates ("may", "2023", "8"). */
   timeWords: string[];
+  /** Whether the question asks for a time ("When did ...?", "What year ...?", "How long ago ...?"). */
+  asksWhen: boolean;
 }
+
+const ASKS_WHEN =
+  /^\W*(?:when\b|(?:what|which|on what|in what)\s+(?:date|day|time|year|month|week|weekend)\b|how long ago\b)/i;
 
 /** Question openers are capitalized by grammar; they are never the entity being asked about. */
 function baseWord(word: string): string {
@@ -50,5 +55,14 @@ export function analyzeQuery(query: string): AnalyzedQuery {
     if (phrase.includes(" ")) phrases.push(phrase);
   }
   const time = queryTimeTerms(query);
-  return { raw: query, terms, stems: terms.map(stem), entities, phrases, timeTerms: time.terms, timeWords: time.words };
+  return {
+    raw: query,
+    terms,
+    stems: terms.map(stem),
+    entities,
+    phrases,
+    timeTerms: time.terms,
+    timeWords: time.words,
+    asksWhen: ASKS_WHEN.test(query),
+  };
 }

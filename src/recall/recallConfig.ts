@@ -110,6 +110,17 @@ export const recallConfigSchema = z
       })
       .strict()
       .prefault({}),
+    /**
+     * A question that asks when ("When did Jane move?", "What year ...") is answered by a memory that
+     * mentions a time other than the moment it was said ("yesterday", "last May"): memories without
+     * such a mention are multiplied by `penalty` (1: off).
+     */
+    timeAnswer: z
+      .object({
+        penalty: num(0, 1, 0.7),
+      })
+      .strict()
+      .prefault({}),
     graph: z
       .object({
         /**

@@ -143,6 +143,15 @@ export class MemoryRepository {
     return cached(this.db, sql).all(...params) as MemoryRef[];
   }
 
+  /** When each memory was said and the calendar tokens of the times its content mentions. */
+  timeMentions(ids: number[]): Map<number, { occurredAt: number | null; timeTerms: string | null }> {
+    const rows = cached(
+      this.db,
+      "SELECT id, occurred_at AS occurredAt, time_terms AS timeTerms FROM memories WHERE id IN (SELECT value FROM json_each(?))",
+    ).all(JSON.stringify(ids)) as { id: number; occurredAt: number | null; timeTerms: string | null }[];
+    return new Map(rows.map((r) => [r.id, r]));
+  }
+
   contents(ids: number[]): Map<number, string> {
     const rows = cached(this.db, "SELECT id, content FROM memories WHERE id IN (SELECT value FROM json_each(?))").all(
       JSON.stringify(ids),

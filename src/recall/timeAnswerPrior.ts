@@ -1,0 +1,29 @@
+import { occurredTokens } from "../memory/temporalTerms.js";
+import type { Candidate } from "./candidate.js";
+
+/**
+ * Whether a memory mentions a time other than the moment it was said: "yesterday", "last May",
+ * "on 8 June". Its own day (a date stamp in the text, "today") does not count, so a memory that
+ * repeats when it was written is not mistaken for one that says when something happened.
+ */
+export function mentionsOtherTime(occurredAt: number | null, timeTerms: string | null): boolean {
+  if (!timeTerms) return false;
+  const own = new Set(occurredAt === null ? [] : occurredTokens(occurredAt));
+  return timeTerms.split(" ").some((t) => t !== "" && !own.has(t));
+}
+
+/**
+ * Answer-type prior for questions that ask when: the answer is in a memory that names a time. On
+ * LoCoMo 62% of the gold turns of "When ...?" questions mention another time, against 6.5% of all
+ * turns; memories without one are multiplied by `penalty`.
+ */
+export function applyTimeAnswerPrior(
+  candidates: Candidate[],
+  mentions: Map<number, { occurredAt: number | null; timeTerms: string | null }>,
+  penalty: number,
+): void {
+  for (const c of candidates) {
+    const m = mentions.get(c.id);
+    if (!m || !mentionsOtherTime(m.occurredAt, m.timeTerms)) c.score *= penalty;
+  }
+}
