@@ -1,7 +1,7 @@
 import type { MemoryRef } from "../memory/repositories/memoryRepository.js";
 import type { RecallRequest, RecallResponse } from "../memory/types.js";
 import { errorMessage } from "../util/errors.js";
-import { applyAuthorPrior } from "./authorPrior.js";
+import { applyAuthorPrior, byNamedAuthor } from "./authorPrior.js";
 import { idf } from "./calibrate.js";
 import { byScoreDesc, type Candidate } from "./candidate.js";
 import { contextAnchors, linkNeighbors, spreadContext } from "./contextSpread.js";
@@ -33,6 +33,14 @@ async function embedQuery(deps: RecallDeps, query: string): Promise<Float32Array
   const frequencies = search.documentFrequencies([...new Set(contentStems(query))]);
   const corpusSize = Math.max(1, search.corpusSizeEstimate());
   return provider.embedWeighted(query, (s) => idf(corpusSize, frequencies.get(s) ?? 0));
+}
+
+/** Loads the text of the candidates that do not have it yet. */
+function loadContents(deps: RecallDeps, candidates: Candidate[]): void {
+  const missing = candidates.filter((c) => c.content === undefined);
+  if (missing.length === 0) return;
+  const contents = deps.memories.contents(missing.map((c) => c.id));
+  for (const c of missing) c.content = contents.get(c.id) ?? "";
 }
 
 /**
@@ -106,7 +114,8 @@ export async function hybridRecall(deps: RecallDeps, request: RecallRequest): Pr
     spreadContext(candidates, links, config.context);
     timer.lap("context");
   }
-  applyAuthorPrior([...candidates.values()], authorWords, config.author.penalty);
+  if (config.author.addressedPenalty < 1) loadContents(deps, byNamedAuthor([...candidates.values()], authorWords));
+  applyAuthorPrior([...candidates.values()], authorWords, config.author);
 
   let ranked = [...candidates.values()].filter((c) => c.score >= config.minScore);
   if (config.graph.enabled && ranked.length > 0) {
@@ -118,8 +127,7 @@ export async function hybridRecall(deps: RecallDeps, request: RecallRequest): Pr
   ranked.sort(byScoreDesc);
   // Only the head can still reach the top k: rerankers and dampening move scores by bounded factors.
   const head = ranked.slice(0, Math.max(HEAD, 3 * k, config.reranker.enabled ? config.reranker.topN : 0));
-  const contents = deps.memories.contents(head.map((c) => c.id));
-  for (const c of head) c.content = contents.get(c.id) ?? "";
+  loadContents(deps, head);
   ranked = await rerankStage(deps, { query: request.query, ranked: head, queryVector, warnings });
   timer.lap("rerank");
   applyDampening({

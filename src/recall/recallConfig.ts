@@ -102,11 +102,16 @@ export const recallConfigSchema = z
       })
       .strict()
       .prefault({}),
-    /** When the query names the author (`who`) of some memories, others' memories are multiplied by `penalty`. */
+    /**
+     * When the query names the author (`who`) of some memories, others' memories are multiplied by
+     * `penalty`, and the named author's memories that speak only to someone else ("you", no "I") by
+     * `addressedPenalty` (1: off).
+     */
     author: z
       .object({
         enabled: z.boolean().default(true),
         penalty: num(0, 1, 0.6),
+        addressedPenalty: num(0, 1, 0.7),
       })
       .strict()
       .prefault({}),

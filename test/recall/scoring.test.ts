@@ -80,8 +80,11 @@ describe("calibrated scoring", () => {
     expect(saturate(0.5)).toBe(0.5);
     expect(saturate(0.8)).toBe(0.8);
     expect(saturate(-0.2)).toBe(0);
-    // Slope 1 at the knee, then the exponential approach: 0.8 + 0.2 * (1 - e^-1) at 1.0.
-    expect(saturate(1)).toBeCloseTo(0.8 + 0.2 * (1 - Math.exp(-1)), 9);
+    // The exponential approach over a span of 0.6: 63% of the room left at 1.4x the ideal.
+    expect(saturate(1.4)).toBeCloseTo(0.8 + 0.2 * (1 - Math.exp(-1)), 9);
+    expect(saturate(1)).toBeCloseTo(0.8 + 0.2 * (1 - Math.exp(-0.2 / 0.6)), 9);
+    // Strong hits stay apart: twice the ideal is still clearly below three times it.
+    expect(saturate(3) - saturate(2)).toBeGreaterThan(0.01);
     expect(saturate(1.2)).toBeGreaterThan(saturate(1.1));
     expect(saturate(50)).toBeLessThanOrEqual(1);
   });

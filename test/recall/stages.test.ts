@@ -5,6 +5,7 @@ import type { Candidate } from "../../src/recall/candidate.js";
 import { linkNeighbors, spreadContext } from "../../src/recall/contextSpread.js";
 import { applyDampening } from "../../src/recall/dampening.js";
 import { createEmbeddingReranker } from "../../src/recall/embeddingReranker.js";
+import { grammaticalPerson } from "../../src/recall/grammaticalPerson.js";
 import { graphBoostIds } from "../../src/recall/graphBoost.js";
 import { defaultRecallConfig } from "../../src/recall/recallConfig.js";
 import { passThroughReranker, type RerankCandidate, rerankWithTimeout } from "../../src/recall/rerank.js";
@@ -119,14 +120,39 @@ describe("context and author stages", () => {
       candidate(3, 0.5),
     ];
     const named = make();
-    applyAuthorPrior(named, ["jane"], 0.3);
+    applyAuthorPrior(named, ["jane"], { penalty: 0.3, addressedPenalty: 1 });
     expect(named.map((c) => c.score)).toEqual([0.5, 0.15, 0.5]);
     const none = make();
-    applyAuthorPrior(none, [], 0.3);
+    applyAuthorPrior(none, [], { penalty: 0.3, addressedPenalty: 1 });
     expect(none.map((c) => c.score)).toEqual([0.5, 0.5, 0.5]);
     const both = make();
-    applyAuthorPrior(both, ["jane", "ann"], 0.3);
+    applyAuthorPrior(both, ["jane", "ann"], { penalty: 0.3, addressedPenalty: 1 });
     expect(both.map((c) => c.score)).toEqual([0.5, 0.5, 0.5]);
+  });
+
+  it("lowers the named author's memories that speak only to someone else", () => {
+    const jane = (id: number, content: string | undefined) => candidate(id, 0.5, { ref: { who: "Jane" }, content });
+    const list = [
+      jane(1, "I finally finished the fence, you should see it"),
+      jane(2, "Wow, your fence looks great!"),
+      jane(3, "The fence is done."),
+      jane(4, undefined),
+      candidate(5, 0.5, { ref: { who: "Ann" }, content: "Your fence looks great, Jane" }),
+    ];
+    applyAuthorPrior(list, ["jane"], { penalty: 0.6, addressedPenalty: 0.7 });
+    // First person anywhere: about the speaker. Second person only: about the one addressed. Text not
+    // loaded: left alone. Someone else's memory: the author penalty, whatever its grammar.
+    expect(list.map((c) => c.score)).toEqual([0.5, 0.35, 0.5, 0.5, 0.3]);
+  });
+
+  it("tells first-person, addressed and impersonal texts apart", () => {
+    expect(grammaticalPerson("I'm off to go swimming with the kids")).toBe("speaker");
+    expect(grammaticalPerson("We've been camping; you'd love it")).toBe("speaker");
+    expect(grammaticalPerson("You've made so much progress! Your art is amazing.")).toBe("addressee");
+    expect(grammaticalPerson("Y'all looked great")).toBe("addressee");
+    expect(grammaticalPerson("The build uses pnpm.")).toBe("neither");
+    // Words that merely contain a pronoun are not pronouns.
+    expect(grammaticalPerson("Yourtown hosts myriad events")).toBe("neither");
   });
 });
 
