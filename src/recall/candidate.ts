@@ -4,7 +4,7 @@ import type { MemoryRef } from "../memory/repositories/memoryRepository.js";
 export interface Candidate {
   id: number;
   ref: MemoryRef;
-  /** Loaded only for the head of the ranking (dampening and reranking read it). */
+  /** Loaded for the head of the ranking (dampening and reranking read it) and for a named author's memories (the author prior reads their grammar). */
   content?: string;
   keyword: number;
   vector: number;
