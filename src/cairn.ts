@@ -7,6 +7,7 @@ import { EmbeddingTracker } from "./memory/embeddingTracker.js";
 import { MemoryStore } from "./memory/memoryStore.js";
 import type { RecallResponse, RememberInput, RememberOutcome } from "./memory/types.js";
 import { ingestStage1Facts } from "./pipeline/facts/stage1Facts.js";
+import { generateHints, type HintsReport } from "./pipeline/hints/generateHints.js";
 import { EligibilityRepository } from "./pipeline/phase1/eligibilityRepository.js";
 import { type Phase1Options, type Phase1Report, runPhase1 } from "./pipeline/phase1/runPhase1.js";
 import { agentConsolidator } from "./pipeline/phase2/consolidators/agentConsolidator.js";
@@ -248,6 +249,27 @@ export class Cairn {
   }
 
   /**
+   * Prospective indexing: asks the default model for questions each memory answers (seed 004), at most
+   * `limit` memories per call. Skipped (with the reason in the report) when `recall.hints.enabled` is
+   * off or no model is configured.
+   */
+  async generateHints(options: { limit?: number } = {}): Promise<HintsReport> {
+    const { default: llm } = await this.providers();
+    return generateHints(
+      {
+        db: this.storage.db,
+        store: this.memories,
+        jobs: this.storage.jobs,
+        meta: this.storage.meta,
+        llm,
+        config: this.config.recall.hints,
+        concurrency: this.config.extraction.concurrency,
+      },
+      options,
+    );
+  }
+
+  /**
    * Stores memories at once (raw first). `scope` defaults to the project of `cwd`; `global` and any other
    * label are allowed.
    */
@@ -377,12 +399,13 @@ export class Cairn {
   /** The main job: collection, then phase 1, then phase 2. */
   async run(
     options: { scan?: Parameters<Cairn["scan"]>[0]; extract?: Phase1Options; force?: boolean } = {},
-  ): Promise<{ scan: ScanReport; extract: Phase1Report; consolidate: Phase2Report }> {
+  ): Promise<{ scan: ScanReport; extract: Phase1Report; consolidate: Phase2Report; hints: HintsReport }> {
     const scan = await this.scan(options.scan);
     const extract = await this.extract(options.extract);
     const consolidate = await this.consolidate({ force: options.force ?? false });
     await this.refreshEmbeddings();
-    return { scan, extract, consolidate };
+    const hints = await this.generateHints();
+    return { scan, extract, consolidate, hints };
   }
 
   /** Phase 2: consolidate stage-1 memories into the workspaces. */

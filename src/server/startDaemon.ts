@@ -54,6 +54,21 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
           onError: (error) => log(`pipeline error: ${errorMessage(error)}`),
           ...(options.timers ? { timers: options.timers } : {}),
         });
+  // Memories pushed through the API get their hints between pipeline cycles (seed 004's polling worker).
+  const hintsScheduler =
+    options.schedule === false || !cairn.config.recall.hints.enabled
+      ? undefined
+      : new Scheduler({
+          intervalMs: cairn.config.recall.hints.pollMs,
+          task: async () => {
+            const report = await cairn.generateHints();
+            if (report.indexed > 0 || report.failed > 0) {
+              log(`hints ${report.indexed} indexed, ${report.failed} failed, ${report.pending} pending`);
+            }
+          },
+          onError: (error) => log(`hints error: ${errorMessage(error)}`),
+          ...(options.timers ? { timers: options.timers } : {}),
+        });
   const app = createHttpApp({
     cairn,
     ...(token ? { token } : { allowedHostNames: loopbackHostNames(host) }),
@@ -66,6 +81,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   });
   const http = await startHttpServer(app, { host, port });
   scheduler?.start();
+  hintsScheduler?.start();
   log(
     `listening on ${http.url}${token ? " (token required)" : ""}; ${
       scheduler ? `pipeline every ${cairn.config.collection.scanIntervalSeconds} s` : "no schedule"
@@ -75,7 +91,12 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
-      const idle = scheduler ? await scheduler.stop(options.stopWaitMs ?? 30_000) : true;
+      const waitMs = options.stopWaitMs ?? 30_000;
+      const [pipelineIdle, hintsIdle] = await Promise.all([
+        scheduler ? scheduler.stop(waitMs) : true,
+        hintsScheduler ? hintsScheduler.stop(waitMs) : true,
+      ]);
+      const idle = pipelineIdle && hintsIdle;
       if (!idle) log("a pipeline step is still running; leaving it (its leases will expire and be taken over)");
       await http.close();
       if (idle) cairn.close();

@@ -1,4 +1,5 @@
 import type { Cairn } from "../cairn.js";
+import type { HintsReport } from "../pipeline/hints/generateHints.js";
 import { PHASE1_KIND } from "../pipeline/phase1/eligibilityRepository.js";
 import { PHASE2_KIND } from "../pipeline/phase2/runPhase2.js";
 import { errorMessage } from "../util/errors.js";
@@ -13,6 +14,8 @@ export interface CycleReport {
   scan?: { files: number; imported: number; updated: number };
   phase1?: { extracted: number; failed: number; claimed: number };
   phase2?: string;
+  /** Prospective hints, when `recall.hints.enabled`. */
+  hints?: { indexed: number; failed: number; pending: number; skipped?: string };
   error?: string;
 }
 
@@ -52,6 +55,7 @@ export async function runPipelineCycle(
     const consolidate = await cairn.consolidate();
     report.phase2 = consolidate.outcome;
     await cairn.refreshEmbeddings();
+    if (cairn.config.recall.hints.enabled) report.hints = summarizeHints(await cairn.generateHints());
     if (consolidate.error) report.error = consolidate.error;
   } catch (error) {
     report.outcome = "failed";
@@ -61,6 +65,16 @@ export async function runPipelineCycle(
     report.ms = now() - startedAt;
   }
   return report;
+}
+
+/** The part of a hints pass a cycle report keeps. */
+export function summarizeHints(report: HintsReport): NonNullable<CycleReport["hints"]> {
+  return {
+    indexed: report.indexed,
+    failed: report.failed,
+    pending: report.pending,
+    ...(report.reason === undefined ? {} : { skipped: report.reason }),
+  };
 }
 
 /** The one line a daemon cycle or a background run logs. */
@@ -77,6 +91,14 @@ export function formatCycle(report: CycleReport): string {
     );
   }
   if (report.phase2) parts.push(`phase 2 ${report.phase2}`);
+  if (report.hints) {
+    const h = report.hints;
+    parts.push(
+      h.skipped
+        ? `hints skipped: ${h.skipped}`
+        : `hints ${h.indexed} indexed, ${h.failed} failed, ${h.pending} pending`,
+    );
+  }
   if (report.error) parts.push(`error: ${report.error.split("\n")[0]}`);
   return parts.join("; ");
 }

@@ -5,6 +5,7 @@ import { Cairn } from "../../src/cairn.js";
 import { assertBindAllowed, isLoopbackHost } from "../../src/server/bindPolicy.js";
 import { startDaemon } from "../../src/server/startDaemon.js";
 import type { Timers } from "../../src/workers/scheduler.js";
+import { startLoopbackServer } from "../helpers/loopbackServer.js";
 import { type TempHome, tempHome } from "./tempHome.js";
 
 let temp: TempHome;
@@ -20,6 +21,13 @@ afterAll(() => {
   process.env.HOME = realHome;
   temp.cleanup();
 });
+
+/** A daemon on a random loopback port whose log lines the test reads. */
+async function startLogged(cairn: Cairn, timers: Timers) {
+  const lines: string[] = [];
+  const daemon = await startDaemon({ cairn, host: "127.0.0.1", port: 0, timers, log: (l) => lines.push(l) });
+  return { daemon, lines };
+}
 
 /** Timers that never fire by themselves: cycles run only when a test triggers them. */
 const manualTimers: Timers = { set: () => 0, clear: () => {} };
@@ -82,14 +90,7 @@ describe("cairn serve daemon", () => {
 
   it("runs a pipeline cycle on POST /api/run and logs one line for it", async () => {
     const cairn = new Cairn({ home: temp.home, env: temp.env });
-    const lines: string[] = [];
-    const daemon = await startDaemon({
-      cairn,
-      host: "127.0.0.1",
-      port: 0,
-      timers: manualTimers,
-      log: (l) => lines.push(l),
-    });
+    const { daemon, lines } = await startLogged(cairn, manualTimers);
     try {
       const response = await fetch(`${daemon.url}/api/run`, {
         method: "POST",
@@ -106,5 +107,43 @@ describe("cairn serve daemon", () => {
     }
     expect(lines.filter((line) => line.includes("pipeline completed"))).toHaveLength(1);
     expect(lines[0]).toMatch(/; pipeline every 300 s$/);
+  });
+
+  it("polls for prospective hints every recall.hints.pollMs when hints are on", async () => {
+    const model = await startLoopbackServer((request) =>
+      request.path === "/v1/models"
+        ? { body: { object: "list", data: [] } }
+        : { body: { choices: [{ message: { role: "assistant", content: '{"questions": ["Which port?"]}' } }] } },
+    );
+    const own = tempHome();
+    const scheduled: { fn: () => void; ms: number }[] = [];
+    const recording: Timers = { set: (fn, ms) => scheduled.push({ fn, ms }), clear: () => {} };
+    const cairn = new Cairn({
+      home: own.home,
+      env: own.env,
+      config: {
+        "llm.provider": "openai",
+        "llm.baseUrl": `${model.url}/v1`,
+        "llm.model": "m",
+        "recall.hints.enabled": true,
+        "recall.hints.pollMs": 1234,
+      },
+    });
+    await cairn.remember({ content: "The API listens on port 8080", scope: "global" });
+    const { daemon, lines } = await startLogged(cairn, recording);
+    try {
+      // Both loops start at once: the pipeline's first, then the hints poll.
+      expect(scheduled.map((s) => s.ms)).toEqual([0, 0]);
+      scheduled[1]!.fn();
+      await expect
+        .poll(() => lines.filter((line) => line.startsWith("hints")), { timeout: 5000 })
+        .toEqual(["hints 1 indexed, 0 failed, 0 pending"]);
+      // The next poll is scheduled at the configured interval.
+      await expect.poll(() => scheduled.some((s) => s.ms === 1234)).toBe(true);
+    } finally {
+      await daemon.stop();
+      await model.close();
+      own.cleanup();
+    }
   });
 });

@@ -28,6 +28,18 @@ describe("runPipelineCycle", () => {
     const line = formatCycle(report);
     expect(line).toMatch(/pipeline completed in \d+\.\d s; scan 0 files \(0 new, 0 updated\); phase 1 0 extracted/);
     expect(line).not.toContain("\n");
+    expect(report.hints).toBeUndefined();
+  });
+
+  it("with hints on, the cycle reports the hints pass (skipped offline, with the reason)", async () => {
+    const withHints = new Cairn({ home: temp.home, env: temp.env, config: { "recall.hints.enabled": true } });
+    try {
+      const report = await runPipelineCycle(withHints);
+      expect(report.hints).toMatchObject({ indexed: 0, skipped: expect.stringContaining("need an LLM") });
+      expect(formatCycle(report)).toMatch(/; hints skipped: no model: prospective hints need an LLM/);
+    } finally {
+      withHints.close();
+    }
   });
 
   it("skips while another run holds the lock", async () => {

@@ -1,5 +1,6 @@
 import { createInterface } from "node:readline/promises";
 import type { Command } from "commander";
+import type { HintsReport } from "../../pipeline/hints/generateHints.js";
 import { CairnError } from "../../util/errors.js";
 import { withCairn } from "../context.js";
 import { printJson, printLine } from "../output.js";
@@ -63,6 +64,41 @@ export function registerMemory(program: Command): void {
         printPhase2(report);
       });
     });
+
+  memory
+    .command("hints")
+    .description(
+      "generate prospective hints now: questions each stored memory answers (needs recall.hints.enabled and a model)",
+    )
+    .option("--limit <n>", "memories to index in this pass", "100")
+    .option("--json", "print JSON")
+    .action(async (options: { limit: string }, command: Command) => {
+      const limit = Number(options.limit);
+      if (!Number.isInteger(limit) || limit < 1) {
+        throw new CairnError("bad_input", `--limit must be a positive integer, got ${JSON.stringify(options.limit)}`);
+      }
+      await withCairn(command, async (cairn, global) => {
+        const report = await cairn.generateHints({ limit });
+        if (global.json) return printJson(report);
+        printHints(report);
+        if (report.failed > 0) process.exitCode = 1;
+      });
+    });
+}
+
+export function printHints(report: HintsReport): void {
+  if (report.outcome === "skipped") {
+    printLine(`hints skipped: ${report.reason}${report.pending > 0 ? ` (${report.pending} memories waiting)` : ""}`);
+    return;
+  }
+  if (report.indexed + report.failed + report.gone + report.pending === 0) {
+    printLine("hints: every memory is indexed; nothing to do");
+    return;
+  }
+  printLine(
+    `hints: ${report.indexed} memories indexed with ${report.hints} questions, ${report.failed} failed, ${report.pending} waiting`,
+  );
+  for (const e of report.errors.slice(0, 5)) printLine(`  memory ${e.memoryId}: ${e.error.split("\n")[0]}`);
 }
 
 async function confirm(question: string): Promise<void> {

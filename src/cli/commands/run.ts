@@ -6,6 +6,7 @@ import { printJson, printLine } from "../output.js";
 import { createProgress } from "../progress.js";
 import { printPhase2 } from "./consolidate.js";
 import { printPhase1 } from "./extract.js";
+import { printHints } from "./memory.js";
 
 export function registerRun(program: Command): void {
   program
@@ -28,7 +29,7 @@ export function registerRun(program: Command): void {
           progress.start(0, name);
         };
         step("scanning");
-        const { scan, extract, consolidate } = await cairn.run({
+        const { scan, extract, consolidate, hints } = await cairn.run({
           scan: {
             ...(options.demo ? { overrides: demoSources(), only: ["codex", "claude-code", "pi"] } : {}),
             onFile: (_file, done) => progress.update(done, "files"),
@@ -42,7 +43,7 @@ export function registerRun(program: Command): void {
           force: options.force ?? false,
         });
         progress.stop();
-        const report = { home: cairn.paths.home, memories: cairn.paths.memories, scan, extract, consolidate };
+        const report = { home: cairn.paths.home, memories: cairn.paths.memories, scan, extract, consolidate, hints };
         if (global.json) return printJson(report);
         const { totals } = scan;
         printLine(
@@ -50,6 +51,7 @@ export function registerRun(program: Command): void {
         );
         printPhase1(extract);
         printPhase2(consolidate);
+        if (cairn.config.recall.hints.enabled) printHints(hints);
         printLine("");
         printLine(`memory is in ${cairn.paths.memories}`);
         const global_ = join(cairn.paths.memories, "global", "memory_summary.md");

@@ -159,6 +159,16 @@ export class MemoryRepository {
     return new Map(rows.map((r) => [r.id, r.content]));
   }
 
+  /** Live memories with an id above `afterId` and no hints yet, in id order (prospective indexing's backlog). */
+  idsWithoutHintsAfter(afterId: number, limit: number): number[] {
+    const rows = cached(
+      this.db,
+      `SELECT id FROM memories m WHERE id > ? AND deleted_at IS NULL
+         AND NOT EXISTS (SELECT 1 FROM memory_hints h WHERE h.memory_id = m.id) ORDER BY id LIMIT ?`,
+    ).all(afterId, limit) as { id: number }[];
+    return rows.map((r) => r.id);
+  }
+
   tombstone(id: number, now: number): boolean {
     return (
       cached(this.db, "UPDATE memories SET deleted_at = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL").run(

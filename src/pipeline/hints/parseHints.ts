@@ -1,0 +1,49 @@
+import { z } from "zod";
+import { cleanModelJson } from "../facts/parseDecision.js";
+
+/** Longer than this is not a question but a paragraph; such answers are dropped, not cut. */
+const MAX_HINT_CHARS = 300;
+
+const answerSchema = z.union([
+  z.object({ questions: z.array(z.unknown()) }).loose(),
+  // Some models answer with the bare list.
+  z.array(z.unknown()),
+]);
+
+/** The JSON Schema sent to providers with a structured-output mode. */
+export const hintsJsonSchema = {
+  type: "object",
+  properties: { questions: { type: "array", items: { type: "string" } } },
+  required: ["questions"],
+  additionalProperties: false,
+} as const;
+
+/**
+ * Validates a hints answer: a list of non-empty question strings, whitespace collapsed, duplicates
+ * (case-insensitive) and over-long entries dropped, at most `max`. Returns the problem instead of
+ * throwing, so the worker can record it and retry.
+ */
+export function parseHints(text: string, max: number): { hints: string[] } | { problem: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(cleanModelJson(text));
+  } catch {
+    return { problem: "the answer is not JSON" };
+  }
+  const parsed = answerSchema.safeParse(value);
+  if (!parsed.success) return { problem: 'the answer has no "questions" list' };
+  const items = Array.isArray(parsed.data) ? parsed.data : parsed.data.questions;
+  const seen = new Set<string>();
+  const hints: string[] = [];
+  for (const item of items) {
+    if (typeof item !== "string") continue;
+    const hint = item.trim().replace(/\s+/g, " ");
+    const key = hint.toLowerCase();
+    if (hint.length === 0 || hint.length > MAX_HINT_CHARS || seen.has(key)) continue;
+    seen.add(key);
+    hints.push(hint);
+    if (hints.length >= max) break;
+  }
+  if (hints.length === 0) return { problem: "the answer lists no usable question" };
+  return { hints };
+}
