@@ -8,42 +8,11 @@
  *     [--conversations 1,2,3] [--config '{"alpha":0.4}'] [--no-speaker] [--no-caption] [--no-date] [--no-occurred]
  */
 import { parseArgs } from "node:util";
-import { openDatabase } from "../src/db/connection.js";
-import { MemoryStore } from "../src/memory/memoryStore.js";
-import { createHashedEmbeddingProvider } from "../src/providers/embeddings/hashedEmbedding.js";
 import { defaultRecallConfig } from "../src/recall/recallConfig.js";
-import { ingestLocomo } from "./lib/ingestLocomo.js";
+import { evaluateLocomo, type LocomoReport } from "./lib/evaluateLocomo.js";
 import { type LocomoConversation, loadLocomo } from "./lib/locomoData.js";
-import { PlainBm25 } from "./lib/plainBm25.js";
-import { type QuestionScore, type Summary, scoreQuestion, summarize } from "./lib/retrievalMetrics.js";
+import type { Summary } from "./lib/retrievalMetrics.js";
 import type { TurnTextOptions } from "./lib/turnText.js";
-
-const K = 10;
-
-interface Report {
-  overall: Summary;
-  categories: Record<string, Summary>;
-  baseline: { overall: Summary; categories: Record<string, Summary> };
-  setup: Record<string, unknown>;
-}
-
-class Tally {
-  private readonly scores = new Map<string, QuestionScore[]>();
-  private readonly latencies = new Map<string, number[]>();
-  add(category: number, score: QuestionScore, ms: number): void {
-    for (const key of ["all", String(category)]) {
-      this.scores.set(key, [...(this.scores.get(key) ?? []), score]);
-      this.latencies.set(key, [...(this.latencies.get(key) ?? []), ms]);
-    }
-  }
-  report(): { overall: Summary; categories: Record<string, Summary> } {
-    const categories: Record<string, Summary> = {};
-    for (const key of ["1", "2", "3", "4"]) {
-      if (this.scores.has(key)) categories[key] = summarize(this.scores.get(key)!, this.latencies.get(key)!);
-    }
-    return { overall: summarize(this.scores.get("all") ?? [], this.latencies.get("all") ?? []), categories };
-  }
-}
 
 async function run(): Promise<void> {
   const { values } = parseArgs({
@@ -75,65 +44,18 @@ async function run(): Promise<void> {
     date: !values["no-date"],
     occurredAt: !values["no-occurred"],
   };
-  const config = defaultRecallConfig(values.config ? JSON.parse(values.config) : {});
-  const { db, vecError } = openDatabase(":memory:");
-  const store = new MemoryStore({
-    db,
-    embeddings: createHashedEmbeddingProvider({ dimensions: Number(values.dimensions) }),
-    config,
-    vectorIndex: vecError === null,
+  const report = await evaluateLocomo({
+    conversations,
+    text: textOptions,
+    config: defaultRecallConfig(values.config ? JSON.parse(values.config) : {}),
+    dimensions: Number(values.dimensions),
+    ...(values.misses ? { onMiss: printMiss } : {}),
   });
-  const baseline = new PlainBm25();
-  for (const conversation of conversations) await ingest(store, baseline, conversation, textOptions);
-
-  const ours = new Tally();
-  const plain = new Tally();
-  for (const conversation of conversations) {
-    for (const q of conversation.questions) {
-      const t0 = performance.now();
-      const response = await store.recall({
-        query: q.question,
-        k: K,
-        scopes: [conversation.sampleId],
-        countUsage: false,
-      });
-      const ms = performance.now() - t0;
-      const ranked = response.results.map((r) => r.ref ?? "");
-      const score = scoreQuestion(ranked, q.evidence);
-      ours.add(q.category, score, ms);
-      if (values.misses && score.recallAt10 < 1) printMiss(conversation, q, response.results);
-      const b0 = performance.now();
-      const refs = baseline.search(conversation.sampleId, q.question, K);
-      plain.add(q.category, scoreQuestion(refs, q.evidence), performance.now() - b0);
-    }
-  }
-  const report: Report = {
-    ...ours.report(),
-    baseline: plain.report(),
-    setup: {
-      conversations: conversations.map((c) => c.sampleId),
-      text: textOptions,
-      embeddings: store.provider.model,
-      vectorIndex: vecError === null,
-    },
-  };
   if (values.json) {
     process.stdout.write(
       `${JSON.stringify({ overall: strip(report.overall), categories: mapValues(report.categories, strip), baseline: { overall: strip(report.baseline.overall), categories: mapValues(report.baseline.categories, strip) } })}\n`,
     );
   } else printTable(report);
-  db.close();
-  baseline.close();
-}
-
-async function ingest(
-  store: MemoryStore,
-  baseline: PlainBm25,
-  conversation: LocomoConversation,
-  options: TurnTextOptions & { occurredAt: boolean },
-) {
-  const inputs = await ingestLocomo(store, conversation, options);
-  baseline.add(inputs.map((i) => ({ scope: i.scope, ref: i.ref, body: i.content })));
 }
 
 function printMiss(
@@ -161,7 +83,7 @@ function mapValues<T, U>(record: Record<string, T>, fn: (t: T) => U): Record<str
   return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, fn(v)]));
 }
 
-function printTable(report: Report): void {
+function printTable(report: LocomoReport): void {
   const row = (name: string, s: Summary | undefined, b: Summary | undefined) =>
     `${name.padEnd(10)} ${String(s?.n ?? 0).padStart(5)}  ${fmt(s)}   |  ${fmt(b)}`;
   const fmt = (s: Summary | undefined) =>

@@ -9,6 +9,7 @@ import { applyDampening } from "./dampening.js";
 import { capHintOnly, fuseScores } from "./fuse.js";
 import { applyGraphBoost } from "./graphBoost.js";
 import { keywordLeg } from "./keywordLeg.js";
+import { applyListLengthPrior } from "./listLengthPrior.js";
 import { analyzeQuery } from "./queryAnalyzer.js";
 import type { RecallDeps } from "./recallDeps.js";
 import { rerankStage } from "./rerankStage.js";
@@ -45,7 +46,7 @@ function loadContents(deps: RecallDeps, candidates: Candidate[]): void {
 
 /**
  * Hybrid recall: keyword and vector legs -> authorization (live rows in the wanted scopes) -> exact
- * fusion -> time-answer prior -> conversation context -> author prior -> min score -> graph boost -> optional rerank ->
+ * fusion -> time-answer prior -> conversation context -> author prior -> min score -> graph boost -> list length prior -> optional rerank ->
  * dampening -> top k. Read-only; the store bumps usage counters of what it returns.
  */
 export async function hybridRecall(deps: RecallDeps, request: RecallRequest): Promise<RecallResponse> {
@@ -128,6 +129,10 @@ export async function hybridRecall(deps: RecallDeps, request: RecallRequest): Pr
   // Only the head can still reach the top k: rerankers and dampening move scores by bounded factors.
   const head = ranked.slice(0, Math.max(HEAD, 3 * k, config.reranker.enabled ? config.reranker.topN : 0));
   loadContents(deps, head);
+  if (query.asksList) {
+    applyListLengthPrior(head, config.listLength);
+    head.sort(byScoreDesc);
+  }
   ranked = await rerankStage(deps, { query: request.query, ranked: head, queryVector, warnings });
   timer.lap("rerank");
   applyDampening({

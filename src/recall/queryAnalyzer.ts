@@ -19,10 +19,33 @@ export interface AnalyzedQuery {
   timeWords: string[];
   /** Whether the question asks for a time ("When did ...?", "What year ...?", "How long ago ...?"). */
   asksWhen: boolean;
+  /** Whether the question asks for several things ("What activities does Jane do?", "What kinds of ..."). */
+  asksList: boolean;
 }
 
 const ASKS_WHEN =
   /^\W*(?:when\b|(?:what|which|on what|in what)\s+(?:date|day|time|year|month|week|weekend)\b|how long ago\b)/i;
+
+const AUXILIARIES = new Set("do does did is are was were has have had can could would will should".split(" "));
+/** Phrasings that ask for several answers whatever the noun: "what kinds of", "in what ways", "both". */
+const LIST_PHRASE = /\b(?:kinds?|types?|sorts?) of\b|\bin what ways\b|\bboth\b/i;
+/** The words of a question opened by "what" or "which". */
+const WH_QUESTION = /^\W*(?:what|which)\s+(.*)$/is;
+
+/**
+ * A question asks for a list when it says so ("what kinds of", "in what ways", "both") or when its
+ * wh-noun phrase ends in a plural ("What *activities* does Jane do?", "Which *cities* has he
+ * visited?"). A capitalized word is a name ("What does James do?"), not a plural.
+ */
+export function asksForList(query: string): boolean {
+  if (LIST_PHRASE.test(query)) return true;
+  const rest = WH_QUESTION.exec(query)?.[1]?.split(/\s+/) ?? [];
+  // The noun phrase runs up to the first auxiliary, at most four words in.
+  const end = rest.slice(0, 5).findIndex((w) => AUXILIARIES.has(w.toLowerCase()));
+  if (end < 1) return false;
+  const last = rest[end - 1] ?? "";
+  return /^[a-z][a-z'-]*[^s']s$/.test(last) && !STOP_WORDS.has(last);
+}
 
 /** Question openers are capitalized by grammar; they are never the entity being asked about. */
 function baseWord(word: string): string {
@@ -64,5 +87,6 @@ export function analyzeQuery(query: string): AnalyzedQuery {
     timeTerms: time.terms,
     timeWords: time.words,
     asksWhen: ASKS_WHEN.test(query),
+    asksList: asksForList(query),
   };
 }

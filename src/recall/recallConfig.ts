@@ -126,6 +126,17 @@ export const recallConfigSchema = z
       })
       .strict()
       .prefault({}),
+    /**
+     * For questions that ask for a list ("What activities ..."), memories shorter than `words` are
+     * multiplied by `(length / words) ^ exponent` (0: off; src/recall/listLengthPrior.ts).
+     */
+    listLength: z
+      .object({
+        words: int(1, 1000, 40),
+        exponent: num(0, 2, 0.3),
+      })
+      .strict()
+      .prefault({}),
     graph: z
       .object({
         /**
