@@ -27,9 +27,10 @@ export interface EmbeddingTrackerOptions {
 }
 
 /**
- * Refreshes missing and stale vectors (no vector, another model, or a memory recorded under another
- * model) in small batches: embed one at a time outside any transaction, then one short write. A
- * cycle is skipped while the provider is unavailable, so an outage costs nothing but time.
+ * Refreshes missing and stale vectors (a memory without a vector, or with one of another model) in
+ * small batches: embed one at a time outside any transaction, then one short write. A
+ * cycle is skipped while the provider is unavailable, so an outage costs nothing but time, and an
+ * idle cycle (nothing stale) is one index lookup, cheap enough to poll every few seconds.
  */
 export class EmbeddingTracker {
   private timer: NodeJS.Timeout | undefined;
@@ -48,11 +49,16 @@ export class EmbeddingTracker {
   async runCycle(): Promise<number> {
     const { provider, embeddings, config } = this.options;
     this.stats.lastCycleAt = (this.options.clock ?? systemClock)();
+    // Nothing to do costs one index lookup, and no call to the provider (which may be remote).
+    const stale = embeddings.findStale(provider.model, config.batchSize);
+    if (stale.length === 0) {
+      this.stats.queueDepth = 0;
+      return 0;
+    }
     if (!(await provider.available())) {
       this.stats.skippedCycles++;
       return 0;
     }
-    const stale = embeddings.findStale(provider.model, config.batchSize);
     const done: { id: number; scope: string; contentHash: string; vector: Float32Array }[] = [];
     for (const row of stale) {
       try {

@@ -42,33 +42,38 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   assertBindAllowed(host, token);
 
   let lastCycle: CycleReport | null = null;
-  const scheduler =
+  const loop = (what: string, intervalMs: number, task: () => Promise<void>) =>
     options.schedule === false
       ? undefined
       : new Scheduler({
-          intervalMs: cairn.config.collection.scanIntervalSeconds * 1000,
-          task: async () => {
-            lastCycle = await runPipelineCycle(cairn);
-            log(formatCycle(lastCycle));
-          },
-          onError: (error) => log(`pipeline error: ${errorMessage(error)}`),
+          intervalMs,
+          task,
+          onError: (error) => log(`${what} error: ${errorMessage(error)}`),
           ...(options.timers ? { timers: options.timers } : {}),
         });
-  // Memories pushed through the API get their hints between pipeline cycles (seed 004's polling worker).
-  const hintsScheduler =
-    options.schedule === false || !cairn.config.recall.hints.enabled
-      ? undefined
-      : new Scheduler({
-          intervalMs: cairn.config.recall.hints.pollMs,
-          task: async () => {
-            const report = await cairn.generateHints();
-            if (report.indexed > 0 || report.failed > 0) {
-              log(`hints ${report.indexed} indexed, ${report.failed} failed, ${report.pending} pending`);
-            }
-          },
-          onError: (error) => log(`hints error: ${errorMessage(error)}`),
-          ...(options.timers ? { timers: options.timers } : {}),
-        });
+  const scheduler = loop("pipeline", cairn.config.collection.scanIntervalSeconds * 1000, async () => {
+    lastCycle = await runPipelineCycle(cairn);
+    log(formatCycle(lastCycle));
+  });
+  // Between pipeline cycles: memories pushed through the API get their hints (seed 004's polling
+  // worker), and vectors the provider could not compute when they were written (it was down).
+  const { hints, embeddingTracker } = cairn.config.recall;
+  const background = [
+    hints.enabled
+      ? loop("hints", hints.pollMs, async () => {
+          const report = await cairn.generateHints();
+          if (report.indexed > 0 || report.failed > 0) {
+            log(`hints ${report.indexed} indexed, ${report.failed} failed, ${report.pending} pending`);
+          }
+        })
+      : undefined,
+    embeddingTracker.enabled
+      ? loop("embeddings", embeddingTracker.pollMs, async () => {
+          const written = await cairn.refreshEmbeddings();
+          if (written > 0) log(`embeddings ${written} vectors written`);
+        })
+      : undefined,
+  ].filter((s): s is Scheduler => s !== undefined);
   const app = createHttpApp({
     cairn,
     ...(token ? { token } : { allowedHostNames: loopbackHostNames(host) }),
@@ -81,7 +86,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   });
   const http = await startHttpServer(app, { host, port });
   scheduler?.start();
-  hintsScheduler?.start();
+  for (const s of background) s.start();
   log(
     `listening on ${http.url}${token ? " (token required)" : ""}; ${
       scheduler ? `pipeline every ${cairn.config.collection.scanIntervalSeconds} s` : "no schedule"
@@ -92,11 +97,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const stop = () => {
     stopping ??= (async () => {
       const waitMs = options.stopWaitMs ?? 30_000;
-      const [pipelineIdle, hintsIdle] = await Promise.all([
-        scheduler ? scheduler.stop(waitMs) : true,
-        hintsScheduler ? hintsScheduler.stop(waitMs) : true,
-      ]);
-      const idle = pipelineIdle && hintsIdle;
+      const idle = (await Promise.all([scheduler, ...background].map((s) => (s ? s.stop(waitMs) : true)))).every(
+        Boolean,
+      );
       if (!idle) log("a pipeline step is still running; leaving it (its leases will expire and be taken over)");
       await http.close();
       if (idle) cairn.close();

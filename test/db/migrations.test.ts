@@ -100,6 +100,23 @@ describe("migrations", () => {
     expect(plan.map((step) => step.detail).join(" ")).toContain("COVERING INDEX idx_sessions_cwd_project");
   });
 
+  it("006 indexes live memories by embedding model, so the tracker's questions read index ranges only", () => {
+    const db = new BetterSqlite3(":memory:");
+    migrate(db, migrations.slice(0, 6));
+    const plan = (sql: string) =>
+      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as Array<{ detail: string }>).map((s) => s.detail).join(" | ");
+    const live = "FROM memories WHERE deleted_at IS NULL AND";
+    for (const sql of [
+      `SELECT id ${live} embedding_model IS NULL ORDER BY updated_at DESC LIMIT 8`,
+      `SELECT id ${live} embedding_model < 'm' LIMIT 8`,
+      `SELECT count(*) ${live} embedding_model > 'm'`,
+    ]) {
+      expect(plan(sql), sql).toMatch(
+        /^SEARCH memories USING (COVERING )?INDEX idx_memories_embedding \(embedding_model[=<>]\?\)$/,
+      );
+    }
+  });
+
   it("is idempotent: a second run changes nothing", () => {
     const db = new BetterSqlite3(":memory:");
     const first = migrate(db, migrations);

@@ -55,6 +55,25 @@ describe("EmbeddingTracker", () => {
     expect(r.results[0]?.sources).toContain("vector");
   });
 
+  it("spends nothing on the provider when no vector is missing", async () => {
+    const provider = flakyProvider();
+    provider.up = true;
+    const { db, store } = makeStore({ embeddings: provider });
+    await store.remember({ content: "already embedded" });
+    const tracker = new EmbeddingTracker({
+      db,
+      memories: store.memories,
+      embeddings: store.embeddingRows,
+      vectors: store.vectors,
+      provider: { ...provider, available: async () => expect.unreachable("available() on an idle cycle") },
+      config: defaultRecallConfig().embeddingTracker,
+    });
+    const calls = provider.calls;
+    expect(await tracker.runCycle()).toBe(0);
+    expect(provider.calls).toBe(calls);
+    expect(tracker.getStats()).toMatchObject({ queueDepth: 0, skippedCycles: 0 });
+  });
+
   it("treats vectors of another model as stale", async () => {
     const { db, store } = makeStore();
     await store.remember({ content: "switch models later" });

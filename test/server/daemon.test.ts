@@ -132,8 +132,8 @@ describe("cairn serve daemon", () => {
     await cairn.remember({ content: "The API listens on port 8080", scope: "global" });
     const { daemon, lines } = await startLogged(cairn, recording);
     try {
-      // Both loops start at once: the pipeline's first, then the hints poll.
-      expect(scheduled.map((s) => s.ms)).toEqual([0, 0]);
+      // The loops start at once: the pipeline's first, then the hints poll, then the embedding tracker.
+      expect(scheduled.map((s) => s.ms)).toEqual([0, 0, 0]);
       scheduled[1]!.fn();
       await expect
         .poll(() => lines.filter((line) => line.startsWith("hints")), { timeout: 5000 })
@@ -143,6 +143,35 @@ describe("cairn serve daemon", () => {
     } finally {
       await daemon.stop();
       await model.close();
+      own.cleanup();
+    }
+  });
+
+  it("fills in missing vectors every recall.embeddingTracker.pollMs", async () => {
+    const own = tempHome();
+    const before = new Cairn({ home: own.home, env: own.env, config: { "embeddings.dimensions": 256 } });
+    await before.remember({ content: "The API listens on port 8080", scope: "global" });
+    before.close();
+    const scheduled: { fn: () => void; ms: number }[] = [];
+    const recording: Timers = { set: (fn, ms) => scheduled.push({ fn, ms }), clear: () => {} };
+    // Another embedding model: the stored vector is stale.
+    const cairn = new Cairn({
+      home: own.home,
+      env: own.env,
+      config: { "embeddings.dimensions": 128, "recall.embeddingTracker.pollMs": 2345 },
+    });
+    expect(cairn.memories.counts().staleVectors).toBe(1);
+    const { daemon, lines } = await startLogged(cairn, recording);
+    try {
+      expect(scheduled.map((s) => s.ms)).toEqual([0, 0]);
+      scheduled[1]!.fn();
+      await expect
+        .poll(() => lines.filter((line) => line.startsWith("embeddings")))
+        .toEqual(["embeddings 1 vectors written"]);
+      expect(cairn.memories.counts().staleVectors).toBe(0);
+      await expect.poll(() => scheduled.some((s) => s.ms === 2345)).toBe(true);
+    } finally {
+      await daemon.stop();
       own.cleanup();
     }
   });

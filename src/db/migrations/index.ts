@@ -4,6 +4,14 @@ import { stage1 } from "./002_stage1.js";
 import { memory } from "./003_memory.js";
 import { concepts } from "./004_concepts.js";
 import { cwdProjectIndex } from "./005_cwd_project_index.js";
+import { embeddingModelIndex } from "./006_embedding_model_index.js";
 
 /** Every schema step in order. Append only: a shipped migration never changes. */
-export const migrations: readonly Migration[] = [collection, stage1, memory, concepts, cwdProjectIndex];
+export const migrations: readonly Migration[] = [
+  collection,
+  stage1,
+  memory,
+  concepts,
+  cwdProjectIndex,
+  embeddingModelIndex,
+];

@@ -57,27 +57,37 @@ export class EmbeddingRepository {
   }
 
   /**
-   * Live memories whose vector is missing, belongs to another model, or whose recorded model differs:
-   * newest first, so what was just written becomes searchable first.
+   * Live memories without a vector of `model`: first the ones that never got one (the provider was
+   * down when they were written), newest first, so what was just written becomes searchable first;
+   * then the ones embedded by another model. `memories.embedding_model` names the model of each
+   * memory's vector (it is set in the transaction that writes the vector, and embedding rows are kept
+   * while a memory uses them), so the partial index on it answers without reading every memory.
    */
   findStale(model: string, limit: number): StaleMemory[] {
-    return cached(
+    const columns = "SELECT id, content, content_hash AS contentHash, scope FROM memories";
+    const missing = cached(
       this.db,
-      `SELECT m.id, m.content, m.content_hash AS contentHash, m.scope FROM memories m
-         LEFT JOIN embeddings e ON e.content_hash = m.content_hash
-         WHERE m.deleted_at IS NULL
-           AND (e.content_hash IS NULL OR e.model != @model OR m.embedding_model IS NULL OR m.embedding_model != @model)
-         ORDER BY m.updated_at DESC LIMIT @limit`,
-    ).all({ model, limit }) as StaleMemory[];
+      `${columns} WHERE deleted_at IS NULL AND embedding_model IS NULL ORDER BY updated_at DESC LIMIT ?`,
+    ).all(limit) as StaleMemory[];
+    if (missing.length >= limit) return missing;
+    // Two ranges instead of "!=": each one is an index range.
+    const other = cached(
+      this.db,
+      `SELECT * FROM (${columns} WHERE deleted_at IS NULL AND embedding_model < @model LIMIT @limit)
+       UNION ALL SELECT * FROM (${columns} WHERE deleted_at IS NULL AND embedding_model > @model LIMIT @limit)
+       LIMIT @limit`,
+    ).all({ model, limit: limit - missing.length }) as StaleMemory[];
+    return [...missing, ...other];
   }
 
   countStale(model: string): number {
     const row = cached(
       this.db,
-      `SELECT count(*) AS n FROM memories m LEFT JOIN embeddings e ON e.content_hash = m.content_hash
-         WHERE m.deleted_at IS NULL
-           AND (e.content_hash IS NULL OR e.model != ? OR m.embedding_model IS NULL OR m.embedding_model != ?)`,
-    ).get(model, model) as { n: number };
+      // Three index ranges: an OR of them made SQLite scan the whole index.
+      `SELECT (SELECT count(*) FROM memories WHERE deleted_at IS NULL AND embedding_model IS NULL)
+            + (SELECT count(*) FROM memories WHERE deleted_at IS NULL AND embedding_model < @model)
+            + (SELECT count(*) FROM memories WHERE deleted_at IS NULL AND embedding_model > @model) AS n`,
+    ).get({ model }) as { n: number };
     return row.n;
   }
 }
