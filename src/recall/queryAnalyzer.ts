@@ -35,7 +35,7 @@ const WH_QUESTION = /^\W*(?:what|which)\s+(.*)$/is;
 /**
  * A question asks for a list when it says so ("what kinds of", "in what ways", "both") or when its
  * wh-noun phrase ends in a plural ("What *activities* does Jane do?", "Which *cities* has he
- * visited?"). A capitalized word is a name ("What does James do?"), not a plural.
+ * visited?"). A capitalized word there is a name ("Which Williams was it?"), not a plural.
  */
 export function asksForList(query: string): boolean {
   if (LIST_PHRASE.test(query)) return true;

@@ -33,6 +33,7 @@ describe("list questions", () => {
     }
     for (const q of [
       "What does James do for a living?",
+      "Which Williams was it?",
       "What is Caroline's identity?",
       "What timeout does the client use?",
       "What was his reason for leaving?",
