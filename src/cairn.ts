@@ -75,6 +75,7 @@ export class Cairn {
   private resolved: Promise<ResolvedLlm> | undefined;
   private store: MemoryStore | undefined;
   private embeddingProvider: EmbeddingProvider | undefined;
+  private refreshing: Promise<number> | undefined;
 
   constructor(options: OpenCairnOptions = {}) {
     this.env = options.env ?? process.env;
@@ -225,9 +226,18 @@ export class Cairn {
 
   /**
    * Fills in vectors that are missing (the provider was down at write time) or stale (the model
-   * changed), in the tracker's small batches, until none are left or `maxCycles` ran.
+   * changed), in the tracker's small batches, until none are left or `maxCycles` ran. A call made
+   * while another is running joins it: `cairn serve` refreshes from its pipeline cycle and from its
+   * own poll, and two trackers would embed the same memories twice.
    */
-  async refreshEmbeddings(maxCycles = 50): Promise<number> {
+  refreshEmbeddings(maxCycles = 50): Promise<number> {
+    this.refreshing ??= this.refreshOnce(maxCycles).finally(() => {
+      this.refreshing = undefined;
+    });
+    return this.refreshing;
+  }
+
+  private async refreshOnce(maxCycles: number): Promise<number> {
     if (!this.config.recall.embeddingTracker.enabled) return 0;
     const store = this.memories;
     const tracker = new EmbeddingTracker({

@@ -1,7 +1,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { Cairn } from "../../src/cairn.js";
 
 describe("Cairn.refreshEmbeddings", () => {
@@ -22,6 +22,22 @@ describe("Cairn.refreshEmbeddings", () => {
     expect(await second.refreshEmbeddings()).toBe(0);
     const { results } = await second.recall({ query: "mock server port", scope: "global" });
     expect(results[0]?.content).toBe("Integration tests need the mock server on port 4010");
+    second.close();
+  });
+
+  it("joins a refresh already running instead of embedding the same memories twice", async () => {
+    const home = mkdtempSync(join(tmpdir(), "cairn-embed-"));
+    const first = new Cairn({ home, env: {}, config: { "embeddings.dimensions": 256 } });
+    await first.remember([
+      { content: "The staging deploy runs from the release branch", scope: "global" },
+      { content: "Integration tests need the mock server on port 4010", scope: "global" },
+    ]);
+    first.close();
+    const second = new Cairn({ home, env: {}, config: { "embeddings.dimensions": 128 } });
+    const embed = vi.spyOn(second.embedder, "embed");
+    expect(await Promise.all([second.refreshEmbeddings(), second.refreshEmbeddings()])).toEqual([2, 2]);
+    expect(embed).toHaveBeenCalledTimes(2);
+    expect(await second.refreshEmbeddings()).toBe(0);
     second.close();
   });
 });

@@ -1,21 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { Candidate } from "../../src/recall/candidate.js";
 import { applyListLengthPrior } from "../../src/recall/listLengthPrior.js";
 import { analyzeQuery } from "../../src/recall/queryAnalyzer.js";
 import { makeStore } from "../memory/storeFixture.js";
-
-function candidate(id: number, content: string): Candidate {
-  return {
-    id,
-    ref: { id, contentHash: `h${id}`, scope: "s", type: "fact", who: null, sessionId: null, itemFrom: null },
-    content,
-    keyword: 0.8,
-    vector: 0,
-    hint: 0,
-    score: 0.8,
-    sources: new Set(["keyword"]),
-  };
-}
+import { candidate } from "./candidateFixture.js";
 
 describe("list questions", () => {
   it("recognizes questions that ask for several things, and only those", () => {
@@ -46,12 +33,12 @@ describe("list questions", () => {
   });
 
   it("scales memories shorter than the word mark by (length / words) ^ exponent, longer ones not at all", () => {
-    const short = candidate(1, "Have fun!");
-    const long = candidate(2, "one two three four five six seven eight nine ten");
+    const short = candidate(1, 0.8, { content: "Have fun!" });
+    const long = candidate(2, 0.8, { content: "one two three four five six seven eight nine ten" });
     applyListLengthPrior([short, long], { words: 10, exponent: 0.5 });
     expect(short.score).toBeCloseTo(0.8 * Math.sqrt(2 / 10), 10);
     expect(long.score).toBe(0.8);
-    const off = candidate(3, "Have fun!");
+    const off = candidate(3, 0.8, { content: "Have fun!" });
     applyListLengthPrior([off], { words: 10, exponent: 0 });
     expect(off.score).toBe(0.8);
   });

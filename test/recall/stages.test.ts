@@ -1,7 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { MemoryRef } from "../../src/memory/repositories/memoryRepository.js";
 import { applyAuthorPrior } from "../../src/recall/authorPrior.js";
-import type { Candidate } from "../../src/recall/candidate.js";
 import { linkNeighbors, spreadContext } from "../../src/recall/contextSpread.js";
 import { applyDampening } from "../../src/recall/dampening.js";
 import { createEmbeddingReranker } from "../../src/recall/embeddingReranker.js";
@@ -11,25 +9,7 @@ import { defaultRecallConfig } from "../../src/recall/recallConfig.js";
 import { passThroughReranker, type RerankCandidate, rerankWithTimeout } from "../../src/recall/rerank.js";
 import { stem } from "../../src/recall/stem.js";
 import { makeStore } from "../memory/storeFixture.js";
-
-function candidate(
-  id: number,
-  score: number,
-  fields: Omit<Partial<Candidate>, "ref"> & { ref?: Partial<MemoryRef> } = {},
-): Candidate {
-  const { ref, ...rest } = fields;
-  return {
-    id,
-    ref: { id, contentHash: `h${id}`, scope: "s", type: "fact", who: null, sessionId: null, itemFrom: null, ...ref },
-    content: "",
-    keyword: 0,
-    vector: 0,
-    hint: 0,
-    score,
-    sources: new Set(),
-    ...rest,
-  };
-}
+import { candidate } from "./candidateFixture.js";
 
 const dampening = (overrides: Record<string, boolean>) =>
   defaultRecallConfig({
