@@ -4,16 +4,22 @@ import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { Cairn } from "../../src/cairn.js";
 
+/** A home whose two memories were embedded at 256 dimensions, with nothing left to refresh then. */
+async function homeWithTwoMemories(): Promise<string> {
+  const home = mkdtempSync(join(tmpdir(), "cairn-embed-"));
+  const first = new Cairn({ home, env: {}, config: { "embeddings.dimensions": 256 } });
+  await first.remember([
+    { content: "The staging deploy runs from the release branch", scope: "global" },
+    { content: "Integration tests need the mock server on port 4010", scope: "global" },
+  ]);
+  expect(await first.refreshEmbeddings()).toBe(0);
+  first.close();
+  return home;
+}
+
 describe("Cairn.refreshEmbeddings", () => {
   it("re-embeds every memory after the embedding model changes, and then has nothing left to do", async () => {
-    const home = mkdtempSync(join(tmpdir(), "cairn-embed-"));
-    const first = new Cairn({ home, env: {}, config: { "embeddings.dimensions": 256 } });
-    await first.remember([
-      { content: "The staging deploy runs from the release branch", scope: "global" },
-      { content: "Integration tests need the mock server on port 4010", scope: "global" },
-    ]);
-    expect(await first.refreshEmbeddings()).toBe(0);
-    first.close();
+    const home = await homeWithTwoMemories();
 
     const second = new Cairn({ home, env: {}, config: { "embeddings.dimensions": 128 } });
     expect(second.memories.counts().staleVectors).toBe(2);
@@ -26,13 +32,7 @@ describe("Cairn.refreshEmbeddings", () => {
   });
 
   it("joins a refresh already running instead of embedding the same memories twice", async () => {
-    const home = mkdtempSync(join(tmpdir(), "cairn-embed-"));
-    const first = new Cairn({ home, env: {}, config: { "embeddings.dimensions": 256 } });
-    await first.remember([
-      { content: "The staging deploy runs from the release branch", scope: "global" },
-      { content: "Integration tests need the mock server on port 4010", scope: "global" },
-    ]);
-    first.close();
+    const home = await homeWithTwoMemories();
     const second = new Cairn({ home, env: {}, config: { "embeddings.dimensions": 128 } });
     const embed = vi.spyOn(second.embedder, "embed");
     expect(await Promise.all([second.refreshEmbeddings(), second.refreshEmbeddings()])).toEqual([2, 2]);
