@@ -32,9 +32,16 @@ interface RawSample {
   qa: { question: string; evidence?: string[]; category: number }[];
 }
 
-/** Evidence ids are sometimes written "D8:6; D9:17" in one string; split them. */
-function splitEvidence(evidence: string[] | undefined): string[] {
-  return (evidence ?? []).flatMap((e) => e.split(/[;,\s]+/)).filter((e) => /^D\d+:\d+$/.test(e));
+/**
+ * Evidence ids are sometimes written "D8:6; D9:17" in one string; split them. One id is misspelt
+ * "D:11:26" (conv-43): read as the turn it names, D11:26. A bare "D" names nothing and is dropped;
+ * a well-formed id of a turn that does not exist stays, and counts as a miss.
+ */
+export function splitEvidence(evidence: string[] | undefined): string[] {
+  return (evidence ?? [])
+    .flatMap((e) => e.split(/[;,\s]+/))
+    .map((e) => e.replace(/^D:(\d+:\d+)$/, "D$1"))
+    .filter((e) => /^D\d+:\d+$/.test(e));
 }
 
 export function loadLocomo(path: string): LocomoConversation[] {

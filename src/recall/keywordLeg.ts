@@ -84,7 +84,8 @@ export function keywordLeg(
   const timeMatch = timeTerms.join(" OR ");
   if (fts.match === "" && timeMatch === "") return { keyword: new Map(), hint: new Map() };
   const concept = config.conceptIndex;
-  const conceptMatch = concept.weight > 0 && concept.categoryRepeat > 0 ? categoryMatch(query.terms, concept) : "";
+  const conceptMatch =
+    concept.weight > 0 && concept.categoryRepeat > 0 ? categoryMatch(query.terms, concept, analyzed.kindOf) : "";
   const searchKeyword = (match: string) =>
     search.keyword(
       match,
@@ -135,13 +136,23 @@ export function keywordLeg(
 }
 
 /**
- * The concept-column clause of a query's plural category words ("what activities ..."), each repeated
- * `categoryRepeat` times; "" when the query has none.
+ * The concept-column clause of the category words a query asks for instances of: its plural category
+ * words ("what activities ...") and the nouns it asks for a kind of ("what kind of art ...", when
+ * they are categories and still among its terms), each repeated `categoryRepeat` times; "" when the
+ * query has none.
  */
-export function categoryMatch(terms: string[], concept: RecallDeps["config"]["conceptIndex"]): string {
-  const plural = pluralCategories(terms, shippedCategoryBreadth(concept.depth), concept.categoryMinBreadth);
-  return plural
-    .flatMap(({ word }) => Array.from({ length: concept.categoryRepeat }, () => `"${word.replace(/"/g, '""')}"`))
+export function categoryMatch(
+  terms: string[],
+  concept: RecallDeps["config"]["conceptIndex"],
+  kindOf: string[] = [],
+): string {
+  const breadth = shippedCategoryBreadth(concept.depth);
+  const plural = pluralCategories(terms, breadth, concept.categoryMinBreadth).map((p) => p.word);
+  const kinds = kindOf.filter(
+    (w) => terms.includes(w) && !plural.includes(w) && (breadth.get(w) ?? 0) >= concept.categoryMinBreadth,
+  );
+  return [...plural, ...kinds]
+    .flatMap((word) => Array.from({ length: concept.categoryRepeat }, () => `"${word.replace(/"/g, '""')}"`))
     .join(" OR ");
 }
 

@@ -21,10 +21,17 @@ export interface AnalyzedQuery {
   asksWhen: boolean;
   /** Whether the question asks for several things ("What activities does Jane do?", "What kinds of ..."). */
   asksList: boolean;
+  /**
+   * The nouns the question asks for a kind of ("What kind of art ...?" -> art): like a plural
+   * category, the answer names an instance ("a painting").
+   */
+  kindOf: string[];
 }
 
 const ASKS_WHEN =
   /^\W*(?:when\b|(?:what|which|on what|in what)\s+(?:date|day|time|year|month|week|weekend)\b|how long ago\b)/i;
+
+const KIND_OF = /\b(?:kinds?|types?|sorts?) of (?:(?:a|an|the)\s+)?([a-z][a-z'-]*)/gi;
 
 const AUXILIARIES = new Set("do does did is are was were has have had can could would will should".split(" "));
 /** Phrasings that ask for several answers whatever the noun: "what kinds of", "in what ways", "both". */
@@ -45,6 +52,11 @@ export function asksForList(query: string): boolean {
   if (end < 1) return false;
   const last = rest[end - 1] ?? "";
   return /^[a-z][a-z'-]*[^s']s$/.test(last) && !STOP_WORDS.has(last);
+}
+
+function kindsAskedFor(query: string): string[] {
+  const nouns = [...query.matchAll(KIND_OF)].map((m) => (m[1] ?? "").toLowerCase());
+  return [...new Set(nouns)].filter((w) => !STOP_WORDS.has(w));
 }
 
 /** Question openers are capitalized by grammar; they are never the entity being asked about. */
@@ -88,5 +100,6 @@ export function analyzeQuery(query: string): AnalyzedQuery {
     timeWords: time.words,
     asksWhen: ASKS_WHEN.test(query),
     asksList: asksForList(query),
+    kindOf: kindsAskedFor(query),
   };
 }

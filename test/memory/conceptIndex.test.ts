@@ -32,6 +32,22 @@ describe("concept indexing", () => {
     expect(missed.results.map((r) => r.content)).not.toContain(memories[0]!.content);
   });
 
+  it("reads a question for a kind of a category as asking for an instance of it", async () => {
+    const talk = { content: "That sport is really fun to watch, what a game!", scope: "conv" };
+    const ranked = async (categoryRepeat: number) => {
+      const { store } = makeStore({ config: { conceptIndex: { categoryRepeat } } });
+      await store.remember([...memories, talk]);
+      const found = await store.recall({
+        query: "What kind of sport does she do?",
+        scopes: ["conv"],
+        countUsage: false,
+      });
+      return found.results.map((r) => r.content);
+    };
+    expect((await ranked(1)).slice(0, 2)).toEqual([memories[0]!.content, talk.content]);
+    expect((await ranked(0)).slice(0, 2)).toEqual([talk.content, memories[0]!.content]);
+  });
+
   it("indexes nothing when the depth is 0", async () => {
     const { db, store } = makeStore({ config: { conceptIndex: { depth: 0 } } });
     await store.remember(memories);

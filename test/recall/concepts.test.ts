@@ -127,4 +127,13 @@ describe("concept lexicon", () => {
     );
     expect(categoryMatch(["guitar", "activity"], concept)).toBe("");
   });
+
+  it("adds the nouns a query asks for a kind of, when they are categories among its terms", () => {
+    const concept = defaultRecallConfig().conceptIndex;
+    expect(categoryMatch(["kind", "art", "caroline", "make"], concept, ["art"])).toBe('"art"');
+    expect(categoryMatch(["instruments"], concept, ["instruments"])).toBe('"instruments"');
+    // "pottery" names too few nouns to be a category; a word the query no longer searches is left out.
+    expect(categoryMatch(["kind", "pottery"], concept, ["pottery"])).toBe("");
+    expect(categoryMatch(["kind", "caroline"], concept, ["art"])).toBe("");
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ingestLocomo } from "../../bench/lib/ingestLocomo.js";
-import { loadLocomo } from "../../bench/lib/locomoData.js";
+import { loadLocomo, splitEvidence } from "../../bench/lib/locomoData.js";
 import { scoreQuestion } from "../../bench/lib/retrievalMetrics.js";
 import { makeStore } from "../memory/storeFixture.js";
 
@@ -50,3 +50,9 @@ const EXPECTED: Record<string, string[]> = {
   "When did Ada sail across the lake?": ["D2:2", "D2:1", "D2:3"],
   "What glaze did Bo use on the bowl?": ["D2:5", "D2:3", "D2:4"],
 };
+
+describe("LoCoMo evidence ids", () => {
+  it("splits joined ids, repairs the misspelt D:n:m form and drops what names no turn", () => {
+    expect(splitEvidence(["D8:6; D9:17", "D:11:26", "D", "D10:19"])).toEqual(["D8:6", "D9:17", "D11:26", "D10:19"]);
+  });
+});

@@ -13,8 +13,9 @@ if (!exists) console.warn(`LoCoMo recall suite skipped: ${data} (../shared) is a
 
 /**
  * The benchmark of issue 6 with the offline defaults, all five conversations in one store, as
- * `npm run bench:locomo` runs it. The floors are the issue's goals; category 1 sits at 0.550 (0.5499
- * unrounded, docs/recall.md), so its floor is a regression guard a little below the goal.
+ * `npm run bench:locomo` runs it. The floors are the issue's goals. Category 1 sits at 0.556
+ * (0.5563 unrounded, docs/recall.md), less than one question above its floor: a change that loses
+ * one category-1 question fails here.
  */
 describe.skipIf(!exists)("LoCoMo recall with the offline defaults", () => {
   it("beats plain BM25 by a wide margin and keeps the measured figures", async () => {
@@ -27,7 +28,7 @@ describe.skipIf(!exists)("LoCoMo recall with the offline defaults", () => {
     expect(report.overall["recall@10"]).toBeGreaterThanOrEqual(0.8);
     expect(report.overall["recall@5"]).toBeGreaterThanOrEqual(0.7);
     expect(report.overall.mrr).toBeGreaterThanOrEqual(0.6);
-    expect(report.categories["1"]?.["recall@10"]).toBeGreaterThanOrEqual(0.54);
+    expect(report.categories["1"]?.["recall@10"]).toBeGreaterThanOrEqual(0.55);
     expect(report.overall["recall@10"] - report.baseline.overall["recall@10"]).toBeGreaterThan(0.12);
   }, 120_000);
 });

@@ -28,6 +28,16 @@ describe("query handling", () => {
     expect(q.phrases).toEqual(["support group"]);
   });
 
+  it("finds the nouns a question asks for a kind of", () => {
+    expect(analyzeQuery("What kind of art does Caroline make?").kindOf).toEqual(["art"]);
+    expect(analyzeQuery("What types of a dance, and what sort of the Music, does she like?").kindOf).toEqual([
+      "dance",
+      "music",
+    ]);
+    expect(analyzeQuery("Which kinds of books has he read?").kindOf).toEqual(["books"]);
+    expect(analyzeQuery("What art does Caroline make?").kindOf).toEqual([]);
+  });
+
   it("builds an OR query, repeating entities by weight", () => {
     const fts = buildFtsQuery(analyzeQuery("when did Jon open the studio"), 2);
     expect(fts.match).toBe('"jon" OR "jon" OR "open" OR "studio"');
