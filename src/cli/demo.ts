@@ -27,7 +27,10 @@ export const demoConfig: Record<string, unknown> = {
   "collection.idleHours": 0,
 };
 
-/** The demo writes into the given memory root, else `$CAIRN_HOME`, else a fresh temporary folder. */
-export function demoHome(given: string | undefined, env: NodeJS.ProcessEnv): string {
-  return given ?? env.CAIRN_HOME ?? mkdtempSync(join(tmpdir(), "cairn-demo-"));
+/**
+ * The demo writes into the memory root named with `--home`, else a fresh temporary folder. Never into
+ * `$CAIRN_HOME`: that is usually the user's real memory, and demo sessions must not mix into it.
+ */
+export function demoHome(given: string | undefined): string {
+  return given ?? mkdtempSync(join(tmpdir(), "cairn-demo-"));
 }

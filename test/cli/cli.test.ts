@@ -1,6 +1,6 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/runCli.js";
 
@@ -13,8 +13,19 @@ describe("cairn CLI", () => {
     env = { CAIRN_HOME: home };
   });
 
-  it("run --demo builds memory from the bundled sessions and says where it is", () => {
-    const result = runCli(["run", "--demo"], { env });
+  it("run --demo leaves $CAIRN_HOME alone and writes into a temporary folder", () => {
+    const real = mkdtempSync(join(tmpdir(), "cairn-real-"));
+    const result = runCli(["run", "--demo"], { env: { CAIRN_HOME: real } });
+    expect(result.status, result.stderr).toBe(0);
+    expect(readdirSync(real)).toEqual([]);
+    const where = /memory is in (.+)/.exec(result.stdout)?.[1] ?? "";
+    expect(where.startsWith(join(tmpdir(), "cairn-demo-"))).toBe(true);
+    expect(readdirSync(join(where, "projects")).length).toBeGreaterThan(0);
+    rmSync(dirname(where), { recursive: true, force: true });
+  });
+
+  it("run --demo builds memory from the bundled sessions in --home and says where it is", () => {
+    const result = runCli(["--home", home, "run", "--demo"], { env });
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toContain("extracted with offline: 3 memories");
     expect(result.stdout).toContain(`memory is in ${join(home, "memories")}`);

@@ -12,12 +12,12 @@ export function registerRun(program: Command): void {
   program
     .command("run")
     .description("the main job: scan agent sessions, extract memories (phase 1), consolidate them (phase 2)")
-    .option("--demo", "run on example sessions shipped with cairn, offline, in a temporary memory root")
+    .option("--demo", "run on example sessions shipped with cairn, offline, in a temporary memory root (or --home)")
     .option("--force", "consolidate even when nothing changed")
     .option("--json", "print the report as JSON")
     .action(async (options: { demo?: boolean; force?: boolean }, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
-      const home = options.demo ? demoHome(global.home, process.env) : global.home;
+      const home = options.demo ? demoHome(global.home) : global.home;
       const { Cairn } = await import("../../cairn.js");
       const cairn = new Cairn({ ...(home ? { home } : {}), ...(options.demo ? { config: demoConfig } : {}) });
       try {
