@@ -31,11 +31,13 @@ export interface AnalyzedQuery {
 const ASKS_WHEN =
   /^\W*(?:when\b|(?:what|which|on what|in what)\s+(?:date|day|time|year|month|week|weekend)\b|how long ago\b)/i;
 
-const KIND_OF = /\b(?:kinds?|types?|sorts?) of (?:(?:a|an|the)\s+)?([a-z][a-z'-]*)/gi;
+/** "kind of", "types of", "sort of": the noun after it is what the question asks for an instance of. */
+const KIND_OF = String.raw`\b(?:kinds?|types?|sorts?) of\b`;
+const KIND_OF_NOUN = new RegExp(String.raw`${KIND_OF} (?:(?:a|an|the)\s+)?([a-z][a-z'-]*)`, "gi");
 
 const AUXILIARIES = new Set("do does did is are was were has have had can could would will should".split(" "));
 /** Phrasings that ask for several answers whatever the noun: "what kinds of", "in what ways", "both". */
-const LIST_PHRASE = /\b(?:kinds?|types?|sorts?) of\b|\bin what ways\b|\bboth\b/i;
+const LIST_PHRASE = new RegExp(String.raw`${KIND_OF}|\bin what ways\b|\bboth\b`, "i");
 /** The words of a question opened by "what" or "which". */
 const WH_QUESTION = /^\W*(?:what|which)\s+(.*)$/is;
 
@@ -55,7 +57,7 @@ export function asksForList(query: string): boolean {
 }
 
 function kindsAskedFor(query: string): string[] {
-  const nouns = [...query.matchAll(KIND_OF)].map((m) => (m[1] ?? "").toLowerCase());
+  const nouns = [...query.matchAll(KIND_OF_NOUN)].map((m) => baseWord((m[1] ?? "").toLowerCase()));
   return [...new Set(nouns)].filter((w) => !STOP_WORDS.has(w));
 }
 
