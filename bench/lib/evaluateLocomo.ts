@@ -20,6 +20,8 @@ export interface LocomoReport {
     text: TurnTextOptions & { occurredAt: boolean };
     embeddings: string;
     vectorIndex: boolean;
+    /** "<conversation> <piece>" for each dropped evidence piece that names no turn. */
+    unreadEvidence: string[];
   };
 }
 
@@ -28,8 +30,12 @@ class Tally {
   private readonly latencies = new Map<string, number[]>();
   add(category: number, score: QuestionScore, ms: number): void {
     for (const key of ["all", String(category)]) {
-      this.scores.set(key, [...(this.scores.get(key) ?? []), score]);
-      this.latencies.set(key, [...(this.latencies.get(key) ?? []), ms]);
+      if (!this.scores.has(key)) {
+        this.scores.set(key, []);
+        this.latencies.set(key, []);
+      }
+      this.scores.get(key)!.push(score);
+      this.latencies.get(key)!.push(ms);
     }
   }
   report(): { overall: Summary; categories: Record<string, Summary> } {
@@ -99,6 +105,7 @@ export async function evaluateLocomo(options: {
         text,
         embeddings: store.provider.model,
         vectorIndex: vecError === null,
+        unreadEvidence: conversations.flatMap((c) => c.unreadEvidence.map((e) => `${c.sampleId} ${e}`)),
       },
     };
   } finally {

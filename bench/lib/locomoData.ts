@@ -24,6 +24,8 @@ export interface LocomoConversation {
   sampleId: string;
   sessions: LocomoSession[];
   questions: LocomoQuestion[];
+  /** Evidence pieces of the scored questions that name no turn id and were dropped ("D"). */
+  unreadEvidence: string[];
 }
 
 interface RawSample {
@@ -34,14 +36,20 @@ interface RawSample {
 
 /**
  * Evidence ids are sometimes written "D8:6; D9:17" in one string; split them. One id is misspelt
- * "D:11:26" (conv-43): read as the turn it names, D11:26. A bare "D" names nothing and is dropped;
- * a well-formed id of a turn that does not exist stays, and counts as a miss.
+ * "D:11:26" (conv-43): read as the turn it names, D11:26.
+ */
+function evidencePieces(evidence: string[] | undefined): string[] {
+  return (evidence ?? []).flatMap((e) => e.split(/[;,\s]+/)).map((e) => e.replace(/^D:(\d+:\d+)$/, "D$1"));
+}
+
+const EVIDENCE_ID = /^D\d+:\d+$/;
+
+/**
+ * The evidence ids of a question. A piece that is no id (a bare "D") is dropped; the loader reports
+ * it. A well-formed id of a turn that does not exist stays, and counts as a miss.
  */
 export function splitEvidence(evidence: string[] | undefined): string[] {
-  return (evidence ?? [])
-    .flatMap((e) => e.split(/[;,\s]+/))
-    .map((e) => e.replace(/^D:(\d+:\d+)$/, "D$1"))
-    .filter((e) => /^D\d+:\d+$/.test(e));
+  return evidencePieces(evidence).filter((e) => EVIDENCE_ID.test(e));
 }
 
 export function loadLocomo(path: string): LocomoConversation[] {
@@ -56,9 +64,11 @@ export function loadLocomo(path: string): LocomoConversation[] {
       sessions.push({ index, date: typeof date === "string" ? date : undefined, turns: value as LocomoTurn[] });
     }
     sessions.sort((a, b) => a.index - b.index);
-    const questions = sample.qa
+    const scored = sample.qa.filter((q) => q.category >= 1 && q.category <= 4);
+    const questions = scored
       .map((q) => ({ question: q.question, evidence: splitEvidence(q.evidence), category: q.category }))
-      .filter((q) => q.category >= 1 && q.category <= 4 && q.evidence.length > 0);
-    return { sampleId: sample.sample_id, sessions, questions };
+      .filter((q) => q.evidence.length > 0);
+    const unreadEvidence = scored.flatMap((q) => evidencePieces(q.evidence).filter((e) => e && !EVIDENCE_ID.test(e)));
+    return { sampleId: sample.sample_id, sessions, questions, unreadEvidence };
   });
 }

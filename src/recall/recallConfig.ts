@@ -68,8 +68,9 @@ export const recallConfigSchema = z
         weight: num(0, 1, 0.4),
         /**
          * Times a query's plural category words ("what activities ...") and the category it asks for a
-         * kind of ("what kind of art ...") are searched again in the concept column alone, at its weight, so the memories naming an instance rank higher (0: off).
-         * 1 measured better than 0 on both LoCoMo splits, 2 worse (docs/recall.md).
+         * kind of ("what kind of art ...") are searched again in the concept column alone, at its
+         * weight, so the memories naming an instance rank higher (0: off). 1 measured better than 0
+         * on both LoCoMo splits, 2 worse (docs/recall.md).
          */
         categoryRepeat: int(0, 5, 1),
         /**

@@ -1,35 +1,34 @@
 import { describe, expect, it } from "vitest";
 import { applyListLengthPrior } from "../../src/recall/listLengthPrior.js";
-import { analyzeQuery } from "../../src/recall/queryAnalyzer.js";
 import { makeStore } from "../memory/storeFixture.js";
 import { candidate } from "./candidateFixture.js";
+import { expectQueryFlag } from "./queryFlags.js";
 
 describe("list questions", () => {
   it("recognizes questions that ask for several things, and only those", () => {
-    for (const q of [
-      "What activities does Jane partake in?",
-      "Which cities has the team deployed to?",
-      "what build tools do we use?",
-      "What kinds of tests does the repo have?",
-      "What type of art does she make?",
-      "In what ways does the daemon recover?",
-      "What do Jane and Ann both like?",
-      "What LGBTQ+ events has Caroline attended?",
-    ]) {
-      expect(analyzeQuery(q).asksList, q).toBe(true);
-    }
-    for (const q of [
-      "What does James do for a living?",
-      "Which Williams was it?",
-      "What is Caroline's identity?",
-      "What timeout does the client use?",
-      "What was his reason for leaving?",
-      "When did the builds start failing?",
-      "Which tests fail?",
-      "How many services are there?",
-    ]) {
-      expect(analyzeQuery(q).asksList, q).toBe(false);
-    }
+    expectQueryFlag(
+      "asksList",
+      [
+        "What activities does Jane partake in?",
+        "Which cities has the team deployed to?",
+        "what build tools do we use?",
+        "What kinds of tests does the repo have?",
+        "What type of art does she make?",
+        "In what ways does the daemon recover?",
+        "What do Jane and Ann both like?",
+        "What LGBTQ+ events has Caroline attended?",
+      ],
+      [
+        "What does James do for a living?",
+        "Which Williams was it?",
+        "What is Caroline's identity?",
+        "What timeout does the client use?",
+        "What was his reason for leaving?",
+        "When did the builds start failing?",
+        "Which tests fail?",
+        "How many services are there?",
+      ],
+    );
   });
 
   it("scales memories shorter than the word mark by (length / words) ^ exponent, longer ones not at all", () => {

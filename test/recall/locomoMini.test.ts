@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ingestLocomo } from "../../bench/lib/ingestLocomo.js";
 import { loadLocomo, splitEvidence } from "../../bench/lib/locomoData.js";
@@ -54,5 +57,17 @@ const EXPECTED: Record<string, string[]> = {
 describe("LoCoMo evidence ids", () => {
   it("splits joined ids, repairs the misspelt D:n:m form and drops what names no turn", () => {
     expect(splitEvidence(["D8:6; D9:17", "D:11:26", "D", "D10:19"])).toEqual(["D8:6", "D9:17", "D11:26", "D10:19"]);
+  });
+
+  it("reports the evidence pieces it dropped, for the scored categories only", () => {
+    const file = join(mkdtempSync(join(tmpdir(), "cairn-locomo-")), "data.json");
+    const qa = [
+      { question: "Where?", evidence: ["D1:1", "D"], category: 4 },
+      { question: "Trap?", evidence: ["X"], category: 5 },
+    ];
+    writeFileSync(file, JSON.stringify([{ sample_id: "s", conversation: { session_1: [] }, qa }]));
+    const [conversation] = loadLocomo(file);
+    expect(conversation!.unreadEvidence).toEqual(["D"]);
+    expect(conversation!.questions.map((q) => q.evidence)).toEqual([["D1:1"]]);
   });
 });

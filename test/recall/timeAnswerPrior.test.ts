@@ -1,32 +1,31 @@
 import { describe, expect, it } from "vitest";
 import { occurredTokens } from "../../src/memory/temporalTerms.js";
-import { analyzeQuery } from "../../src/recall/queryAnalyzer.js";
 import { mentionsOtherTime } from "../../src/recall/timeAnswerPrior.js";
 import { makeStore } from "../memory/storeFixture.js";
+import { expectQueryFlag } from "./queryFlags.js";
 
 const MAY_7 = Date.UTC(2023, 4, 7, 15, 0);
 
 describe("time-answer prior", () => {
   it("recognizes questions that ask for a time, and only those", () => {
-    for (const q of [
-      "When did Jane move to Lisbon?",
-      "  when is the release?",
-      "What year did the migration ship?",
-      "Which month was the outage?",
-      "On what day did we switch to pnpm?",
-      "How long ago did the CI break?",
-    ]) {
-      expect(analyzeQuery(q).asksWhen, q).toBe(true);
-    }
-    for (const q of [
-      "What did Jane decide about caching?",
-      "Where did she move when she left?",
-      "What timeout does the client use?",
-      "How long does the build take?",
-      "Which daemon serves the API?",
-    ]) {
-      expect(analyzeQuery(q).asksWhen, q).toBe(false);
-    }
+    expectQueryFlag(
+      "asksWhen",
+      [
+        "When did Jane move to Lisbon?",
+        "  when is the release?",
+        "What year did the migration ship?",
+        "Which month was the outage?",
+        "On what day did we switch to pnpm?",
+        "How long ago did the CI break?",
+      ],
+      [
+        "What did Jane decide about caching?",
+        "Where did she move when she left?",
+        "What timeout does the client use?",
+        "How long does the build take?",
+        "Which daemon serves the API?",
+      ],
+    );
   });
 
   it("counts a mentioned time only when it is not the moment the memory was said", () => {
