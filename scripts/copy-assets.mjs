@@ -1,6 +1,8 @@
 // Copies the non-TypeScript assets that the runtime reads (prompt templates, the concept lexicon with its
-// license) next to the compiled code.
-import { cpSync, existsSync } from "node:fs";
+// license) next to the compiled code, and marks the CLI entry executable: tsc writes it 0644, and npm sets
+// the bit only on packages it installs, not on the project it builds, so `npx cairn` in a fresh clone
+// would fail with "Permission denied".
+import { chmodSync, cpSync, existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -11,3 +13,5 @@ for (const file of ["concepts.txt", "LICENSE-WORDNET"]) {
   if (existsSync(join(root, "src/lexicon", file)))
     cpSync(join(root, "src/lexicon", file), join(root, "dist/lexicon", file));
 }
+const bin = join(root, "dist/cli/main.js");
+if (existsSync(bin)) chmodSync(bin, 0o755);
