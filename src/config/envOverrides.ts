@@ -17,3 +17,13 @@ export const envOverrides: ReadonlyArray<readonly [string, string, "string" | "n
   ["CAIRN_EMBEDDINGS_BASE_URL", "embeddings.baseUrl", "string"],
   ["CAIRN_SERVER_TOKEN", "server.token", "string"],
 ];
+
+/**
+ * The variables that carry credentials. A key given only in the environment is never written anywhere:
+ * caches and reports leave these out and read them from the environment again.
+ */
+export const secretEnvVariables: ReadonlySet<string> = new Set([
+  "CAIRN_LLM_API_KEY",
+  "CAIRN_SMOL_API_KEY",
+  "CAIRN_SERVER_TOKEN",
+]);

@@ -2,29 +2,35 @@ import { readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { writeFileAtomic } from "../util/atomicWrite.js";
-import { envOverrides } from "./envOverrides.js";
+import { envOverrides, secretEnvVariables } from "./envOverrides.js";
 import type { CairnConfig } from "./schema.js";
 
 const require = createRequire(import.meta.url);
+
+type Tree = Record<string, unknown>;
 
 /**
  * The validated configuration, from a small cache next to config.yaml when neither the file, the
  * overriding environment variables nor the cairn version changed. An agent's start hook runs this on
  * every session start; the cache spares it the YAML parser and the schema library (most of its time).
+ *
+ * Credentials given in the environment (`secretEnvVariables`) never reach the cache: the key records
+ * only whether each is set, the saved config leaves them out, and they are put back from the
+ * environment on every read. A value that is a plain string needs no validation to be re-applied.
  */
 export async function loadConfigCached(options: { file: string; env: NodeJS.ProcessEnv }): Promise<CairnConfig> {
   const cacheFile = join(dirname(options.file), ".config-cache.json");
   const key = cacheKey(options.file, options.env);
   try {
     const cached = JSON.parse(readFileSync(cacheFile, "utf8")) as { key: string; config: CairnConfig };
-    if (cached.key === key) return cached.config;
+    if (cached.key === key) return withEnvSecrets(cached.config, options.env);
   } catch {
     // No cache yet, or unreadable: validate from scratch below.
   }
   const { loadConfig } = await import("./load.js");
   const config = loadConfig({ file: options.file, env: options.env });
   try {
-    writeFileAtomic(cacheFile, JSON.stringify({ key, config }));
+    writeFileAtomic(cacheFile, JSON.stringify({ key, config: withoutEnvSecrets(config, options.env) }));
   } catch {
     // A read-only memory root still gets a correct config, just without the speed-up.
   }
@@ -40,6 +46,46 @@ function cacheKey(file: string, env: NodeJS.ProcessEnv): string {
     // A missing file means defaults; that is part of the key.
   }
   const version = (require("../../package.json") as { version: string }).version;
-  const vars = envOverrides.map(([name]) => `${name}=${env[name] ?? ""}`).join("\n");
+  const vars = envOverrides
+    .map(([name]) => `${name}=${secretEnvVariables.has(name) ? (isSet(env[name]) ? "(set)" : "") : (env[name] ?? "")}`)
+    .join("\n");
   return `${version}\n${stamp}\n${vars}`;
+}
+
+function isSet(value: string | undefined): value is string {
+  return value !== undefined && value !== "";
+}
+
+/** The config minus every credential that came from the environment (those win over the file's). */
+function withoutEnvSecrets(config: CairnConfig, env: NodeJS.ProcessEnv): CairnConfig {
+  const copy = structuredClone(config) as unknown as Tree;
+  for (const [name, path] of envOverrides) {
+    if (secretEnvVariables.has(name) && isSet(env[name])) deletePath(copy, path);
+  }
+  return copy as unknown as CairnConfig;
+}
+
+function withEnvSecrets(config: CairnConfig, env: NodeJS.ProcessEnv): CairnConfig {
+  const tree = config as unknown as Tree;
+  for (const [name, path] of envOverrides) {
+    const value = env[name];
+    if (secretEnvVariables.has(name) && isSet(value)) setPath(tree, path, value);
+  }
+  return config;
+}
+
+function deletePath(tree: Tree, path: string): void {
+  const parts = path.split(".");
+  const parent = parts.slice(0, -1).reduce<unknown>((node, part) => (node as Tree | undefined)?.[part], tree);
+  if (parent !== null && typeof parent === "object") delete (parent as Tree)[parts.at(-1)!];
+}
+
+function setPath(tree: Tree, path: string, value: unknown): void {
+  const parts = path.split(".");
+  let node = tree;
+  for (const part of parts.slice(0, -1)) {
+    if (node[part] === null || typeof node[part] !== "object") node[part] = {};
+    node = node[part] as Tree;
+  }
+  node[parts.at(-1)!] = value;
 }
