@@ -57,7 +57,8 @@ function packageVersion(): string {
 export async function main(argv: string[]): Promise<number> {
   try {
     await buildProgram().parseAsync(argv);
-    return 0;
+    // A command that finished but failed part of its work (a refused hook call) sets process.exitCode.
+    return typeof process.exitCode === "number" ? process.exitCode : 0;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode;
     if (error instanceof CairnError) {

@@ -43,6 +43,26 @@ export function registerHook(program: Command): void {
     });
 
   hook
+    .command("confine", { hidden: true })
+    .description("PreToolUse hook of the consolidation agent: refuse any tool call outside --root")
+    .requiredOption("--root <dir>", "the workspace the agent consolidates")
+    .action(async (options: { root: string }) => {
+      // Fails closed: Claude Code blocks a call only on exit 2, so every problem here exits 2 too.
+      try {
+        const [{ readHookStdin }, { confineToolCall }] = await Promise.all([
+          import("../../connectors/readHookStdin.js"),
+          import("../../pipeline/phase2/consolidators/confineToolCall.js"),
+        ]);
+        const decision = confineToolCall(await readHookStdin(process.stdin, 5_000), resolve(options.root));
+        if (decision.allow) return;
+        process.stderr.write(`${decision.reason}\n`);
+      } catch (error) {
+        process.stderr.write(`cairn hook confine: ${errorMessage(error)}\n`);
+      }
+      process.exitCode = 2;
+    });
+
+  hook
     .command("run-background", { hidden: true })
     .description("one pipeline run for a detached background process; logs to <home>/background.log")
     .action(async (_options: unknown, command: Command) => {

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { cairnInvocation, shellCommand, shellWord } from "../../../connectors/cairnInvocation.js";
 import { fillTemplate, loadPrompt } from "../../../prompts/template.js";
 import { errorMessage } from "../../../util/errors.js";
 import type { Consolidator } from "./types.js";
@@ -11,6 +12,8 @@ export type AgentCli = "codex" | "claude";
  * Consolidation by an agent CLI the user already has, run as a sub-agent inside the staging folder:
  * no approvals, no network, writes limited to the workspace, no delegation. cairn keeps the lease alive
  * while it runs, kills it at the timeout, and validates what it wrote before publishing anything.
+ * Claude Code's file tools could read anywhere, so every tool call goes through a PreToolUse hook
+ * (`cairn hook confine`) that refuses paths outside the staging folder and any other tool.
  */
 export function agentConsolidator(options: {
   cli: AgentCli;
@@ -18,6 +21,8 @@ export function agentConsolidator(options: {
   summaryTokenLimit: number;
   /** Executable override (tests put a fake on PATH instead). */
   command?: string;
+  /** The shell command of the confinement hook, minus `--root`; default: this cairn's `hook confine`. */
+  confineCommand?: string;
 }): Consolidator {
   return {
     mode: "agent",
@@ -26,7 +31,8 @@ export function agentConsolidator(options: {
         workspace: input.workspace.kind === "global" ? "global memory" : `memory of project ${input.workspace.name}`,
         summary_token_limit: String(options.summaryTokenLimit),
       });
-      const [command, args] = invocation(options.cli, input.dir, options.command);
+      const confine = `${options.confineCommand ?? shellCommand(cairnInvocation(), ["hook", "confine"])} --root ${shellWord(input.dir)}`;
+      const [command, args] = invocation(options.cli, input.dir, confine, options.command);
       const before = snapshot(input.root, input.dir);
       await runAgent({ command, args, cwd: input.dir, prompt, timeoutMs: options.timeoutMs, context });
       const changed = changedOutside(before, snapshot(input.root, input.dir));
@@ -38,7 +44,7 @@ export function agentConsolidator(options: {
   };
 }
 
-function invocation(cli: AgentCli, dir: string, override?: string): [string, string[]] {
+function invocation(cli: AgentCli, dir: string, confine: string, override?: string): [string, string[]] {
   if (cli === "codex") {
     return [
       override ?? "codex",
@@ -74,10 +80,28 @@ function invocation(cli: AgentCli, dir: string, override?: string): [string, str
       "Read,Write,Edit,MultiEdit,Glob,Grep,LS",
       "--disallowedTools",
       "Bash,WebFetch,WebSearch,Task",
-      "--add-dir",
-      dir,
+      // No MCP server of the user's: only the file tools above, all of them behind the hook.
+      "--strict-mcp-config",
+      "--mcp-config",
+      '{"mcpServers":{}}',
+      "--settings",
+      JSON.stringify(confinementSettings(confine)),
     ],
   ];
+}
+
+/**
+ * Settings for the consolidation run: a PreToolUse hook on every tool. Hooks run before Claude Code's
+ * permission modes and a blocking answer (exit 2) stops the call in every mode
+ * (https://code.claude.com/docs/en/hooks#pretooluse). `|| exit 2` keeps it closed if the hook
+ * itself cannot start, because any other exit code lets the call through.
+ */
+export function confinementSettings(confine: string): unknown {
+  return {
+    hooks: {
+      PreToolUse: [{ matcher: "*", hooks: [{ type: "command", command: `${confine} || exit 2`, timeout: 30 }] }],
+    },
+  };
 }
 
 async function runAgent(options: {
