@@ -1,5 +1,6 @@
 import { appendFileSync, mkdirSync, renameSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { redactText } from "../redact/index.js";
 
 const MAX_LOG_BYTES = 256 * 1024;
 
@@ -19,5 +20,6 @@ export function appendBackgroundLog(home: string, line: string): void {
   } catch {
     // No log yet.
   }
-  appendFileSync(path, `${line.replace(/\n/g, " ")}\n`, { mode: 0o600 });
+  // Lines carry error messages, which can quote a provider's answer or a transcript's text.
+  appendFileSync(path, `${redactText(line).replace(/\n/g, " ")}\n`, { mode: 0o600 });
 }

@@ -75,3 +75,24 @@ describe("HTTP embedding providers", () => {
     }
   });
 });
+
+describe("embedding provider errors", () => {
+  it("never quote the API key a server echoes back", async () => {
+    const key = "sk-proj-EchoedBackByTheServer1234567890";
+    server = await startLoopbackServer(() => ({
+      status: 401,
+      body: { error: { message: `Incorrect API key provided: ${key}` } },
+    }));
+    const provider = createOpenAiEmbeddingProvider({
+      baseUrl: `${server.url}/v1`,
+      model: "m",
+      dimensions: 2,
+      apiKey: key,
+    });
+    const error = await provider.embed(["a"]).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect((error as ProviderError).message).toContain("401");
+    expect((error as ProviderError).message).not.toContain(key);
+    expect(JSON.stringify((error as ProviderError).responseBody)).not.toContain(key);
+  });
+});

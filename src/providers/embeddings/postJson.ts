@@ -1,3 +1,4 @@
+import { scrubSecrets } from "../llm/scrub.js";
 import { ProviderError } from "../llm/types.js";
 
 /** POSTs JSON and returns the parsed answer; failures become ProviderErrors retry logic can branch on. */
@@ -26,7 +27,8 @@ export async function postJson(options: {
       cause: error,
     });
   }
-  const text = await response.text();
+  // Some servers echo the key they rejected; the message goes to the job table and logs.
+  const text = scrubSecrets(await response.text(), headerSecrets(options.headers));
   if (!response.ok) {
     throw new ProviderError({
       provider: options.provider,
@@ -67,4 +69,9 @@ export function toUnitVectors(provider: string, vectors: unknown, expected: numb
     if (norm > 0) for (let i = 0; i < out.length; i++) out[i] = (out[i] ?? 0) / norm;
     return out;
   });
+}
+
+/** The credential values in request headers (`Authorization: Bearer <key>`, `api-key: <key>`, ...). */
+function headerSecrets(headers: Record<string, string> | undefined): string[] {
+  return Object.values(headers ?? {}).flatMap((value) => [value, value.replace(/^(Bearer|Basic)\s+/i, "")]);
 }
