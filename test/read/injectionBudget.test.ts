@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -5,7 +6,7 @@ import { sessionStartHook } from "../../src/connectors/sessionStartHook.js";
 import { loadPrompt } from "../../src/prompts/template.js";
 import { buildInjection } from "../../src/read/inject.js";
 import { tokenCount } from "../../src/util/tokens.js";
-import { type TempHome, tempHome, writeSummary } from "../server/tempHome.js";
+import { cliArgs, type TempHome, tempHome, writeSummary } from "../server/tempHome.js";
 
 let temp: TempHome;
 beforeEach(() => {
@@ -161,5 +162,31 @@ describe("data cannot escape the fence", () => {
       // No control characters other than newlines, no line separators, no bidi overrides.
       expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e]/);
     }
+  });
+});
+
+describe("cairn inject --agent", () => {
+  const cli = (...args: string[]) =>
+    spawnSync(process.execPath, cliArgs("--home", temp.home, "inject", "--cwd", temp.project, ...args), {
+      encoding: "utf8",
+      env: temp.env,
+      timeout: 60_000,
+    });
+
+  it("fits the block to the named agent and says in --json what was cut; an unknown agent is an error", () => {
+    writeSummary(temp.home, { cwd: temp.project }, bigSummary(20_000));
+    writeSummary(temp.home, "global", "- Prefer small commits.");
+    const result = cli("--agent", "claude-code", "--json");
+    expect(result.status, result.stderr).toBe(0);
+    const injection = JSON.parse(result.stdout);
+    expect(injection.text.length).toBeLessThanOrEqual(10_000);
+    expect(injection.budget).toMatchObject({ agent: "claude-code", unit: "chars", limit: 9_500, agentCap: 10_000 });
+    expect(injection.project).toMatchObject({ included: true, truncated: true });
+    expect(injection.project.keptChars).toBeLessThan(injection.project.totalChars);
+    expect(injection.global).toMatchObject({ included: false, truncated: true, keptChars: 0, totalChars: 23 });
+    const wrong = cli("--agent", "claude");
+    expect(wrong.status).toBe(1);
+    expect(wrong.stderr).toContain("unknown agent 'claude'; use one of claude-code, codex");
+    expect(wrong.stdout).toBe("");
   });
 });
