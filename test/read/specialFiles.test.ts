@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readMemoryUrl } from "../../src/read/memoryUrl.js";
@@ -42,7 +42,7 @@ describe.skipIf(!hasMkfifo)("special files in a workspace", () => {
   it("injection skips a FIFO planted as the summary and still answers", () => {
     writeSummary(temp.home, { cwd: temp.project }, "- Run the linter.");
     const summary = join(dir, "memory_summary.md");
-    spawnSync("rm", [summary]);
+    rmSync(summary);
     expect(spawnSync("mkfifo", [summary]).status).toBe(0);
     const result = cli("inject", "--cwd", temp.project);
     expect(result.signal).toBeNull();
