@@ -46,6 +46,8 @@ export async function sessionStartHook(request: SessionStartRequest): Promise<Se
     memoriesRoot: paths.memories,
     cwd,
     tokenLimit: config.memories.summaryInjectionTokenLimit,
+    // Claude Code gets its character budget (its hook output cap); other agents the token budget.
+    agent: request.agent,
   });
   const stdout = renderForAgent(request.agent, injection.text);
   const notRoot = nonRootReason(input, env);

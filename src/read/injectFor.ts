@@ -1,17 +1,23 @@
 import { loadConfigCached } from "../config/loadConfigCached.js";
 import { cairnPaths } from "../config/paths.js";
 import { buildInjection, type Injection } from "./inject.js";
+import { injectionBudgetFor } from "./injectionBudget.js";
 
 /**
  * Injection with nothing but the configuration and two files: the path an agent's start hook and
  * `cairn inject` take, so that neither loads the store, the providers or recall.
  */
-export async function injectFor(options: { home: string; cwd: string; env: NodeJS.ProcessEnv }): Promise<Injection> {
+export async function injectFor(options: {
+  home: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** The agent whose budget applies (`claude-code`: its character cap); unknown names are an error. */
+  agent?: string;
+}): Promise<Injection> {
   const paths = cairnPaths(options.home);
   const config = await loadConfigCached({ file: paths.config, env: options.env });
-  return buildInjection({
-    memoriesRoot: paths.memories,
-    cwd: options.cwd,
-    tokenLimit: config.memories.summaryInjectionTokenLimit,
-  });
+  const agent = options.agent ?? "generic";
+  const tokenLimit = config.memories.summaryInjectionTokenLimit;
+  injectionBudgetFor(agent, tokenLimit); // a misspelt --agent is an error, not the token budget
+  return buildInjection({ memoriesRoot: paths.memories, cwd: options.cwd, tokenLimit, agent });
 }

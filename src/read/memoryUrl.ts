@@ -1,8 +1,9 @@
-import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { isAbsolute, join, relative, sep } from "node:path";
 import { CairnError } from "../util/errors.js";
 import { workspaceForCwd } from "../workspace/projectIndex.js";
 import { globalWorkspace } from "../workspace/workspacePaths.js";
+import { readRegularFile } from "./readRegularFile.js";
 
 export interface ResolvedMemoryUrl {
   url: string;
@@ -45,18 +46,13 @@ export function resolveMemoryUrl(url: string, options: { memoriesRoot: string; c
   return { url, scope, relativePath, file };
 }
 
-/** Reads a memory file (a folder lists its entries). */
+/** Reads a memory file: a regular file only (a folder, FIFO or device is refused with an error). */
 export function readMemoryUrl(
   url: string,
   options: { memoriesRoot: string; cwd: string },
 ): { url: string; content: string } {
   const resolved = resolveMemoryUrl(url, options);
-  const stat = statSync(resolved.file);
-  if (stat.isDirectory()) {
-    throw new CairnError("memory_is_folder", `${url} is a folder; name a file inside it`);
-  }
-  if (stat.size > MAX_READ_BYTES) throw new CairnError("memory_too_large", `${url} is larger than 4 MB`);
-  return { url, content: readFileSync(resolved.file, "utf8") };
+  return { url, content: readRegularFile(resolved.file, { label: url, maxBytes: MAX_READ_BYTES }) };
 }
 
 function decodeSegments(url: string, path: string): string[] {

@@ -25,8 +25,9 @@ describe("injection", () => {
     const small = await demo({ "memories.summaryInjectionTokenLimit": 150 });
     const injection = small.inject(WEATHER);
     expect(injection.project).toMatchObject({ name: "weather-api", included: true, truncated: true });
-    expect(injection.summaryTokens).toBeLessThanOrEqual(150);
-    expect(injection.text).toContain("[... truncated to fit the memory budget");
+    expect(injection.budget).toMatchObject({ agent: "generic", unit: "tokens", limit: 150 });
+    expect(injection.project.keptChars).toBeLessThan(injection.project.totalChars);
+    expect(injection.text).toContain("[... cut to fit the agent's context:");
     const roomy = await demo();
     const full = roomy.inject(WEATHER);
     expect(full.project.truncated).toBe(false);

@@ -1,6 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import type { Command } from "commander";
 import type { Cairn } from "../../cairn.js";
+import { type SummarySizeWarning, summarySizeWarnings } from "../../read/summarySizeWarnings.js";
 import { withCairn } from "../context.js";
 import { printJson, printLine } from "../output.js";
 
@@ -11,6 +12,8 @@ export interface DoctorReport {
   sources: Array<{ agent: string; roots: Array<{ path: string; exists: boolean }>; files: number }>;
   provider: { default: string; smol: string; reason: string };
   memoriesEnabled: boolean;
+  /** Memory summaries too long for the smallest agent cap (cut at every session start). */
+  summarySizes: SummarySizeWarning[];
 }
 
 export function registerDoctor(program: Command): void {
@@ -54,6 +57,10 @@ export async function doctor(cairn: Cairn): Promise<DoctorReport> {
     sources,
     provider,
     memoriesEnabled: cairn.config.memories.enabled,
+    summarySizes: summarySizeWarnings({
+      memoriesRoot: cairn.paths.memories,
+      tokenLimit: cairn.config.memories.summaryInjectionTokenLimit,
+    }),
   };
 }
 
@@ -77,4 +84,5 @@ function printDoctor(report: DoctorReport): void {
   printLine(
     `memories      ${report.memoriesEnabled ? "enabled" : "disabled for agent hooks (enable: cairn config set memories.enabled true)"}`,
   );
+  for (const warning of report.summarySizes) printLine(`warning       ${warning.message}`);
 }
