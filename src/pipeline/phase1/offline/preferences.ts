@@ -20,7 +20,10 @@ const DURABLE: readonly RegExp[] = [
   /\bin\s+(?:all|every|each|any)\s+(?:of\s+)?(?:my|our|the)?\s*(?:projects?|repos?|repositories|codebases?)\b|\beverywhere\b/i,
   /\b(?:i|we)\s+(?:really\s+|generally\s+|usually\s+)?(?:prefer|like\s+to)\b|\b(?:i|we)(?:['’]d|\s+would)\s+(?:rather|prefer)\b/i,
   /\bmy\s+(?:preference|rule|convention)\s+is\b/i,
-  // "Use pnpm instead of npm", "Prefer tabs over spaces": a default stated as an instruction.
+  // "Don't add dependencies without asking me first", "ask me before you push": a standing check.
+  /\bwithout\s+asking(?:\s+me)?\b|\bask\s+me\s+(?:first\s+)?before\b/i,
+  // "Prefer small commits", "Use pnpm instead of npm": a default stated as an instruction.
+  /^(?:please\s+)?prefer\s+\w/i,
   /^(?:please\s+)?(?:use|run|prefer|write|keep)\s+[^.,;]{1,40}?\s+(?:instead\s+of|rather\s+than|over)\s+\S/i,
 ];
 
