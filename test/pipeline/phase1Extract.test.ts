@@ -141,6 +141,33 @@ describe("phase 1 extraction", () => {
     );
   });
 
+  it("keeps no list marker in a model's fact and no transcript path as a preference", async () => {
+    addSession(storage, clock, { id: "s", updatedAt: now - DAY_MS });
+    const llm = new FakeLlm({
+      fallback: {
+        json: {
+          rollout_summary: "Reorganized the packages.",
+          rollout_slug: null,
+          raw_memory: "## Task\n- Reorganize the packages.",
+          facts: [
+            { content: "- - Always keep shared helpers in packages/shared.", type: "preference", confidence: 0.8 },
+            {
+              content: "Look up the history in /home/dev/.pi/agent/sessions/--home-dev-app--/2026-01-02_0db2eb3b.jsonl",
+              type: "preference",
+              confidence: 0.6,
+            },
+          ],
+          entities: [],
+        },
+      },
+    });
+    const report = await runPhase1({ storage, config, clock, llm });
+    expect(storage.stage1.get("s")!.facts.map((fact) => fact.content)).toEqual([
+      "Always keep shared helpers in packages/shared.",
+    ]);
+    expect(report.jobs[0]!.warnings).toContain("fact 1: a path to a session transcript is not a preference; dropped");
+  });
+
   it("never sends a planted secret to the provider nor stores it", async () => {
     addSession(storage, clock, {
       id: "s",

@@ -1,4 +1,5 @@
 import { addressesAgent, withoutAgentDirected } from "../addressesAgent.js";
+import { pointsToTranscript } from "./offline/preferences.js";
 import { type EntityTriple, type ExtractedFact, type FactType, factTypes, type Stage1Extraction } from "./types.js";
 
 export interface ParsedStage1 {
@@ -81,7 +82,9 @@ function parseFacts(value: unknown, warnings: string[]): ExtractedFact[] {
   const facts: ExtractedFact[] = [];
   for (const [index, raw] of value.slice(0, MAX_FACTS).entries()) {
     const fact = raw as Record<string, unknown> | null;
-    const content = typeof fact?.content === "string" ? fact.content.trim() : "";
+    // A list marker ("- - ...") is layout a model sometimes copies; it is not part of the statement.
+    const content =
+      typeof fact?.content === "string" ? fact.content.trim().replace(/^(?:(?:[-*+•]|\d{1,3}[.)])\s+)+/, "") : "";
     if (content.length < MIN_FACT_CHARS) {
       warnings.push(`fact ${index}: shorter than ${MIN_FACT_CHARS} characters; dropped`);
       continue;
@@ -94,6 +97,10 @@ function parseFacts(value: unknown, warnings: string[]): ExtractedFact[] {
     if (!factTypes.includes(type)) {
       warnings.push(`fact ${index}: unknown type ${JSON.stringify(fact?.type)}; coerced to fact`);
       type = "fact";
+    }
+    if (type === "preference" && pointsToTranscript(content)) {
+      warnings.push(`fact ${index}: a path to a session transcript is not a preference; dropped`);
+      continue;
     }
     if (content.length > MAX_FACT_CHARS) warnings.push(`fact ${index}: truncated to ${MAX_FACT_CHARS} characters`);
     const confidence = typeof fact?.confidence === "number" ? Math.min(1, Math.max(0, fact.confidence)) : 0.5;

@@ -54,7 +54,12 @@ export function statedPreferences(message: string): string[] {
 export function isPreference(sentence: string): boolean {
   if (sentence.endsWith("?") || isDecision(sentence)) return false;
   if (!/^[\p{L}"'`]/u.test(sentence) || sentence.split(/\s+/).length < 4) return false;
-  if (TRANSCRIPT_PATH.test(sentence) || NOT_A_RULE.test(sentence)) return false;
+  if (pointsToTranscript(sentence) || NOT_A_RULE.test(sentence)) return false;
   const unquoted = sentence.replace(/"[^"]*"|“[^”]*”/g, " ");
   return DURABLE.some((pattern) => pattern.test(unquoted));
+}
+
+/** A pointer to a session transcript ("look up the history in ~/.pi/agent/sessions/...jsonl"). */
+export function pointsToTranscript(text: string): boolean {
+  return TRANSCRIPT_PATH.test(text);
 }
