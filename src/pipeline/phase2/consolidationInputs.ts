@@ -15,6 +15,10 @@ export function guardedInput(output: Stage1Output): Stage1Output {
   };
 }
 
+export function guardedText(text: string | null): string | null {
+  return text === null ? null : withoutAgentDirected(text).text;
+}
+
 /**
  * What the global workspace may learn from a selection: per session, only the preferences that are
  * user-level, because they are stated as a habit beyond one repository ("in all my projects",

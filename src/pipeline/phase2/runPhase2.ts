@@ -11,7 +11,7 @@ import { writeProjectIndex } from "../../workspace/projectIndex.js";
 import { VersionedDir } from "../../workspace/versionedDir.js";
 import { globalWorkspace, projectName, projectWorkspace, type WorkspaceRef } from "../../workspace/workspacePaths.js";
 import type { Stage1Output } from "../phase1/types.js";
-import { globalInputs, guardedInput } from "./consolidationInputs.js";
+import { globalInputs, guardedInput, guardedText } from "./consolidationInputs.js";
 import type { Consolidator } from "./consolidators/types.js";
 import { selectionDiff } from "./selectionDiff.js";
 import { pruneToCurrent, renderDiffFile, syncInputs } from "./syncInputs.js";
@@ -240,9 +240,10 @@ async function consolidateWorkspace(
         workspace,
         dir: staging,
         root: deps.memoriesRoot,
+        // Files an earlier version wrote may still hold pasted instructions: a model is not shown them.
         previous: {
-          memory: live ? readIfExists(join(live, "MEMORY.md")) : null,
-          summary: live ? readIfExists(join(live, "memory_summary.md")) : null,
+          memory: live ? guardedText(readIfExists(join(live, "MEMORY.md"))) : null,
+          summary: live ? guardedText(readIfExists(join(live, "memory_summary.md"))) : null,
         },
         diff,
         summaryFiles,
