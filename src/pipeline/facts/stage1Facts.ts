@@ -3,13 +3,13 @@ import type { MemoryStore } from "../../memory/memoryStore.js";
 import type { LlmProvider } from "../../providers/llm/types.js";
 import { GLOBAL_WORKSPACE } from "../../workspace/workspacePaths.js";
 import type { Stage1Output } from "../phase1/types.js";
-import { projectQualifier } from "../phase2/consolidators/knowledge.js";
+import { statesUserWideHabit } from "../phase2/consolidators/knowledge.js";
 import { ingestFacts } from "./ingestFacts.js";
 
 /**
- * Sends a stage-1 output's facts into the memory store. A preference stated without a project
- * qualifier is user-level and lands in the global scope; everything else stays in the session's
- * project. Runs after the stage-1 transaction, never inside one.
+ * Sends a stage-1 output's facts into the memory store. A preference stated as the user's habit
+ * beyond one repository ("in all my projects", "I always ...") lands in the global scope; everything
+ * else stays in the session's project. Runs after the stage-1 transaction, never inside one.
  */
 export async function ingestStage1Facts(
   output: Stage1Output,
@@ -17,7 +17,7 @@ export async function ingestStage1Facts(
 ): Promise<{ written: number }> {
   const project = output.projectKey ?? GLOBAL_WORKSPACE;
   const isUserLevel = (fact: Stage1Output["facts"][number]) =>
-    fact.type === "preference" && !projectQualifier.test(fact.content);
+    fact.type === "preference" && statesUserWideHabit(fact.content);
   const groups = [
     { scope: GLOBAL_WORKSPACE, facts: output.facts.filter(isUserLevel), entities: [] },
     { scope: project, facts: output.facts.filter((fact) => !isUserLevel(fact)), entities: output.entities },

@@ -1,3 +1,5 @@
+import { addressesAgent, withoutAgentDirected } from "../addressesAgent.js";
+import { pointsToTranscript } from "./offline/preferences.js";
 import { type EntityTriple, type ExtractedFact, type FactType, factTypes, type Stage1Extraction } from "./types.js";
 
 export interface ParsedStage1 {
@@ -13,7 +15,8 @@ const MAX_ENTITIES = 50;
 /**
  * Reads a model's stage-1 answer. Strips `<think>` blocks and code fences, accepts the legacy keys
  * `summary` and `rawMemory`, and validates field by field: a bad fact is dropped with a warning, the
- * rest is kept. Throws only when there is no JSON object at all or neither memory field is a string.
+ * rest is kept. Text addressed to an agent ("ignore previous instructions ...") is dropped from every
+ * field, whoever the model says said it. Throws only when there is no JSON object at all or neither memory field is a string.
  */
 export function parseStage1(answer: string): ParsedStage1 {
   const warnings: string[] = [];
@@ -26,10 +29,16 @@ export function parseStage1(answer: string): ParsedStage1 {
   if ("summary" in object && !("rollout_summary" in object)) warnings.push("legacy key 'summary' accepted");
   if ("rawMemory" in object && !("raw_memory" in object)) warnings.push("legacy key 'rawMemory' accepted");
   const slug = object.rollout_slug;
+  // A model can repeat pasted instructions as if the user had said them; they never become memory.
+  const guarded = (text: string | undefined, field: string) => {
+    const result = withoutAgentDirected((text ?? "").trim());
+    if (result.dropped > 0) warnings.push(`${field}: dropped ${result.dropped} line(s) addressed to an agent`);
+    return result.text.trim();
+  };
   return {
     extraction: {
-      rolloutSummary: (rolloutSummary ?? "").trim(),
-      rawMemory: (rawMemory ?? "").trim(),
+      rolloutSummary: guarded(rolloutSummary, "rollout_summary"),
+      rawMemory: guarded(rawMemory, "raw_memory"),
       rolloutSlug: typeof slug === "string" && slug.trim() ? slugify(slug) : null,
       facts: parseFacts(object.facts, warnings),
       entities: parseEntities(object.entities, warnings),
@@ -73,15 +82,25 @@ function parseFacts(value: unknown, warnings: string[]): ExtractedFact[] {
   const facts: ExtractedFact[] = [];
   for (const [index, raw] of value.slice(0, MAX_FACTS).entries()) {
     const fact = raw as Record<string, unknown> | null;
-    const content = typeof fact?.content === "string" ? fact.content.trim() : "";
+    // A list marker ("- - ...") is layout a model sometimes copies; it is not part of the statement.
+    const content =
+      typeof fact?.content === "string" ? fact.content.trim().replace(/^(?:(?:[-*+•]|\d{1,3}[.)])\s+)+/, "") : "";
     if (content.length < MIN_FACT_CHARS) {
       warnings.push(`fact ${index}: shorter than ${MIN_FACT_CHARS} characters; dropped`);
+      continue;
+    }
+    if (addressesAgent(content)) {
+      warnings.push(`fact ${index}: addressed to an agent, not said by the user; dropped`);
       continue;
     }
     let type = fact?.type as FactType;
     if (!factTypes.includes(type)) {
       warnings.push(`fact ${index}: unknown type ${JSON.stringify(fact?.type)}; coerced to fact`);
       type = "fact";
+    }
+    if (type === "preference" && pointsToTranscript(content)) {
+      warnings.push(`fact ${index}: a path to a session transcript is not a preference; dropped`);
+      continue;
     }
     if (content.length > MAX_FACT_CHARS) warnings.push(`fact ${index}: truncated to ${MAX_FACT_CHARS} characters`);
     const confidence = typeof fact?.confidence === "number" ? Math.min(1, Math.max(0, fact.confidence)) : 0.5;

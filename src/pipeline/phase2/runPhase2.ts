@@ -11,6 +11,7 @@ import { writeProjectIndex } from "../../workspace/projectIndex.js";
 import { VersionedDir } from "../../workspace/versionedDir.js";
 import { globalWorkspace, projectName, projectWorkspace, type WorkspaceRef } from "../../workspace/workspacePaths.js";
 import type { Stage1Output } from "../phase1/types.js";
+import { globalInputs, guardedInput, guardedText } from "./consolidationInputs.js";
 import type { Consolidator } from "./consolidators/types.js";
 import { selectionDiff } from "./selectionDiff.js";
 import { pruneToCurrent, renderDiffFile, syncInputs } from "./syncInputs.js";
@@ -187,16 +188,21 @@ async function consolidateWorkspace(
 ): Promise<{ report: WorkspaceReport; loaded: Stage1Output[]; tokensIn: number; tokensOut: number }> {
   const { storage, config, clock } = deps;
   const now = clock();
-  const current = storage.stage1.selectForPhase2({
+  const candidates = storage.stage1.selectForPhase2({
     projectKey: workspace.kind === "global" ? "*" : workspace.key,
     since: now - config.memories.maxUnusedDays * DAY_MS,
     limit: config.memories.phase2MaxInputs,
   });
   const previous = storage.stage1.previousSelection(workspace.key);
+  const stillStored = storage.stage1.listBySessions(previous.map((entry) => entry.sessionId));
+  // The global workspace is injected into every project: it is only ever shown user-level preferences.
+  const current = workspace.kind === "global" ? globalInputs(candidates) : candidates.map(guardedInput);
   const diff = selectionDiff(
     current,
     previous,
-    storage.stage1.listBySessions(previous.map((entry) => entry.sessionId)),
+    workspace.kind === "global"
+      ? globalInputs(stillStored, { among: [...candidates, ...stillStored], keepEmpty: true })
+      : stillStored.map(guardedInput),
   );
   const report: WorkspaceReport = {
     workspace: workspace.key,
@@ -213,7 +219,7 @@ async function consolidateWorkspace(
   const versioned = new VersionedDir(workspace.dir);
   const live = versioned.current();
   const liveValid = live !== undefined && validateWorkspace(live).length === 0;
-  const empty = { report, loaded: current, tokensIn: 0, tokensOut: 0 };
+  const empty = { report, loaded: candidates, tokensIn: 0, tokensOut: 0 };
   if (current.length === 0 && previous.length === 0) return { ...empty, report: { ...report, outcome: "empty" } };
   if (
     !force &&
@@ -234,9 +240,10 @@ async function consolidateWorkspace(
         workspace,
         dir: staging,
         root: deps.memoriesRoot,
+        // Files an earlier version wrote may still hold pasted instructions: a model is not shown them.
         previous: {
-          memory: live ? readIfExists(join(live, "MEMORY.md")) : null,
-          summary: live ? readIfExists(join(live, "memory_summary.md")) : null,
+          memory: live ? guardedText(readIfExists(join(live, "MEMORY.md"))) : null,
+          summary: live ? guardedText(readIfExists(join(live, "memory_summary.md"))) : null,
         },
         diff,
         summaryFiles,
@@ -267,7 +274,7 @@ async function consolidateWorkspace(
       ...(result.files?.skills.map((s) => `skills/${s.name}/SKILL.md`) ?? []),
     ];
     report.warnings = [...result.warnings, ...scrubbed.map((file) => `secret redacted from ${file}`)];
-    return { report, loaded: current, tokensIn: result.tokensIn ?? 0, tokensOut: result.tokensOut ?? 0 };
+    return { report, loaded: candidates, tokensIn: result.tokensIn ?? 0, tokensOut: result.tokensOut ?? 0 };
   } catch (error) {
     versioned.discard(staging);
     return { ...empty, loaded: [], report: { ...report, outcome: "failed", error: errorMessage(error) } };

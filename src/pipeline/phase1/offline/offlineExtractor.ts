@@ -2,7 +2,8 @@ import type { ItemRecord, SessionRecord } from "../../../sessions/types.js";
 import type { EntityTriple, ExtractedFact, Stage1Extraction } from "../types.js";
 import { type CommandRun, commandFamily, commandRuns } from "./commands.js";
 import { filesTouched } from "./filesTouched.js";
-import { isDecision, preferencePattern, procedureCommandPattern, stopWords } from "./patterns.js";
+import { isDecision, procedureCommandPattern, stopWords } from "./patterns.js";
+import { statedPreferences } from "./preferences.js";
 import { headline, sentences } from "./sentences.js";
 
 interface Evidence {
@@ -12,7 +13,7 @@ interface Evidence {
 
 /**
  * The deterministic extractor used when no model is configured: it reads what the session itself
- * says (requests, stated preferences, decisions, commands that worked, failures and their fixes,
+ * says (requests, durable preferences, decisions, commands that worked, failures and their fixes,
  * files edited) and writes the same stage-1 shape a model would. Returns null when the session holds
  * nothing a future session could use.
  */
@@ -23,11 +24,7 @@ export function extractOffline(session: SessionRecord, items: readonly ItemRecor
     .map((item) => ({ text: headline(item.text), itemId: item.id }))
     .filter((t) => t.text.length >= 8);
   const preferences = dedupe(
-    userItems.flatMap((item) =>
-      sentences(item.text)
-        .filter((sentence) => preferencePattern.test(sentence) && !sentence.endsWith("?") && !isDecision(sentence))
-        .map((text) => ({ text, itemId: item.id })),
-    ),
+    userItems.flatMap((item) => statedPreferences(item.text).map((text) => ({ text, itemId: item.id }))),
   ).slice(0, 12);
   const decisions = dedupe(
     items

@@ -3,10 +3,6 @@
  * decisions in English, never about any particular project.
  */
 
-/** A user stating a rule or preference for how work should be done. */
-export const preferencePattern =
-  /\b(always|never|prefer(?:s|red)?|don'?t|do not|avoid|stop|make sure (?:to|that)|please (?:use|keep|run|do not|don'?t)|(?:use|run) [^.]{1,40} instead(?: of)?|instead of|rather than|from now on|i (?:like|want|need) (?:you )?to|i'?d rather|must(?: not)?|should(?: not|n'?t)?)\b/i;
-
 /** Decision language (the auto-protection battery of the fact pipeline, seed 004). */
 export const decisionPatterns: readonly RegExp[] = [
   /\bcho(?:se|sen) to (?:use|go)\b/i,

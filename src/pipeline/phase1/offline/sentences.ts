@@ -5,10 +5,18 @@ export function sentences(text: string): string[] {
     .split("\n")
     .filter((line) => !/^\s*(?:>|\$ |\||[-=]{3,})/.test(line))
     .join("\n");
-  return prose
-    .split(/(?<=[.!?])\s+|\n{1,}/)
-    .map((sentence) => sentence.replace(/\s+/g, " ").trim())
-    .filter((sentence) => sentence.length >= 12 && sentence.length <= 400);
+  return (
+    prose
+      .split(/(?<=[.!?])\s+|\n{1,}/)
+      // A list item's marker ("- ", "1. ", "- - ") is layout, not part of the statement.
+      .map((sentence) =>
+        sentence
+          .replace(/\s+/g, " ")
+          .trim()
+          .replace(/^(?:(?:[-*+•]|\d{1,3}[.)])\s+)+/, ""),
+      )
+      .filter((sentence) => sentence.length >= 12 && sentence.length <= 400)
+  );
 }
 
 /** The first line or sentence of a message, shortened: how a request or an answer is named. */

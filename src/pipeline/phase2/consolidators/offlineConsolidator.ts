@@ -3,7 +3,8 @@ import { projectName } from "../../../workspace/workspacePaths.js";
 import { commandFamily } from "../../phase1/offline/commands.js";
 import { stopWords } from "../../phase1/offline/patterns.js";
 import type { Stage1Output } from "../../phase1/types.js";
-import { commandOf, mergeFacts, projectQualifier, type SupportedStatement } from "./knowledge.js";
+import { globalInputs, guardedInput } from "../consolidationInputs.js";
+import { commandOf, mergeFacts, type SupportedStatement } from "./knowledge.js";
 import {
   type ConsolidatedFiles,
   type ConsolidationInput,
@@ -21,7 +22,7 @@ export const offlineConsolidator: Consolidator = {
   mode: "offline",
   async consolidate(input) {
     const inputs = currentInputs(input.diff);
-    const scoped = input.workspace.kind === "global" ? globalView(inputs) : inputs;
+    const scoped = input.workspace.kind === "global" ? globalInputs(inputs) : inputs.map(guardedInput);
     return { files: consolidateOffline(input, scoped), warnings: [] };
   },
 };
@@ -101,27 +102,6 @@ function projectIndex(inputs: readonly Stage1Output[]): string {
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
     .map(([key, count]) => `- ${projectName(key)} (${key}): ${count} session(s); its own MEMORY.md holds its tasks`);
   return lines.length === 0 ? "" : `\n## Projects\n${lines.join("\n")}`;
-}
-
-/** User-level signal only: statements without a project qualifier, or seen in two or more projects. */
-function globalView(inputs: readonly Stage1Output[]): Stage1Output[] {
-  const projectsByStatement = new Map<string, Set<string>>();
-  for (const output of inputs) {
-    for (const fact of output.facts) {
-      const key = fact.content.toLowerCase();
-      const set = projectsByStatement.get(key) ?? new Set<string>();
-      set.add(output.projectKey ?? "");
-      projectsByStatement.set(key, set);
-    }
-  }
-  return inputs.map((output) => ({
-    ...output,
-    facts: output.facts.filter((fact) => {
-      const projects = projectsByStatement.get(fact.content.toLowerCase())?.size ?? 0;
-      if (projects >= 2) return true;
-      return fact.type === "preference" && !projectQualifier.test(fact.content);
-    }),
-  }));
 }
 
 function block(title: string, lines: string[]): string {

@@ -1,0 +1,74 @@
+import { addressesAgent, withoutAgentDirected } from "../addressesAgent.js";
+import type { Stage1Output } from "../phase1/types.js";
+import { normalizeStatement, statesUserWideHabit } from "./consolidators/knowledge.js";
+
+/**
+ * A stage-1 output as any consolidator may see it: nothing addressed to an agent, in its facts, raw
+ * memory or summary. Outputs stored before phase 1 guarded its answers are cleaned here too.
+ */
+export function guardedInput(output: Stage1Output): Stage1Output {
+  return {
+    ...output,
+    rolloutSummary: withoutAgentDirected(output.rolloutSummary).text,
+    rawMemory: withoutAgentDirected(output.rawMemory).text,
+    facts: output.facts.filter((fact) => !addressesAgent(fact.content)),
+  };
+}
+
+export function guardedText(text: string | null): string | null {
+  return text === null ? null : withoutAgentDirected(text).text;
+}
+
+/**
+ * What the global workspace may learn from a selection: per session, only the preferences that are
+ * user-level, because they are stated as a habit beyond one repository ("in all my projects",
+ * "I always ...") or because the same preference (normalized) was stated in two or more projects.
+ * The session's summary and raw memory are replaced by those preferences, so no consolidator, model
+ * or agent, is ever shown a project's facts while writing the memory every project receives.
+ * Sessions with nothing user-level are left out, unless `keepEmpty` (removed inputs, whose old
+ * knowledge a model must be told to forget). `among` is the set in which a preference is counted
+ * across projects (default: `outputs`).
+ */
+export function globalInputs(
+  outputs: readonly Stage1Output[],
+  options: { among?: readonly Stage1Output[]; keepEmpty?: boolean } = {},
+): Stage1Output[] {
+  const projects = projectsByPreference(options.among ?? outputs);
+  const userLevel = (content: string) =>
+    statesUserWideHabit(content) || (projects.get(normalizeStatement(content))?.size ?? 0) >= 2;
+  return outputs.flatMap((output) => {
+    const facts = guardedInput(output).facts.filter((fact) => fact.type === "preference" && userLevel(fact.content));
+    if (facts.length === 0 && !options.keepEmpty) return [];
+    const lines = facts.map((fact) => `- ${fact.content}`);
+    return [
+      {
+        ...output,
+        rolloutSlug: "user-preferences",
+        rolloutSummary:
+          facts.length === 0
+            ? "Nothing user-level: everything this session said stays in its project's memory."
+            : `User-level preferences stated in this session (the rest stays in its project's memory):\n${lines.join("\n")}`,
+        rawMemory: facts.length === 0 ? "" : `## User-level preferences\n${lines.join("\n")}`,
+        facts,
+        entities: [],
+      },
+    ];
+  });
+}
+
+/** Distinct project keys that stated each preference; sessions without a project count for none. */
+function projectsByPreference(outputs: readonly Stage1Output[]): Map<string, Set<string>> {
+  const projects = new Map<string, Set<string>>();
+  for (const output of outputs) {
+    if (!output.projectKey) continue;
+    for (const fact of output.facts) {
+      if (fact.type !== "preference") continue;
+      const key = normalizeStatement(fact.content);
+      if (!key) continue;
+      const set = projects.get(key) ?? new Set<string>();
+      set.add(output.projectKey);
+      projects.set(key, set);
+    }
+  }
+  return projects;
+}

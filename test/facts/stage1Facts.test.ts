@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { ingestStage1Facts } from "../../src/pipeline/facts/stage1Facts.js";
+import type { Stage1Output } from "../../src/pipeline/phase1/types.js";
+import { makeStore } from "../memory/storeFixture.js";
+
+const PROJECT = "git:github.com/acme/api";
+
+function output(facts: Array<[string, Stage1Output["facts"][number]["type"]]>): Stage1Output {
+  return {
+    sessionId: "s1",
+    projectKey: PROJECT,
+    cwd: "/work/api",
+    agent: "codex",
+    sourceUpdatedAt: 1,
+    itemFrom: 1,
+    itemTo: 4,
+    generator: "offline",
+    generatedAt: 1,
+    usageCount: 0,
+    lastUsage: null,
+    selectedForPhase2: false,
+    selectedForPhase2SourceUpdatedAt: null,
+    rolloutSummary: "Moved the tests to Vitest.",
+    rolloutSlug: "vitest",
+    rawMemory: "",
+    entities: [],
+    facts: facts.map(([content, type]) => ({ content, type, confidence: 0.9, evidence: [2] })),
+  };
+}
+
+describe("stage-1 facts into the fact store", () => {
+  it("puts only habits stated for all projects in the global scope", async () => {
+    const { db, store } = makeStore();
+    await ingestStage1Facts(
+      output([
+        ["We deploy from the release branch.", "preference"],
+        ["Always rebase feature branches before merging.", "preference"],
+        ["In all my projects I use conventional commit messages.", "preference"],
+      ]),
+      { store, db, llm: null, now: () => 1_700_000_000_000 },
+    );
+    expect(store.counts().byScope).toEqual({ global: 1, [PROJECT]: 2 });
+  });
+});
