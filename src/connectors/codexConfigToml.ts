@@ -14,7 +14,10 @@ export interface CodexServerEntry {
 export const CAIRN_TABLE_COMMENT = "# added by 'cairn install codex'; 'cairn uninstall codex' removes it";
 
 /** The marker lines earlier versions of cairn wrote around the table; removed when seen. */
-const LEGACY_MARKERS = ["# >>> cairn: added by 'cairn install codex'; 'cairn uninstall codex' removes it >>>", "# <<< cairn <<<"];
+const LEGACY_MARKERS = [
+  "# >>> cairn: added by 'cairn install codex'; 'cairn uninstall codex' removes it >>>",
+  "# <<< cairn <<<",
+];
 
 type TomlTable = Record<string, unknown>;
 
@@ -25,7 +28,10 @@ type TomlTable = Record<string, unknown>;
  * input before it is returned: anything but cairn's entry changing, or a result that does not parse,
  * is refused and nothing is written. Returns `current` itself when it already holds exactly `server`.
  */
-export function installCodexServer(current: string | null, options: { server: CodexServerEntry; file: string }): string {
+export function installCodexServer(
+  current: string | null,
+  options: { server: CodexServerEntry; file: string },
+): string {
   const { server, file } = options;
   const text = current ?? "";
   const before = parseConfig(text, file, "install");
@@ -46,7 +52,10 @@ export function uninstallCodexServer(current: string, options: { file: string })
   const before = parseConfig(current, file, "uninstall");
   const base = withoutLegacyMarkers(current);
   if (cairnEntry(before) === undefined) return base;
-  const next = withLineEndingsOf(current, runEdit(() => edit(base, "mcp_servers.cairn", undefined), file, "uninstall"));
+  const next = withLineEndingsOf(
+    current,
+    runEdit(() => edit(base, "mcp_servers.cairn", undefined), file, "uninstall"),
+  );
   const after = parseConfig(next, file, "uninstall");
   if (cairnEntry(after) !== undefined || !isDeepStrictEqual(withoutCairn(after), withoutCairn(before))) {
     throw refusal(file, "uninstall", "the edit would change more than [mcp_servers.cairn]");

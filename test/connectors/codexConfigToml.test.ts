@@ -95,7 +95,9 @@ describe("config.toml: nothing of the user's is lost, and Codex can always read 
     const broken = 'model = "gpt-5"\nmodel = "again"\n';
     write(configFile, broken);
     expect(() => installConnector(codexConnector, context, options())).toThrow(
-      new RegExp(`^${configFile.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: not changed, it is not valid TOML \\(.*line 2.*duplicate key\\); fix the file and run 'cairn install codex' again$`),
+      new RegExp(
+        `^${configFile.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: not changed, it is not valid TOML \\(.*line 2.*duplicate key\\); fix the file and run 'cairn install codex' again$`,
+      ),
     );
     expect(read(configFile)).toBe(broken);
     expect(readdirSync(dirname(configFile))).toEqual(["config.toml"]);
