@@ -11,6 +11,8 @@ export interface DoctorReport {
   sources: Array<{ agent: string; roots: Array<{ path: string; exists: boolean }>; files: number }>;
   provider: { default: string; smol: string; reason: string };
   memoriesEnabled: boolean;
+  /** Set when Codex's AGENTS.override.md hides cairn's AGENTS.md block. */
+  codexAgentsOverride: string | null;
 }
 
 export function registerDoctor(program: Command): void {
@@ -41,6 +43,7 @@ export async function doctor(cairn: Cairn): Promise<DoctorReport> {
     });
   }
   const provider = await cairn.describeProviders();
+  const { codexAgentsOverrideWarning } = await import("../../connectors/codexAgentsOverride.js");
   return {
     home: cairn.paths.home,
     store: {
@@ -54,6 +57,7 @@ export async function doctor(cairn: Cairn): Promise<DoctorReport> {
     sources,
     provider,
     memoriesEnabled: cairn.config.memories.enabled,
+    codexAgentsOverride: codexAgentsOverrideWarning(cairn.env) ?? null,
   };
 }
 
@@ -77,4 +81,5 @@ function printDoctor(report: DoctorReport): void {
   printLine(
     `memories      ${report.memoriesEnabled ? "enabled" : "disabled for agent hooks (enable: cairn config set memories.enabled true)"}`,
   );
+  if (report.codexAgentsOverride) printLine(`codex         ${report.codexAgentsOverride}`);
 }
