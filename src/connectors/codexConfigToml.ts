@@ -22,11 +22,12 @@ const LEGACY_MARKERS = [
 type TomlTable = Record<string, unknown>;
 
 /**
- * Codex's `config.toml` with `[mcp_servers.cairn]` set to `server`, edited through toml_edit (the Rust
+ * Codex's `config.toml` with `[mcp_servers.cairn]` running `server`, edited through toml_edit (the Rust
  * crate Codex itself reads and writes this file with, compiled to WebAssembly), so the user's comments,
- * order, quoting and every other table stay as they were. The result is parsed and compared with the
- * input before it is returned: anything but cairn's entry changing, or a result that does not parse,
- * is refused and nothing is written. Returns `current` itself when it already holds exactly `server`.
+ * order, quoting and every other table stay as they were. Keys the user added to cairn's table
+ * (`startup_timeout_sec`, `enabled`, ...) are kept. The result is parsed and compared with the input
+ * before it is returned: anything else changing, or a result that does not parse, is refused and
+ * nothing is written. Returns `current` itself when cairn's entry already runs `server`.
  */
 export function installCodexServer(
   current: string | null,
@@ -35,12 +36,16 @@ export function installCodexServer(
   const { server, file } = options;
   const text = current ?? "";
   const before = parseConfig(text, file, "install");
-  if (isDeepStrictEqual(cairnEntry(before), server)) return text;
+  const existing = cairnEntry(before);
+  const wanted = isTable(existing) ? { ...existing, ...server } : server;
+  if (isDeepStrictEqual(existing, wanted)) return text;
   const base = withoutLegacyMarkers(text);
-  const edited = "mcp_servers" in before ? editEntry(base, server, file) : appendTable(base, server);
+  const edited = !("mcp_servers" in before)
+    ? appendTable(base, server)
+    : runEdit(() => setEntry(base, server, isTable(existing)), file, "install");
   const next = withLineEndingsOf(text, edited);
   const after = parseConfig(next, file, "install");
-  if (!isDeepStrictEqual(cairnEntry(after), server) || !isDeepStrictEqual(withoutCairn(after), withoutCairn(before))) {
+  if (!isDeepStrictEqual(cairnEntry(after), wanted) || !isDeepStrictEqual(withoutCairn(after), withoutCairn(before))) {
     throw refusal(file, "install", "the edit would change more than [mcp_servers.cairn]");
   }
   return next;
@@ -82,9 +87,15 @@ function appendTable(text: string, server: CodexServerEntry): string {
   return `${text.replace(/\s*$/, "")}\n\n${table}`;
 }
 
-/** Sets the entry inside an existing `mcp_servers` (a table, an inline table or dotted keys). */
-function editEntry(text: string, server: CodexServerEntry, file: string): string {
-  return runEdit(() => edit(text, "mcp_servers.cairn", server, { inline: false }), file, "install");
+/**
+ * Sets the entry inside an existing `mcp_servers` (a table, an inline table or dotted keys): key by key
+ * in a cairn table that exists, so the user's other keys and comments there stay; whole otherwise.
+ */
+function setEntry(text: string, server: CodexServerEntry, tableExists: boolean): string {
+  if (!tableExists) return edit(text, "mcp_servers.cairn", server, { inline: false });
+  let next = text;
+  for (const [key, value] of Object.entries(server)) next = edit(next, `mcp_servers.cairn.${key}`, value);
+  return next;
 }
 
 function runEdit(fn: () => string, file: string, direction: "install" | "uninstall"): string {

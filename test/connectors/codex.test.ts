@@ -113,11 +113,26 @@ describe("cairn install codex", () => {
 });
 
 describe("config.toml edit", () => {
-  it("replaces a cairn table the user wrote (with its sub-tables), leaving the rest alone", () => {
-    const text = `[mcp_servers.cairn]\ncommand = "old"\n\n[mcp_servers.cairn.env]\nX = "1"\n\n# other\n[mcp_servers.other]\ncommand = "o"\n`;
+  it("updates a cairn table the user wrote, keeping their own keys and sub-tables, and leaves the rest alone", () => {
+    const text = `[mcp_servers.cairn]\ncommand = "old"\nstartup_timeout_sec = 30 # slow disk\n\n[mcp_servers.cairn.env]\nX = "1"\n\n# other\n[mcp_servers.other]\ncommand = "o"\n`;
     const installed = installCodexServer(text, { server, file });
-    expect(installed.match(/\[mcp_servers\.cairn/g)).toHaveLength(1);
-    expect(installed).toContain('\n# other\n[mcp_servers.other]\ncommand = "o"\n');
+    expect(installed).toBe(
+      [
+        "[mcp_servers.cairn]",
+        'command = "/opt/node/bin/node"',
+        "startup_timeout_sec = 30 # slow disk",
+        'args = ["/opt/cairn/dist/cli/main.js", "mcp", "--background-run"]',
+        'env_vars = ["CODEX_HOME", "OPENAI_API_KEY"]',
+        "",
+        "[mcp_servers.cairn.env]",
+        'X = "1"',
+        "",
+        "# other",
+        "[mcp_servers.other]",
+        'command = "o"',
+        "",
+      ].join("\n"),
+    );
     expect(installCodexServer(installed, { server, file })).toBe(installed);
     expect(uninstallCodexServer(installed, { file })).toBe(`\n# other\n[mcp_servers.other]\ncommand = "o"\n`);
   });
