@@ -23,7 +23,7 @@ const cwdField = z
   .string()
   .min(1)
   .optional()
-  .describe("directory whose project is meant (default: the directory the server was started in)");
+  .describe("absolute directory whose project is meant (default for stdio: the directory the server was started in)");
 
 /**
  * The MCP face of cairn: recall, remember, read and status over one Cairn instance. Each call's failure
@@ -54,11 +54,7 @@ export function createMcpServer(cairn: Cairn, options: McpServerOptions): McpSer
     },
     (args) =>
       guarded(async () => {
-        const cwd = callCwd(
-          args.cwd,
-          options.cwd,
-          isProjectScope(args.scope) ? "when scope is project (the default)" : undefined,
-        );
+        const cwd = callCwd(args.cwd, options.cwd, scopeNeedsCwd(args.scope));
         const response = await cairn.recall({ ...args, cwd });
         return formatRecall(args.query, response);
       }),
@@ -85,11 +81,7 @@ export function createMcpServer(cairn: Cairn, options: McpServerOptions): McpSer
     },
     (args) =>
       guarded(async () => {
-        const cwd = callCwd(
-          args.cwd,
-          options.cwd,
-          isProjectScope(args.scope) ? "when scope is project (the default)" : undefined,
-        );
+        const cwd = callCwd(args.cwd, options.cwd, scopeNeedsCwd(args.scope));
         const [outcome] = await cairn.remember({
           content: args.text,
           ...(cwd ? { cwd } : {}),
@@ -138,8 +130,9 @@ export function createMcpServer(cairn: Cairn, options: McpServerOptions): McpSer
   return server;
 }
 
-function isProjectScope(scope: string | undefined): boolean {
-  return (scope ?? "project") === "project";
+/** Project scope (the default) is about the project of cwd; the reason it is needed, else undefined. */
+function scopeNeedsCwd(scope: string | undefined): string | undefined {
+  return (scope ?? "project") === "project" ? "when scope is project (the default)" : undefined;
 }
 
 /**
