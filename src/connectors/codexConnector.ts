@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { codexHome } from "./agentHomes.js";
 import { shellCommand } from "./cairnInvocation.js";
 import { installCodexServer, uninstallCodexServer } from "./codexConfigToml.js";
+import { codexForwardedEnv } from "./codexServerEnv.js";
 import { type Markers, removeBlock, upsertBlock } from "./markedBlock.js";
 import type { Connector, InstallContext, ManagedEdit } from "./types.js";
 
@@ -12,8 +13,8 @@ export const AGENTS_MARKERS: Markers = {
 
 /**
  * Codex: the MCP server in `config.toml` (`[mcp_servers.cairn]`, started with `--background-run` so that
- * Codex launching it at session start also starts the pipeline, since Codex hooks cannot be relied on),
- * and a block in the global `AGENTS.md` that tells the agent to load its memory through that server.
+ * Codex launching it at session start also starts the pipeline; docs/integration.md says why not a Codex
+ * hook), and a block in the global `AGENTS.md` that tells the agent to load its memory through that server.
  */
 export const codexConnector: Connector = {
   agent: "codex",
@@ -21,12 +22,17 @@ export const codexConnector: Connector = {
 };
 
 function mcpServerEdit(context: InstallContext): ManagedEdit {
-  const server = { command: context.invocation.command, args: [...context.invocation.args, "mcp", "--background-run"] };
+  const server = {
+    command: context.invocation.command,
+    args: [...context.invocation.args, "mcp", "--background-run"],
+    env_vars: codexForwardedEnv(),
+  };
+  const file = join(codexHome(context.env), "config.toml");
   return {
-    file: join(codexHome(context.env), "config.toml"),
+    file,
     what: "MCP server [mcp_servers.cairn]",
-    install: (current) => installCodexServer(current, server),
-    uninstall: uninstallCodexServer,
+    install: (current) => installCodexServer(current, { server, file }),
+    uninstall: (current) => uninstallCodexServer(current, { file }),
     isEmpty: (content) => content.trim() === "",
   };
 }

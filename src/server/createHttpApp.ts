@@ -28,7 +28,7 @@ export interface HttpAppOptions {
   triggerRun?: () => TriggerResult;
   /** Extra status of the serving process (scheduler state, last cycle). */
   daemonStatus?: () => Record<string, unknown>;
-  /** The cwd MCP tool calls default to. */
+  /** The cwd MCP tool calls default to; absent, calls about a project must name theirs (as on the REST routes). */
   cwd?: string;
 }
 
@@ -115,7 +115,7 @@ export function createHttpApp(options: HttpAppOptions): Hono {
 
   app.post("/mcp", async (c) => {
     // Stateless streamable HTTP: one server and transport per request, JSON responses, no sessions.
-    const server = createMcpServer(cairn, { cwd: options.cwd ?? process.cwd() });
+    const server = createMcpServer(cairn, options.cwd ? { cwd: options.cwd } : {});
     const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
     await server.connect(transport);
     try {

@@ -1,24 +1,29 @@
+import { isAbsolute } from "node:path";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { Cairn } from "../cairn.js";
 import { memoryTypes } from "../memory/types.js";
-import { errorMessage } from "../util/errors.js";
+import { CairnError, errorMessage } from "../util/errors.js";
 import { formatRecall, formatRemember } from "./formatToolText.js";
 
 export const MCP_SERVER_NAME = "cairn";
 export const MCP_SERVER_VERSION = "0.1.0";
 
 export interface McpServerOptions {
-  /** The directory whose project is "this project" when a call names no cwd. */
-  cwd: string;
+  /**
+   * The directory whose project is "this project" when a call names no cwd: the agent's directory for
+   * `cairn mcp` on stdio. Absent for the daemon's `/mcp`, whose own directory is nobody's project: calls
+   * about a project must then name an absolute cwd, as the REST routes require.
+   */
+  cwd?: string;
 }
 
 const cwdField = z
   .string()
   .min(1)
   .optional()
-  .describe("directory whose project is meant (default: the directory the server was started in)");
+  .describe("absolute directory whose project is meant (default for stdio: the directory the server was started in)");
 
 /**
  * The MCP face of cairn: recall, remember, read and status over one Cairn instance. Each call's failure
@@ -49,7 +54,8 @@ export function createMcpServer(cairn: Cairn, options: McpServerOptions): McpSer
     },
     (args) =>
       guarded(async () => {
-        const response = await cairn.recall({ ...args, cwd: args.cwd ?? options.cwd });
+        const cwd = callCwd(args.cwd, options.cwd, scopeNeedsCwd(args.scope));
+        const response = await cairn.recall({ ...args, cwd });
         return formatRecall(args.query, response);
       }),
   );
@@ -75,9 +81,10 @@ export function createMcpServer(cairn: Cairn, options: McpServerOptions): McpSer
     },
     (args) =>
       guarded(async () => {
+        const cwd = callCwd(args.cwd, options.cwd, scopeNeedsCwd(args.scope));
         const [outcome] = await cairn.remember({
           content: args.text,
-          cwd: args.cwd ?? options.cwd,
+          ...(cwd ? { cwd } : {}),
           ...(args.scope ? { scope: args.scope } : {}),
           ...(args.type ? { type: args.type } : {}),
         });
@@ -99,7 +106,14 @@ export function createMcpServer(cairn: Cairn, options: McpServerOptions): McpSer
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (args) => guarded(async () => cairn.readMemory(args.url, args.cwd ?? options.cwd).content),
+    (args) =>
+      guarded(async () => {
+        const projectUrl = args.url.trim().startsWith("memory://root");
+        return cairn.readMemory(
+          args.url,
+          callCwd(args.cwd, options.cwd, projectUrl ? "for memory://root URLs" : undefined),
+        ).content;
+      }),
   );
 
   server.registerTool(
@@ -114,6 +128,22 @@ export function createMcpServer(cairn: Cairn, options: McpServerOptions): McpSer
   );
 
   return server;
+}
+
+/** Project scope (the default) is about the project of cwd; the reason it is needed, else undefined. */
+function scopeNeedsCwd(scope: string | undefined): string | undefined {
+  return (scope ?? "project") === "project" ? "when scope is project (the default)" : undefined;
+}
+
+/**
+ * The cwd a call works in: its own, else the server's. Without a server cwd (the daemon), a call that is
+ * about a project must name an absolute one; `requiredWhen` says why it is needed, undefined if it is not.
+ */
+function callCwd(given: string | undefined, fallback: string | undefined, requiredWhen: string | undefined) {
+  if (fallback !== undefined) return given ?? fallback;
+  if (given !== undefined && !isAbsolute(given)) throw new CairnError("bad_input", "cwd must be an absolute path");
+  if (given === undefined && requiredWhen) throw new CairnError("bad_input", `cwd is required ${requiredWhen}`);
+  return given;
 }
 
 async function guarded(fn: () => Promise<string>): Promise<CallToolResult> {

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cliArgs, type TempHome, tempHome, writeSummary } from "../server/tempHome.js";
@@ -56,15 +56,19 @@ describe("cairn hook session-start (whole process)", () => {
 
 describe("cairn install / uninstall (whole process)", () => {
   it("installs codex with this cairn's absolute command, reports it, and uninstalls", () => {
+    mkdirSync(join(temp.root, ".codex"), { recursive: true });
+    writeFileSync(join(temp.root, ".codex", "AGENTS.override.md"), "- Only review this week.\n");
     const installed = cairn(["install", "codex", "--json"]);
     expect(installed.status).toBe(0);
     const report = JSON.parse(installed.stdout);
     expect(report.changes.map((change: { action: string }) => change.action)).toEqual(["created", "created"]);
+    expect(report.notes).toContainEqual(expect.stringMatching(/^warning: Codex reads .*AGENTS\.override\.md instead/));
     const config = readFileSync(join(temp.root, ".codex", "config.toml"), "utf8");
     expect(config).toContain(`command = ${JSON.stringify(process.execPath)}`);
     expect(config).toMatch(
       /args = \["--import", "file:\/\/[^"]+", "[^"]+main\.ts", "--home", "[^"]+cairn-home", "mcp", "--background-run"\]/,
     );
+    expect(config).toMatch(/env_vars = \[.*"OPENAI_API_KEY".*\]/);
     const removed = cairn(["uninstall", "codex"]);
     expect(removed.status).toBe(0);
     expect(removed.stdout).toMatch(/^deleted \(cairn had created it\) .*config\.toml: MCP server/m);

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { installConnector, uninstallConnector } from "../../src/connectors/applyConnector.js";
 import { installCodexServer, uninstallCodexServer } from "../../src/connectors/codexConfigToml.js";
 import { codexConnector } from "../../src/connectors/codexConnector.js";
+import { codexForwardedEnv } from "../../src/connectors/codexServerEnv.js";
 import type { InstallContext } from "../../src/connectors/types.js";
 import { type TempHome, tempHome } from "../server/tempHome.js";
 
@@ -29,7 +30,12 @@ this is text, not a table
 """
 `;
 const userAgents = "# Global instructions\n\n- Answer in English.\n";
-const server = { command: "/opt/node/bin/node", args: ["/opt/cairn/dist/cli/main.js", "mcp", "--background-run"] };
+const server = {
+  command: "/opt/node/bin/node",
+  args: ["/opt/cairn/dist/cli/main.js", "mcp", "--background-run"],
+  env_vars: ["CODEX_HOME", "OPENAI_API_KEY"],
+};
+const file = "config.toml";
 
 function write(file: string, text: string): void {
   mkdirSync(dirname(file), { recursive: true });
@@ -52,19 +58,17 @@ describe("cairn install codex", () => {
     write(configFile, userConfig);
     write(agentsFile, userAgents);
     expect(installConnector(codexConnector, context, options()).map((c) => c.action)).toEqual(["updated", "updated"]);
-    const config = read(configFile);
-    expect(config.startsWith(userConfig)).toBe(true);
-    expect(config.slice(userConfig.length)).toBe(
-      [
-        "",
-        "# >>> cairn: added by 'cairn install codex'; 'cairn uninstall codex' removes it >>>",
-        "[mcp_servers.cairn]",
-        'command = "/opt/node/bin/node"',
-        'args = ["/opt/cairn/dist/cli/main.js", "mcp", "--background-run"]',
-        "# <<< cairn <<<",
-        "",
-      ].join("\n"),
-    );
+    // toml_edit puts the new table next to the other MCP servers; nothing else moves.
+    const cairnTable = [
+      "[mcp_servers.cairn]",
+      'command = "/opt/node/bin/node"',
+      'args = ["/opt/cairn/dist/cli/main.js", "mcp", "--background-run"]',
+      `env_vars = [${codexForwardedEnv()
+        .map((name) => `"${name}"`)
+        .join(", ")}]`,
+      "",
+    ].join("\n");
+    expect(read(configFile)).toBe(userConfig.replace("[profiles.fast]", `${cairnTable}\n[profiles.fast]`));
     const agents = read(agentsFile);
     expect(agents.startsWith(`${userAgents}\n<!-- cairn:begin`)).toBe(true);
     expect(agents).toContain("call the `cairn` tool `read` with `memory://root`");
@@ -102,39 +106,61 @@ describe("cairn install codex", () => {
 
   it("creates missing files and deletes them on uninstall", () => {
     expect(installConnector(codexConnector, context, options()).map((c) => c.action)).toEqual(["created", "created"]);
-    expect(read(configFile).startsWith("# >>> cairn")).toBe(true);
+    expect(read(configFile).startsWith("# added by 'cairn install codex'")).toBe(true);
     expect(uninstallConnector(codexConnector, context, options()).map((c) => c.action)).toEqual(["deleted", "deleted"]);
     expect(existsSync(configFile) || existsSync(agentsFile)).toBe(false);
   });
 });
 
-describe("config.toml line edit", () => {
-  it("replaces a cairn table the user wrote (with its sub-tables), leaving the rest alone", () => {
-    const text = `[mcp_servers.cairn]\ncommand = "old"\n\n[mcp_servers.cairn.env]\nX = "1"\n\n# other\n[mcp_servers.other]\ncommand = "o"\n`;
-    const installed = installCodexServer(text, server);
-    expect(installed.startsWith(`\n# other\n[mcp_servers.other]\ncommand = "o"\n\n# >>> cairn`)).toBe(true);
-    expect(installed.match(/\[mcp_servers\.cairn/g)).toHaveLength(1);
-    expect(installCodexServer(installed, server)).toBe(installed);
-    expect(uninstallCodexServer(installed)).toBe(`\n# other\n[mcp_servers.other]\ncommand = "o"\n`);
+describe("config.toml edit", () => {
+  it("updates a cairn table the user wrote, keeping their own keys and sub-tables, and leaves the rest alone", () => {
+    const text = `[mcp_servers.cairn]\ncommand = "old"\nstartup_timeout_sec = 30 # slow disk\n\n[mcp_servers.cairn.env]\nX = "1"\n\n# other\n[mcp_servers.other]\ncommand = "o"\n`;
+    const installed = installCodexServer(text, { server, file });
+    expect(installed).toBe(
+      [
+        "[mcp_servers.cairn]",
+        'command = "/opt/node/bin/node"',
+        "startup_timeout_sec = 30 # slow disk",
+        'args = ["/opt/cairn/dist/cli/main.js", "mcp", "--background-run"]',
+        'env_vars = ["CODEX_HOME", "OPENAI_API_KEY"]',
+        "",
+        "[mcp_servers.cairn.env]",
+        'X = "1"',
+        "",
+        "# other",
+        "[mcp_servers.other]",
+        'command = "o"',
+        "",
+      ].join("\n"),
+    );
+    expect(installCodexServer(installed, { server, file })).toBe(installed);
+    expect(uninstallCodexServer(installed, { file })).toBe(`\n# other\n[mcp_servers.other]\ncommand = "o"\n`);
   });
 
   it("keeps a multi-line string that looks like a cairn table", () => {
-    const installed = installCodexServer(userConfig, server);
+    const installed = installCodexServer(userConfig, { server, file });
     expect(installed).toContain('notes = """\n[mcp_servers.cairn]\nthis is text, not a table\n"""\n');
-    expect(uninstallCodexServer(installed)).toBe(userConfig);
+    expect(uninstallCodexServer(installed, { file })).toBe(userConfig);
   });
 
   it("appends after a file without a final newline and escapes strings", () => {
-    const installed = installCodexServer('model = "x"', { command: 'C:\\node "x"', args: [] });
-    expect(installed).toContain('model = "x"\n\n# >>> cairn');
+    const installed = installCodexServer('model = "x"', {
+      server: { command: 'C:\\node "x"', args: [], env_vars: [] },
+      file,
+    });
+    expect(installed).toContain('model = "x"\n\n# added by');
     expect(installed).toContain('command = "C:\\\\node \\"x\\""');
     expect(installed).toContain("args = []");
+    expect(uninstallCodexServer(installed, { file })).toBe('model = "x"\n');
   });
 
-  it("refuses inline definitions it cannot edit safely", () => {
-    expect(() => installCodexServer(`[mcp_servers]\ncairn = { command = "x" }\n`, server)).toThrow(/inline/);
-    expect(() => installCodexServer(`mcp_servers.cairn.command = "x"\n`, server)).toThrow(/inline/);
-    expect(() => installCodexServer(`[mcp_servers]\ngithub = { command = "x" }\n`, server)).not.toThrow();
+  it("refuses an mcp_servers that cannot hold a table, naming the file", () => {
+    expect(() => installCodexServer(`[[mcp_servers]]\ncommand = "x"\n`, { server, file })).toThrow(
+      /^config\.toml: not changed, mcp_servers cannot hold a cairn table there/,
+    );
+    expect(() => uninstallCodexServer("model = ", { file })).toThrow(
+      /^config\.toml: not changed, it is not valid TOML .*; fix the file and run 'cairn uninstall codex' again$/,
+    );
   });
 });
 

@@ -14,6 +14,8 @@ export interface DoctorReport {
   memoriesEnabled: boolean;
   /** Memory summaries too long for the smallest agent cap (cut at every session start). */
   summarySizes: SummarySizeWarning[];
+  /** Set when Codex's AGENTS.override.md hides cairn's AGENTS.md block. */
+  codexAgentsOverride: string | null;
 }
 
 export function registerDoctor(program: Command): void {
@@ -44,6 +46,7 @@ export async function doctor(cairn: Cairn): Promise<DoctorReport> {
     });
   }
   const provider = await cairn.describeProviders();
+  const { codexAgentsOverrideWarning } = await import("../../connectors/codexAgentsOverride.js");
   return {
     home: cairn.paths.home,
     store: {
@@ -61,6 +64,7 @@ export async function doctor(cairn: Cairn): Promise<DoctorReport> {
       memoriesRoot: cairn.paths.memories,
       tokenLimit: cairn.config.memories.summaryInjectionTokenLimit,
     }),
+    codexAgentsOverride: codexAgentsOverrideWarning(cairn.env) ?? null,
   };
 }
 
@@ -85,4 +89,5 @@ function printDoctor(report: DoctorReport): void {
     `memories      ${report.memoriesEnabled ? "enabled" : "disabled for agent hooks (enable: cairn config set memories.enabled true)"}`,
   );
   for (const warning of report.summarySizes) printLine(`warning       ${warning.message}`);
+  if (report.codexAgentsOverride) printLine(`codex         ${report.codexAgentsOverride}`);
 }

@@ -41,6 +41,11 @@ async function apply(direction: Direction, agent: string, command: Command): Pro
       : uninstallConnector(connector, context, options);
   const enabled = loadConfig({ file: cairnPaths(home).config, env: process.env }).memories.enabled;
   const notes = notesFor(direction, agent, changes, enabled);
+  if (direction === "install" && agent === "codex") {
+    const { codexAgentsOverrideWarning } = await import("../../connectors/codexAgentsOverride.js");
+    const warning = codexAgentsOverrideWarning(process.env);
+    if (warning) notes.push(warning);
+  }
   if (global.json) return printJson({ agent, direction, changes, notes });
   for (const change of changes) printLine(describe(change));
   for (const note of notes) printLine(note);
