@@ -73,6 +73,6 @@ describe("cairn memory hints (CLI)", () => {
     expect(JSON.parse(offline.stdout).reason).toContain("need an LLM");
     const bad = runCli(["memory", "hints", "--limit", "0"], { env });
     expect(bad.status).not.toBe(0);
-    expect(bad.stderr).toContain("--limit must be a positive integer");
+    expect(bad.stderr).toContain("--limit must be a whole number of at least 1");
   });
 });
