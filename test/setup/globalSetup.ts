@@ -30,11 +30,15 @@ export default function setup(project: TestProject): () => void {
     const leftTemp = readdirSync(env.TMPDIR as string);
     rmSync(root, { recursive: true, force: true });
     const problems = [
-      wroteHome.length > 0 ? `tests wrote into the home directory: ${wroteHome.join(", ")}` : "",
+      wroteHome.length > 0
+        ? `tests wrote into the home directory, which without this setup is the user's real one: ${wroteHome.join(", ")}`
+        : "",
       leftTemp.length > 0 ? `tests left files in the temp dir: ${leftTemp.join(", ")}` : "",
     ].filter(Boolean);
     if (problems.length > 0) {
-      throw new Error(`${problems.join("; ")} (give every test its own folder with tempDir() from test/helpers)`);
+      throw new Error(
+        `${problems.join("; ")} (give each test its own CAIRN_HOME / HOME folder from tempDir() in test/helpers/tempDir.ts)`,
+      );
     }
   };
 }
