@@ -1,4 +1,6 @@
 #!/usr/bin/env node
 import { main } from "./program.js";
+import { quietOnClosedStdout } from "./quietOnClosedStdout.js";
 
+quietOnClosedStdout();
 process.exitCode = await main(process.argv);

@@ -18,6 +18,7 @@ import { registerScan } from "./commands/scan.js";
 import { registerServe } from "./commands/serve.js";
 import { registerSessions } from "./commands/sessions.js";
 import { registerStatus } from "./commands/status.js";
+import { nonEmpty } from "./flags.js";
 
 export function buildProgram(): Command {
   const program = new Command("cairn")
@@ -25,7 +26,7 @@ export function buildProgram(): Command {
       "Durable memory for coding agents: collects the sessions your agents write, extracts what a future session should know, consolidates it into a readable memory workspace, and gives it back.",
     )
     .version(packageVersion(), "-V, --version", "print the cairn version")
-    .option("--home <dir>", "memory root (default: $CAIRN_HOME or ~/.cairn)")
+    .option("--home <dir>", "memory root (default: $CAIRN_HOME or ~/.cairn)", nonEmpty("--home", "a directory"))
     .showHelpAfterError("(run 'cairn --help' for usage)")
     .exitOverride();
   registerRun(program);

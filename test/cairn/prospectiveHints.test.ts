@@ -1,10 +1,8 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Cairn } from "../../src/cairn.js";
 import { type LoopbackServer, startLoopbackServer } from "../helpers/loopbackServer.js";
 import { runCli } from "../helpers/runCli.js";
+import { tempDir } from "../helpers/tempDir.js";
 
 /** The questions the fake model writes for a memory, picked by a word of the memory. */
 function answerFor(prompt: string): string[] {
@@ -26,7 +24,7 @@ describe("prospective hints through Cairn and a real OpenAI-compatible wire form
   afterAll(() => server.close());
 
   it("remember, generate hints, then recall by words only the hints have", async () => {
-    const home = mkdtempSync(join(tmpdir(), "cairn-hints-"));
+    const home = tempDir("cairn-hints-");
     const cairn = new Cairn({
       home,
       env: { HOME: home },
@@ -64,7 +62,7 @@ describe("prospective hints through Cairn and a real OpenAI-compatible wire form
 
 describe("cairn memory hints (CLI)", () => {
   it("says why it did nothing when hints are off or no model is set, and rejects a bad --limit", () => {
-    const env = { CAIRN_HOME: mkdtempSync(join(tmpdir(), "cairn-hints-cli-")) };
+    const env = { CAIRN_HOME: tempDir("cairn-hints-cli-") };
     expect(runCli(["remember", "Use pnpm here", "--scope", "global"], { env }).status).toBe(0);
     const off = runCli(["memory", "hints"], { env });
     expect(off).toMatchObject({ status: 0 });
@@ -75,6 +73,6 @@ describe("cairn memory hints (CLI)", () => {
     expect(JSON.parse(offline.stdout).reason).toContain("need an LLM");
     const bad = runCli(["memory", "hints", "--limit", "0"], { env });
     expect(bad.status).not.toBe(0);
-    expect(bad.stderr).toContain("--limit must be a positive integer");
+    expect(bad.stderr).toContain("--limit must be a whole number of at least 1");
   });
 });

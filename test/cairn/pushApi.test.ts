@@ -1,14 +1,12 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openCairn } from "../../src/index.js";
+import { tempDir } from "../helpers/tempDir.js";
 
 describe("the push API", () => {
   it("stores pushed items raw first, applies the triggers, and extracts the session like a scanned one", async () => {
     let now = Date.parse("2026-10-01T10:00:00.000Z");
     const cairn = openCairn({
-      home: mkdtempSync(join(tmpdir(), "cairn-push-")),
+      home: tempDir("cairn-push-"),
       env: {},
       clock: () => now,
       config: { "llm.provider": "offline", "memories.minRolloutIdleHours": 0 },
@@ -34,7 +32,7 @@ describe("the push API", () => {
   });
 
   it("redacts secrets in pushed text and rejects bad input with one clear error", () => {
-    const cairn = openCairn({ home: mkdtempSync(join(tmpdir(), "cairn-push-")), env: {} });
+    const cairn = openCairn({ home: tempDir("cairn-push-"), env: {} });
     cairn.appendHistory("s", { role: "user", text: "token ghp_R8x2Lk9QmZpV4tWn7YbC3dFhJ5sA1eG6uK0o" });
     expect(cairn.storage.items.list("s")[0]?.text).not.toContain("ghp_R8x2");
     expect(() => cairn.appendHistory(" ", { role: "user", text: "x" })).toThrow(

@@ -1,12 +1,10 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { Cairn } from "../../src/cairn.js";
+import { tempDir } from "../helpers/tempDir.js";
 
 /** A home whose two memories were embedded at 256 dimensions, with nothing left to refresh then. */
 async function homeWithTwoMemories(): Promise<string> {
-  const home = mkdtempSync(join(tmpdir(), "cairn-embed-"));
+  const home = tempDir("cairn-embed-");
   const first = new Cairn({ home, env: {}, config: { "embeddings.dimensions": 256 } });
   await first.remember([
     { content: "The staging deploy runs from the release branch", scope: "global" },

@@ -1,20 +1,21 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/runCli.js";
+import { tempDir } from "../helpers/tempDir.js";
 
 describe("cairn CLI", () => {
   let home: string;
   let env: NodeJS.ProcessEnv;
 
   beforeAll(() => {
-    home = mkdtempSync(join(tmpdir(), "cairn-cli-"));
+    home = tempDir("cairn-cli-");
     env = { CAIRN_HOME: home };
   });
 
   it("run --demo leaves $CAIRN_HOME alone and writes into a temporary folder", () => {
-    const real = mkdtempSync(join(tmpdir(), "cairn-real-"));
+    const real = tempDir("cairn-real-");
     const result = runCli(["run", "--demo"], { env: { CAIRN_HOME: real } });
     expect(result.status, result.stderr).toBe(0);
     expect(readdirSync(real)).toEqual([]);
@@ -49,14 +50,14 @@ describe("cairn CLI", () => {
     const notes = runCli(["inject", "--cwd", "/srv/demo/notes-cli"], { env });
     expect(notes.stdout).toContain("Project memory (notes-cli)");
     expect(notes.stdout).not.toContain("Always use pnpm in this repo");
-    const elsewhere = runCli(["inject", "--cwd", mkdtempSync(join(tmpdir(), "cairn-other-"))], { env });
+    const elsewhere = runCli(["inject", "--cwd", tempDir("cairn-other-")], { env });
     expect(elsewhere.stdout).toContain("Global memory");
     expect(elsewhere.stdout).not.toContain("Project memory");
   });
 
   it("inject prints nothing and exits 0 when there is no memory", () => {
     const empty = runCli(["inject", "--cwd", "/srv/demo/weather-api"], {
-      env: { CAIRN_HOME: mkdtempSync(join(tmpdir(), "cairn-empty-")) },
+      env: { CAIRN_HOME: tempDir("cairn-empty-") },
     });
     expect(empty).toMatchObject({ status: 0, stdout: "" });
   });
@@ -84,7 +85,7 @@ describe("cairn CLI", () => {
   });
 
   it("scan --json reports per-file problems and imports the rest of the file", () => {
-    const dir = mkdtempSync(join(tmpdir(), "cairn-codex-"));
+    const dir = tempDir("cairn-codex-");
     const day = join(dir, "sessions", "2026", "10", "09");
     mkdirSync(day, { recursive: true });
     const meta = {
@@ -107,7 +108,7 @@ describe("cairn CLI", () => {
       `${JSON.stringify(meta)}\n{broken\n${JSON.stringify(user)}\n`,
     );
     const result = runCli(["scan", "--json", "--source", `codex=${dir}`], {
-      env: { CAIRN_HOME: mkdtempSync(join(tmpdir(), "cairn-scan-")) },
+      env: { CAIRN_HOME: tempDir("cairn-scan-") },
     });
     const report = JSON.parse(result.stdout) as {
       totals: Record<string, number>;
@@ -119,7 +120,7 @@ describe("cairn CLI", () => {
   });
 
   it("extract --json prints one entry per job with the documented fields", () => {
-    const fresh = mkdtempSync(join(tmpdir(), "cairn-extract-"));
+    const fresh = tempDir("cairn-extract-");
     // The example session is from 2026-10-05: widen the age window so it is eligible on any date.
     writeFileSync(join(fresh, "config.yaml"), "memories:\n  maxRolloutAgeDays: 3650\n  minRolloutIdleHours: 0\n");
     const demoEnv = { CAIRN_HOME: fresh };

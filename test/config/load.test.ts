@@ -1,11 +1,12 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadConfig, setConfigValue } from "../../src/config/load.js";
+import { tempDir } from "../helpers/tempDir.js";
 
 function configFile(yaml: string): string {
-  const file = join(mkdtempSync(join(tmpdir(), "cairn-config-")), "config.yaml");
+  const file = join(tempDir("cairn-config-"), "config.yaml");
   writeFileSync(file, yaml);
   return file;
 }

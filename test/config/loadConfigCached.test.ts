@@ -1,12 +1,12 @@
-import { mkdtempSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadConfigCached } from "../../src/config/loadConfigCached.js";
+import { tempDir } from "../helpers/tempDir.js";
 
 describe("loadConfigCached", () => {
   it("serves the validated config from its cache until the file or an overriding variable changes", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "cairn-cfgcache-"));
+    const dir = tempDir("cairn-cfgcache-");
     const file = join(dir, "config.yaml");
     writeFileSync(file, "memories:\n  summaryInjectionTokenLimit: 800\n");
     expect((await loadConfigCached({ file, env: {} })).memories.summaryInjectionTokenLimit).toBe(800);
@@ -27,7 +27,7 @@ describe("loadConfigCached", () => {
   });
 
   it("still rejects a bad file with the loader's error", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "cairn-cfgcache-"));
+    const dir = tempDir("cairn-cfgcache-");
     const file = join(dir, "config.yaml");
     writeFileSync(file, "memories:\n  summaryInjectionTokenLimit: 1\n");
     await expect(loadConfigCached({ file, env: {} })).rejects.toThrow(/out of range/);

@@ -1,11 +1,10 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/db/connection.js";
 import { migrate } from "../../src/db/migrate.js";
 import { migrations } from "../../src/db/migrations/index.js";
+import { tempDir } from "../helpers/tempDir.js";
 
 function columns(db: BetterSqlite3.Database, table: string): string[] {
   return (db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>).map((c) => c.name);
@@ -135,7 +134,7 @@ describe("migrations", () => {
   });
 
   it("refuses a store written by a newer version without touching it", () => {
-    const path = join(mkdtempSync(join(tmpdir(), "cairn-db-")), "cairn.db");
+    const path = join(tempDir("cairn-db-"), "cairn.db");
     const raw = new BetterSqlite3(path);
     raw.pragma("user_version = 999");
     raw.close();
@@ -146,7 +145,7 @@ describe("migrations", () => {
   });
 
   it("opens with WAL, foreign keys and a busy timeout", () => {
-    const path = join(mkdtempSync(join(tmpdir(), "cairn-db-")), "cairn.db");
+    const path = join(tempDir("cairn-db-"), "cairn.db");
     const { db } = openDatabase(path);
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
     expect(db.pragma("foreign_keys", { simple: true })).toBe(1);
@@ -156,7 +155,7 @@ describe("migrations", () => {
 
   it("gives a clear error for a file that is not a database", async () => {
     const { writeFileSync } = await import("node:fs");
-    const path = join(mkdtempSync(join(tmpdir(), "cairn-db-")), "cairn.db");
+    const path = join(tempDir("cairn-db-"), "cairn.db");
     writeFileSync(path, "this is not sqlite ".repeat(100));
     expect(() => openDatabase(path)).toThrow(/cannot (open|prepare) the store at .*cairn\.db/);
   });

@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Cairn } from "../../src/cairn.js";
 import { demoConfig, demoSources } from "../../src/cli/demo.js";
+import { tempDir } from "../helpers/tempDir.js";
 
 /**
  * The offline extractor and consolidator on the bundled example sessions, compared with golden files
@@ -30,7 +30,7 @@ function files(root: string): string[] {
 describe("offline pipeline golden files", () => {
   it("writes the reviewed MEMORY.md, memory_summary.md, skills and summaries for the example sessions", async () => {
     const cairn = new Cairn({
-      home: mkdtempSync(join(tmpdir(), "cairn-golden-")),
+      home: tempDir("cairn-golden-"),
       config: demoConfig,
       env: {},
       clock: () => NOW,

@@ -70,6 +70,16 @@ describe("phase 1 claim rules", () => {
     expect((await run(new FakeLlm({ fallback: answer }), cfg)).jobs).toHaveLength(1);
   });
 
+  it("reports how many eligible sessions wait for the next run, dry run included", async () => {
+    for (let i = 0; i < 5; i++) addSession(storage, clock, { id: `s${i}`, updatedAt: now - DAY_MS - i });
+    const cfg = validateConfig({ memories: { maxRolloutsPerStartup: 2 } });
+    const dry = await runPhase1({ storage, config: cfg, clock, llm: null }, { dryRun: true });
+    expect(dry.waiting).toBe(3);
+    expect((await run(new FakeLlm({ fallback: answer }), cfg)).waiting).toBe(3);
+    expect((await run(new FakeLlm({ fallback: answer }), cfg)).waiting).toBe(1);
+    expect((await run(new FakeLlm({ fallback: answer }), cfg)).waiting).toBe(0);
+  });
+
   it("never exceeds the global running cap, counting live leases held by other processes", async () => {
     for (let i = 0; i < 4; i++) addSession(storage, clock, { id: `s${i}`, updatedAt: now - DAY_MS - i });
     // Another process holds two live leases.

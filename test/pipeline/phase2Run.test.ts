@@ -1,5 +1,4 @@
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { validateConfig } from "../../src/config/load.js";
@@ -15,6 +14,7 @@ import { DAY_MS } from "../../src/util/clock.js";
 import { projectWorkspace } from "../../src/workspace/workspacePaths.js";
 import { json, type LoopbackServer, startLoopbackServer } from "../helpers/loopbackServer.js";
 import { addSession, memoryStorage } from "../helpers/store.js";
+import { tempDir } from "../helpers/tempDir.js";
 
 const PROJECT = "path:/work/project";
 
@@ -28,7 +28,7 @@ describe("phase 2", () => {
   beforeEach(async () => {
     now = 100 * DAY_MS;
     storage = memoryStorage(clock);
-    root = mkdtempSync(join(tmpdir(), "cairn-memories-"));
+    root = tempDir("cairn-memories-");
   });
 
   const extract = () => runPhase1({ storage, config, clock, llm: null });
@@ -207,7 +207,7 @@ describe("phase 2", () => {
 
   describe("agent mode", () => {
     function fakeAgent(script: string): string {
-      const dir = mkdtempSync(join(tmpdir(), "cairn-agent-"));
+      const dir = tempDir("cairn-agent-");
       const file = join(dir, "agent");
       writeFileSync(file, `#!/usr/bin/env bash\ncat > /dev/null\n${script}\n`);
       chmodSync(file, 0o755);

@@ -1,12 +1,12 @@
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { normalizeRemote } from "../../src/project/normalizeRemote.js";
 import { projectIdentity } from "../../src/project/projectKey.js";
+import { tempDir } from "../helpers/tempDir.js";
 
 function repo(remote?: string): string {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), "cairn-repo-")));
+  const root = realpathSync(tempDir("cairn-repo-"));
   mkdirSync(join(root, ".git"));
   const config = remote ? `[core]\n\tbare = false\n[remote "origin"]\n\turl = ${remote}\n` : "[core]\n";
   writeFileSync(join(root, ".git", "config"), config);
@@ -38,7 +38,7 @@ describe("projectIdentity", () => {
 
   it("gives every worktree of one repository the same key", () => {
     const main = repo();
-    const worktree = realpathSync(mkdtempSync(join(tmpdir(), "cairn-wt-")));
+    const worktree = realpathSync(tempDir("cairn-wt-"));
     const gitDir = join(main, ".git", "worktrees", "feature");
     mkdirSync(gitDir, { recursive: true });
     writeFileSync(join(gitDir, "commondir"), "../..\n");

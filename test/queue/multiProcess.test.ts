@@ -1,17 +1,17 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/db/connection.js";
 import { JobQueue } from "../../src/queue/jobQueue.js";
+import { tempDir } from "../helpers/tempDir.js";
 
 const run = promisify(execFile);
 
 describe("JobQueue across processes", () => {
   it("runs every job exactly once, never two at once, never more than the running cap", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "cairn-queue-"));
+    const dir = tempDir("cairn-queue-");
     const dbPath = join(dir, "cairn.db");
     const logPath = join(dir, "log.jsonl");
     writeFileSync(logPath, "");

@@ -1,18 +1,18 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { Cairn } from "../../src/cairn.js";
 import { demoConfig, demoSources } from "../../src/cli/demo.js";
 import { summaryFileName } from "../../src/pipeline/phase2/artifacts.js";
 import { parseCitations } from "../../src/read/citations.js";
+import { tempDir } from "../helpers/tempDir.js";
 
 const WEATHER = "/srv/demo/weather-api";
 const NOTES = "/srv/demo/notes-cli";
 
 async function demo(config: Record<string, unknown> = {}): Promise<Cairn> {
   const cairn = new Cairn({
-    home: mkdtempSync(join(tmpdir(), "cairn-read-")),
+    home: tempDir("cairn-read-"),
     config: { ...demoConfig, ...config },
     env: {},
   });
@@ -77,7 +77,7 @@ describe("memory:// URLs", () => {
   });
 
   it("refuses a symbolic link planted inside the workspace that points outside", () => {
-    const outside = join(mkdtempSync(join(tmpdir(), "cairn-outside-")), "secret.txt");
+    const outside = join(tempDir("cairn-outside-"), "secret.txt");
     writeFileSync(outside, "top secret");
     const dir = join(cairn.paths.memories, "global");
     symlinkSync(outside, join(dir, "escape.md"));
@@ -97,7 +97,7 @@ describe("usage feedback from citations", () => {
     const cairn = await demo();
     const cited = cairn.storage.stage1.all().find((output) => output.agent === "codex")!;
     expect(cited.usageCount).toBe(0);
-    const dir = mkdtempSync(join(tmpdir(), "cairn-cite-"));
+    const dir = tempDir("cairn-cite-");
     const day = join(dir, "sessions", "2026", "10", "20");
     mkdirSync(day, { recursive: true });
     const lines = [

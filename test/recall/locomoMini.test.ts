@@ -1,10 +1,10 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ingestLocomo } from "../../bench/lib/ingestLocomo.js";
 import { loadLocomo, splitEvidence } from "../../bench/lib/locomoData.js";
 import { scoreQuestion } from "../../bench/lib/retrievalMetrics.js";
+import { tempDir } from "../helpers/tempDir.js";
 import { makeStore } from "../memory/storeFixture.js";
 
 const path = new URL("../fixtures/locomo-mini/mini.json", import.meta.url).pathname;
@@ -60,7 +60,7 @@ describe("LoCoMo evidence ids", () => {
   });
 
   it("reports the evidence pieces it dropped, for the scored categories only", () => {
-    const file = join(mkdtempSync(join(tmpdir(), "cairn-locomo-")), "data.json");
+    const file = join(tempDir("cairn-locomo-"), "data.json");
     const qa = [
       { question: "Where?", evidence: ["D1:1", "D"], category: 4 },
       { question: "Trap?", evidence: ["X"], category: 5 },

@@ -1,5 +1,4 @@
-import { appendFileSync, cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -7,6 +6,7 @@ import type { ReadResult } from "../../src/sources/adapter.js";
 import { claudeCodeAdapter } from "../../src/sources/claudeCode.js";
 import type { SessionItem } from "../../src/sources/types.js";
 import { expectItemsLocated } from "../helpers/expectItemsLocated.js";
+import { tempDir } from "../helpers/tempDir.js";
 
 const ROOT = fileURLToPath(new URL("../fixtures/claude-code/", import.meta.url));
 const PROJECT = join(ROOT, "projects", "-home-dev-my-shop");
@@ -26,7 +26,7 @@ const summary = (items: SessionItem[]): string[] => items.map((item) => `${item.
 
 /** A private copy of the fixture tree, for tests that write. */
 function copyOfFixtures(): string {
-  const dir = mkdtempSync(join(tmpdir(), "cairn-claude-test-"));
+  const dir = tempDir("cairn-claude-test-");
   cpSync(ROOT, dir, { recursive: true });
   return dir;
 }
@@ -249,7 +249,7 @@ describe("claude code adapter: files and roots", () => {
   });
 
   it("waits for a line that names the session before importing or resuming", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "cairn-claude-test-"));
+    const dir = tempDir("cairn-claude-test-");
     const path = join(dir, "0f0f0f0f-0000-4000-8000-000000000000.jsonl");
     writeFileSync(path, `${JSON.stringify({ type: "file-history-snapshot", messageId: "m", snapshot: {} })}\n`);
     const result = await read(path);

@@ -1,13 +1,4 @@
-import {
-  appendFileSync,
-  copyFileSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as zlib from "node:zlib";
@@ -23,6 +14,7 @@ import { sessionKind } from "../../src/sources/codex/sessionMeta.js";
 import { codexAdapter } from "../../src/sources/codex.js";
 import type { SessionItem } from "../../src/sources/types.js";
 import { expectItemsLocated } from "../helpers/expectItemsLocated.js";
+import { tempDir as newTempDir } from "../helpers/tempDir.js";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/codex/", import.meta.url));
 const SHOP = "0199c0de-1111-7222-8333-944455556666";
@@ -41,7 +33,7 @@ async function itemsOf(path: string): Promise<SessionItem[]> {
 const summary = (items: SessionItem[]): string[] => items.map((item) => `${item.role}: ${item.text}`);
 
 function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), "cairn-codex-test-"));
+  return newTempDir("cairn-codex-test-");
 }
 
 /** Upserts by key, as the collector does with a partial read after a full one. */

@@ -1,13 +1,13 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { claudeCodeAdapter } from "../../src/sources/claudeCode.js";
 import { codexAdapter } from "../../src/sources/codex.js";
 import { piAdapter } from "../../src/sources/pi.js";
+import { tempDir } from "../helpers/tempDir.js";
 
 function tree(files: string[]): string {
-  const root = mkdtempSync(join(tmpdir(), "cairn-layout-"));
+  const root = tempDir("cairn-layout-");
   for (const file of files) {
     mkdirSync(join(root, file, ".."), { recursive: true });
     writeFileSync(join(root, file), "{}\n");

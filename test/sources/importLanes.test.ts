@@ -1,5 +1,4 @@
-import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
@@ -10,6 +9,7 @@ import { codexAdapter } from "../../src/sources/codex.js";
 import { groupsOf } from "../../src/sources/fileImport.js";
 import { type ScanTarget, scanSources } from "../../src/sources/scanner.js";
 import { Storage } from "../../src/storage.js";
+import { tempDir } from "../helpers/tempDir.js";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/codex/", import.meta.url));
 const LANE_WORKER = new URL("../helpers/workers/importWorker.mjs", import.meta.url);
@@ -63,7 +63,7 @@ describe("import lanes", () => {
   let targets: ScanTarget[];
 
   beforeEach(() => {
-    root = mkdtempSync(join(tmpdir(), "cairn-lanes-"));
+    root = tempDir("cairn-lanes-");
     codexTree(join(root, "codex"));
     targets = [{ adapter: codexAdapter, roots: [join(root, "codex")] }];
   });

@@ -1,5 +1,4 @@
-import { appendFileSync, mkdtempSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/db/connection.js";
@@ -11,6 +10,7 @@ import { asRecord, readJsonLines } from "../../src/sources/jsonl.js";
 import { scanSources } from "../../src/sources/scanner.js";
 import { SourceFilesRepository } from "../../src/sources/sourceFilesRepository.js";
 import { walkFiles } from "../../src/sources/walk.js";
+import { tempDir } from "../helpers/tempDir.js";
 
 /** A minimal line adapter: each line `{"role","text"}` is one item of the session named by the file. */
 function lineAdapter(reads: ReadRequest[]): SourceAdapter {
@@ -63,7 +63,7 @@ describe("scanSources", () => {
   let items: ItemsRepository;
 
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), "cairn-scan-"));
+    dir = tempDir("cairn-scan-");
     reads = [];
     const { db } = openDatabase(":memory:");
     items = new ItemsRepository(db);

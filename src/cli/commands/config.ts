@@ -38,11 +38,13 @@ export function registerConfig(program: Command): void {
   config
     .command("set <key> <value>")
     .description("validate and store one setting, e.g. 'cairn config set memories.enabled true'")
+    .option("--json", "print JSON")
     .action(async (key: string, value: string, _options: unknown, command: Command) => {
-      await withCairn(command, async (cairn) => {
+      await withCairn(command, async (cairn, global) => {
         const { getPath, setConfigValue } = await import("../../config/load.js");
         const updated = setConfigValue(cairn.paths.config, key, value);
         const stored = getPath(maskSecrets(updated), key);
+        if (global.json) return printJson({ key, value: stored, file: cairn.paths.config });
         printLine(`${key} = ${JSON.stringify(stored)} (written to ${cairn.paths.config})`);
       });
     });

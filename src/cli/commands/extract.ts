@@ -27,7 +27,8 @@ export function registerExtract(program: Command): void {
     });
 }
 
-export function printPhase1(report: Phase1Report): void {
+/** `again` is the command that takes the sessions this run left waiting (cairn extract or cairn run). */
+export function printPhase1(report: Phase1Report, again = "cairn extract"): void {
   if (report.dryRun) {
     printLine(`dry run with ${report.generator}: ${report.dryRun.length} session(s) would be extracted`);
     if (report.dryRun.length > 0) {
@@ -46,7 +47,7 @@ export function printPhase1(report: Phase1Report): void {
       const total = report.dryRun.reduce((sum, entry) => sum + entry.tokens, 0);
       printLine(`total input tokens: ${total}`);
     }
-    printPending(report);
+    printPending(report, again);
     return;
   }
   const count = (outcome: string) => report.jobs.filter((job) => job.outcome === outcome).length;
@@ -61,11 +62,16 @@ export function printPhase1(report: Phase1Report): void {
   for (const failure of report.facts?.errors ?? []) {
     printLine(`  facts of ${failure.sessionId} not stored (retried next run): ${failure.error}`);
   }
-  printPending(report);
+  printPending(report, again);
 }
 
-function printPending(report: Phase1Report): void {
+function printPending(report: Phase1Report, again: string): void {
   const { pending } = report;
+  if (report.waiting > 0) {
+    printLine(
+      `  ${report.waiting} more session(s) waiting: run '${again}' again, or raise memories.maxRolloutsPerStartup to take more per run`,
+    );
+  }
   const waiting = [
     pending.tooRecent ? `${pending.tooRecent} too recent (idle < minRolloutIdleHours)` : "",
     pending.tooOld ? `${pending.tooOld} too old (> maxRolloutAgeDays)` : "",

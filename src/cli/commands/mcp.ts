@@ -1,12 +1,17 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import type { GlobalOptions } from "../context.js";
+import { nonEmpty } from "../flags.js";
 
 export function registerMcp(program: Command): void {
   program
     .command("mcp")
     .description("MCP server on stdio: tools recall, remember, read (memory:// URLs) and status")
-    .option("--cwd <dir>", "directory whose project is 'this project' (default: the current directory)")
+    .option(
+      "--cwd <dir>",
+      "directory whose project is 'this project' (default: the current directory)",
+      nonEmpty("--cwd", "a directory"),
+    )
     .option(
       "--background-run",
       "on start, run the pipeline in the background as a session-start hook would (for agents without hooks)",

@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import type { HintsReport } from "../../pipeline/hints/generateHints.js";
 import { CairnError } from "../../util/errors.js";
 import { withCairn } from "../context.js";
+import { nonEmpty, wholeNumber } from "../flags.js";
 import { printJson, printLine } from "../output.js";
 import { printPhase2 } from "./consolidate.js";
 
@@ -14,7 +15,7 @@ export function registerMemory(program: Command): void {
   memory
     .command("view")
     .description("show the memory injection payload for the current directory")
-    .option("--cwd <dir>", "directory of the session", process.cwd())
+    .option("--cwd <dir>", "directory of the session", nonEmpty("--cwd", "a directory"), process.cwd())
     .option("--json", "print JSON")
     .action(async (options: { cwd: string }, command: Command) => {
       await withCairn(command, (cairn, global) => {
@@ -28,7 +29,7 @@ export function registerMemory(program: Command): void {
     .command("clear")
     .alias("reset")
     .description("delete all memory data and generated files of the current project (--all: everything)")
-    .option("--cwd <dir>", "the project's directory", process.cwd())
+    .option("--cwd <dir>", "the project's directory", nonEmpty("--cwd", "a directory"), process.cwd())
     .option("--all", "every project and the global memory")
     .option("--yes", "do not ask for confirmation")
     .option("--json", "print JSON")
@@ -70,15 +71,11 @@ export function registerMemory(program: Command): void {
     .description(
       "generate prospective hints now: questions each stored memory answers (needs recall.hints.enabled and a model)",
     )
-    .option("--limit <n>", "memories to index in this pass", "100")
+    .option("--limit <n>", "memories to index in this pass", wholeNumber("--limit", 1), 100)
     .option("--json", "print JSON")
-    .action(async (options: { limit: string }, command: Command) => {
-      const limit = Number(options.limit);
-      if (!Number.isInteger(limit) || limit < 1) {
-        throw new CairnError("bad_input", `--limit must be a positive integer, got ${JSON.stringify(options.limit)}`);
-      }
+    .action(async (options: { limit: number }, command: Command) => {
       await withCairn(command, async (cairn, global) => {
-        const report = await cairn.generateHints({ limit });
+        const report = await cairn.generateHints({ limit: options.limit });
         if (global.json) return printJson(report);
         printHints(report);
         if (report.failed > 0) process.exitCode = 1;

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { withCairn } from "../context.js";
+import { nonEmpty } from "../flags.js";
 import { printJson } from "../output.js";
 
 export function registerRead(program: Command): void {
@@ -8,7 +9,12 @@ export function registerRead(program: Command): void {
     .description(
       "print a memory file: memory://root (summary), memory://root/MEMORY.md, memory://root/skills/<name>/SKILL.md, memory://global/...",
     )
-    .option("--cwd <dir>", "resolve memory://root for the project of this directory", process.cwd())
+    .option(
+      "--cwd <dir>",
+      "resolve memory://root for the project of this directory",
+      nonEmpty("--cwd", "a directory"),
+      process.cwd(),
+    )
     .option("--json", "print JSON")
     .action(async (url: string, options: { cwd: string }, command: Command) => {
       await withCairn(command, (cairn, global) => {

@@ -1,24 +1,25 @@
 import type { Command } from "commander";
-import { CairnError } from "../../util/errors.js";
 import { withCairn } from "../context.js";
+import { nonEmpty, wholeNumber } from "../flags.js";
 import { printJson, printLine, shorten } from "../output.js";
 
 export function registerRecall(program: Command): void {
   program
     .command("recall <query>")
     .description("search memory (hybrid keyword + vector); default scope: this project and global")
-    .option("--k <n>", "how many results", "8")
-    .option("--scope <scope>", "project (default), global, all, or any label given to remember")
+    .option("--k <n>", "how many results (1 to 200)", wholeNumber("--k", 1, 200), 8)
+    .option(
+      "--scope <scope>",
+      "project (default), global, all, or any label given to remember",
+      nonEmpty("--scope", "project, global, all or a label"),
+    )
     .option("--expand", "add the source transcript excerpt of each result")
     .option("--json", "print JSON")
-    .action(async (query: string, options: { k: string; scope?: string; expand?: boolean }, command: Command) => {
-      const k = Number.parseInt(options.k, 10);
-      if (!Number.isInteger(k) || k < 1 || k > 200)
-        throw new CairnError("bad_flag", `--k must be a whole number from 1 to 200 (got "${options.k}")`);
+    .action(async (query: string, options: { k: number; scope?: string; expand?: boolean }, command: Command) => {
       await withCairn(command, async (cairn, global) => {
         const response = await cairn.recall({
           query,
-          k,
+          k: options.k,
           cwd: process.cwd(),
           ...(options.scope ? { scope: options.scope } : {}),
           ...(options.expand ? { expand: true } : {}),

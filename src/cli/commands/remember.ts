@@ -1,16 +1,25 @@
 import type { Command } from "commander";
 import { memoryTypes } from "../../memory/types.js";
 import { withCairn } from "../context.js";
+import { nonEmpty, oneOf } from "../flags.js";
 import { printJson, printLine } from "../output.js";
 
 export function registerRemember(program: Command): void {
   program
     .command("remember [text]")
     .description("store a memory now (default scope: the current project; 'global' or any label also work)")
-    .option("--scope <scope>", "project (default), global, or any label")
-    .option("--ref <ref>", "your provenance label, returned by recall")
-    .option("--type <type>", `one of ${memoryTypes.join(", ")}`)
-    .option("--file <items.jsonl>", 'bulk: one {"content", "scope"?, "ref"?, "type"?} object per line')
+    .option(
+      "--scope <scope>",
+      "project (default), global, or any label",
+      nonEmpty("--scope", "project, global or a label"),
+    )
+    .option("--ref <ref>", "your provenance label, returned by recall", nonEmpty("--ref", "a non-empty label"))
+    .option("--type <type>", `one of ${memoryTypes.join(", ")}`, oneOf("--type", memoryTypes))
+    .option(
+      "--file <items.jsonl>",
+      'bulk: one {"content", "scope"?, "ref"?, "type"?} object per line',
+      nonEmpty("--file", "the path of a JSONL file"),
+    )
     .option("--json", "print JSON")
     .action(
       async (
@@ -20,7 +29,9 @@ export function registerRemember(program: Command): void {
       ) => {
         // The validation schema library is loaded only when this command runs.
         const { readItems, single } = await import("../rememberInput.js");
-        const inputs = options.file ? readItems(options.file) : [single(text, options)];
+        const inputs = options.file
+          ? readItems(options.file)
+          : [single(text, { scope: options.scope, ref: options.ref, type: options.type })];
         await withCairn(command, async (cairn, global) => {
           const outcomes = await cairn.remember(inputs.map((input) => ({ ...input, cwd: process.cwd() })));
           if (global.json) return printJson(outcomes);

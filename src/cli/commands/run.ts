@@ -49,7 +49,7 @@ export function registerRun(program: Command): void {
         printLine(
           `sessions: ${scan.files.length} files scanned (${totals.imported} new, ${totals.updated} updated), ${cairn.storage.sessions.count()} sessions in the store`,
         );
-        printPhase1(extract);
+        printPhase1(extract, "cairn run");
         printPhase2(consolidate);
         if (cairn.config.recall.hints.enabled) printHints(hints);
         printLine("");

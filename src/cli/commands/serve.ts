@@ -1,20 +1,25 @@
 import type { Command } from "commander";
-import { CairnError } from "../../util/errors.js";
 import type { GlobalOptions } from "../context.js";
+import { nonEmpty, wholeNumber } from "../flags.js";
 
 export function registerServe(program: Command): void {
   program
     .command("serve")
     .description("daemon: the pipeline on a schedule plus a JSON HTTP API (and MCP at /mcp) on 127.0.0.1")
-    .option("--host <host>", "address to listen on (default: server.host, 127.0.0.1)")
-    .option("--port <port>", "port to listen on, 0 for any free port (default: server.port, 7077)")
+    .option(
+      "--host <host>",
+      "address to listen on (default: server.host, 127.0.0.1)",
+      nonEmpty("--host", "an address to listen on"),
+    )
+    .option(
+      "--port <port>",
+      "port to listen on, 0 for any free port (default: server.port, 7077)",
+      wholeNumber("--port", 0, 65_535),
+    )
     .option("--no-schedule", "serve the API only; run no pipeline cycles")
-    .action(async (options: { host?: string; port?: string; schedule: boolean }, command: Command) => {
+    .action(async (options: { host?: string; port?: number; schedule: boolean }, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
-      const port = options.port === undefined ? undefined : Number(options.port);
-      if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65_535)) {
-        throw new CairnError("bad_input", `--port ${options.port} is not a port number (0 to 65535)`);
-      }
+      const { port } = options;
       const [{ Cairn }, { startDaemon }] = await Promise.all([
         import("../../cairn.js"),
         import("../../server/startDaemon.js"),

@@ -1,14 +1,16 @@
 import type { Command } from "commander";
+import { agentNames } from "../../sources/types.js";
 import { toIso } from "../../util/clock.js";
 import { withCairn } from "../context.js";
+import { oneOf, wholeNumber } from "../flags.js";
 import { printJson, printLine, printTable, shorten } from "../output.js";
 
 export function registerSessions(program: Command): void {
   program
     .command("sessions")
     .description("list the sessions cairn has collected, newest first")
-    .option("--agent <agent>", "only this agent's sessions")
-    .option("--limit <n>", "at most n sessions", (value) => Number.parseInt(value, 10))
+    .option("--agent <agent>", `only this agent's sessions: ${agentNames.join(", ")}`, oneOf("--agent", agentNames))
+    .option("--limit <n>", "at most n sessions", wholeNumber("--limit", 1))
     .option("--json", "print a JSON array")
     .action(async (options: { agent?: string; limit?: number }, command: Command) => {
       await withCairn(command, (cairn, global) => {

@@ -48,6 +48,11 @@ export interface DryRunEntry {
 export interface Phase1Report {
   generator: string;
   pending: PendingBreakdown;
+  /**
+   * Eligible sessions this run left for the next one: over memories.maxRolloutsPerStartup, or over
+   * extraction.runningCap while other processes hold leases. The next run (or a higher setting) takes them.
+   */
+  waiting: number;
   jobs: Phase1JobReport[];
   dryRun?: DryRunEntry[];
   budgetExhausted: boolean;
@@ -98,7 +103,7 @@ export async function runPhase1(deps: Phase1Deps, options: Phase1Options = {}): 
   const pending = eligibility.breakdown(window);
   const candidates = eligibility.eligible(window);
   const generator = deps.llm ? `${deps.llm.name}:${deps.llm.model}` : "offline";
-  const report: Phase1Report = { generator, pending, jobs: [], budgetExhausted: false };
+  const report: Phase1Report = { generator, pending, waiting: 0, jobs: [], budgetExhausted: false };
 
   if (options.dryRun) {
     report.dryRun = candidates.slice(0, config.memories.maxRolloutsPerStartup).flatMap((candidate) => {
@@ -117,6 +122,7 @@ export async function runPhase1(deps: Phase1Deps, options: Phase1Options = {}): 
         },
       ];
     });
+    report.waiting = Math.max(0, pending.eligible - report.dryRun.length);
     return report;
   }
 
@@ -129,6 +135,7 @@ export async function runPhase1(deps: Phase1Deps, options: Phase1Options = {}): 
     runningCap: config.extraction.runningCap,
     keys: candidates.map((candidate) => candidate.id),
   });
+  report.waiting = Math.max(0, pending.eligible - leases.length);
   const budget = new TokenBudget(storage.db, config.extraction.dailyTokenBudget);
   const limit = pLimit(config.extraction.concurrency);
   // Every claimed lease is kept alive until its job ends, including those still waiting for a slot:

@@ -1,7 +1,7 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, mkdirSync, readdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
+import { tempDir } from "../../helpers/tempDir.js";
 
 const ROOT = join(import.meta.dirname, "..", "..", "..");
 
@@ -11,7 +11,7 @@ const ROOT = join(import.meta.dirname, "..", "..", "..");
  * through tsx: that is what makes 100+ kill cycles fit in two minutes on two cores. Same code, no hooks.
  */
 export function bundleCli(): string {
-  const dir = mkdtempSync(join(tmpdir(), "cairn-chaos-cli-"));
+  const dir = tempDir("cairn-chaos-cli-");
   const cliDir = join(dir, "dist", "cli");
   mkdirSync(cliDir, { recursive: true });
   mkdirSync(join(dir, "prompts"));

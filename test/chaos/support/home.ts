@@ -1,7 +1,7 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stringify } from "yaml";
+import { tempDir } from "../../helpers/tempDir.js";
 
 export interface ChaosHome {
   /** Temp root holding everything below. */
@@ -26,7 +26,7 @@ export function baseConfig(codex: string, claude: string, empty: string): Record
 }
 
 export function makeChaosHome(prefix: string): ChaosHome {
-  const root = mkdtempSync(join(tmpdir(), `cairn-${prefix}-`));
+  const root = tempDir(`cairn-${prefix}-`);
   const home = join(root, "cairn");
   const codex = join(root, "codex");
   const claude = join(root, "claude");

@@ -1,5 +1,4 @@
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -7,6 +6,7 @@ import type { ReadResult } from "../../../src/sources/adapter.js";
 import { claudeCodeAdapter } from "../../../src/sources/claudeCode.js";
 import type { SessionItem } from "../../../src/sources/types.js";
 import { walkFiles } from "../../../src/sources/walk.js";
+import { tempDir } from "../../helpers/tempDir.js";
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 const DIR = join(resolve(repoRoot, "../shared/fixtures/transcripts"), "claude-code");
@@ -130,7 +130,7 @@ describe.skipIf(!present)("claude code adapter on real transcripts", () => {
 
   it.each(Object.keys(expected))("%s resumes from every line to the same items as a whole-file read", async (name) => {
     const lines = readFileSync(join(DIR, name), "utf8").split(/(?<=\n)/);
-    const path = join(mkdtempSync(join(tmpdir(), "cairn-real-claude-")), name);
+    const path = join(tempDir("cairn-real-claude-"), name);
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, lines.join(""));
     const full = (await read(path)).sessions[0]?.items ?? [];

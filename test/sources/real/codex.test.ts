@@ -1,11 +1,11 @@
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { ReadResult } from "../../../src/sources/adapter.js";
 import { codexAdapter } from "../../../src/sources/codex.js";
 import type { SessionItem } from "../../../src/sources/types.js";
+import { tempDir } from "../../helpers/tempDir.js";
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 const DIR = join(resolve(repoRoot, "../shared/fixtures/transcripts"), "codex");
@@ -100,7 +100,7 @@ describe.skipIf(!present)("codex adapter on real rollouts", () => {
 
   it.each(Object.keys(expected))("%s resumes to the same items as a whole-file read", async (name) => {
     const lines = readFileSync(join(DIR, name), "utf8").split(/(?<=\n)/);
-    const path = join(mkdtempSync(join(tmpdir(), "cairn-real-codex-")), name);
+    const path = join(tempDir("cairn-real-codex-"), name);
     writeFileSync(path, lines.join(""));
     const full = (await read(path)).sessions[0]?.items ?? [];
     // Until both kinds of event text have appeared once, a file may still switch its text source.

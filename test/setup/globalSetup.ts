@@ -1,0 +1,44 @@
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { TestProject } from "vitest/node";
+import { isolatedEnv, unsetVariables } from "./isolatedEnv.js";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    isolatedRoot: string;
+  }
+}
+
+/**
+ * Runs once per `vitest run`: creates the run's folder, points the environment at it (workers and the
+ * processes they spawn inherit it), and at the end removes it. The run fails when a test wrote into
+ * the home directory (without this setup that would have been the user's real home) or left files
+ * in the temp dir.
+ */
+export default function setup(project: TestProject): () => void {
+  const root = mkdtempSync(join(tmpdir(), "cairn-test-run-"));
+  const env = isolatedEnv(root);
+  for (const dir of [env.HOME, env.TMPDIR, env.XDG_RUNTIME_DIR, join(root, "tsx-cache")]) {
+    mkdirSync(dir as string, { recursive: true, mode: 0o700 });
+  }
+  Object.assign(process.env, env);
+  for (const name of unsetVariables) delete process.env[name];
+  project.provide("isolatedRoot", root);
+  return () => {
+    const wroteHome = readdirSync(env.HOME as string);
+    const leftTemp = readdirSync(env.TMPDIR as string);
+    rmSync(root, { recursive: true, force: true });
+    const problems = [
+      wroteHome.length > 0
+        ? `tests wrote into the home directory, which without this setup is the user's real one: ${wroteHome.join(", ")}`
+        : "",
+      leftTemp.length > 0 ? `tests left files in the temp dir: ${leftTemp.join(", ")}` : "",
+    ].filter(Boolean);
+    if (problems.length > 0) {
+      throw new Error(
+        `${problems.join("; ")} (give each test its own CAIRN_HOME / HOME folder from tempDir() in test/helpers/tempDir.ts)`,
+      );
+    }
+  };
+}

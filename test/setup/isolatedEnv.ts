@@ -1,0 +1,30 @@
+import { join } from "node:path";
+
+/**
+ * Where a test run's home directory and temp folders live, inside one folder per run. Every variable
+ * an agent or cairn reads to find a home, a config folder or a temp dir points in there, so no test
+ * (nor a CLI or fake agent it spawns, which inherits the environment) reads or writes the real ones.
+ */
+export function isolatedEnv(root: string): Record<string, string> {
+  const home = join(root, "home");
+  const tmp = join(root, "tmp");
+  return {
+    HOME: home,
+    USERPROFILE: home,
+    CAIRN_HOME: join(home, ".cairn"),
+    CODEX_HOME: join(home, ".codex"),
+    CLAUDE_CONFIG_DIR: join(home, ".claude"),
+    GEMINI_CLI_HOME: home,
+    XDG_CONFIG_HOME: join(home, ".config"),
+    XDG_DATA_HOME: join(home, ".local", "share"),
+    XDG_STATE_HOME: join(home, ".local", "state"),
+    XDG_CACHE_HOME: join(home, ".cache"),
+    XDG_RUNTIME_DIR: join(root, "run"),
+    TMPDIR: tmp,
+    TMP: tmp,
+    TEMP: tmp,
+  };
+}
+
+/** Variables that would point a test at the real user's data; removed from the test environment. */
+export const unsetVariables = ["OPENCODE_DB"] as const;
