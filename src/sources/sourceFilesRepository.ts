@@ -1,5 +1,6 @@
 import type { Database } from "better-sqlite3";
 import { Statements } from "../db/statements.js";
+import { guardDeep } from "../redact/guard.js";
 import type { LineResume } from "./adapter.js";
 import type { AgentName } from "./types.js";
 
@@ -63,7 +64,8 @@ export class SourceFilesRepository {
         state.resume?.offset ?? 0,
         state.resume?.line ?? 0,
         state.tailHash,
-        state.resume ? JSON.stringify(state.resume.state ?? null) : null,
+        // A resume state can carry what the file recorded (a session's remote URL, its title).
+        state.resume ? JSON.stringify(guardDeep(state.resume.state ?? null)) : null,
         JSON.stringify(state.sessionIds),
         state.problems,
         state.scannedAt,

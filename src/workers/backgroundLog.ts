@@ -1,5 +1,6 @@
 import { appendFileSync, mkdirSync, renameSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { guardText } from "../redact/guard.js";
 
 const MAX_LOG_BYTES = 256 * 1024;
 
@@ -19,5 +20,6 @@ export function appendBackgroundLog(home: string, line: string): void {
   } catch {
     // No log yet.
   }
-  appendFileSync(path, `${line.replace(/\n/g, " ")}\n`, { mode: 0o600 });
+  // A failure's message can quote what it failed on (a model's answer, a transcript line).
+  appendFileSync(path, `${guardText(line).replace(/\n/g, " ")}\n`, { mode: 0o600 });
 }
