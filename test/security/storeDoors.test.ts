@@ -73,6 +73,8 @@ describe("every repository write path runs the guard", () => {
     const session = storage.sessions.get("s1");
     expect(session?.gitRemote).toBe("https://github.com/acme/app.git");
     expect(session?.title).toBe("deploy with [REDACTED:github-token] [REDACTED:private]");
+    // The resumed read still names the project: the remote lost its credentials, not its host.
+    expect(storage.sourceFiles.all().get("/f")?.resume?.state).toEqual({ remote: "https://github.com/a/b" });
     const dump = JSON.stringify([
       storage.db.prepare("SELECT * FROM items").all(),
       storage.db.prepare("SELECT * FROM source_files").all(),
