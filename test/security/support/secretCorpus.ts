@@ -111,13 +111,18 @@ export function doorTexts(): DoorTexts {
   }
 
   /**
-   * The corpus as Claude Code's Read tool shows a file: every line numbered. The PEM block is left out:
-   * a numbered key block needs the rules of AFTER_B_RULES, which carries its own numbered PEM.
+   * The corpus as Claude Code's Read tool shows a file: every line numbered. The plain PEM block is left
+   * out (a numbered key block needs the rules of AFTER_B_RULES, which carries its own numbered PEM), and
+   * entries that are file views already are appended as they are.
    */
   function fileView(name: string): string {
-    const entries = CORPUS.filter((secret) => secret.name !== "pem private key").map((secret) => secret.text);
-    const lines = [canary(name), ...entries, `remember this ${PRIVATE_BLOCK} thanks`].join("\n").split("\n");
-    return lines.map((line, index) => `${String(index + 1).padStart(6)}→${line}`).join("\n");
+    const isView = (secret: Secret) => secret.text.includes("→");
+    const plain = CORPUS.filter((secret) => secret.name !== "pem private key" && !isView(secret));
+    const lines = [canary(name), ...plain.map((secret) => secret.text), `remember this ${PRIVATE_BLOCK} thanks`]
+      .join("\n")
+      .split("\n");
+    const numbered = lines.map((line, index) => `${String(index + 1).padStart(6)}→${line}`);
+    return [...numbered, ...CORPUS.filter(isView).map((secret) => secret.text)].join("\n");
   }
   return { canaries, canary, door, fileView };
 }
