@@ -30,7 +30,6 @@ import { type ClearReport, clearMemory } from "./read/clearMemory.js";
 import { buildInjection, type Injection } from "./read/inject.js";
 import { readMemoryUrl } from "./read/memoryUrl.js";
 import { applyCitationUsage } from "./read/usageFeedback.js";
-import { redactText } from "./redact/index.js";
 import { type Collector, createCollector } from "./sessions/collector.js";
 import type { SessionRecord } from "./sessions/types.js";
 import { type SourceAgent, scanTargets } from "./sources/registry.js";
@@ -174,7 +173,7 @@ export class Cairn {
         },
         {
           role: item.role,
-          text: redactText(item.text),
+          text: item.text,
           ...(item.tool ? { tool: item.tool } : {}),
           ...(item.callId ? { callId: item.callId } : {}),
           ...(item.isError ? { isError: true } : {}),

@@ -32,6 +32,8 @@ export function linkEntities(content: string, maxEntities = 12): LinkedEntity[] 
       const name = (match[1] ?? "").trim().replace(/[.,:;]+$/, "");
       const key = name.toLowerCase();
       if (name.length < 2 || NOT_NAMES.has(key) || STOP_WORDS.has(key) || found.has(key)) continue;
+      // A redaction marker names no entity: it would join every redacted memory into one hub.
+      if (key.includes("redacted")) continue;
       if (type === "extracted" && !name.includes(" ") && startsSentence(content, match.index ?? 0)) continue;
       found.set(key, { name, entityType: type, confidence });
       if (found.size >= maxEntities) return [...found.values()];

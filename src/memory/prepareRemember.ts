@@ -1,4 +1,5 @@
 import { conceptWords, type Lexicon } from "../lexicon/concepts.js";
+import { guardText } from "../redact/guard.js";
 import { DECISION_IMPORTANCE, DEFAULT_IMPORTANCE, isDecisionContent } from "./decisionDetector.js";
 import { normalizeContent } from "./normalizeContent.js";
 import type { NewMemoryRow } from "./repositories/memoryRepository.js";
@@ -24,7 +25,8 @@ export function prepareRemember(
   now: number,
   concepts?: { lexicon: Lexicon; depth: number },
 ): PreparedMemory {
-  const normalized = normalizeContent(input.content ?? "");
+  // Guarded first: the hash, the vector, the index terms and the linked entities all derive from it.
+  const normalized = normalizeContent(guardText(input.content ?? ""));
   const decision = isDecisionContent(normalized.storageContent);
   const occurredAt = toOccurredAt(input.occurredAt) ?? null;
   const timeTerms = mentionedTimeTerms(normalized.storageContent, occurredAt ?? undefined);

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Database } from "better-sqlite3";
 import { withWriteTx } from "../db/tx.js";
+import { guardDeep, guardText } from "../redact/guard.js";
 import { type Clock, systemClock } from "../util/clock.js";
 import { backoffDelay } from "./backoff.js";
 import type { EnqueueRequest, FailOutcome, Job, JobStatus, Lease } from "./types.js";
@@ -66,7 +67,7 @@ export class JobQueue {
   enqueue(request: EnqueueRequest): { id: number; created: boolean; reopened: boolean } {
     const now = this.clock();
     const watermark = request.watermark ?? 0;
-    const payload = request.payload === undefined ? null : JSON.stringify(request.payload);
+    const payload = request.payload === undefined ? null : JSON.stringify(guardDeep(request.payload));
     return withWriteTx(this.db, () => {
       const existing = this.row(request.kind, request.key);
       if (!existing) {
@@ -183,7 +184,7 @@ export class JobQueue {
     return withWriteTx(this.db, () => {
       const row = this.ownedRow(lease);
       if (!row) return false;
-      const result = options.result === undefined ? null : JSON.stringify(options.result);
+      const result = options.result === undefined ? null : JSON.stringify(guardDeep(options.result));
       if (row.input_watermark > (row.claimed_watermark ?? 0)) {
         this.db
           .prepare(
@@ -204,7 +205,8 @@ export class JobQueue {
     return withWriteTx(this.db, () => {
       const row = this.ownedRow(lease);
       if (!row) return "lost";
-      const message = error.slice(0, 2000);
+      // An error can quote what failed to parse: a model's answer, a line of a transcript.
+      const message = guardText(error.slice(0, 2000));
       if (row.input_watermark > (row.claimed_watermark ?? 0)) {
         this.db
           .prepare(

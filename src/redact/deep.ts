@@ -7,7 +7,12 @@ import { redactText } from "./redact.js";
  * Two keys that redact to the same marker collapse into one, the later winning.
  */
 export function redactDeep<T>(value: T): T {
-  return copy(value, new WeakMap()) as T;
+  return mapStringsDeep(value, redactText);
+}
+
+/** A copy of a JSON-like value with `map` applied to every string value, array item and object key. */
+export function mapStringsDeep<T>(value: T, map: (text: string) => string): T {
+  return copy(value, new WeakMap(), map) as T;
 }
 
 function isPlainObject(value: object): value is Record<string, unknown> {
@@ -15,15 +20,15 @@ function isPlainObject(value: object): value is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
-function copy(value: unknown, seen: WeakMap<object, unknown>): unknown {
-  if (typeof value === "string") return redactText(value);
+function copy(value: unknown, seen: WeakMap<object, unknown>, map: (text: string) => string): unknown {
+  if (typeof value === "string") return map(value);
   if (typeof value !== "object" || value === null) return value;
   const done = seen.get(value);
   if (done !== undefined) return done;
   if (Array.isArray(value)) {
     const out: unknown[] = [];
     seen.set(value, out);
-    for (const item of value) out.push(copy(item, seen));
+    for (const item of value) out.push(copy(item, seen, map));
     return out;
   }
   if (!isPlainObject(value)) return value;
@@ -31,8 +36,8 @@ function copy(value: unknown, seen: WeakMap<object, unknown>): unknown {
   seen.set(value, out);
   for (const [key, item] of Object.entries(value)) {
     // defineProperty, not assignment: a "__proto__" key from JSON.parse must stay a plain key.
-    Object.defineProperty(out, redactText(key), {
-      value: copy(item, seen),
+    Object.defineProperty(out, map(key), {
+      value: copy(item, seen, map),
       enumerable: true,
       writable: true,
       configurable: true,

@@ -1,5 +1,6 @@
 import type { Database } from "better-sqlite3";
 import { Statements } from "../db/statements.js";
+import { guardItem } from "../redact/guard.js";
 import type { SessionItem } from "../sources/types.js";
 import type { ItemRecord } from "./types.js";
 
@@ -186,7 +187,7 @@ function setRow(
   values[at + 1] = seq;
   values[at + 2] = item.key;
   values[at + 3] = item.role;
-  values[at + 4] = item.text;
+  values[at + 4] = guardItem(item).text;
   values[at + 5] = item.tool ?? null;
   values[at + 6] = item.callId ?? null;
   values[at + 7] = item.isError ? 1 : 0;

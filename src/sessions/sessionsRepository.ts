@@ -1,5 +1,6 @@
 import type { Database } from "better-sqlite3";
 import { Statements } from "../db/statements.js";
+import { guardOptional, guardText, stripUrlCredentials } from "../redact/guard.js";
 import type { SessionInfo } from "../sources/types.js";
 import type { SessionRecord } from "./types.js";
 
@@ -61,8 +62,8 @@ export class SessionsRepository {
       projectKey: entry.projectKey,
       branch: info.git?.branch ?? null,
       commit: info.git?.commit ?? null,
-      remote: info.git?.remote ?? null,
-      title: info.title ?? null,
+      remote: info.git?.remote ? guardText(stripUrlCredentials(info.git.remote)) : null,
+      title: guardOptional(info.title ?? null),
       parentId: info.parentId ?? null,
       sourcePath: entry.sourcePath,
       startedAt: info.startedAt,

@@ -1,4 +1,4 @@
-import { redactText } from "../redact/index.js";
+import { guardItem } from "../redact/index.js";
 import type { ReadRequest, ReadResult, SourceAdapter } from "./adapter.js";
 
 export interface SourceRead {
@@ -20,13 +20,11 @@ export async function readSource(adapter: SourceAdapter, request: ReadRequest): 
 }
 
 /**
- * Secrets are removed as sessions enter cairn, before anything is stored: the store never holds a
- * credential a user pasted into an agent. (The agent's own transcript file is left as it is.)
+ * Items are guarded (secrets redacted, `<private>` blocks removed) here, before they are hashed and
+ * outside the import lanes' write turn; the items repository, which guards every item it writes,
+ * then skips them, so each item is redacted once. (The agent's own transcript file is left as it is.)
  */
 function redacted(result: ReadResult): ReadResult {
-  for (const parsed of result.sessions) {
-    for (const item of parsed.items) item.text = redactText(item.text);
-    if (parsed.session.title) parsed.session.title = redactText(parsed.session.title);
-  }
+  for (const parsed of result.sessions) for (const item of parsed.items) guardItem(item);
   return result;
 }

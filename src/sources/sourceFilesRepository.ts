@@ -1,5 +1,7 @@
 import type { Database } from "better-sqlite3";
 import { Statements } from "../db/statements.js";
+import { mapStringsDeep } from "../redact/deep.js";
+import { guardText, stripUrlCredentials } from "../redact/guard.js";
 import type { LineResume } from "./adapter.js";
 import type { AgentName } from "./types.js";
 
@@ -63,7 +65,7 @@ export class SourceFilesRepository {
         state.resume?.offset ?? 0,
         state.resume?.line ?? 0,
         state.tailHash,
-        state.resume ? JSON.stringify(state.resume.state ?? null) : null,
+        state.resume ? JSON.stringify(guardState(state.resume.state ?? null)) : null,
         JSON.stringify(state.sessionIds),
         state.problems,
         state.scannedAt,
@@ -81,6 +83,14 @@ export class SourceFilesRepository {
     }
     return removed;
   }
+}
+
+/**
+ * A resume state can carry what the file recorded (a session's remote URL, its title): guarded like the
+ * session row, a remote losing its credentials first so that a resumed read still names the project.
+ */
+function guardState(state: unknown): unknown {
+  return mapStringsDeep(state, (text) => guardText(stripUrlCredentials(text)));
 }
 
 function toState(row: Row): SourceFileState {

@@ -1,6 +1,6 @@
 import { appendFileSync, mkdirSync, renameSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { redactText } from "../redact/index.js";
+import { guardText } from "../redact/guard.js";
 
 const MAX_LOG_BYTES = 256 * 1024;
 
@@ -20,6 +20,6 @@ export function appendBackgroundLog(home: string, line: string): void {
   } catch {
     // No log yet.
   }
-  // Lines carry error messages, which can quote a provider's answer or a transcript's text.
-  appendFileSync(path, `${redactText(line).replace(/\n/g, " ")}\n`, { mode: 0o600 });
+  // A failure's message can quote what it failed on (a model's answer, a transcript line).
+  appendFileSync(path, `${guardText(line).replace(/\n/g, " ")}\n`, { mode: 0o600 });
 }

@@ -92,7 +92,7 @@ describe("end to end: planted secrets and prompt injection through a real run", 
       SECRETS.filter((secret) => text.includes(secret)).map((s) => `${s.slice(0, 6)}… in ${where}`),
     );
 
-  // Items are redacted as they are read (src/sources/readSource.ts), before the collector stores them.
+  // Items are guarded as they are read (src/sources/readSource.ts), and by the items repository otherwise.
   it("planted secrets never reach the database bytes", () => {
     const places: Array<[string, string]> = [];
     for (const file of ["cairn.db", "cairn.db-wal"]) {

@@ -4,8 +4,9 @@ import type { VectorIndex } from "../vectorIndex.js";
 /**
  * Hard deletion of whole scopes, for `cairn memory clear`: the user asked for the data to be gone, so
  * unlike `forget` (a tombstone that keeps history) nothing of these memories stays behind: rows, full-text
- * entries (by trigger), vectors, hints and mentions (by cascade), history, and embeddings no other memory
- * shares. Call inside a write transaction.
+ * entries (by trigger), vectors, hints and mentions (by cascade), history (the pipeline's audits of facts
+ * for these scopes included), embeddings no other memory shares, and graph entities no memory mentions any
+ * more (their relations by cascade). Call inside a write transaction.
  */
 export function eraseScopes(db: Database, vectors: VectorIndex, scopes: readonly string[] | "all"): number {
   const filter = scopes === "all" ? "1 = 1" : "scope IN (SELECT value FROM json_each(?))";
@@ -24,5 +25,14 @@ export function eraseScopes(db: Database, vectors: VectorIndex, scopes: readonly
   db.prepare(
     "DELETE FROM embeddings WHERE content_hash IN (SELECT value FROM json_each(?)) AND content_hash NOT IN (SELECT content_hash FROM memories)",
   ).run(JSON.stringify([...new Set(rows.map((row) => row.content_hash))]));
+  // Audits without a memory (a skipped or deduplicated fact) record their scope in the metadata.
+  db.prepare(
+    `DELETE FROM memory_history WHERE memory_id IS NULL AND ${
+      scopes === "all" ? "1 = 1" : "json_extract(metadata, '$.scope') IN (SELECT value FROM json_each(?))"
+    }`,
+  ).run(...params);
+  db.prepare(
+    "DELETE FROM entities WHERE NOT EXISTS (SELECT 1 FROM memory_entity_mentions m WHERE m.entity_id = entities.id)",
+  ).run();
   return rows.length;
 }

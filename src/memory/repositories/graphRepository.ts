@@ -1,5 +1,6 @@
 import type { Database } from "better-sqlite3";
 import { cached } from "../../db/statements.js";
+import { guardText } from "../../redact/guard.js";
 
 export function canonicalEntityName(name: string): string {
   return name.trim().toLowerCase().replace(/\s+/g, " ");
@@ -18,7 +19,8 @@ export class GraphRepository {
   constructor(private readonly db: Database) {}
 
   /** Inserts the entity or increments its mentions; returns its id. */
-  upsertEntity(name: string, entityType: string, now: number): number {
+  upsertEntity(rawName: string, entityType: string, now: number): number {
+    const name = guardText(rawName);
     const canonical = canonicalEntityName(name);
     const row = cached(
       this.db,
@@ -39,7 +41,7 @@ export class GraphRepository {
          ON CONFLICT (source_entity_id, target_entity_id, relation_type) DO UPDATE SET
            confidence = (confidence * mentions + excluded.confidence) / (mentions + 1),
            mentions = mentions + 1, updated_at = excluded.updated_at`,
-    ).run(sourceId, targetId, relationType.trim(), confidence, now, now);
+    ).run(sourceId, targetId, guardText(relationType).trim(), confidence, now, now);
   }
 
   /** Idempotent: re-processing the same memory does not count the mention twice. */
@@ -49,7 +51,7 @@ export class GraphRepository {
         this.db,
         `INSERT OR IGNORE INTO memory_entity_mentions (memory_id, entity_id, mention_text, confidence, kind)
            VALUES (?, ?, ?, ?, ?)`,
-      ).run(memoryId, entityId, mentionText, confidence, kind).changes > 0
+      ).run(memoryId, entityId, guardText(mentionText), confidence, kind).changes > 0
     );
   }
 

@@ -1,5 +1,6 @@
 import type { Database } from "better-sqlite3";
 import { cached } from "../../db/statements.js";
+import { guardDeep, guardOptional } from "../../redact/guard.js";
 import type { HistoryEvent } from "../types.js";
 
 export interface NewHistoryEvent {
@@ -37,11 +38,11 @@ export class HistoryRepository {
     ).run(
       event.memoryId,
       event.event,
-      event.oldContent ?? null,
-      event.newContent ?? null,
-      event.who ?? null,
-      event.reason ?? null,
-      event.metadata ? JSON.stringify(event.metadata) : null,
+      guardOptional(event.oldContent ?? null),
+      guardOptional(event.newContent ?? null),
+      guardOptional(event.who ?? null),
+      guardOptional(event.reason ?? null),
+      event.metadata ? JSON.stringify(guardDeep(event.metadata)) : null,
       event.now,
     );
   }

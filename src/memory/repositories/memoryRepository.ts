@@ -1,5 +1,6 @@
 import type { Database } from "better-sqlite3";
 import { cached } from "../../db/statements.js";
+import { guardOptional, guardText } from "../../redact/guard.js";
 import type { MemoryRecord } from "../types.js";
 
 /** A row as stored; the store builds it from a RememberInput after normalization. */
@@ -84,7 +85,11 @@ function toRecord(row: MemoryRowDb): MemoryRecord {
 export class MemoryRepository {
   constructor(private readonly db: Database) {}
 
-  /** Inserts a live row; returns undefined when a live row with the same scope and hash exists. */
+  /**
+   * Inserts a live row; returns undefined when a live row with the same scope and hash exists. The texts
+   * are guarded here as at every door (prepareRemember guarded the content before deriving the hash,
+   * vectors and index terms from it, so this changes nothing for rows it built).
+   */
   insert(row: NewMemoryRow): number | undefined {
     const result = cached(
       this.db,
@@ -93,7 +98,14 @@ export class MemoryRepository {
          VALUES (@content, @normalizedContent, @contentHash, @type, @confidence, @importance, @scope, @project,
            @sessionId, @itemFrom, @itemTo, @occurredAt, @timeTerms, @conceptTerms, @ref, @who, @why, @embeddingModel, @now, @now)
          ON CONFLICT (scope, content_hash) WHERE deleted_at IS NULL DO NOTHING`,
-    ).run(row);
+    ).run({
+      ...row,
+      content: guardText(row.content),
+      normalizedContent: guardText(row.normalizedContent),
+      ref: guardOptional(row.ref),
+      who: guardOptional(row.who),
+      why: guardOptional(row.why),
+    });
     return result.changes === 0 ? undefined : Number(result.lastInsertRowid);
   }
 

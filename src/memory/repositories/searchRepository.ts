@@ -1,5 +1,6 @@
 import type { Database } from "better-sqlite3";
 import { cached } from "../../db/statements.js";
+import { guardText } from "../../redact/guard.js";
 
 export interface KeywordHit {
   id: number;
@@ -90,7 +91,7 @@ export class SearchRepository {
       "INSERT OR IGNORE INTO memory_hints (memory_id, hint, created_at) VALUES (?, ?, ?)",
     );
     let added = 0;
-    for (const hint of hints) added += statement.run(memoryId, hint, now).changes;
+    for (const hint of hints) added += statement.run(memoryId, guardText(hint), now).changes;
     return added;
   }
 }

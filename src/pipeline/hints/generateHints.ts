@@ -8,7 +8,7 @@ import { type LlmProvider, ProviderError } from "../../providers/llm/types.js";
 import type { JobQueue } from "../../queue/jobQueue.js";
 import type { Lease } from "../../queue/types.js";
 import type { RecallConfig } from "../../recall/recallConfig.js";
-import { redactText } from "../../redact/index.js";
+import { guardText } from "../../redact/index.js";
 import { errorMessage } from "../../util/errors.js";
 import { hintsJsonSchema, parseHints } from "./parseHints.js";
 
@@ -117,7 +117,7 @@ async function hintOne(deps: HintsDeps, lease: Lease, system: string, report: Hi
     const answer = await deps.llm!.generate({
       system,
       // The memory is quoted as data: a memory that reads like an instruction stays a memory.
-      prompt: `Memory (type ${memory.type}):\n${JSON.stringify(redactText(memory.content))}`,
+      prompt: `Memory (type ${memory.type}):\n${JSON.stringify(guardText(memory.content))}`,
       jsonSchema: { name: "prospective_hints", schema: hintsJsonSchema },
       temperature: 0.2,
       timeoutMs: deps.config.timeoutMs,

@@ -1,4 +1,4 @@
-import { redactText } from "../../redact/index.js";
+import { guardText } from "../../redact/index.js";
 import type { ItemRecord } from "../../sessions/types.js";
 import { tokenCount, truncateToTokens } from "../../util/tokens.js";
 
@@ -84,7 +84,8 @@ function cutToBudget(entries: readonly RenderedEntry[], sizes: readonly number[]
 function toEntry(item: ItemRecord, options: RenderOptions): RenderedEntry {
   const isTool = item.role === "tool_result" || item.role === "tool_call";
   const limit = isTool ? options.toolOutputMaxTokens : MESSAGE_MAX_TOKENS;
-  const text = clip(redactText(item.text.trim()), limit);
+  // Stored items are guarded already; this also covers rows stored before the store guarded them.
+  const text = clip(guardText(item.text.trim()), limit);
   return { id: item.id, role: item.role, ...(item.tool ? { tool: item.tool } : {}), text };
 }
 

@@ -3,7 +3,7 @@ import type { CairnConfig } from "../../config/schema.js";
 import { withWriteTx } from "../../db/tx.js";
 import { type LlmProvider, ProviderError } from "../../providers/llm/types.js";
 import type { Lease } from "../../queue/types.js";
-import { redactDeep } from "../../redact/index.js";
+import { guardDeep } from "../../redact/index.js";
 import type { Storage } from "../../storage.js";
 import { type Clock, DAY_MS, HOUR_MS } from "../../util/clock.js";
 import { errorMessage } from "../../util/errors.js";
@@ -208,7 +208,8 @@ async function processLease(
   try {
     const result = await extractSession({ session, items, llm: deps.llm, render: renderOptions(config) });
     if (deps.llm) budget.record(clock(), result.tokensIn ?? 0, result.tokensOut ?? 0);
-    const extraction = result.extraction ? redactDeep(result.extraction) : null;
+    // Guarded here too, not only by the store: `afterOutput` receives it as well.
+    const extraction = result.extraction ? guardDeep(result.extraction) : null;
     const output: Stage1Output | null = extraction
       ? {
           ...extraction,

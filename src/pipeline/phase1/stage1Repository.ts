@@ -1,5 +1,6 @@
 import type { Database } from "better-sqlite3";
 import { Statements } from "../../db/statements.js";
+import { guardDeep, guardOptional, guardText } from "../../redact/guard.js";
 import type { Stage1Output } from "./types.js";
 
 interface Row {
@@ -60,8 +61,11 @@ export class Stage1Repository {
       )
       .run({
         ...output,
-        facts: JSON.stringify(output.facts),
-        entities: JSON.stringify(output.entities),
+        rawMemory: guardText(output.rawMemory),
+        rolloutSummary: guardText(output.rolloutSummary),
+        rolloutSlug: guardOptional(output.rolloutSlug),
+        facts: JSON.stringify(guardDeep(output.facts)),
+        entities: JSON.stringify(guardDeep(output.entities)),
       });
   }
 

@@ -1,6 +1,6 @@
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import { redact } from "../../redact/index.js";
+import { redact, stripPrivate } from "../../redact/index.js";
 import { writeFileAtomic } from "../../util/atomicWrite.js";
 import type { ConsolidatedFiles } from "./consolidators/types.js";
 
@@ -19,16 +19,18 @@ export function writeConsolidated(dir: string, files: ConsolidatedFiles): void {
 }
 
 /**
- * Scans every Markdown file of the staging folder for secrets and rewrites it redacted. Runs after any
- * consolidator, including an agent that wrote files itself. Returns the files that had to be changed.
+ * Scans every Markdown file of the staging folder for secrets and `<private>` blocks and rewrites it
+ * guarded. Runs after any consolidator, including an agent that wrote files itself. Returns the files
+ * that had to be changed.
  */
 export function scrubSecrets(dir: string): string[] {
   const changed: string[] = [];
   for (const path of listFiles(dir)) {
     if (!path.endsWith(".md")) continue;
     const text = readFileSync(path, "utf8");
-    const result = redact(text);
-    if (result.findings.length > 0) {
+    const stripped = stripPrivate(text);
+    const result = redact(stripped);
+    if (result.findings.length > 0 || stripped !== text) {
       writeFileAtomic(path, result.text);
       changed.push(relative(dir, path));
     }

@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { guardText, PRIVATE_MARKER, stripPrivate, stripUrlCredentials } from "../../src/redact/index.js";
+
+describe("stripPrivate: what the user fenced off with <private> is never kept", () => {
+  it("removes a block and leaves one marker, tags in any case", () => {
+    expect(stripPrivate("deploy <private>my diary</private> now")).toBe(`deploy ${PRIVATE_MARKER} now`);
+    expect(stripPrivate("a <PRIVATE>x</Private> b <Private reason='mine'>y</PRIVATE> c")).toBe(
+      `a ${PRIVATE_MARKER} b ${PRIVATE_MARKER} c`,
+    );
+  });
+
+  it("removes the rest of the text after an unclosed <private>", () => {
+    expect(stripPrivate("keep this <private>the rest\nof the message")).toBe(`keep this ${PRIVATE_MARKER}`);
+  });
+
+  it("keeps nested blocks closed only by the outer tag, and drops a stray closing tag", () => {
+    expect(stripPrivate("a <private>x <private>y</private> z</private> b")).toBe(`a ${PRIVATE_MARKER} b`);
+    expect(stripPrivate("a </private> b")).toBe("a  b");
+  });
+
+  it("leaves text without the tag as it is, including look-alikes", () => {
+    const text = "a <privateKey> field and <div>private</div>";
+    expect(stripPrivate(text)).toBe(text);
+  });
+
+  it("is idempotent together with redaction", () => {
+    const once = guardText("token ghp_R7kW2pQ9xZ4mN8vB3cL6tY1hJ5gF0dS2aE7u <private>secret plan</private>");
+    expect(once).not.toContain("secret plan");
+    expect(once).not.toContain("ghp_R7kW2pQ9");
+    expect(guardText(once)).toBe(once);
+  });
+});
+
+describe("stripUrlCredentials: a recorded remote keeps no credential", () => {
+  it("drops user and token from http(s) remotes", () => {
+    expect(
+      stripUrlCredentials("https://x-access-token:ghp_R7kW2pQ9xZ4mN8vB3cL6tY1hJ5gF0dS2aE7u@github.com/acme/app.git"),
+    ).toBe("https://github.com/acme/app.git");
+    expect(stripUrlCredentials("https://ghp_R7kW2pQ9xZ4mN8vB3cL6tY1hJ5gF0dS2aE7u@github.com/acme/app")).toBe(
+      "https://github.com/acme/app",
+    );
+  });
+
+  it("keeps an ssh account name and scp-style remotes, which carry no secret", () => {
+    expect(stripUrlCredentials("ssh://git@github.com/acme/app.git")).toBe("ssh://git@github.com/acme/app.git");
+    expect(stripUrlCredentials("ssh://git:pw@github.com/acme/app.git")).toBe("ssh://github.com/acme/app.git");
+    expect(stripUrlCredentials("git@github.com:acme/app.git")).toBe("git@github.com:acme/app.git");
+  });
+});

@@ -1,0 +1,250 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stringify } from "yaml";
+import { Cairn } from "../../src/cairn.js";
+import { createHttpApp } from "../../src/server/createHttpApp.js";
+import { createMcpServer } from "../../src/server/createMcpServer.js";
+import { completion, schemaName, userPrompt } from "../chaos/support/fakeProvider.js";
+import { type LoopbackServer, startLoopbackServer } from "../helpers/loopbackServer.js";
+import { cliArgs } from "../server/tempHome.js";
+import { jsonl, writeTranscripts } from "./support/doorTranscripts.js";
+import { CORPUS, doorTexts, PRIVATE_BLOCK, PRIVATE_TEXT } from "./support/secretCorpus.js";
+
+/**
+ * Every door into the store, one corpus of secrets and one `<private>` block through each: the CLI,
+ * the library, HTTP, MCP, the push API, every transcript format (user text, tool input, tool output,
+ * file views) and every kind of model answer. Afterwards no file under CAIRN_HOME holds a raw secret
+ * or the private text, and recall hands none out. Each door also carries a harmless canary that must
+ * arrive, so a door that silently dropped its text cannot pass for a guarded one. The corpus and the
+ * secrets that wait for new redactor rules: support/secretCorpus.ts.
+ */
+
+const texts = doorTexts();
+const { canaries, canary, door } = texts;
+
+/** Every model answer carries the corpus: stage 1 (every field), fact decisions, hints, consolidation. */
+function modelAnswer(request: Parameters<typeof schemaName>[0]): string {
+  const schema = schemaName(request);
+  if (schema === "stage1_memory") {
+    const text = door("llm-stage1");
+    return JSON.stringify({
+      rollout_summary: door("llm-rollout-summary"),
+      raw_memory: door("llm-raw-memory"),
+      rollout_slug: "deploy-notes",
+      facts: [{ content: door("llm-fact"), type: "fact", confidence: 0.9 }],
+      entities: [
+        { source: text, relationship: "uses", target: door("llm-entity-target"), confidence: 0.8 },
+        {
+          source: "ghp_R7kW2pQ9xZ4mN8vB3cL6tY1hJ5gF0dS2aE7u",
+          relationship: "authenticates",
+          target: "Acme API",
+          confidence: 0.8,
+        },
+      ],
+    });
+  }
+  if (schema === "prospective_hints") {
+    // Hints are short questions (longer ones are dropped): a few secrets and the private block each.
+    const secrets = "ghp_R7kW2pQ9xZ4mN8vB3cL6tY1hJ5gF0dS2aE7u, password=Tr0ub4dor-and-3-horses";
+    return JSON.stringify({
+      questions: [
+        `${canary("llm-hint")}: which token, ${secrets}?`,
+        `What is ${PRIVATE_BLOCK} for AKIAZ7QW3ER5TY9UI2OP?`,
+      ],
+    });
+  }
+  if (schema === "memory_workspace") {
+    return JSON.stringify({
+      memory_md: `# Memory\n\n${door("llm-memory-md")}\n`,
+      memory_summary_md: `v1\n${door("llm-summary-md")}\n`,
+      skills: [{ name: "deploy", description: "How to deploy", body: door("llm-skill") }],
+    });
+  }
+  if (userPrompt(request).startsWith("New fact")) {
+    return JSON.stringify({ action: "ADD", reason: door("llm-decision-reason"), confidence: 0.9 });
+  }
+  return JSON.stringify({ error: `unexpected request ${schema ?? "(no schema)"}` });
+}
+
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = join(dir, entry.name);
+    return entry.isDirectory() ? filesUnder(full) : entry.isFile() ? [full] : [];
+  });
+}
+
+/** The longest run of letters and digits: what a full-text index keeps of a token. */
+function core(raw: string): string {
+  return (raw.match(/[A-Za-z0-9]+/g) ?? []).reduce((a, b) => (b.length > a.length ? b : a), "");
+}
+
+/** Every file under the home, as bytes: which forbidden values each holds. */
+function leaks(home: string): string[] {
+  const forbidden = [
+    ...CORPUS.flatMap((secret) => secret.raw.flatMap((raw) => [raw, core(raw)])),
+    PRIVATE_TEXT,
+    "PURPLE-OCTOPUS",
+  ];
+  return filesUnder(home).flatMap((file) => {
+    const bytes = readFileSync(file).toString("latin1").toLowerCase();
+    return forbidden
+      .filter((value) => bytes.includes(value.toLowerCase()))
+      .map((value) => `${value.slice(0, 12)}… in ${file.slice(home.length)}`);
+  });
+}
+
+describe("every door into the store keeps secrets and <private> text out", () => {
+  let root: string;
+  let home: string;
+  let project: string;
+  let server: LoopbackServer;
+  let cairn: Cairn;
+  const recalled: string[] = [];
+  let openLeaks: string[] = [];
+  let bytesAtEnd = "";
+
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), "cairn-every-door-"));
+    home = join(root, "cairn");
+    project = join(root, "work", "app");
+    const userHome = join(root, "user");
+    const sources = {
+      codex: join(root, "codex"),
+      claude: join(root, "claude"),
+      pi: join(root, "pi"),
+      gemini: join(root, "gemini"),
+      opencode: join(root, "opencode"),
+    };
+    for (const dir of [home, project, userHome, ...Object.values(sources)]) mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(home, "config.yaml"),
+      stringify({
+        memories: { enabled: true, maxRolloutAgeDays: 3650, minRolloutIdleHours: 0 },
+        collection: { idleHours: 0 },
+        consolidation: { mode: "llm" },
+        recall: { hints: { enabled: true } },
+        sources: {
+          codex: [sources.codex],
+          "claude-code": [sources.claude],
+          pi: [sources.pi],
+          omp: [join(root, "empty")],
+          gemini: [sources.gemini],
+          opencode: [sources.opencode],
+        },
+      }),
+    );
+    writeTranscripts(sources, project, texts);
+
+    // The CLI, as a user runs it: `cairn remember "<text>"` and `cairn remember --file items.jsonl`.
+    const cli = (...args: string[]) =>
+      spawnSync(process.execPath, cliArgs(...args), {
+        cwd: project,
+        encoding: "utf8",
+        env: { PATH: process.env.PATH, CAIRN_HOME: home, HOME: userHome, CAIRN_LLM_PROVIDER: "offline" },
+        timeout: 60_000,
+      });
+    const single = cli("remember", door("cli-text"));
+    expect(single.stderr).toBe("");
+    const items = join(root, "items.jsonl");
+    writeFileSync(items, jsonl([{ content: door("cli-file-1") }, { content: door("cli-file-2"), scope: "global" }]));
+    const bulk = cli("remember", "--file", items);
+    expect(bulk.stderr).toBe("");
+
+    server = await startLoopbackServer((request) =>
+      request.method !== "POST"
+        ? { body: { data: [{ id: "fake-model" }] } }
+        : { body: completion(modelAnswer(request)) },
+    );
+    cairn = new Cairn({
+      home,
+      env: { HOME: userHome },
+      config: { "llm.provider": "openai", "llm.baseUrl": `${server.url}/v1`, "llm.model": "fake-model" },
+    });
+
+    // The library.
+    await cairn.remember({ content: door("library"), cwd: project });
+    // HTTP, through the app's request().
+    const app = createHttpApp({ cairn });
+    const response = await app.request("/api/memory/remember", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ content: door("http"), cwd: project }),
+    });
+    expect(response.status).toBe(200);
+    // MCP, through a real client.
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const mcp = createMcpServer(cairn, { cwd: project });
+    await mcp.connect(serverSide);
+    const client = new Client({ name: "every-door", version: "1.0.0" });
+    await client.connect(clientSide);
+    const called = await client.callTool({ name: "remember", arguments: { text: door("mcp") } });
+    expect(called.isError ?? false).toBe(false);
+    await client.close();
+    // The push API: item text (every role) and the session title.
+    const session = { agent: "push" as const, cwd: project, title: door("push-title") };
+    cairn.appendHistory("push-session-1", { role: "user", text: door("push-user") }, session);
+    cairn.appendHistory("push-session-1", { role: "tool_call", tool: "bash", text: door("push-tool-input") }, session);
+    cairn.appendHistory(
+      "push-session-1",
+      { role: "tool_result", tool: "bash", text: door("push-tool-output") },
+      session,
+    );
+    cairn.appendHistory("push-session-1", { role: "assistant", text: door("push-assistant") }, session);
+    cairn.endSession("push-session-1");
+
+    // The pipeline: scan every transcript, extract (stage 1 and fact decisions), consolidate, hints.
+    const run = await cairn.run({ force: true });
+    expect(run.scan.files.filter((file) => file.status === "failed")).toEqual([]);
+    expect(run.extract.facts?.written ?? 0).toBeGreaterThan(0);
+    expect(run.consolidate.outcome).toBe("succeeded");
+    expect(run.hints.hints).toBeGreaterThan(0);
+
+    for (const query of [
+      "token password key",
+      "ghp_R7kW2pQ9xZ4mN8vB3cL6tY1hJ5gF0dS2aE7u",
+      "launch code PURPLE",
+      "postgres admin",
+    ]) {
+      const answer = await cairn.recall({ query, cwd: project, scope: "all", k: 50 });
+      recalled.push(...answer.results.map((result) => JSON.stringify(result)));
+    }
+    openLeaks = leaks(home);
+    cairn.close();
+    bytesAtEnd = filesUnder(home)
+      .map((file) => readFileSync(file).toString("latin1"))
+      .join("\n");
+  }, 180_000);
+
+  afterAll(async () => {
+    cairn?.close();
+    await server?.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it("stores what every door carried (each door's canary arrived)", () => {
+    const missing = canaries.filter((canary) => !bytesAtEnd.includes(canary));
+    expect(missing).toEqual([]);
+    expect(canaries.length).toBeGreaterThan(30);
+  });
+
+  it("leaves no raw secret and no private text in any file under CAIRN_HOME, open or closed", () => {
+    expect(openLeaks).toEqual([]);
+    expect(leaks(home)).toEqual([]);
+    expect(bytesAtEnd).toContain("[REDACTED:github-token]");
+    expect(bytesAtEnd).toContain("[REDACTED:private]");
+  });
+
+  it("recall hands out no raw secret", () => {
+    expect(recalled.length).toBeGreaterThan(0);
+    const all = recalled.join("\n").toLowerCase();
+    const found = CORPUS.flatMap((secret) => secret.raw).filter((raw) => all.includes(raw.toLowerCase()));
+    expect(found).toEqual([]);
+    expect(all).not.toContain("purple-octopus");
+  });
+});
