@@ -85,5 +85,6 @@ export function isEncodedCredentialPair(value: string): boolean {
 export function nameEndingAt(text: string, end: number): string {
   let start = end;
   while (start > 0 && /[A-Za-z0-9_.\-$]/.test(text.charAt(start - 1)) && end - start < 80) start--;
-  return text.slice(start, end);
+  // An identifier starts with a letter: "12-DB_PASSWORD" is line 12 of `rg -C` output.
+  return text.slice(start, end).replace(/^[^A-Za-z_$]+/, "");
 }

@@ -8,11 +8,12 @@ export const connectionRules: SecretRule[] = [
     // jdbc:...). The password may hold ':' and even '@' (the last '@' before the host wins); the
     // user part holds neither. Only the password is redacted; even "pass" in `user:pass@`, since the
     // syntax leaves no doubt that it is the password. The match begins at "://" and checks the
-    // scheme by look-behind, so that the regex is not tried at every letter.
+    // scheme by look-behind, so that the regex is not tried at every letter. The scheme may follow
+    // '+' or '-' (a diff's added line, `rg` context, `git+ssh`): a shorter scheme matches then.
     name: "url-password",
     family: "connection-string",
     pattern:
-      /:\/\/(?<=(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/)[^\s:@/?#"'<>[\]\\]{0,256}:([^\s/?#"'<>\\]{1,256})@(?=[A-Za-z0-9[._-])/g,
+      /:\/\/(?<=(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/)[^\s:@/?#"'<>[\]\\]{0,256}:([^\s/?#"'<>\\]{1,256})@(?=[A-Za-z0-9[._-])/g,
     group: 1,
     keywords: ["://"],
     validate: (password) => !isTemplate(password),

@@ -8,11 +8,13 @@ export const keyRules: SecretRule[] = [
     // The body is redacted and the BEGIN/END lines kept. The body stops at the first "-----" (the
     // END line, or the next BEGIN when a key was cut off), so a run of unterminated BEGIN lines is
     // still scanned once. Backslashes are allowed so that JSON-escaped keys ("\n") match too. A
-    // missing END still redacts the body that is there: truncated tool output is common.
+    // missing END still redacts the body that is there: truncated tool output is common. The body
+    // may carry the line numbers of a file view on every line ("     9→", "00009| ", "9#ZP:",
+    // "path:9:"; see test/redact/fileViews.ts), hence '→', '|', '#' and '_' among its characters.
     name: "private-key",
     family: "private-key",
     pattern:
-      /-{4,5} ?BEGIN[ A-Z0-9]{0,32}PRIVATE KEY(?: BLOCK)? ?-{4,5}((?:[A-Za-z0-9+/=\s\\:,.]|-(?!---)|"[^"\r\n{}[\],]{0,128}"){16,65536})(?:-{4,5} ?END[ A-Z0-9]{0,32}PRIVATE KEY(?: BLOCK)? ?-{4,5})?/g,
+      /-{4,5} ?BEGIN[ A-Z0-9]{0,32}PRIVATE KEY(?: BLOCK)? ?-{4,5}((?:[A-Za-z0-9+/=\s\\:,._|#\u2192]|-(?!---)|"[^"\r\n{}[\],]{0,128}"){16,65536})(?:-{4,5} ?END[ A-Z0-9]{0,32}PRIVATE KEY(?: BLOCK)? ?-{4,5})?/g,
     group: 1,
     keywords: ["private key"],
     // Prose about keys ("starts with -----BEGIN RSA PRIVATE KEY----- and ends with ...") has no
