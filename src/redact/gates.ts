@@ -7,7 +7,7 @@ import { isHighEntropy } from "./entropy.js";
  */
 
 const PLACEHOLDER_WORDS =
-  /^(?:null|nil|none|undefined|true|false|yes|no|on|off|empty|string|str|text|number|int|integer|bool|boolean|any|unknown|object|bytes|buffer|optional|required|secret|secrets|password|passwd|pass|token|tokens|key|apikey|api_key|changeme|change_me|test|testing|todo|tbd|n\/a|na|env|default|value|hidden|masked|omitted|redacted|\.\.\.)$/i;
+  /^(?:null|nil|none|undefined|true|false|yes|no|on|off|empty|string|str|text|number|int|integer|bool|boolean|any|unknown|object|bytes|buffer|optional|required|secret|secrets|password|passwd|pass|token|tokens|key|apikey|api_key|changeme|change_me|changeit|test|testing|todo|tbd|n\/a|na|env|default|value|hidden|masked|omitted|redacted|\.\.\.)$/i;
 
 const PLACEHOLDER_PARTS =
   /example|placeholder|dummy|redacted|changeme|your[_ -]?(?:own[_ -]?)?(?:api|secret|token|key|password|pass|access)|_here$/i;

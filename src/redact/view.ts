@@ -19,14 +19,14 @@ export interface TextView {
 }
 
 const ESCAPED_BLANK = /\\[nrt]/g;
-const AS_BLANKS: Record<string, string> = { "\\n": "\r\n", "\\r": "\r\r", "\\t": " \t" };
+const AS_BLANKS: Record<string, string> = { "\\n": "\r\n", "\\r": "\r\r", "\\t": "\t\t" };
 const INVISIBLE = /[\u00AD\u200B-\u200D\u2060\uFEFF]/;
 const INVISIBLE_ALL = /[\u00AD\u200B-\u200D\u2060\uFEFF]/g;
 
 const identity = (offset: number) => offset;
 
 export function textView(input: string): TextView {
-  const unescaped = input.includes("\\") ? input.replace(ESCAPED_BLANK, (escape) => AS_BLANKS[escape]!) : input;
+  const unescaped = input.includes("\\") ? input.replace(ESCAPED_BLANK, (pair) => AS_BLANKS[pair]!) : input;
   if (!INVISIBLE.test(unescaped)) return { text: unescaped, start: identity, end: identity };
   // Where each character of the view sits in the input.
   const at = new Int32Array(unescaped.length + 1);

@@ -1,5 +1,11 @@
 import type { SecretRule } from "../types.js";
 
+/** True when base64 `value` begins with a PEM private key's BEGIN line (certificates begin alike). */
+function encodesPrivateKey(value: string): boolean {
+  const head = Buffer.from(value.slice(0, 96), "base64").toString("latin1");
+  return /^-{5}BEGIN [A-Z0-9 ]{0,32}PRIVATE KEY/.test(head);
+}
+
 /**
  * Key material recognised by its own framing: PEM/OpenSSH/PGP private key blocks, JWTs, age keys.
  */
@@ -33,5 +39,24 @@ export const keyRules: SecretRule[] = [
     family: "private-key",
     pattern: /AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}/g,
     keywords: ["age-secret-key-"],
+  },
+  {
+    // A PEM key as base64: kubeconfig client-key-data, a Kubernetes Secret's tls.key, CI variables.
+    // "LS0tLS1CRUdJTi" is base64 of "-----BEGIN"; decoding tells a key from a certificate.
+    name: "encoded-private-key",
+    family: "private-key",
+    pattern: /(?<![A-Za-z0-9+/])LS0tLS1CRUdJTi[A-Za-z0-9+/]{40,65536}={0,2}/g,
+    keywords: ["ls0tls1crudjt"],
+    validate: encodesPrivateKey,
+  },
+  {
+    // PuTTY .ppk files: the private lines run from "Private-Lines: N" to "Private-MAC:". Line-number
+    // prefixes of file views are allowed, as in the PEM body.
+    name: "putty-private-key",
+    family: "private-key",
+    pattern: /Private-Lines:[ \t]{0,4}\d{1,5}((?:[A-Za-z0-9+/=\s\\:._|#\u2192]|-(?!MAC:)){16,65536})/g,
+    group: 1,
+    keywords: ["private-lines:"],
+    validate: (body) => /[A-Za-z0-9+/]{32}/.test(body),
   },
 ];
