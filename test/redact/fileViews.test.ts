@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { redact, redactText } from "../../src/redact/index.js";
-import { readLabelled } from "./corpus.js";
+import { readLabelled, readTrickyNegatives, sampleOrdinaryLines } from "./corpus.js";
 import { asFileView, FILE_VIEWS } from "./fileViews.js";
 
 const labelled = readLabelled();
@@ -25,6 +25,22 @@ describe.each(Object.entries(FILE_VIEWS))("a file shown as %s", (_, view) => {
       }
     }
     expect(leaks).toEqual([]);
+  });
+});
+
+describe("ordinary lines in a file view", () => {
+  it.each(Object.entries(FILE_VIEWS))("stay as they are, shown as %s (tricky negatives)", (_, view) => {
+    const changed = readTrickyNegatives()
+      .map((line, i) => view(i + 1, line))
+      .filter((line) => redactText(line) !== line);
+    expect(changed).toEqual([]);
+  });
+
+  it("change fewer than 1% of node_modules lines read with Claude Code's Read tool", () => {
+    const { lines } = sampleOrdinaryLines(5_000);
+    const shown = asFileView(lines.join("\n"), FILE_VIEWS["claude-code read"]!, 1).split("\n");
+    const changed = shown.filter((line) => redactText(line) !== line);
+    expect(changed.length / shown.length).toBeLessThan(0.01);
   });
 });
 
