@@ -18,15 +18,16 @@ export interface TextView {
   end(offset: number): number;
 }
 
-const ESCAPED_BLANK = /\\[nrt]/g;
-const AS_BLANKS: Record<string, string> = { "\\n": "\r\n", "\\r": "\r\r", "\\t": "\t\t" };
 const INVISIBLE = /[\u00AD\u200B-\u200D\u2060\uFEFF]/;
 const INVISIBLE_ALL = /[\u00AD\u200B-\u200D\u2060\uFEFF]/g;
 
 const identity = (offset: number) => offset;
 
 export function textView(input: string): TextView {
-  const unescaped = input.includes("\\") ? input.replace(ESCAPED_BLANK, (pair) => AS_BLANKS[pair]!) : input;
+  // Three native replaces: a replace with a callback cost a third of the redaction of code.
+  const unescaped = input.includes("\\")
+    ? input.replace(/\\n/g, "\r\n").replace(/\\r/g, "\r\r").replace(/\\t/g, "\t\t")
+    : input;
   if (!INVISIBLE.test(unescaped)) return { text: unescaped, start: identity, end: identity };
   // Where each character of the view sits in the input.
   const at = new Int32Array(unescaped.length + 1);

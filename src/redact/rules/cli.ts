@@ -72,7 +72,7 @@ export const cliRules: SecretRule[] = [
     name: "mysql-password",
     family: "cli",
     pattern: new RegExp(
-      String.raw`(?<![A-Za-z0-9_])(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysqlshow|mysqlpump|mysqlsh|mariadb|mariadb-dump|mariadb-admin)${argumentsBefore("-p")}${VALUE}`,
+      String.raw`(?:mysql|mariadb)(?<![A-Za-z0-9_](?:mysql|mariadb))(?:dump|admin|import|check|show|pump|sh|-dump|-admin)?${argumentsBefore("-p")}${VALUE}`,
       "g",
     ),
     group: [1, 2, 3, 4],
@@ -84,7 +84,7 @@ export const cliRules: SecretRule[] = [
     name: "docker-login-password",
     family: "cli",
     pattern: new RegExp(
-      String.raw`(?<![A-Za-z0-9_])(?:docker|podman|nerdctl|buildah)[ \t]{1,4}login${argumentsBefore("-p")}(?:[ \t]{1,4}|=)${VALUE}`,
+      String.raw`login(?<=(?<![A-Za-z0-9_])(?:docker|podman|nerdctl|buildah)[ \t]{1,4}login)${argumentsBefore("-p")}(?:[ \t]{1,4}|=)${VALUE}`,
       "g",
     ),
     group: [1, 2, 3, 4],
@@ -96,7 +96,7 @@ export const cliRules: SecretRule[] = [
     name: "sqlcmd-password",
     family: "cli",
     pattern: new RegExp(
-      String.raw`(?<![A-Za-z0-9_])(?:sqlcmd|bcp|osql)${argumentsBefore("-P")}[ \t]{0,4}${VALUE}`,
+      String.raw`(?:sqlcmd|bcp|osql)(?<![A-Za-z0-9_](?:sqlcmd|bcp|osql))${argumentsBefore("-P")}[ \t]{0,4}${VALUE}`,
       "g",
     ),
     group: [1, 2, 3, 4],
@@ -106,7 +106,7 @@ export const cliRules: SecretRule[] = [
   {
     name: "redis-cli-password",
     family: "cli",
-    pattern: new RegExp(String.raw`(?<![A-Za-z0-9_])redis-cli${argumentsBefore("-a")}[ \t]{1,4}${VALUE}`, "g"),
+    pattern: new RegExp(String.raw`redis-cli(?<![A-Za-z0-9_]redis-cli)${argumentsBefore("-a")}[ \t]{1,4}${VALUE}`, "g"),
     group: [1, 2, 3, 4],
     keywords: ["redis-cli"],
     validate: isFlagPassword,
@@ -115,7 +115,10 @@ export const cliRules: SecretRule[] = [
     // keytool and jarsigner: -storepass, -keypass, -srcstorepass, -deststorepass (not -storepass:env).
     name: "keytool-password",
     family: "cli",
-    pattern: new RegExp(String.raw`(?<![A-Za-z0-9_-])-(?:src|dest|new)?(?:store|key)pass[ \t]{1,4}${VALUE}`, "g"),
+    pattern: new RegExp(
+      String.raw`pass(?<=(?<![A-Za-z0-9_-])-(?:src|dest|new)?(?:store|key)pass)[ \t]{1,4}${VALUE}`,
+      "g",
+    ),
     group: [1, 2, 3, 4],
     keywords: ["storepass", "keypass"],
     validate: isFlagPassword,
@@ -126,7 +129,7 @@ export const cliRules: SecretRule[] = [
     name: "htpasswd-password",
     family: "cli",
     pattern: new RegExp(
-      String.raw`(?<![A-Za-z0-9_])htpasswd((?:[ \t]{1,4}-[A-Za-z]{1,8}){1,6})[ \t]{1,4}(?!-)[^\s|;&<>]{1,256}[ \t]{1,4}((?!-)[^\s"'|;&<>]{1,256})(?:[ \t]{1,4}${VALUE})?`,
+      String.raw`htpasswd(?<![A-Za-z0-9_]htpasswd)((?:[ \t]{1,4}-[A-Za-z]{1,8}){1,6})[ \t]{1,4}(?!-)[^\s|;&<>]{1,256}[ \t]{1,4}((?!-)[^\s"'|;&<>]{1,256})(?:[ \t]{1,4}${VALUE})?`,
       "g",
     ),
     group: [3, 4, 5, 6, 2],

@@ -164,7 +164,7 @@ export const cloudRules: SecretRule[] = [
     // fetch the object until the URL expires. The other parameters are not secret.
     name: "signed-url-signature",
     family: "cloud",
-    pattern: /[?&](?:x-amz-signature|x-goog-signature|signature)=([A-Za-z0-9%+/=_~-]{20,2048})/gi,
+    pattern: /signature=(?<=[?&](?:x-amz-|x-goog-)?signature=)([A-Za-z0-9%+/=_~-]{20,2048})/gi,
     group: 1,
     keywords: ["signature="],
   },

@@ -68,7 +68,7 @@ export const genericRules: SecretRule[] = [
     name: "api-key-header",
     family: "generic",
     pattern: new RegExp(
-      String.raw`(?<![A-Za-z0-9_])((?:x-[A-Za-z0-9-]{0,40}(?:key|token|secret)|api-key|apikey|private-token|ocp-apim-subscription-key))(?:\\?["'])?[ \t]{0,4}:[ \t]{0,4}${VALUE}`,
+      String.raw`:(?<=(?<![A-Za-z0-9_])(x-[A-Za-z0-9-]{0,40}(?:key|token|secret)|api-key|apikey|private-token|ocp-apim-subscription-key)(?:\\?["'])?[ \t]{0,4}:)[ \t]{0,4}${VALUE}`,
       "gi",
     ),
     group: [2, 3, 4, 5],
