@@ -16,6 +16,13 @@ describe("a token on its own line of JSON-serialized text", () => {
     expect(() => JSON.parse(out)).not.toThrow();
   });
 
+  it("is redacted in doubly serialized JSON (a transcript line quoted inside another)", () => {
+    const twice = JSON.stringify(JSON.stringify({ content: `here:\n${token}` }));
+    const out = redactText(twice);
+    expect(out).not.toContain(token);
+    expect(() => JSON.parse(JSON.parse(out) as string)).not.toThrow();
+  });
+
   it("keeps the escape itself outside the marker", () => {
     expect(redactText(JSON.stringify(`here:\n${token}`))).toBe('"here:\\n[REDACTED:github-token]"');
   });
