@@ -72,7 +72,7 @@ export const cliRules: SecretRule[] = [
     name: "mysql-password",
     family: "cli",
     pattern: new RegExp(
-      String.raw`(?:mysql|mariadb)(?<![A-Za-z0-9_](?:mysql|mariadb))(?:dump|admin|import|check|show|pump|sh|-dump|-admin)?${argumentsBefore("-p")}${VALUE}`,
+      `(?:mysql|mariadb)(?<![A-Za-z0-9_](?:mysql|mariadb))(?:dump|admin|import|check|show|pump|sh|-dump|-admin)?${argumentsBefore("-p")}${VALUE}`,
       "g",
     ),
     group: [1, 2, 3, 4],
