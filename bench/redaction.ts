@@ -8,6 +8,7 @@
 import { RULES, redact, redactText } from "../src/redact/index.js";
 import { adversarialInputs } from "../test/redact/adversarial.js";
 import { readLabelled, readTrickyNegatives, sampleOrdinaryLines } from "../test/redact/corpus.js";
+import { asFileView, FILE_VIEWS } from "../test/redact/fileViews.js";
 
 interface FamilyRecall {
   examples: number;
@@ -34,6 +35,31 @@ function recallByFamily(): Record<string, FamilyRecall> {
   }
   for (const row of Object.values(families)) row.recall = row.secretsRemoved / row.secrets;
   return families;
+}
+
+/**
+ * Recall with the whole corpus shown as each agent's file view (line numbers before every line,
+ * see test/redact/fileViews.ts), plain and JSON-serialized; a multi-line secret counts line by line.
+ */
+function recallInFileViews(): Record<string, number> {
+  const examples = readLabelled();
+  const out: Record<string, number> = {};
+  for (const [name, view] of Object.entries(FILE_VIEWS)) {
+    let pieces = 0;
+    let removed = 0;
+    for (const example of examples) {
+      const text = asFileView(example.text, view);
+      const plain = redactText(text);
+      const json = redactText(JSON.stringify(text));
+      for (const piece of example.secrets.flatMap((s) => s.split(/\n|\\n/)).filter((p) => p.length >= 6)) {
+        pieces += 2;
+        if (!plain.includes(piece)) removed++;
+        if (!json.includes(JSON.stringify(piece).slice(1, -1))) removed++;
+      }
+    }
+    out[name] = removed / pieces;
+  }
+  return out;
 }
 
 function falsePositives(lines: string[]): {
@@ -92,6 +118,7 @@ function main(): void {
     (sum, row) => ({ secrets: sum.secrets + row.secrets, removed: sum.removed + row.secretsRemoved }),
     { secrets: 0, removed: 0 },
   );
+  const views = recallInFileViews();
   const sample = sampleOrdinaryLines(150_000);
   const ordinary = falsePositives(sample.lines);
   const tricky = falsePositives(readTrickyNegatives());
@@ -106,7 +133,7 @@ function main(): void {
   };
   const adversarial = slowestAdversarial();
   const report = {
-    recall: { overall: total.removed / total.secrets, secrets: total.secrets, byFamily: recall },
+    recall: { overall: total.removed / total.secrets, secrets: total.secrets, byFamily: recall, fileViews: views },
     falsePositives: { ordinary: { ...ordinary, files: sample.files }, trickyNegatives: tricky },
     throughput: speed,
     adversarial,
@@ -122,6 +149,8 @@ function main(): void {
       `  ${family.padEnd(18)} ${pct(row.recall).padStart(8)}  (${row.secretsRemoved}/${row.secrets} secrets, ${row.examples} examples)`,
     );
   }
+  console.log("recall with the corpus shown as a file view (plain and JSON-serialized):");
+  for (const [name, value] of Object.entries(views)) console.log(`  ${name.padEnd(30)} ${pct(value).padStart(8)}`);
   console.log(
     `false positives: ${ordinary.changed} of ${ordinary.lines} ordinary lines changed (${pct(ordinary.rate, 3)}) from ${sample.files} files in node_modules`,
   );

@@ -7,7 +7,7 @@ import { isHighEntropy } from "./entropy.js";
  */
 
 const PLACEHOLDER_WORDS =
-  /^(?:null|nil|none|undefined|true|false|yes|no|on|off|empty|string|str|text|number|int|integer|bool|boolean|any|unknown|object|bytes|buffer|optional|required|secret|secrets|password|passwd|pass|token|tokens|key|apikey|api_key|changeme|change_me|test|testing|todo|tbd|n\/a|na|env|default|value|hidden|masked|omitted|redacted|\.\.\.)$/i;
+  /^(?:null|nil|none|undefined|true|false|yes|no|on|off|empty|string|str|text|number|int|integer|bool|boolean|any|unknown|object|bytes|buffer|optional|required|secret|secrets|password|passwd|pass|token|tokens|key|apikey|api_key|changeme|change_me|changeit|test|testing|todo|tbd|n\/a|na|env|default|value|hidden|masked|omitted|redacted|\.\.\.)$/i;
 
 const PLACEHOLDER_PARTS =
   /example|placeholder|dummy|redacted|changeme|your[_ -]?(?:own[_ -]?)?(?:api|secret|token|key|password|pass|access)|_here$/i;
@@ -85,5 +85,6 @@ export function isEncodedCredentialPair(value: string): boolean {
 export function nameEndingAt(text: string, end: number): string {
   let start = end;
   while (start > 0 && /[A-Za-z0-9_.\-$]/.test(text.charAt(start - 1)) && end - start < 80) start--;
-  return text.slice(start, end);
+  // An identifier starts with a letter: "12-DB_PASSWORD" is line 12 of `rg -C` output.
+  return text.slice(start, end).replace(/^[^A-Za-z_$]+/, "");
 }

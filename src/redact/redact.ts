@@ -1,6 +1,7 @@
 import { RULES } from "./rules.js";
 import { createScreen } from "./screen.js";
 import type { Finding, RedactResult, SecretRule } from "./types.js";
+import { type TextView, textView } from "./view.js";
 
 /** What replaces a secret. Markers are never matched again, which makes redaction idempotent. */
 export function marker(rule: string): string {
@@ -54,18 +55,27 @@ function withoutDanglingEscape(text: string, start: number, end: number): number
   return slashes % 2 === 1 ? end - 1 : end;
 }
 
-function candidatesOf({ rule, priority, pattern }: Prepared, text: string): Candidate[] {
+/** A secret that starts on the letter of an escape (`\n`, read as a line break) starts after it. */
+function afterEscape(text: string, start: number): number {
+  let slashes = 0;
+  while (start - slashes > 0 && text.charCodeAt(start - 1 - slashes) === 92) slashes++;
+  return slashes % 2 === 1 ? start + 1 : start;
+}
+
+/** The rule's matches in the view, as spans of the input. */
+function candidatesOf({ rule, priority, pattern }: Prepared, input: string, view: TextView): Candidate[] {
   const found: Candidate[] = [];
+  const text = view.text;
   pattern.lastIndex = 0;
   for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
     if (match[0].length === 0) pattern.lastIndex++;
     const span = secretSpan(rule, match);
     if (span === undefined) continue;
-    const [start, rawEnd] = span;
-    const end = withoutDanglingEscape(text, start, rawEnd);
-    const secret = text.slice(start, end);
-    if (secret.length === 0 || (rule.validate && !rule.validate(secret, match))) continue;
-    found.push({ rule: rule.name, start, end, priority });
+    const secret = text.slice(span[0], withoutDanglingEscape(text, span[0], span[1]));
+    if (secret.trim().length === 0 || (rule.validate && !rule.validate(secret, match))) continue;
+    const start = afterEscape(input, view.start(span[0]));
+    const end = withoutDanglingEscape(input, start, view.end(span[1]));
+    if (end > start) found.push({ rule: rule.name, start, end, priority });
   }
   return found;
 }
@@ -109,11 +119,12 @@ function merge(candidates: Candidate[]): Finding[] {
 
 /** Finds every secret in `text` and replaces each with `[REDACTED:<rule>]`, keeping its context. */
 export function redact(text: string): RedactResult {
-  const rules = screen.select(text);
+  const view = textView(text);
+  const rules = screen.select(view.text);
   if (rules.length === 0) return { text, findings: [] };
   const candidates = outsideMarkers(
     text,
-    rules.flatMap((rule) => candidatesOf(rule, text)),
+    rules.flatMap((rule) => candidatesOf(rule, text, view)),
   );
   if (candidates.length === 0) return { text, findings: [] };
   const findings = merge(candidates);

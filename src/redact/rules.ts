@@ -4,6 +4,7 @@ import { cloudRules } from "./rules/cloud.js";
 import { connectionRules } from "./rules/connections.js";
 import { devServiceRules } from "./rules/devServices.js";
 import { genericRules } from "./rules/generic.js";
+import { hashRules } from "./rules/hashes.js";
 import { keyRules } from "./rules/keys.js";
 import { messagingRules } from "./rules/messaging.js";
 import { proseRules } from "./rules/prose.js";
@@ -24,6 +25,7 @@ export const RULES: readonly SecretRule[] = [
   ...devServiceRules,
   ...messagingRules,
   ...connectionRules,
+  ...hashRules,
   ...cliRules,
   ...genericRules,
   ...proseRules,

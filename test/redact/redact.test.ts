@@ -176,3 +176,25 @@ describe("adversarial input", () => {
       expect(typeof redactText(input.text), input.name).toBe("string");
   });
 });
+
+describe("formats a probe found missing (each once passed through unredacted)", () => {
+  const bcrypt = `$2y$10$${"aB3./cD4eF".repeat(5)}xyz`;
+  it.each([
+    ["mysql -u root -pS3cr3tPass -P3306 shop", "mysql -u root -p[REDACTED:mysql-password] -P3306 shop"],
+    ["mysqldump --password=S3cr3tPass shop", "mysqldump --password=[REDACTED:cli-secret-flag] shop"],
+    [`deploy:${bcrypt}`, "deploy:[REDACTED:password-hash]"],
+    ["ci:{SHA}W6ph5Mm5Pz8GgiULbPgzG37mj9g=", "ci:[REDACTED:password-hash]"],
+    [
+      "creds = {'private_key_id': 'a1b044da05ca4ed81004c1dec8ee162646ffa920'}",
+      "creds = {'private_key_id': '[REDACTED:gcp-private-key-id]'}",
+    ],
+    ["private_key_id: a1b044da05ca4ed81004c1dec8ee162646ffa920", "private_key_id: [REDACTED:gcp-private-key-id]"],
+  ])("%s", (input, expected) => {
+    expect(redactText(input)).toBe(expected);
+  });
+
+  it.each(["mysql -u root -p", "mysql -h db -P3306 -u app -p shop", "mysql -u root -p$MYSQL_PWD", "mkdir -p build"])(
+    "leaves %j alone",
+    (line) => expect(redactText(line)).toBe(line),
+  );
+});

@@ -42,10 +42,14 @@ export const cloudRules: SecretRule[] = [
     keywords: ["aiza"],
   },
   {
-    // The key itself is caught by private-key; its id names it in Google's key list.
+    // The key itself is caught by private-key; its id names it in Google's key list. In the JSON
+    // file, a Python dict, YAML, or an environment variable (GOOGLE_PRIVATE_KEY_ID=...).
     name: "gcp-private-key-id",
     family: "cloud",
-    pattern: /\\?"private_key_id\\?"[ \t]{0,8}:[ \t]{0,8}\\?"([a-f0-9]{40})/g,
+    pattern: new RegExp(
+      String.raw`private_key_id(?:\\{0,3}["'])?${ASSIGN}(?:\\{0,3}["'])?([a-f0-9]{40})(?![A-Za-z0-9])`,
+      "gi",
+    ),
     group: 1,
     keywords: ["private_key_id"],
   },
@@ -154,5 +158,14 @@ export const cloudRules: SecretRule[] = [
     family: "cloud",
     pattern: /(?<![A-Za-z0-9_.-])dp\.(?:st|ct|sa|scim|audit|pt)\.[A-Za-z0-9_.-]{40,256}/g,
     keywords: ["dp."],
+  },
+  {
+    // The signature of a presigned S3 or GCS URL, or a CloudFront signed URL: whoever has it can
+    // fetch the object until the URL expires. The other parameters are not secret.
+    name: "signed-url-signature",
+    family: "cloud",
+    pattern: /signature=(?<=[?&](?:x-amz-|x-goog-)?signature=)([A-Za-z0-9%+/=_~-]{20,2048})/gi,
+    group: 1,
+    keywords: ["signature="],
   },
 ];

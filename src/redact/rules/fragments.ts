@@ -20,3 +20,11 @@ export const TYPED_ASSIGN = String.raw`\??[ \t]{0,4}:[ \t]{0,4}[A-Za-z_][A-Za-z0
  * never runs past the end of its string.
  */
 export const VALUE = String.raw`(?:\\?"((?:[^"\\\r\n]|\\[^"\r\n]){1,512})\\?"|'([^'"\r\n]{1,512})'|\x60([^\x60"\r\n]{1,512})\x60|((?:[^\s"'\x60,;(){}\[\]<>&\\]|\\(?![nrtu"\\/])){1,512}))`;
+
+/**
+ * What a file view may put before a line (see test/redact/fileViews.ts), optional: Claude Code's
+ * Read ("     9→"), `cat -n` and `nl` ("     9\t"), OpenCode ("00009| ", "9: "), grep and rg ("9:",
+ * "path:9:", "9-"), oh-my-pi's hashlines ("9#ZP:", "9:a3| "), a diff's "+". For rules whose match
+ * spans lines.
+ */
+export const LINE_PREFIX = String.raw`(?:[ \t]{0,8}(?:[^\s:"'\\]{1,128}:)?\d{1,7}(?:\u2192|\t|[ \t]?\|[ \t]?|:[ \t]?|-|#[A-Za-z0-9]{1,16}[:|][ \t]?|:[A-Za-z0-9]{1,16}\|[ \t]?)|\+)?`;

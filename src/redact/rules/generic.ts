@@ -1,6 +1,6 @@
 import type { SecretRule } from "../types.js";
 import { assignmentContext } from "./assignmentContext.js";
-import { isKeyValue, isPasswordValue, isSecretValue, isTokenValue } from "./assignmentGates.js";
+import { isKeyValue, isNamedValue, isPasswordValue, isSecretValue, isTokenValue } from "./assignmentGates.js";
 import { ASSIGN, TYPED_ASSIGN, VALUE } from "./fragments.js";
 
 /**
@@ -49,5 +49,30 @@ export const genericRules: SecretRule[] = [
     group: VALUE_GROUPS,
     keywords: ["key"],
     validate: (value, match) => isKeyValue(value, assignmentContext(match, 2)),
+  },
+  {
+    // PHP constants, as in wp-config.php: define('DB_PASSWORD', '...'), define('AUTH_KEY', '...').
+    // WordPress ships 'put your unique phrase here' and 'password_here' as placeholders.
+    name: "php-define-secret",
+    family: "generic",
+    pattern:
+      /define\([ \t]{0,4}\\?["']([A-Za-z0-9_]{0,64}(?:PASSWORD|PASS|PWD|SECRET|KEY|TOKEN|SALT)[A-Za-z0-9_]{0,16})\\?["'][ \t]{0,4},[ \t]{0,4}(?:\\?"((?:[^"\\\r\n]|\\[^"\r\n]){1,512})\\?"|'([^'"\r\n]{1,512})')/gi,
+    group: [2, 3],
+    keywords: ["define("],
+    validate: (value, match) => !/unique phrase/i.test(value) && isNamedValue(value, match[1] ?? ""),
+  },
+  {
+    // API key headers other than Authorization: X-API-Key, X-Auth-Key (Cloudflare), X-Auth-Token,
+    // PRIVATE-TOKEN (GitLab), Ocp-Apim-Subscription-Key, in curl -H, HTTP dumps and JSON. After the
+    // assignment rules, which name `x-api-key: ...` in YAML first.
+    name: "api-key-header",
+    family: "generic",
+    pattern: new RegExp(
+      String.raw`:(?<=(?<![A-Za-z0-9_])(x-[A-Za-z0-9-]{0,40}(?:key|token|secret)|api-key|apikey|private-token|ocp-apim-subscription-key)(?:\\?["'])?[ \t]{0,4}:)[ \t]{0,4}${VALUE}`,
+      "gi",
+    ),
+    group: [2, 3, 4, 5],
+    keywords: ["x-", "api-key", "apikey", "private-token", "ocp-apim"],
+    validate: (value, match) => isNamedValue(value, match[1] ?? "") && !/^[A-Za-z]+$/.test(value),
   },
 ];
