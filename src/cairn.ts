@@ -1,7 +1,8 @@
 import { mkdirSync } from "node:fs";
 import { loadConfig } from "./config/load.js";
-import { type CairnPaths, cairnHome, cairnPaths } from "./config/paths.js";
+import { type CairnPaths, cairnHome, cairnPaths, tightenHomePermissions } from "./config/paths.js";
 import type { CairnConfig } from "./config/schema.js";
+import { assertStoreUsable } from "./db/storeCheck.js";
 import { withWriteTx } from "./db/tx.js";
 import { EmbeddingTracker } from "./memory/embeddingTracker.js";
 import { MemoryStore } from "./memory/memoryStore.js";
@@ -92,6 +93,10 @@ export class Cairn {
   get storage(): Storage {
     if (!this.opened) {
       mkdirSync(this.paths.home, { recursive: true, mode: 0o700 });
+      const tightened = tightenHomePermissions(this.paths.home);
+      if (tightened.length > 0)
+        process.stderr.write(`cairn: made the memory root readable by you only: ${tightened.join(", ")}\n`);
+      assertStoreUsable(this.paths.database);
       const queue = this.config.queue;
       this.opened = Storage.open(this.paths.database, {
         clock: this.clock,
