@@ -45,8 +45,12 @@ export function tightenHomePermissions(home: string): string[] {
     }
     const current = stat.mode & 0o777;
     if (owner === undefined || stat.uid !== owner || (current & ~mode) === 0) return;
-    chmodSync(path, mode);
-    changed.push(`${path} ${current.toString(8)}->${mode.toString(8)}`);
+    try {
+      chmodSync(path, mode);
+      changed.push(`${path} ${current.toString(8)}->${mode.toString(8)}`);
+    } catch {
+      // A read-only disk: nothing cairn can tighten, and nothing it will write there either.
+    }
   };
   tighten(home, 0o700);
   for (const name of STORE_FILES) tighten(join(home, name), 0o600);
