@@ -379,6 +379,8 @@ export class Cairn {
   async extract(options: Phase1Options = {}): Promise<Phase1Report> {
     const resolved = await this.providers();
     return this.handingBackLeases(async () => {
+      // Sessions leased by a cairn process that crashed on this host are due now, not when the lease ends.
+      if (!options.dryRun) this.storage.jobs.reclaimStopped(PHASE1_KIND);
       const report = await runPhase1(
         { storage: this.storage, config: this.config, clock: this.clock, llm: resolved.default },
         options,

@@ -304,6 +304,46 @@ export class JobQueue {
   }
 
   /**
+   * Gives back the leases of one kind whose holder provably stopped (see ownerIsDead), so that their jobs
+   * are due again now rather than when the leases run out. The crashed attempt stays counted: a job
+   * that keeps killing its holder must still end dead. Returns how many were reclaimed.
+   */
+  reclaimStopped(kind: string): number {
+    const now = this.clock();
+    return withWriteTx(this.db, () => {
+      const rows = this.db
+        .prepare(
+          "SELECT id, lease_owner AS owner, attempts, max_attempts AS max, last_error AS error FROM jobs WHERE kind = ? AND status = 'running' AND lease_expires_at > ?",
+        )
+        .all(kind, now) as Array<{
+        id: number;
+        owner: string | null;
+        attempts: number;
+        max: number;
+        error: string | null;
+      }>;
+      let reclaimed = 0;
+      for (const row of rows) {
+        if (!ownerIsDead(row.owner, this.owner)) continue;
+        if (row.attempts >= row.max) {
+          this.finish(row.id, "dead", {
+            error: row.error ?? "its holder stopped too many times (worker crashed?)",
+            now,
+          });
+        } else {
+          this.db
+            .prepare(
+              "UPDATE jobs SET status = 'pending', run_after = ?, lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE id = ?",
+            )
+            .run(now, now, row.id);
+        }
+        reclaimed += 1;
+      }
+      return reclaimed;
+    });
+  }
+
+  /**
    * Live leases of one kind held by other processes (or other queues of this one): how many, how many
    * of them belong to a process that provably stopped (the next claim takes those over), and when the
    * first of the rest runs out.
