@@ -1,8 +1,9 @@
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, statfsSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { CairnError, errorMessage } from "../util/errors.js";
 
 /** What went wrong with the store itself (as opposed to the work cairn was doing with it). */
-export type StoreFault = "damaged" | "full" | "readonly";
+export type StoreFault = "damaged" | "full" | "readonly" | "io";
 
 /**
  * Classifies an error by the SQLite result code better-sqlite3 puts on `code` (extended codes keep
@@ -17,6 +18,7 @@ export function storeFaultOf(error: unknown): StoreFault | undefined {
         return "damaged";
       if (code === "disk_full" || code.startsWith("SQLITE_FULL") || code === "ENOSPC") return "full";
       if (code.startsWith("SQLITE_READONLY") || code === "EROFS") return "readonly";
+      if (code.startsWith("SQLITE_IOERR")) return "io";
     }
     current = (current as { cause?: unknown }).cause;
   }
@@ -39,6 +41,14 @@ export function markDamaged(databasePath: string, reason: string): void {
     writeFileSync(damagedMarkerPath(databasePath), `${new Date().toISOString()} ${reason}\n`, { mode: 0o600 });
   } catch {
     // The error the user sees already says the store is damaged.
+  }
+}
+
+function diskIsFull(databasePath: string): boolean {
+  try {
+    return statfsSync(dirname(databasePath)).bavail === 0;
+  } catch {
+    return false;
   }
 }
 
@@ -72,7 +82,7 @@ export function readonlyStoreError(databasePath: string, cause: unknown): CairnE
  * later commands refuse to write into it. Other errors come back unchanged.
  */
 export function explainStoreError(error: unknown, databasePath: string): unknown {
-  if (error instanceof CairnError && ["store_damaged", "disk_full", "store_readonly"].includes(error.code))
+  if (error instanceof CairnError && ["store_damaged", "disk_full", "store_readonly", "store_io"].includes(error.code))
     return error;
   switch (storeFaultOf(error)) {
     case "damaged":
@@ -82,6 +92,16 @@ export function explainStoreError(error: unknown, databasePath: string): unknown
       return fullDiskError(databasePath, error);
     case "readonly":
       return readonlyStoreError(databasePath, error);
+    case "io":
+      // SQLite reports a full disk met while growing its shared-memory or journal files as an I/O
+      // error (SQLITE_IOERR_SHMSIZE, ...): the free space tells the two apart.
+      return diskIsFull(databasePath)
+        ? fullDiskError(databasePath, error)
+        : new CairnError(
+            "store_io",
+            `reading or writing the store at ${databasePath} failed (${errorMessage(error)}); check the disk (dmesg), then run 'cairn doctor'`,
+            { cause: error },
+          );
     default:
       return error;
   }
