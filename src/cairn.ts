@@ -1,14 +1,15 @@
 import { mkdirSync } from "node:fs";
 import { loadConfig } from "./config/load.js";
-import { type CairnPaths, cairnHome, cairnPaths } from "./config/paths.js";
+import { type CairnPaths, cairnHome, cairnPaths, tightenHomePermissions } from "./config/paths.js";
 import type { CairnConfig } from "./config/schema.js";
+import { assertStoreUsable } from "./db/storeCheck.js";
 import { withWriteTx } from "./db/tx.js";
 import { EmbeddingTracker } from "./memory/embeddingTracker.js";
 import { MemoryStore } from "./memory/memoryStore.js";
 import type { RecallResponse, RememberInput, RememberOutcome } from "./memory/types.js";
 import { ingestStage1Facts } from "./pipeline/facts/stage1Facts.js";
 import { generateHints, type HintsReport } from "./pipeline/hints/generateHints.js";
-import { EligibilityRepository } from "./pipeline/phase1/eligibilityRepository.js";
+import { EligibilityRepository, PHASE1_KIND } from "./pipeline/phase1/eligibilityRepository.js";
 import { type Phase1Options, type Phase1Report, runPhase1 } from "./pipeline/phase1/runPhase1.js";
 import { agentConsolidator } from "./pipeline/phase2/consolidators/agentConsolidator.js";
 import { llmConsolidator } from "./pipeline/phase2/consolidators/llmConsolidator.js";
@@ -91,6 +92,10 @@ export class Cairn {
   get storage(): Storage {
     if (!this.opened) {
       mkdirSync(this.paths.home, { recursive: true, mode: 0o700 });
+      const tightened = tightenHomePermissions(this.paths.home);
+      if (tightened.length > 0)
+        process.stderr.write(`cairn: made the memory root readable by you only: ${tightened.join(", ")}\n`);
+      assertStoreUsable(this.paths.database);
       const queue = this.config.queue;
       this.opened = Storage.open(this.paths.database, {
         clock: this.clock,
@@ -325,12 +330,20 @@ export class Cairn {
     });
   }
 
-  /** A recall hit on a memory extracted from a session counts as use of that session's stage-1 output. */
+  /**
+   * A recall hit on a memory extracted from a session counts as use of that session's stage-1 output.
+   * Best-effort: a read-only or full store still answers recalls (the memory store's own usage write
+   * fails the same way and already adds a warning to the response).
+   */
   private countRecallHits(ids: number[]): void {
     const sessions = ids
       .map((id) => this.store?.get(id)?.provenance.sessionId)
       .filter((id): id is string => typeof id === "string");
-    if (sessions.length > 0) this.storage.stage1.recordUsage(sessions, this.clock());
+    try {
+      if (sessions.length > 0) this.storage.stage1.recordUsage(sessions, this.clock());
+    } catch {
+      // See above: the counters only rank consolidation input; the answer matters more.
+    }
   }
 
   /** Deletes the memory of the project of `cwd`, or everything with `all`. */
@@ -364,12 +377,35 @@ export class Cairn {
   /** Phase 1: extract stage-1 memories from eligible sessions, then move their facts into the memory store. */
   async extract(options: Phase1Options = {}): Promise<Phase1Report> {
     const resolved = await this.providers();
-    const report = await runPhase1(
-      { storage: this.storage, config: this.config, clock: this.clock, llm: resolved.default },
-      options,
-    );
-    if (!options.dryRun) report.facts = await this.ingestPendingFacts(resolved.default);
-    return report;
+    return this.handingBackLeases(async () => {
+      // Sessions leased by a cairn process that crashed on this host are due now, not when the lease ends.
+      if (!options.dryRun) this.storage.jobs.reclaimStopped(PHASE1_KIND);
+      const report = await runPhase1(
+        { storage: this.storage, config: this.config, clock: this.clock, llm: resolved.default },
+        options,
+      );
+      if (!options.dryRun) report.facts = await this.ingestPendingFacts(resolved.default);
+      return report;
+    });
+  }
+
+  /**
+   * Runs pipeline work so that a failure (a full disk, a damaged store, a bug) hands back every lease
+   * this process still holds: the jobs become pending again at once, their attempts not spent, instead
+   * of waiting for the leases to expire.
+   */
+  private async handingBackLeases<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      this.releaseLeases();
+      throw error;
+    }
+  }
+
+  /** Gives back every lease this process holds (a failed or interrupted command); returns how many. */
+  releaseLeases(): number {
+    return this.opened?.jobs.releaseHeld() ?? 0;
   }
 
   /**
@@ -413,21 +449,24 @@ export class Cairn {
     const extract = await this.extract(options.extract);
     const consolidate = await this.consolidate({ force: options.force ?? false });
     await this.refreshEmbeddings();
-    const hints = await this.generateHints();
+    const hints = await this.handingBackLeases(() => this.generateHints());
     return { scan, extract, consolidate, hints };
   }
 
   /** Phase 2: consolidate stage-1 memories into the workspaces. */
   async consolidate(options: { force?: boolean } = {}): Promise<Phase2Report> {
-    return runPhase2(
-      {
-        storage: this.storage,
-        config: this.config,
-        clock: this.clock,
-        memoriesRoot: this.paths.memories,
-        consolidator: await this.consolidator(),
-      },
-      options,
+    const consolidator = await this.consolidator();
+    return this.handingBackLeases(() =>
+      runPhase2(
+        {
+          storage: this.storage,
+          config: this.config,
+          clock: this.clock,
+          memoriesRoot: this.paths.memories,
+          consolidator,
+        },
+        options,
+      ),
     );
   }
 
@@ -479,6 +518,7 @@ export class Cairn {
         attempts: job.attempts,
         error: job.lastError,
       })),
+      leases: storage.jobs.foreignLeases(PHASE1_KIND),
       phase2: {
         watermark,
         newestInput: newest,

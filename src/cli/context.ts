@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import type { Cairn } from "../cairn.js";
+import { explainStoreError } from "../db/storeFault.js";
 
 /** Options every command accepts (declared on the root program). */
 export interface GlobalOptions {
@@ -9,6 +10,8 @@ export interface GlobalOptions {
 
 /**
  * Opens cairn for one command with the root program's options, and closes it afterwards even on error.
+ * A failure of the store itself (damaged, full disk, read-only) becomes one line naming the store and
+ * what to do; a damaged store is marked so that later commands refuse to write into it.
  */
 export async function withCairn<T>(
   command: Command,
@@ -20,6 +23,8 @@ export async function withCairn<T>(
   const cairn = new Cairn(options.home ? { home: options.home } : {});
   try {
     return await fn(cairn, options);
+  } catch (error) {
+    throw explainStoreError(error, cairn.paths.database);
   } finally {
     cairn.close();
   }

@@ -1,3 +1,4 @@
+import { chmodSync, type Stats, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -21,4 +22,37 @@ export function cairnPaths(home: string): CairnPaths {
     database: join(home, "cairn.db"),
     memories: join(home, "memories"),
   };
+}
+
+/** The files that hold what a user typed into their agents: readable by the user only. */
+const STORE_FILES = ["cairn.db", "cairn.db-wal", "cairn.db-shm", "config.yaml"];
+
+/**
+ * Tightens an existing memory root that other users can read (a folder made by hand, an older cairn,
+ * a restored backup): the folder to 0700 and the store files to 0600. Only for a root the user owns,
+ * so a shared or system folder is never changed behind an administrator's back. Returns what changed,
+ * as "path mode->mode" strings, for one notice.
+ */
+export function tightenHomePermissions(home: string): string[] {
+  const owner = process.getuid?.();
+  const changed: string[] = [];
+  const tighten = (path: string, mode: number) => {
+    let stat: Stats;
+    try {
+      stat = statSync(path);
+    } catch {
+      return;
+    }
+    const current = stat.mode & 0o777;
+    if (owner === undefined || stat.uid !== owner || (current & ~mode) === 0) return;
+    try {
+      chmodSync(path, mode);
+      changed.push(`${path} ${current.toString(8)}->${mode.toString(8)}`);
+    } catch {
+      // A read-only disk: nothing cairn can tighten, and nothing it will write there either.
+    }
+  };
+  tighten(home, 0o700);
+  for (const name of STORE_FILES) tighten(join(home, name), 0o600);
+  return changed;
 }

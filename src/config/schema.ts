@@ -26,6 +26,16 @@ const llmRole = z
   })
   .default({ provider: "auto", timeoutMs: 120_000 });
 
+/** The server token guards every memory over the network: 32 characters of hex carry 128 bits. */
+export const MIN_TOKEN_LENGTH = 32;
+
+/** Why a server token is too weak to guard the API, or undefined when it is acceptable. */
+export function weakTokenProblem(token: string): string | undefined {
+  // Length alone lets "aaaa..." through; a random token of 32+ characters has far more than 8 distinct ones.
+  if (token.length >= MIN_TOKEN_LENGTH && new Set(token).size >= 8) return undefined;
+  return `server.token is too weak (${token.length < MIN_TOKEN_LENGTH ? `${token.length} characters, at least ${MIN_TOKEN_LENGTH} needed` : "too few distinct characters"}); make one with: cairn config set server.token "$(openssl rand -hex 32)"`;
+}
+
 /** Every setting, its default and its allowed range. Unknown keys are rejected so typos surface. */
 export const configSchema = z
   .object({
@@ -116,7 +126,13 @@ export const configSchema = z
       .object({
         host: z.string().default("127.0.0.1"),
         port: int(0, 65_535, 7077),
-        token: z.string().optional(),
+        token: z
+          .string()
+          .optional()
+          .superRefine((token, ctx) => {
+            const problem = token ? weakTokenProblem(token) : undefined;
+            if (problem) ctx.addIssue({ code: "custom", message: problem });
+          }),
       })
       .strict()
       .prefault({}),

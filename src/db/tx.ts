@@ -1,10 +1,33 @@
 import type { Database } from "better-sqlite3";
+import { storeFaultOf } from "./storeFault.js";
+
+/** The store-level error (full disk, damaged or read-only store) the last write transaction of a connection met. */
+const lastStoreFault = new WeakMap<Database, unknown>();
 
 /**
  * Runs `fn` in one IMMEDIATE transaction: the write lock is taken up front, so two writers never
  * deadlock upgrading a read lock. Never await inside `fn`: no model, embedding or network call
- * belongs in a write transaction.
+ * belongs in a write transaction. A failure of the store itself is remembered for the connection
+ * (see takeStoreFault) until a later write transaction succeeds.
  */
 export function withWriteTx<T>(db: Database, fn: () => T): T {
-  return db.transaction(fn).immediate();
+  try {
+    const result = db.transaction(fn).immediate();
+    lastStoreFault.delete(db);
+    return result;
+  } catch (error) {
+    if (storeFaultOf(error)) lastStoreFault.set(db, error);
+    throw error;
+  }
+}
+
+/**
+ * The store fault the last write transaction on `db` met, if any, and forgets it. The job queue asks
+ * before recording a job failure: a job whose result could not be stored because the disk is full did
+ * not fail, so its attempt must not be spent.
+ */
+export function takeStoreFault(db: Database): unknown {
+  const fault = lastStoreFault.get(db);
+  lastStoreFault.delete(db);
+  return fault;
 }

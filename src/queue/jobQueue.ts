@@ -1,10 +1,10 @@
-import { randomUUID } from "node:crypto";
 import type { Database } from "better-sqlite3";
-import { withWriteTx } from "../db/tx.js";
+import { takeStoreFault, withWriteTx } from "../db/tx.js";
 import { guardDeep, guardText } from "../redact/guard.js";
 import { type Clock, systemClock } from "../util/clock.js";
 import { backoffDelay } from "./backoff.js";
-import type { EnqueueRequest, FailOutcome, Job, JobStatus, Lease } from "./types.js";
+import { localProbe, newLeaseToken, type OwnerProbe, ownerIsDead } from "./leaseOwner.js";
+import type { EnqueueRequest, FailOutcome, ForeignLeases, Job, JobStatus, Lease } from "./types.js";
 
 export interface JobQueueOptions {
   clock?: Clock;
@@ -13,6 +13,8 @@ export interface JobQueueOptions {
   maxAttempts?: number;
   backoffBaseMs?: number;
   backoffMaxMs?: number;
+  /** This host and process, and how to tell whether another process still runs (tests inject one). */
+  owner?: OwnerProbe;
 }
 
 interface JobRow {
@@ -47,6 +49,9 @@ export class JobQueue {
   private readonly maxAttempts: number;
   private readonly backoffBaseMs: number;
   private readonly backoffMaxMs: number;
+  private readonly owner: OwnerProbe;
+  /** Leases this queue claimed and has not yet given back, by token: released together if the process fails. */
+  private readonly held = new Map<string, Lease>();
 
   constructor(
     private readonly db: Database,
@@ -58,6 +63,7 @@ export class JobQueue {
     this.maxAttempts = options.maxAttempts ?? 5;
     this.backoffBaseMs = options.backoffBaseMs ?? 30_000;
     this.backoffMaxMs = options.backoffMaxMs ?? 21_600_000;
+    this.owner = options.owner ?? localProbe;
   }
 
   /**
@@ -111,25 +117,29 @@ export class JobQueue {
 
   /**
    * Claims up to `limit` runnable jobs of one kind, never letting more than `runningCap` live leases of
-   * that kind exist at once across all processes. Expired leases are taken over; a job whose attempts
-   * are used up by crashed holders goes dead instead of being run again.
+   * that kind exist at once across all processes. Expired leases are taken over, and so are leases whose
+   * holder provably stopped (it ran on this host and its process is gone); a job whose attempts are used
+   * up by crashed holders goes dead instead of being run again.
    */
   claim(options: { kind: string; limit?: number; runningCap?: number; leaseMs?: number; keys?: string[] }): Lease[] {
     const now = this.clock();
     const leaseMs = options.leaseMs ?? this.leaseMs;
     return withWriteTx(this.db, () => {
-      const running = this.db
-        .prepare("SELECT count(*) AS n FROM jobs WHERE kind = ? AND status = 'running' AND lease_expires_at > ?")
-        .get(options.kind, now) as { n: number };
-      const room = Math.min(options.limit ?? 1, (options.runningCap ?? Number.MAX_SAFE_INTEGER) - running.n);
+      const live = this.db
+        .prepare("SELECT lease_owner AS owner FROM jobs WHERE kind = ? AND status = 'running' AND lease_expires_at > ?")
+        .all(options.kind, now) as Array<{ owner: string | null }>;
+      const stopped = [...new Set(live.map((row) => row.owner).filter((owner) => ownerIsDead(owner, this.owner)))];
+      const running = live.filter((row) => !stopped.includes(row.owner)).length;
+      const room = Math.min(options.limit ?? 1, (options.runningCap ?? Number.MAX_SAFE_INTEGER) - running);
       if (room <= 0) return [];
       const keyFilter = options.keys ? `AND key IN (SELECT value FROM json_each(?))` : "";
-      const params: unknown[] = [options.kind, now, now];
+      const params: unknown[] = [options.kind, now, now, JSON.stringify(stopped)];
       if (options.keys) params.push(JSON.stringify(options.keys));
       const candidates = this.db
         .prepare(
           `SELECT * FROM jobs WHERE kind = ? AND (
              (status IN ('pending', 'failed') AND run_after <= ?) OR (status = 'running' AND lease_expires_at <= ?)
+             OR (status = 'running' AND lease_owner IN (SELECT value FROM json_each(?)))
            ) ${keyFilter} ORDER BY run_after, id LIMIT ?`,
         )
         .all(...params, room * 2 + 8) as JobRow[];
@@ -143,7 +153,7 @@ export class JobQueue {
           });
           continue;
         }
-        const token = randomUUID();
+        const token = newLeaseToken(this.owner);
         this.db
           .prepare(
             `UPDATE jobs SET status = 'running', lease_owner = ?, lease_expires_at = ?, attempts = attempts + 1,
@@ -161,7 +171,25 @@ export class JobQueue {
         });
       }
       return leases;
+    }).map((lease) => {
+      // Only once the claim committed: a claim that rolled back holds nothing.
+      this.held.set(lease.token, lease);
+      return lease;
     });
+  }
+
+  /**
+   * Stops tracking a lease that is being given back. Inside a caller's transaction the write may still
+   * roll back (a full disk), so the lease stays tracked; releasing it later is a no-op if it committed.
+   */
+  private forget(lease: Lease): void {
+    if (!this.db.inTransaction) this.held.delete(lease.token);
+    else if (this.held.size > 1000) this.pruneHeld();
+  }
+
+  private pruneHeld(): void {
+    const owned = this.db.prepare("SELECT 1 FROM jobs WHERE id = ? AND lease_owner = ? AND status = 'running'");
+    for (const [token, lease] of this.held) if (!owned.get(lease.id, token)) this.held.delete(token);
   }
 
   /** Extends a held lease. False means the lease was lost (expired and taken over): stop working on it. */
@@ -172,6 +200,7 @@ export class JobQueue {
         "UPDATE jobs SET lease_expires_at = ?, updated_at = ? WHERE id = ? AND lease_owner = ? AND status = 'running'",
       )
       .run(now + leaseMs, now, lease.id, lease.token);
+    if (info.changes !== 1) this.held.delete(lease.token);
     return info.changes === 1;
   }
 
@@ -181,6 +210,7 @@ export class JobQueue {
    */
   succeed(lease: Lease, options: { status?: "succeeded" | "succeeded_no_output"; result?: unknown } = {}): boolean {
     const now = this.clock();
+    this.forget(lease);
     return withWriteTx(this.db, () => {
       const row = this.ownedRow(lease);
       if (!row) return false;
@@ -199,9 +229,17 @@ export class JobQueue {
     });
   }
 
-  /** Records a failure: retry later with backoff, or dead once attempts are used up. */
+  /**
+   * Records a failure: retry later with backoff, or dead once attempts are used up. When the job's last
+   * write failed because of the store itself (full disk, damaged or read-only store), that error is
+   * thrown instead: the job did not fail, the store did, so nothing is recorded and the lease stays
+   * held for `releaseHeld` to give back without spending an attempt.
+   */
   fail(lease: Lease, error: string, options: { retryable?: boolean; retryAfterMs?: number } = {}): FailOutcome {
+    const fault = takeStoreFault(this.db);
+    if (fault !== undefined) throw fault;
     const now = this.clock();
+    this.forget(lease);
     return withWriteTx(this.db, () => {
       const row = this.ownedRow(lease);
       if (!row) return "lost";
@@ -240,6 +278,7 @@ export class JobQueue {
   /** Gives a held job back untouched (shutdown, or the work turned out not to be due): the attempt is not counted. */
   release(lease: Lease, runAfter?: number): boolean {
     const now = this.clock();
+    this.forget(lease);
     const info = this.db
       .prepare(
         `UPDATE jobs SET status = 'pending', attempts = max(attempts - 1, 0), run_after = ?, lease_owner = NULL,
@@ -247,6 +286,86 @@ export class JobQueue {
       )
       .run(runAfter ?? now, now, lease.id, lease.token);
     return info.changes === 1;
+  }
+
+  /**
+   * Gives back every lease this queue still holds (a command failed or was interrupted): the jobs go
+   * back to pending at once, their attempts not spent, instead of waiting for the leases to expire.
+   * Best-effort per lease, since the store may be the reason the command failed. Returns how many.
+   */
+  releaseHeld(): number {
+    let released = 0;
+    for (const lease of [...this.held.values()]) {
+      try {
+        if (this.release(lease)) released += 1;
+      } catch {
+        // The lease expires on its own; nothing else can be done with a store that refuses writes.
+      }
+    }
+    return released;
+  }
+
+  /**
+   * Gives back the leases of one kind whose holder provably stopped (see ownerIsDead), so that their jobs
+   * are due again now rather than when the leases run out. The crashed attempt stays counted: a job
+   * that keeps killing its holder must still end dead. Returns how many were reclaimed.
+   */
+  reclaimStopped(kind: string): number {
+    const now = this.clock();
+    return withWriteTx(this.db, () => {
+      const rows = this.db
+        .prepare(
+          "SELECT id, lease_owner AS owner, attempts, max_attempts AS max, last_error AS error FROM jobs WHERE kind = ? AND status = 'running' AND lease_expires_at > ?",
+        )
+        .all(kind, now) as Array<{
+        id: number;
+        owner: string | null;
+        attempts: number;
+        max: number;
+        error: string | null;
+      }>;
+      let reclaimed = 0;
+      for (const row of rows) {
+        if (!ownerIsDead(row.owner, this.owner)) continue;
+        if (row.attempts >= row.max) {
+          this.finish(row.id, "dead", {
+            error: row.error ?? "its holder stopped too many times (worker crashed?)",
+            now,
+          });
+        } else {
+          this.db
+            .prepare(
+              "UPDATE jobs SET status = 'pending', run_after = ?, lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE id = ?",
+            )
+            .run(now, now, row.id);
+        }
+        reclaimed += 1;
+      }
+      return reclaimed;
+    });
+  }
+
+  /**
+   * Live leases of one kind held by other processes (or other queues of this one): how many, how many
+   * of them belong to a process that provably stopped (the next claim takes those over), and when the
+   * first of the rest runs out.
+   */
+  foreignLeases(kind: string): ForeignLeases {
+    const now = this.clock();
+    const rows = this.db
+      .prepare(
+        "SELECT lease_owner AS owner, lease_expires_at AS expires FROM jobs WHERE kind = ? AND status = 'running' AND lease_expires_at > ?",
+      )
+      .all(kind, now) as Array<{ owner: string | null; expires: number }>;
+    const others = rows.filter((row) => row.owner === null || !this.held.has(row.owner));
+    const stopped = others.filter((row) => ownerIsDead(row.owner, this.owner));
+    const expiries = others.map((row) => row.expires);
+    return {
+      held: others.length,
+      stopped: stopped.length,
+      nextExpiry: expiries.length > 0 ? Math.min(...expiries) : null,
+      lastExpiry: expiries.length > 0 ? Math.max(...expiries) : null,
+    };
   }
 
   get(kind: string, key: string): Job | undefined {

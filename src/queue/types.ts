@@ -45,3 +45,13 @@ export interface EnqueueRequest {
 }
 
 export type FailOutcome = "retry" | "dead" | "lost";
+
+/** Live leases held by other processes; see JobQueue.foreignLeases. */
+export interface ForeignLeases {
+  held: number;
+  /** Held by a process on this host that no longer runs: taken over by the next claim. */
+  stopped: number;
+  /** When the first and the last of them run out (ms), or null when there are none. */
+  nextExpiry: number | null;
+  lastExpiry: number | null;
+}

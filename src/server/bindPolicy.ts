@@ -1,4 +1,5 @@
 import { isIP } from "node:net";
+import { weakTokenProblem } from "../config/schema.js";
 import { CairnError } from "../util/errors.js";
 
 /** Whether a host name or address only accepts connections from this machine. */
@@ -13,10 +14,13 @@ export function isLoopbackHost(host: string): boolean {
  * route but /health requires it (createHttpApp enforces that part).
  */
 export function assertBindAllowed(host: string, token: string | undefined): void {
+  // Config validation refuses weak tokens too; this covers a token handed over by other means.
+  const weak = token ? weakTokenProblem(token) : undefined;
+  if (weak) throw new CairnError("weak_token", weak);
   if (isLoopbackHost(host) || (token !== undefined && token.length > 0)) return;
   throw new CairnError(
     "unsafe_bind",
-    `refusing to listen on ${host}: it is reachable from other machines; set server.token (cairn config set server.token <secret>) or use 127.0.0.1`,
+    `refusing to listen on ${host}: it is reachable from other machines; set a token (cairn config set server.token "$(openssl rand -hex 32)") or use 127.0.0.1`,
   );
 }
 

@@ -53,7 +53,8 @@ describe("storage faults: one clear error, non-zero exit, the data that is there
   /** A copy of the seeded store in a fresh CAIRN_HOME, checkpointed so all data is in the main file. */
   function copyStore(name: string, into?: string): { dir: string; db: string } {
     const dir = into ?? join(home.root, name);
-    mkdirSync(dir, { recursive: true });
+    // 0700 as cairn makes it: a looser folder would add the permissions notice to the one error line.
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
     const source = new Database(join(home.home, "cairn.db"));
     source.pragma("wal_checkpoint(TRUNCATE)");
     source.close();

@@ -4,6 +4,7 @@ import type { Cairn } from "../../cairn.js";
 import { type SummarySizeWarning, summarySizeWarnings } from "../../read/summarySizeWarnings.js";
 import { withCairn } from "../context.js";
 import { printJson, printLine } from "../output.js";
+import { doctorStore } from "./doctorStore.js";
 
 export interface DoctorReport {
   home: string;
@@ -23,10 +24,13 @@ export function registerDoctor(program: Command): void {
     .command("doctor")
     .description("check the store, sqlite-vec, the agent sources found and the model provider")
     .option("--json", "print JSON")
-    .action(async (_options: unknown, command: Command) => {
+    .option("--repair", "rebuild a damaged store from what can still be read (the damaged file is kept aside)")
+    .action(async (options: { repair?: boolean }, command: Command) => {
       await withCairn(command, async (cairn, global) => {
+        const store = doctorStore(cairn, { repair: options.repair ?? false, json: global.json ?? false });
+        if (store.done) return;
         const report = await doctor(cairn);
-        if (global.json) return printJson(report);
+        if (global.json) return printJson({ ...report, storeHealth: store.health });
         printDoctor(report);
       });
     });

@@ -1,5 +1,7 @@
 import { join } from "node:path";
 import type { Command } from "commander";
+import { explainStoreError } from "../../db/storeFault.js";
+import { describeForeignLeases } from "../../queue/describeForeignLeases.js";
 import type { GlobalOptions } from "../context.js";
 import { demoConfig, demoHome, demoSources } from "../demo.js";
 import { printJson, printLine } from "../output.js";
@@ -7,6 +9,7 @@ import { createProgress } from "../progress.js";
 import { printPhase2 } from "./consolidate.js";
 import { printPhase1 } from "./extract.js";
 import { printHints } from "./memory.js";
+import { notStoredError } from "./scan.js";
 
 export function registerRun(program: Command): void {
   program
@@ -20,6 +23,8 @@ export function registerRun(program: Command): void {
       const home = options.demo ? demoHome(global.home) : global.home;
       const { Cairn } = await import("../../cairn.js");
       const cairn = new Cairn({ ...(home ? { home } : {}), ...(options.demo ? { config: demoConfig } : {}) });
+      const { releaseOnSignal } = await import("../../queue/releaseOnSignal.js");
+      const stopHandingBack = releaseOnSignal(() => cairn.releaseLeases());
       try {
         const progress = createProgress(global);
         let phase = "";
@@ -43,13 +48,29 @@ export function registerRun(program: Command): void {
           force: options.force ?? false,
         });
         progress.stop();
-        const report = { home: cairn.paths.home, memories: cairn.paths.memories, scan, extract, consolidate, hints };
-        if (global.json) return printJson(report);
+        const leases = cairn.storage.jobs.foreignLeases("phase1");
+        const report = {
+          home: cairn.paths.home,
+          memories: cairn.paths.memories,
+          scan,
+          extract,
+          consolidate,
+          hints,
+          leases,
+        };
+        const notStored = notStoredError(scan, cairn.paths.database);
+        if (global.json) {
+          printJson(report);
+          if (notStored) throw notStored;
+          return;
+        }
         const { totals } = scan;
         printLine(
           `sessions: ${scan.files.length} files scanned (${totals.imported} new, ${totals.updated} updated), ${cairn.storage.sessions.count()} sessions in the store`,
         );
         printPhase1(extract, "cairn run");
+        const waiting = describeForeignLeases(leases);
+        if (waiting) printLine(`  ${waiting}`);
         printPhase2(consolidate);
         if (cairn.config.recall.hints.enabled) printHints(hints);
         printLine("");
@@ -61,7 +82,11 @@ export function registerRun(program: Command): void {
         if (options.demo)
           printLine(`  (demo memory root: ${cairn.paths.home}; try: CAIRN_HOME=${cairn.paths.home} npx cairn status)`);
         if (consolidate.outcome === "failed") process.exitCode = 1;
+        if (notStored) throw notStored;
+      } catch (error) {
+        throw explainStoreError(error, cairn.paths.database);
       } finally {
+        stopHandingBack();
         cairn.close();
       }
     });

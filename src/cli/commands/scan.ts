@@ -30,6 +30,8 @@ export function registerScan(program: Command): void {
         progress.stop();
         if (global.json) printJson(report);
         else printScanSummary(report);
+        const notStored = notStoredError(report, cairn.paths.database);
+        if (notStored) throw notStored;
       });
     });
 }
@@ -52,6 +54,24 @@ function collectSource(value: string, previous: Partial<Record<SourceAgent, stri
     );
   }
   return { ...previous, [parsed.agent]: [...(previous[parsed.agent] ?? []), parsed.path] };
+}
+
+/**
+ * Files read but not stored (the store refused the write: full disk, damaged or read-only store) make
+ * the scan fail, unlike damaged transcripts, which are reported and skipped: their sessions are not in
+ * memory and nothing else will say so. One line: how many, and the first reason.
+ */
+export function notStoredError(report: ScanReport, databasePath: string): CairnError | undefined {
+  // The scanner reports these as failed files whose problem starts with "not stored:" (fileImport.ts).
+  const failed = report.files.filter((file) =>
+    file.problems.some((problem) => problem.reason.startsWith("not stored")),
+  );
+  if (failed.length === 0) return undefined;
+  const reason = failed[0]!.problems.find((problem) => problem.reason.startsWith("not stored"))!.reason;
+  return new CairnError(
+    "not_stored",
+    `${failed.length} of ${report.files.length} files were not stored in ${databasePath} (${reason.replace(/^not stored: /, "")}); they are read again by the next scan once the store takes writes (see 'cairn doctor')`,
+  );
 }
 
 export function printScanSummary(report: ScanReport): void {

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { describeForeignLeases } from "../../queue/describeForeignLeases.js";
 import { toIso } from "../../util/clock.js";
 import { withCairn } from "../context.js";
 import { printJson, printLine } from "../output.js";
@@ -27,6 +28,8 @@ export function registerStatus(program: Command): void {
               .join(", ")}`,
           );
         }
+        const waiting = describeForeignLeases(status.leases);
+        if (waiting) printLine(`leases       ${waiting}`);
         for (const job of status.failedJobs)
           printLine(`  ${job.status} ${job.kind} ${job.key} (attempt ${job.attempts}): ${job.error}`);
         const phase2 = status.phase2;

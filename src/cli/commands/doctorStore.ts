@@ -1,0 +1,70 @@
+import { basename } from "node:path";
+import type { Cairn } from "../../cairn.js";
+import { type SalvageReport, salvageStore } from "../../db/salvageStore.js";
+import { checkStoreHealth, type StoreHealth } from "../../db/storeCheck.js";
+import { damagedStoreError } from "../../db/storeFault.js";
+import { printJson, printLine } from "../output.js";
+
+export function isDamaged(health: StoreHealth): boolean {
+  return health.markedDamaged || health.problems.length > 0;
+}
+
+/**
+ * The store part of `cairn doctor`, run before anything opens the store: reads it read-only with
+ * quick_check. A damaged store is explained (and, with `repair`, rebuilt) here and the rest of the
+ * doctor is skipped, since it needs a working store. Returns the health when the doctor may go on.
+ */
+export function doctorStore(
+  cairn: Cairn,
+  options: { repair: boolean; json: boolean },
+): { done: true } | { done: false; health: StoreHealth } {
+  const health = checkStoreHealth(cairn.paths.database);
+  if (options.repair) {
+    if (!isDamaged(health)) {
+      if (options.json) printJson({ store: health, repair: null });
+      else printLine(`store         ${health.path}: no damage found (quick_check ok); nothing to repair`);
+      return { done: true };
+    }
+    const report = salvageStore(cairn.paths.database);
+    if (options.json) printJson({ store: health, repair: report });
+    else printSalvage(report, cairn.paths.database);
+    return { done: true };
+  }
+  if (!isDamaged(health)) return { done: false, health };
+  if (options.json) printJson({ store: health });
+  else printDamage(health);
+  // The exit code comes from the one-line error the CLI prints on stderr.
+  throw damagedStoreError(health.path);
+}
+
+function printDamage(health: StoreHealth): void {
+  printLine(`store         ${health.path} is DAMAGED`);
+  if (health.markedDamaged && health.problems.length === 0)
+    printLine(
+      "              an earlier command met a damaged page (quick_check finds none now: the damage may be in the WAL or gone)",
+    );
+  for (const problem of health.problems.slice(0, 5)) printLine(`              ${problem}`);
+  printLine("              cairn refuses to write into it, so nothing more is lost.");
+  printLine(
+    `              'cairn doctor --repair' keeps it as ${basename(health.path)}.damaged-<time> and builds a fresh store from every row that can still be read;`,
+  );
+  printLine(
+    "              sessions that cannot be saved come back from the agents' transcripts on the next 'cairn scan'.",
+  );
+}
+
+function printSalvage(report: SalvageReport, path: string): void {
+  printLine(`store         damaged file kept as ${report.damagedPath}`);
+  printLine(`              fresh store at ${path}`);
+  if (report.unreadable) printLine(`              nothing could be read from the damaged file: ${report.unreadable}`);
+  for (const table of report.tables) {
+    if (table.saved === 0 && table.total === 0) continue;
+    const lost = table.total === null ? "unknown number lost" : `${Math.max(0, table.total - table.saved)} lost`;
+    printLine(`              ${table.table.padEnd(24)} ${String(table.saved).padStart(7)} saved, ${lost}`);
+  }
+  printLine(
+    `              ${report.saved} rows saved, ${report.lost === null ? "an unknown number" : report.lost} lost`,
+  );
+  if (report.rescan)
+    printLine("              the next 'cairn scan' re-imports every session from the agents' transcripts");
+}

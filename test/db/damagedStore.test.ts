@@ -1,0 +1,128 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Cairn } from "../../src/cairn.js";
+import { runCli } from "../helpers/runCli.js";
+
+/** A real store on disk: 40 sessions of long items (most of the file), then a few memories. */
+async function seedStore(home: string): Promise<void> {
+  const cairn = new Cairn({ home, env: { CAIRN_HOME: home } });
+  try {
+    for (let s = 0; s < 40; s++) {
+      for (let i = 0; i < 12; i++) {
+        cairn.appendHistory(`session-${s}`, {
+          role: i % 2 === 0 ? "user" : "assistant",
+          text: `session ${s} turn ${i}: ${"the parser keeps dates in UTC and tests run with pnpm ".repeat(8)}`,
+        });
+      }
+    }
+    await cairn.remember({ content: "Deploys go through the staging cluster first.", scope: "global" });
+  } finally {
+    cairn.close();
+  }
+  const db = new Database(join(home, "cairn.db"));
+  db.pragma("wal_checkpoint(TRUNCATE)");
+  db.close();
+}
+
+/** Garbage over pages in the middle of the file (the items), leaving the header and schema intact. */
+function garbleMiddle(path: string): void {
+  const bytes = readFileSync(path);
+  const pageSize = 4096;
+  const pages = Math.floor(bytes.length / pageSize);
+  for (let page = Math.floor(pages * 0.4); page < Math.floor(pages * 0.6); page++) {
+    for (let offset = page * pageSize; offset < (page + 1) * pageSize; offset += 7) bytes[offset] = (offset * 31) % 256;
+  }
+  writeFileSync(path, bytes);
+}
+
+function oneLine(stderr: string): string {
+  const lines = stderr.trim().split("\n");
+  expect(lines).toHaveLength(1);
+  return lines[0]!;
+}
+
+describe("a store with garbage pages in the middle", () => {
+  let root: string;
+  let home: string;
+  let store: string;
+  let env: NodeJS.ProcessEnv;
+
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), "cairn-damaged-"));
+    home = join(root, "home");
+    store = join(home, "cairn.db");
+    env = { CAIRN_HOME: home, HOME: root };
+    await seedStore(home);
+    garbleMiddle(store);
+  });
+
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it("is refused by every command with one line naming the store and what to do, and never written", () => {
+    const before = readFileSync(store);
+    for (const args of [["remember", "a new fact that must not go into a damaged store"], ["status"], ["sessions"]]) {
+      const result = runCli(args, { env });
+      expect(result.status, `${args[0]}: ${result.stdout}`).toBe(1);
+      const line = oneLine(result.stderr);
+      expect(line).toContain(`the store at ${store} is damaged`);
+      expect(line).toContain("cairn doctor --repair");
+    }
+    expect(readFileSync(store).equals(before)).toBe(true);
+  });
+
+  it("cairn doctor explains the damage and exits 1 without touching the file", () => {
+    const before = readFileSync(store);
+    const result = runCli(["doctor"], { env });
+    expect(result.status).toBe(1);
+    expect(oneLine(result.stderr)).toContain("is damaged");
+    expect(result.stdout).toContain(`${store} is DAMAGED`);
+    expect(result.stdout).toContain("cairn doctor --repair");
+    expect(readFileSync(store).equals(before)).toBe(true);
+  });
+
+  it("cairn doctor --repair keeps the damaged file aside, saves every readable row and the store works again", () => {
+    const before = readFileSync(store);
+    const repair = runCli(["doctor", "--repair", "--json"], { env });
+    expect(repair.status, repair.stderr).toBe(0);
+    const { repair: report } = JSON.parse(repair.stdout) as {
+      repair: {
+        damagedPath: string;
+        saved: number;
+        lost: number | null;
+        rescan: boolean;
+        tables: Array<{ table: string; saved: number }>;
+      };
+    };
+    expect(report.damagedPath).toMatch(/cairn\.db\.damaged-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$/);
+    expect(readFileSync(report.damagedPath).equals(before)).toBe(true);
+    // The damaged file travels with its WAL and shared-memory files, renamed alike.
+    const aside = readdirSync(home).filter((name) => name.includes(".damaged"));
+    expect(
+      aside.map((name) => name.replace(/damaged-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z/, "damaged-T")).sort(),
+    ).toEqual(
+      aside.length === 1
+        ? ["cairn.db.damaged-T"]
+        : ["cairn.db.damaged-T", "cairn.db.damaged-T-shm", "cairn.db.damaged-T-wal"],
+    );
+    const saved = (table: string) => report.tables.find((entry) => entry.table === table)?.saved ?? 0;
+    expect(saved("sessions")).toBeGreaterThan(0);
+    expect(saved("items")).toBeGreaterThan(100);
+    expect(saved("items")).toBeLessThan(480);
+    expect(saved("memories")).toBe(1);
+    expect(report.rescan).toBe(true);
+
+    const db = new Database(store, { readonly: true });
+    expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
+    expect((db.prepare("SELECT count(*) AS n FROM source_files").get() as { n: number }).n).toBe(0);
+    db.close();
+    const recall = runCli(["recall", "staging cluster", "--scope", "global"], { env });
+    expect(recall.status, recall.stderr).toBe(0);
+    expect(recall.stdout).toContain("Deploys go through the staging cluster first.");
+    const remember = runCli(["remember", "After the repair new memories are stored again."], { env });
+    expect(remember.status, remember.stderr).toBe(0);
+    expect(existsSync(`${store}.damaged`)).toBe(false);
+  });
+});
