@@ -20,8 +20,19 @@ export interface LineResume {
   state: unknown;
 }
 
+/**
+ * Bytes of a transcript one read parses at most. A larger file is imported in windows, each written
+ * before the next is read, so memory stays bounded whatever the file's size.
+ */
+export const READ_WINDOW_BYTES = 64 * 1024 * 1024;
+
 export interface ReadRequest {
   file: SourceFile;
+  /**
+   * Bytes to read at most (line-oriented adapters that can resume): the read stops at a line boundary
+   * past it and says `more`. Absent: the whole file.
+   */
+  window?: number;
   /** Present when the file only grew since the last read and the adapter said it can resume. */
   resume?: LineResume;
 }
@@ -34,6 +45,8 @@ export interface ReadResult extends ParseOutput {
    * rewind): the scanner then discards this result and reads the whole file again.
    */
   needsFullRead?: boolean;
+  /** The read stopped at its `window` before the end of the file: continue from `resume`. */
+  more?: boolean;
 }
 
 export interface SourceAdapter {

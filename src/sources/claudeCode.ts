@@ -25,11 +25,13 @@ export const claudeCodeAdapter: SourceAdapter = {
   },
 };
 
-function readTranscript({ file, resume }: ReadRequest): ReadResult {
+function readTranscript({ file, resume, window }: ReadRequest): ReadResult {
   const resumedState = resume === undefined ? undefined : parseClaudeState(resume.state);
   let read: JsonLinesRead;
   try {
-    read = readJsonLines(file.path, resumedState === undefined ? undefined : resume);
+    read = readJsonLines(file.path, resumedState === undefined ? undefined : resume, {
+      limits: { maxBytes: window ?? Infinity },
+    });
   } catch (error) {
     return { sessions: [], problems: [{ file: file.path, reason: `unreadable: ${errorMessage(error)}` }], skipped: 0 };
   }
@@ -39,7 +41,8 @@ function readTranscript({ file, resume }: ReadRequest): ReadResult {
   // Nothing that names a session yet: no resume either, so the next read starts from the top.
   if (state === undefined) return { sessions: [], problems: read.problems, skipped: parsed.length };
   const next = { offset: read.endOffset, line: read.endLine, state };
-  if (state.warmup) return { sessions: [], problems: read.problems, skipped: parsed.length, resume: next };
+  const more = read.more ? { more: true } : {};
+  if (state.warmup) return { sessions: [], problems: read.problems, skipped: parsed.length, resume: next, ...more };
 
   const walk = walkTranscript({ file: file.path, state, lines, resumed: resumedState !== undefined });
   if (walk.rewritten) return { sessions: [], problems: [], skipped: 0, needsFullRead: true };
@@ -49,6 +52,7 @@ function readTranscript({ file, resume }: ReadRequest): ReadResult {
     problems: read.problems,
     skipped: walk.skipped + (parsed.length - lines.length),
     resume: next,
+    ...more,
   };
 }
 

@@ -23,10 +23,13 @@ export const codexAdapter: SourceAdapter = {
   },
 };
 
-function readRollout({ file, resume }: ReadRequest): ReadResult {
+function readRollout({ file, resume, window }: ReadRequest): ReadResult {
   // A stored state this build cannot use means starting over from the top.
   const resumedState = resume === undefined ? undefined : parseCodexState(resume.state);
-  const result = readRolloutRecords(file.path, resumedState === undefined ? {} : { from: resume });
+  const result = readRolloutRecords(file.path, {
+    ...(resumedState === undefined ? {} : { from: resume }),
+    ...(window === undefined ? {} : { window }),
+  });
   if (!result.ok) return { sessions: [], problems: [result.problem], skipped: 0 };
   const { read, compressed } = result;
   const legacy = resumedState?.legacy ?? isLegacyRollout(read.records[0]?.value);
@@ -56,6 +59,7 @@ function readRollout({ file, resume }: ReadRequest): ReadResult {
     problems: read.problems,
     skipped: parse.skipped,
     ...(next === undefined ? {} : { resume: next }),
+    ...(next !== undefined && read.more ? { more: true } : {}),
   };
 }
 

@@ -38,7 +38,7 @@ export interface JsonLinesLimits {
 export const JSONL_LIMITS: JsonLinesLimits = {
   chunkBytes: 1024 * 1024,
   maxLineBytes: 32 * 1024 * 1024,
-  maxBytes: 64 * 1024 * 1024,
+  maxBytes: Number.POSITIVE_INFINITY,
 };
 
 export interface JsonLinesOptions {

@@ -24,12 +24,16 @@ export function nodeZstd(): Decompress | undefined {
  */
 export function readRolloutRecords(
   path: string,
-  options: { from?: { offset: number; line: number }; decompress?: Decompress } = {},
+  options: { from?: { offset: number; line: number }; window?: number; decompress?: Decompress } = {},
 ): RolloutRead {
-  const { from, decompress = nodeZstd() } = options;
+  const { from, window, decompress = nodeZstd() } = options;
   try {
     if (!path.endsWith(".zst"))
-      return { ok: true, read: readJsonLines(path, from, { standIn: droppedRecord }), compressed: false };
+      return {
+        ok: true,
+        read: readJsonLines(path, from, { standIn: droppedRecord, limits: { maxBytes: window ?? Infinity } }),
+        compressed: false,
+      };
     if (decompress === undefined) return { ok: false, problem: { file: path, reason: ZSTD_UNSUPPORTED } };
     return { ok: true, read: readCompressed(path, decompress), compressed: true };
   } catch (error) {
