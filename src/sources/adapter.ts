@@ -1,4 +1,13 @@
 import type { AgentName, ParseOutput } from "./types.js";
+import type { SkippedPath } from "./walk.js";
+
+/** The files of a discovery, followed by the paths it skipped (reported, not read). */
+export function discovered(agent: AgentName, paths: readonly string[], skipped: readonly SkippedPath[]): SourceFile[] {
+  return [
+    ...paths.map((path) => ({ path, agent })),
+    ...skipped.map((entry) => ({ path: entry.path, agent, skipped: entry.reason })),
+  ];
+}
 
 /** A file (or database) an adapter can read, found under one of its roots. */
 export interface SourceFile {
@@ -6,6 +15,8 @@ export interface SourceFile {
   agent: AgentName;
   /** Files whose change is detected together (OpenCode's -wal next to its database). */
   companions?: string[];
+  /** Found but not to be read (a symlink out of the agent's folder): the scan reports this reason. */
+  skipped?: string;
 }
 
 /**

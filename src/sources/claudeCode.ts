@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { errorMessage } from "../util/errors.js";
-import type { ReadRequest, ReadResult, SourceAdapter } from "./adapter.js";
+import { discovered, type ReadRequest, type ReadResult, type SourceAdapter } from "./adapter.js";
 import { claudeIdentity } from "./claudeCode/claudeIdentity.js";
 import { type ClaudeLine, toClaudeLine } from "./claudeCode/claudeLine.js";
 import { type ClaudeState, parseClaudeState } from "./claudeCode/claudeState.js";
@@ -9,6 +9,7 @@ import { discoverTranscripts } from "./claudeCode/discoverTranscripts.js";
 import { walkTranscript } from "./claudeCode/transcriptWalk.js";
 import { type JsonLinesRead, readJsonLines } from "./jsonl.js";
 import type { SessionInfo } from "./types.js";
+import type { SkippedPath } from "./walk.js";
 
 /** Claude Code transcripts: `$CLAUDE_CONFIG_DIR` (default `~/.claude`) `projects/`. */
 export const claudeCodeAdapter: SourceAdapter = {
@@ -18,7 +19,8 @@ export const claudeCodeAdapter: SourceAdapter = {
     return [configured && configured.length > 0 ? configured : join(home, ".claude")];
   },
   async discover(root) {
-    return discoverTranscripts(root).map((path) => ({ path, agent: "claude-code" as const }));
+    const skipped: SkippedPath[] = [];
+    return discovered("claude-code", discoverTranscripts(root, skipped), skipped);
   },
   async read(request) {
     return readTranscript(request);

@@ -1,6 +1,6 @@
 import { statSync } from "node:fs";
 import { basename, join } from "node:path";
-import type { LineResume, ReadRequest, ReadResult, SourceAdapter } from "./adapter.js";
+import { discovered, type LineResume, type ReadRequest, type ReadResult, type SourceAdapter } from "./adapter.js";
 import { discoverRollouts } from "./codex/discoverRollouts.js";
 import { readRolloutRecords } from "./codex/readRolloutRecords.js";
 import { isLegacyRollout, type RolloutLine, toRolloutLine } from "./codex/rolloutLine.js";
@@ -8,6 +8,7 @@ import type { RolloutParse } from "./codex/rolloutParse.js";
 import { parseRolloutLines } from "./codex/rolloutParser.js";
 import { type CodexState, initialCodexState, parseCodexState } from "./codex/rolloutState.js";
 import type { SessionInfo } from "./types.js";
+import type { SkippedPath } from "./walk.js";
 
 /** OpenAI Codex CLI rollouts: `$CODEX_HOME` (default `~/.codex`) `sessions/` and `archived_sessions/`. */
 export const codexAdapter: SourceAdapter = {
@@ -16,7 +17,8 @@ export const codexAdapter: SourceAdapter = {
     return [env.CODEX_HOME && env.CODEX_HOME.length > 0 ? env.CODEX_HOME : join(home, ".codex")];
   },
   async discover(root) {
-    return discoverRollouts(root).map((path) => ({ path, agent: "codex" as const }));
+    const skipped: SkippedPath[] = [];
+    return discovered("codex", discoverRollouts(root, skipped), skipped);
   },
   async read(request) {
     return readRollout(request);

@@ -63,6 +63,10 @@ export async function scanSources(
       for (const file of await target.adapter.discover(root)) {
         if (seen.has(file.path)) continue;
         seen.add(file.path);
+        if (file.skipped) {
+          report({ ...emptyReport(file), problems: [{ file: file.path, reason: file.skipped }] });
+          continue;
+        }
         const previous = known.get(file.path);
         const stamp = fileStamp(file);
         if (!stamp) report(failedReport(file, "cannot stat file"));

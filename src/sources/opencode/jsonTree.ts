@@ -9,8 +9,10 @@ import { overWholeFileLimit, WHOLE_FILE_LIMIT } from "../wholeFileLimit.js";
 export function jsonFiles(dirs: string[]): string[] {
   for (const dir of dirs) {
     try {
-      return readdirSync(dir)
-        .filter((name) => name.endsWith(".json"))
+      // Regular files only: reading a FIFO would block the scan.
+      return readdirSync(dir, { withFileTypes: true })
+        .filter((entry) => entry.isFile() && entry.name.endsWith(".json"))
+        .map((entry) => entry.name)
         .sort()
         .map((name) => join(dir, name));
     } catch {
