@@ -138,7 +138,7 @@ export async function importGroup(
     reads = [];
   };
   for (const entry of group) {
-    const read = await readPending(entry, deps.readWindowBytes);
+    const read = await readEntry(deps, entry);
     if ("read" in read && read.read.result.more) {
       flush();
       reports.push(await importWindows(deps, entry, read.read, turn));
@@ -146,6 +146,26 @@ export async function importGroup(
   }
   flush();
   return reports;
+}
+
+/** Bytes read first from a file while `memories.exclude` is set: enough to learn its sessions' cwd. */
+export const EXCLUSION_PROBE_BYTES = 64 * 1024;
+
+/**
+ * Reads a changed file. While `memories.exclude` is set, its first bytes are read alone first: a file
+ * whose sessions are all excluded is read no further, and only their metadata is kept.
+ */
+async function readEntry(deps: ImportDeps, entry: PendingFile): Promise<FileRead> {
+  if (deps.collector.exclude.length === 0) return readPending(entry, deps.readWindowBytes);
+  const probe = await readPending(entry, Math.min(EXCLUSION_PROBE_BYTES, deps.readWindowBytes ?? READ_WINDOW_BYTES));
+  if (!("read" in probe)) return probe;
+  const { result } = probe.read;
+  if (result.sessions.length > 0 && result.sessions.every((parsed) => deps.collector.isExcluded(parsed.session))) {
+    // Metadata only; no resume point, so a change to the file is probed again from its start.
+    const sessions = result.sessions.map((parsed) => ({ session: parsed.session, items: [] }));
+    return { read: { mode: "full", result: { sessions, problems: result.problems, skipped: result.skipped } } };
+  }
+  return result.more ? readPending(entry, deps.readWindowBytes) : probe;
 }
 
 /**
