@@ -48,7 +48,10 @@ describe("memories.exclude", () => {
 
   const adapter: SourceAdapter = {
     ...claudeCodeAdapter,
-    read: (request) => (requests.push(request), claudeCodeAdapter.read(request)),
+    read: (request) => {
+      requests.push(request);
+      return claudeCodeAdapter.read(request);
+    },
   };
   const scan = (exclude: string[]) =>
     scanSources(

@@ -25,7 +25,13 @@ const CLAUDE = join(
 
 /** The adapter, recording each request it is given. */
 function recorded(adapter: SourceAdapter, requests: ReadRequest[]): SourceAdapter {
-  return { ...adapter, read: (request) => (requests.push(request), adapter.read(request)) };
+  return {
+    ...adapter,
+    read: (request) => {
+      requests.push(request);
+      return adapter.read(request);
+    },
+  };
 }
 
 describe("a transcript larger than one read window", () => {
