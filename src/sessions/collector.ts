@@ -88,7 +88,7 @@ export class Collector {
    */
   sweepExclusions(): ExclusionSweep {
     const sweep: ExclusionSweep = { excluded: [], restored: [] };
-    if (!this.excluded && this.sessions.countExcluded() === 0) return sweep;
+    if (!this.needsExclusionSweep()) return sweep;
     for (const state of this.sessions.exclusionStates()) {
       const excluded = this.excluded?.(state.cwd, state.projectKey) ?? false;
       if (excluded && !state.excluded) {
@@ -99,6 +99,11 @@ export class Collector {
     }
     if (sweep.restored.length > 0) this.sessions.clearExcluded(sweep.restored);
     return sweep;
+  }
+
+  /** False when no glob is set and no session is marked excluded: a sweep would change nothing. */
+  needsExclusionSweep(): boolean {
+    return this.excluded !== undefined || this.sessions.countExcluded() > 0;
   }
 
   /** The push API: one item appended to a session an agent feeds directly. Returns the item id (0: excluded). */

@@ -102,6 +102,8 @@ export async function scanSources(
  * again whole and their items come back.
  */
 function applyExclusions(deps: ScannerDeps): void {
+  // No write transaction (and no wait for another writer) when there is nothing to apply.
+  if (!deps.collector.needsExclusionSweep()) return;
   withWriteTx(deps.db, () => {
     const sweep = deps.collector.sweepExclusions();
     if (sweep.restored.length > 0) deps.files.forgetSessions(sweep.restored);
