@@ -112,6 +112,7 @@ export class Cairn {
     return createCollector(this.storage, {
       maxUnprocessedItems: this.config.collection.maxUnprocessedItems,
       clock: this.clock,
+      exclude: this.config.memories.exclude,
     });
   }
 

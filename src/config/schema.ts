@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { recallConfigSchema } from "../recall/recallConfig.js";
+import { globProblem } from "../sessions/exclusion.js";
 
 const int = (min: number, max: number, fallback: number) => z.number().int().min(min).max(max).default(fallback);
 const num = (min: number, max: number, fallback: number) => z.number().min(min).max(max).default(fallback);
@@ -49,6 +50,15 @@ export const configSchema = z
         allowedKinds: z.array(z.enum(sessionKinds)).min(1).default(["interactive"]),
         maxUnusedDays: int(1, 3650, 30),
         phase2MaxInputs: int(1, 10_000, 256),
+        /** Sessions whose cwd or project key matches one of these globs are never read past their metadata. */
+        exclude: z
+          .array(
+            z.string().superRefine((glob, ctx) => {
+              const problem = globProblem(glob);
+              if (problem) ctx.addIssue({ code: "custom", message: `bad glob '${glob}': ${problem}` });
+            }),
+          )
+          .default([]),
       })
       .strict()
       .prefault({}),

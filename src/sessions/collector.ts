@@ -2,11 +2,18 @@ import { projectResolver } from "../project/projectResolver.js";
 import type { ParsedSession, SessionInfo, SessionItem } from "../sources/types.js";
 import type { Clock } from "../util/clock.js";
 import { sha256 } from "../util/hash.js";
+import { EXCLUDED_MARK, type Exclusion, exclusionOf } from "./exclusion.js";
 import { markInternal } from "./internalSessions.js";
 import type { ItemsRepository } from "./itemsRepository.js";
 import type { SessionsRepository } from "./sessionsRepository.js";
 
 export type ApplyStatus = "new" | "updated" | "unchanged";
+
+/** What an exclusion sweep changed: sessions newly excluded, and sessions no longer excluded. */
+export interface ExclusionSweep {
+  excluded: string[];
+  restored: string[];
+}
 
 export interface CollectorOptions {
   /** More unprocessed items than this invalidate the session (seed 001: 5). */
@@ -14,6 +21,8 @@ export interface CollectorOptions {
   clock: Clock;
   /** Project key of a session (resolved once per cwd by the caller). */
   projectKeyOf: (info: SessionInfo) => string | null;
+  /** `memories.exclude`: the globs, for import lanes that build a collector of their own. */
+  exclude?: readonly string[];
 }
 
 /**
@@ -22,11 +31,27 @@ export interface CollectorOptions {
  * Callers wrap calls in a write transaction; nothing here awaits.
  */
 export class Collector {
+  private readonly excluded: Exclusion | undefined;
+
   constructor(
     private readonly sessions: SessionsRepository,
     private readonly items: ItemsRepository,
     private readonly options: CollectorOptions,
-  ) {}
+  ) {
+    this.excluded = exclusionOf(options.exclude);
+  }
+
+  /** The `memories.exclude` globs this collector applies. */
+  get exclude(): readonly string[] {
+    return this.options.exclude ?? [];
+  }
+
+  /** Whether a session is excluded by `memories.exclude`, by its cwd or project key. */
+  isExcluded(info: SessionInfo): boolean {
+    if (!this.excluded) return false;
+    const existing = this.sessions.get(info.id);
+    return this.excluded(info.cwd ?? existing?.cwd ?? null, existing?.projectKey ?? this.projectKey(info));
+  }
 
   apply(parsed: ParsedSession, sourcePath: string | null): { status: ApplyStatus; written: number } {
     const existing = this.sessions.get(parsed.session.id);
@@ -34,6 +59,7 @@ export class Collector {
       existing?.kind === "internal"
         ? { ...parsed.session, kind: "internal" as const }
         : markInternal(parsed.session, parsed.items);
+    if (this.excluded && this.isExcluded(info)) return this.storeExcluded(info, sourcePath, existing !== undefined);
     const hash = parsed.partial ? null : (parsed.contentHash ?? contentHash(parsed.items));
     if (existing && hash !== null && existing.contentHash === hash) {
       return { status: "unchanged", written: 0 };
@@ -56,8 +82,36 @@ export class Collector {
     return { status, written };
   }
 
-  /** The push API: one item appended to a session an agent feeds directly. Returns the item id. */
+  /**
+   * Applies `memories.exclude` to sessions already stored: a newly excluded one loses its items and
+   * is no longer pending; one no longer excluded loses its mark (its files must be read again).
+   */
+  sweepExclusions(): ExclusionSweep {
+    const sweep: ExclusionSweep = { excluded: [], restored: [] };
+    if (!this.needsExclusionSweep()) return sweep;
+    for (const state of this.sessions.exclusionStates()) {
+      const excluded = this.excluded?.(state.cwd, state.projectKey) ?? false;
+      if (excluded && !state.excluded) {
+        this.items.deleteMissing(state.id, []);
+        this.sessions.markExcluded(state.id);
+        sweep.excluded.push(state.id);
+      } else if (!excluded && state.excluded) sweep.restored.push(state.id);
+    }
+    if (sweep.restored.length > 0) this.sessions.clearExcluded(sweep.restored);
+    return sweep;
+  }
+
+  /** False when no glob is set and no session is marked excluded: a sweep would change nothing. */
+  needsExclusionSweep(): boolean {
+    return this.excluded !== undefined || this.sessions.countExcluded() > 0;
+  }
+
+  /** The push API: one item appended to a session an agent feeds directly. Returns the item id (0: excluded). */
   append(info: SessionInfo, item: Omit<SessionItem, "key">): number {
+    if (this.excluded && this.isExcluded(info)) {
+      this.storeExcluded(info, null, this.sessions.get(info.id) !== undefined);
+      return 0;
+    }
     const existing = this.sessions.get(info.id);
     this.sessions.upsert({
       info: existing ? { ...info, startedAt: existing.startedAt } : info,
@@ -86,6 +140,16 @@ export class Collector {
   /** Idle trigger: sessions with no activity for `idleMs` and unprocessed items become pending. */
   sweepIdle(idleMs: number): number {
     return this.sessions.invalidateIdle(this.options.clock() - idleMs);
+  }
+
+  /** An excluded session: its row (metadata only) with the exclusion mark, and none of its items. */
+  private storeExcluded(info: SessionInfo, sourcePath: string | null, existed: boolean) {
+    const projectKey = this.sessions.get(info.id)?.projectKey ?? this.projectKey(info);
+    this.sessions.upsert({ info, projectKey, sourcePath, contentHash: EXCLUDED_MARK, now: this.options.clock() });
+    const removed = existed ? this.items.deleteMissing(info.id, []) : 0;
+    this.sessions.markExcluded(info.id);
+    const status: ApplyStatus = existed ? (removed > 0 ? "updated" : "unchanged") : "new";
+    return { status, written: 0 };
   }
 
   /** A path-only key defers to a remote another session recorded for the same cwd. */

@@ -2,6 +2,7 @@ import type { Database } from "better-sqlite3";
 import { Statements } from "../db/statements.js";
 import { guardOptional, guardText, stripUrlCredentials } from "../redact/guard.js";
 import type { SessionInfo } from "../sources/types.js";
+import { EXCLUDED_MARK } from "./exclusion.js";
 import type { SessionRecord } from "./types.js";
 
 interface SessionRow {
@@ -190,6 +191,34 @@ export class SessionsRepository {
       "SELECT project_key FROM sessions WHERE cwd = ? AND project_key >= 'git:' AND project_key < 'git;' LIMIT 1",
     ).get(cwd) as { project_key: string } | undefined;
     return row?.project_key;
+  }
+
+  /**
+   * Excluded by `memories.exclude`: the row stays (so a scan knows the session and `cairn sessions`
+   * counts it) with the exclusion mark for a content hash, and nothing is pending for phase 1.
+   */
+  markExcluded(id: string): void {
+    this.stmt("UPDATE sessions SET content_hash = ?, invalidated_at = NULL WHERE id = ?").run(EXCLUDED_MARK, id);
+  }
+
+  /** No longer excluded: the mark is cleared so the next whole read of its file stores the items again. */
+  clearExcluded(ids: readonly string[]): void {
+    this.stmt(
+      "UPDATE sessions SET content_hash = NULL WHERE content_hash = ? AND id IN (SELECT value FROM json_each(?))",
+    ).run(EXCLUDED_MARK, JSON.stringify(ids));
+  }
+
+  /** Every session's cwd and project key, and whether it is marked excluded: what an exclusion sweep checks. */
+  exclusionStates(): Array<{ id: string; cwd: string | null; projectKey: string | null; excluded: boolean }> {
+    const rows = this.stmt("SELECT id, cwd, project_key, content_hash = ? AS excluded FROM sessions").all(
+      EXCLUDED_MARK,
+    ) as Array<{ id: string; cwd: string | null; project_key: string | null; excluded: number | null }>;
+    return rows.map((row) => ({ id: row.id, cwd: row.cwd, projectKey: row.project_key, excluded: row.excluded === 1 }));
+  }
+
+  countExcluded(): number {
+    return (this.stmt("SELECT count(*) AS n FROM sessions WHERE content_hash = ?").get(EXCLUDED_MARK) as { n: number })
+      .n;
   }
 
   delete(ids: string[]): number {

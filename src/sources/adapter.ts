@@ -1,4 +1,13 @@
 import type { AgentName, ParseOutput } from "./types.js";
+import type { SkippedPath } from "./walk.js";
+
+/** The files of a discovery, followed by the paths it skipped (reported, not read). */
+export function discovered(agent: AgentName, paths: readonly string[], skipped: readonly SkippedPath[]): SourceFile[] {
+  return [
+    ...paths.map((path) => ({ path, agent })),
+    ...skipped.map((entry) => ({ path: entry.path, agent, skipped: entry.reason })),
+  ];
+}
 
 /** A file (or database) an adapter can read, found under one of its roots. */
 export interface SourceFile {
@@ -6,6 +15,8 @@ export interface SourceFile {
   agent: AgentName;
   /** Files whose change is detected together (OpenCode's -wal next to its database). */
   companions?: string[];
+  /** Found but not to be read (a symlink out of the agent's folder): the scan reports this reason. */
+  skipped?: string;
 }
 
 /**
@@ -20,8 +31,19 @@ export interface LineResume {
   state: unknown;
 }
 
+/**
+ * Bytes of a transcript one read parses at most. A larger file is imported in windows, each written
+ * before the next is read, so memory stays bounded whatever the file's size.
+ */
+export const READ_WINDOW_BYTES = 64 * 1024 * 1024;
+
 export interface ReadRequest {
   file: SourceFile;
+  /**
+   * Bytes to read at most (line-oriented adapters that can resume): the read stops at a line boundary
+   * past it and says `more`. Absent: the whole file.
+   */
+  window?: number;
   /** Present when the file only grew since the last read and the adapter said it can resume. */
   resume?: LineResume;
 }
@@ -34,6 +56,8 @@ export interface ReadResult extends ParseOutput {
    * rewind): the scanner then discards this result and reads the whole file again.
    */
   needsFullRead?: boolean;
+  /** The read stopped at its `window` before the end of the file: continue from `resume`. */
+  more?: boolean;
 }
 
 export interface SourceAdapter {

@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { errorMessage } from "../util/errors.js";
-import type { ReadRequest, ReadResult, SourceAdapter } from "./adapter.js";
+import { discovered, type ReadRequest, type ReadResult, type SourceAdapter } from "./adapter.js";
 import { claudeIdentity } from "./claudeCode/claudeIdentity.js";
 import { type ClaudeLine, toClaudeLine } from "./claudeCode/claudeLine.js";
 import { type ClaudeState, parseClaudeState } from "./claudeCode/claudeState.js";
@@ -9,6 +9,7 @@ import { discoverTranscripts } from "./claudeCode/discoverTranscripts.js";
 import { walkTranscript } from "./claudeCode/transcriptWalk.js";
 import { type JsonLinesRead, readJsonLines } from "./jsonl.js";
 import type { SessionInfo } from "./types.js";
+import type { SkippedPath } from "./walk.js";
 
 /** Claude Code transcripts: `$CLAUDE_CONFIG_DIR` (default `~/.claude`) `projects/`. */
 export const claudeCodeAdapter: SourceAdapter = {
@@ -18,18 +19,21 @@ export const claudeCodeAdapter: SourceAdapter = {
     return [configured && configured.length > 0 ? configured : join(home, ".claude")];
   },
   async discover(root) {
-    return discoverTranscripts(root).map((path) => ({ path, agent: "claude-code" as const }));
+    const skipped: SkippedPath[] = [];
+    return discovered("claude-code", discoverTranscripts(root, skipped), skipped);
   },
   async read(request) {
     return readTranscript(request);
   },
 };
 
-function readTranscript({ file, resume }: ReadRequest): ReadResult {
+function readTranscript({ file, resume, window }: ReadRequest): ReadResult {
   const resumedState = resume === undefined ? undefined : parseClaudeState(resume.state);
   let read: JsonLinesRead;
   try {
-    read = readJsonLines(file.path, resumedState === undefined ? undefined : resume);
+    read = readJsonLines(file.path, resumedState === undefined ? undefined : resume, {
+      limits: { maxBytes: window ?? Infinity },
+    });
   } catch (error) {
     return { sessions: [], problems: [{ file: file.path, reason: `unreadable: ${errorMessage(error)}` }], skipped: 0 };
   }
@@ -39,7 +43,8 @@ function readTranscript({ file, resume }: ReadRequest): ReadResult {
   // Nothing that names a session yet: no resume either, so the next read starts from the top.
   if (state === undefined) return { sessions: [], problems: read.problems, skipped: parsed.length };
   const next = { offset: read.endOffset, line: read.endLine, state };
-  if (state.warmup) return { sessions: [], problems: read.problems, skipped: parsed.length, resume: next };
+  const more = read.more ? { more: true } : {};
+  if (state.warmup) return { sessions: [], problems: read.problems, skipped: parsed.length, resume: next, ...more };
 
   const walk = walkTranscript({ file: file.path, state, lines, resumed: resumedState !== undefined });
   if (walk.rewritten) return { sessions: [], problems: [], skipped: 0, needsFullRead: true };
@@ -49,6 +54,7 @@ function readTranscript({ file, resume }: ReadRequest): ReadResult {
     problems: read.problems,
     skipped: walk.skipped + (parsed.length - lines.length),
     resume: next,
+    ...more,
   };
 }
 

@@ -1,6 +1,6 @@
 import { statSync } from "node:fs";
 import { basename, join } from "node:path";
-import type { LineResume, ReadRequest, ReadResult, SourceAdapter } from "./adapter.js";
+import { discovered, type LineResume, type ReadRequest, type ReadResult, type SourceAdapter } from "./adapter.js";
 import { discoverRollouts } from "./codex/discoverRollouts.js";
 import { readRolloutRecords } from "./codex/readRolloutRecords.js";
 import { isLegacyRollout, type RolloutLine, toRolloutLine } from "./codex/rolloutLine.js";
@@ -8,6 +8,7 @@ import type { RolloutParse } from "./codex/rolloutParse.js";
 import { parseRolloutLines } from "./codex/rolloutParser.js";
 import { type CodexState, initialCodexState, parseCodexState } from "./codex/rolloutState.js";
 import type { SessionInfo } from "./types.js";
+import type { SkippedPath } from "./walk.js";
 
 /** OpenAI Codex CLI rollouts: `$CODEX_HOME` (default `~/.codex`) `sessions/` and `archived_sessions/`. */
 export const codexAdapter: SourceAdapter = {
@@ -16,17 +17,21 @@ export const codexAdapter: SourceAdapter = {
     return [env.CODEX_HOME && env.CODEX_HOME.length > 0 ? env.CODEX_HOME : join(home, ".codex")];
   },
   async discover(root) {
-    return discoverRollouts(root).map((path) => ({ path, agent: "codex" as const }));
+    const skipped: SkippedPath[] = [];
+    return discovered("codex", discoverRollouts(root, skipped), skipped);
   },
   async read(request) {
     return readRollout(request);
   },
 };
 
-function readRollout({ file, resume }: ReadRequest): ReadResult {
+function readRollout({ file, resume, window }: ReadRequest): ReadResult {
   // A stored state this build cannot use means starting over from the top.
   const resumedState = resume === undefined ? undefined : parseCodexState(resume.state);
-  const result = readRolloutRecords(file.path, resumedState === undefined ? {} : { from: resume });
+  const result = readRolloutRecords(file.path, {
+    ...(resumedState === undefined ? {} : { from: resume }),
+    ...(window === undefined ? {} : { window }),
+  });
   if (!result.ok) return { sessions: [], problems: [result.problem], skipped: 0 };
   const { read, compressed } = result;
   const legacy = resumedState?.legacy ?? isLegacyRollout(read.records[0]?.value);
@@ -56,6 +61,7 @@ function readRollout({ file, resume }: ReadRequest): ReadResult {
     problems: read.problems,
     skipped: parse.skipped,
     ...(next === undefined ? {} : { resume: next }),
+    ...(next !== undefined && read.more ? { more: true } : {}),
   };
 }
 

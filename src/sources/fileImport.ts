@@ -5,7 +5,13 @@ import { type Collector, contentHash } from "../sessions/collector.js";
 import type { Clock } from "../util/clock.js";
 import { errorMessage } from "../util/errors.js";
 import { sha256 } from "../util/hash.js";
-import type { ReadRequest, SourceAdapter, SourceFile } from "./adapter.js";
+import {
+  type LineResume,
+  READ_WINDOW_BYTES,
+  type ReadRequest,
+  type SourceAdapter,
+  type SourceFile,
+} from "./adapter.js";
 import { readSource, type SourceRead } from "./readSource.js";
 import type { SourceFileState, SourceFilesRepository } from "./sourceFilesRepository.js";
 import type { AgentName, ParseProblem } from "./types.js";
@@ -30,6 +36,8 @@ export interface ImportDeps {
   files: SourceFilesRepository;
   collector: Collector;
   clock: Clock;
+  /** Bytes one read of a transcript parses at most (default `READ_WINDOW_BYTES`); tests make it small. */
+  readWindowBytes?: number;
 }
 
 /** A file the scan found changed: what the last scan stored about it and its size and mtime now. */
@@ -43,9 +51,9 @@ export interface PendingFile {
 const TAIL_BYTES = 256;
 
 /** The read to do: from the stored offset when the file only grew, else the whole file. */
-export function readRequestFor(entry: PendingFile): ReadRequest {
+export function readRequestFor(entry: PendingFile, window = READ_WINDOW_BYTES): ReadRequest {
   const resume = canResume(entry.file, entry.previous, entry.stamp.size) ? entry.previous?.resume : undefined;
-  return resume ? { file: entry.file, resume } : { file: entry.file };
+  return resume ? { file: entry.file, resume, window } : { file: entry.file, window };
 }
 
 /** A file's parsed content, or the report of why it could not be read. */
@@ -73,9 +81,9 @@ export function groupsOf<T extends { stamp: { size: number } }>(files: readonly 
 }
 
 /** Reads (parses and redacts) one file outside any transaction. Never throws. */
-export async function readPending(entry: PendingFile): Promise<FileRead> {
+export async function readPending(entry: PendingFile, window?: number): Promise<FileRead> {
   try {
-    const read = await readSource(entry.adapter, readRequestFor(entry));
+    const read = await readSource(entry.adapter, readRequestFor(entry, window));
     // Hashing here keeps it out of the write turn, where the other lane would wait for it.
     if (read.mode === "full") for (const parsed of read.result.sessions) parsed.contentHash = contentHash(parsed.items);
     return { read };
@@ -112,21 +120,117 @@ export function storeGroup(
   }
 }
 
-/** Imports a group: every file read first, then all written in one transaction inside `turn`. */
+type Turn = <T>(write: () => T) => T;
+
+/**
+ * Imports a group: every file read first, then all written in one transaction inside `turn`. A file
+ * larger than one read window is imported window by window, each written before the next is read.
+ */
 export async function importGroup(
   deps: ImportDeps,
   group: readonly PendingFile[],
-  turn: <T>(write: () => T) => T = (write) => write(),
+  turn: Turn = (write) => write(),
 ): Promise<FileReport[]> {
-  const reads: Array<{ entry: PendingFile; read: FileRead }> = [];
-  for (const entry of group) reads.push({ entry, read: await readPending(entry) });
-  return turn(() => storeGroup(deps, reads));
+  const reports: FileReport[] = [];
+  let reads: Array<{ entry: PendingFile; read: FileRead }> = [];
+  const flush = () => {
+    if (reads.length > 0) reports.push(...turn(() => storeGroup(deps, reads)));
+    reads = [];
+  };
+  for (const entry of group) {
+    const read = await readEntry(deps, entry);
+    if ("read" in read && read.read.result.more) {
+      flush();
+      reports.push(await importWindows(deps, entry, read.read, turn));
+    } else reads.push({ entry, read });
+  }
+  flush();
+  return reports;
+}
+
+/** Bytes read first from a file while `memories.exclude` is set: enough to learn its sessions' cwd. */
+export const EXCLUSION_PROBE_BYTES = 64 * 1024;
+
+/**
+ * Reads a changed file. While `memories.exclude` is set, its first bytes are read alone first: a file
+ * whose sessions are all excluded is read no further, and only their metadata is kept.
+ */
+async function readEntry(deps: ImportDeps, entry: PendingFile): Promise<FileRead> {
+  if (deps.collector.exclude.length === 0) return readPending(entry, deps.readWindowBytes);
+  const probe = await readPending(entry, Math.min(EXCLUSION_PROBE_BYTES, deps.readWindowBytes ?? READ_WINDOW_BYTES));
+  if (!("read" in probe)) return probe;
+  const { result } = probe.read;
+  if (result.sessions.length > 0 && result.sessions.every((parsed) => deps.collector.isExcluded(parsed.session))) {
+    // Metadata only; no resume point, so a change to the file is probed again from its start.
+    const sessions = result.sessions.map((parsed) => ({ session: parsed.session, items: [] }));
+    return { read: { mode: "full", result: { sessions, problems: result.problems, skipped: result.skipped } } };
+  }
+  return result.more ? readPending(entry, deps.readWindowBytes) : probe;
+}
+
+/**
+ * The windows of a file too large for one read, from its first: each is written (and the file's scan
+ * state saved at its end, so an interrupted import resumes there) before the next is read.
+ */
+async function importWindows(deps: ImportDeps, entry: PendingFile, first: SourceRead, turn: Turn): Promise<FileReport> {
+  let report = turn(() => storeGroup(deps, [{ entry, read: { read: first } }]))[0]!;
+  let resume: LineResume | undefined = first.result.resume;
+  let more = first.result.more === true;
+  while (more && resume && report.status !== "failed") {
+    const request = { file: entry.file, resume, window: deps.readWindowBytes ?? READ_WINDOW_BYTES };
+    let next: SourceRead;
+    try {
+      next = await readSource(entry.adapter, request, { fullReadFallback: false });
+    } catch (error) {
+      return merged(report, failedReport(entry.file, `unreadable: ${errorMessage(error)}`));
+    }
+    if (next.result.needsFullRead) {
+      // A whole read of this file would hold all of it in memory: what came before stays imported.
+      const reason = `history rewritten past byte ${resume.offset} of a file larger than one read window; the rest is not imported`;
+      return merged(report, { ...emptyReport(entry.file), problems: [{ file: entry.file.path, reason }] });
+    }
+    const continued: PendingFile = { ...entry, previous: entry.previous ?? continuing(entry, resume) };
+    report = merged(report, turn(() => storeGroup(deps, [{ entry: continued, read: { read: next } }]))[0]!);
+    resume = next.result.resume;
+    more = next.result.more === true;
+  }
+  return report;
+}
+
+/** The scan state a file's next window continues from (only its session ids are read). */
+function continuing(entry: PendingFile, resume: LineResume): SourceFileState {
+  return {
+    path: entry.file.path,
+    agent: entry.file.agent,
+    size: resume.offset,
+    mtimeMs: entry.stamp.mtimeMs,
+    resume,
+    tailHash: null,
+    sessionIds: [],
+    problems: 0,
+    scannedAt: 0,
+  };
+}
+
+/** One report for a file imported in several windows: the first window's status, everything summed. */
+function merged(first: FileReport, next: FileReport): FileReport {
+  return {
+    ...first,
+    status: next.status === "failed" ? "failed" : first.status,
+    itemsWritten: first.itemsWritten + next.itemsWritten,
+    sessions: Math.max(first.sessions, next.sessions),
+    problems: [...first.problems, ...next.problems],
+    skipped: first.skipped + next.skipped,
+  };
 }
 
 /** Writes one file's sessions and its new scan state in one transaction (a savepoint inside a batch). */
 export function applyRead(deps: ImportDeps, entry: PendingFile, read: SourceRead): FileReport {
-  const { file, previous, stamp } = entry;
+  const { file, previous } = entry;
   const { result } = read;
+  // Part of a file imported in windows: its stored size is where the next window starts, so a scan
+  // interrupted between windows sees the file changed and resumes there.
+  const stamp = result.more && result.resume ? { ...entry.stamp, size: result.resume.offset } : entry.stamp;
   let itemsWritten = 0;
   let anyChange = false;
   withWriteTx(deps.db, () => {

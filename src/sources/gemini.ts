@@ -1,8 +1,8 @@
 import { join } from "node:path";
-import type { ReadRequest, ReadResult, SourceAdapter, SourceFile } from "./adapter.js";
+import { discovered, type ReadRequest, type ReadResult, type SourceAdapter, type SourceFile } from "./adapter.js";
 import { isChatFile } from "./gemini/geminiLayout.js";
 import { readGeminiFile } from "./gemini/readGeminiFile.js";
-import { layoutDir, walkFiles } from "./walk.js";
+import { layoutDir, type SkippedPath, walkFiles } from "./walk.js";
 
 /**
  * Gemini CLI chats: `<.gemini>/tmp/<project slug or sha256>/chats/session-*.json[l]`, subagents in
@@ -21,7 +21,8 @@ export const geminiAdapter: SourceAdapter = {
       tmpDir === root
         ? (name: string) => /^session-.+\.jsonl?$/.test(name)
         : (_name: string, path: string) => isChatFile(tmpDir, path);
-    return walkFiles(tmpDir, accept, 3).map((path) => ({ path, agent: "gemini" }));
+    const skipped: SkippedPath[] = [];
+    return discovered("gemini", walkFiles(tmpDir, accept, 3, skipped), skipped);
   },
   async read(request: ReadRequest): Promise<ReadResult> {
     // Whole-file formats: a resume is never offered, so request.resume is never set.

@@ -9,6 +9,8 @@ import type { AgentName } from "./types.js";
 export interface ImportWorkerData {
   dbPath: string;
   maxUnprocessedItems: number;
+  /** `memories.exclude`: a lane's collector applies it like the scan's. */
+  exclude?: readonly string[];
   mutex: SharedArrayBuffer;
   holder: number;
 }
@@ -30,6 +32,7 @@ export interface ImportWorkerReply {
 export interface LaneOptions {
   dbPath: string;
   maxUnprocessedItems: number;
+  exclude?: readonly string[];
   lanes: number;
   /** The worker module; by default the compiled `importWorker.js` beside this file. */
   workerUrl?: URL;
@@ -112,6 +115,7 @@ export function openImportLanes(options: LaneOptions, inThread: InThreadImport):
     const workerData: ImportWorkerData = {
       dbPath: options.dbPath,
       maxUnprocessedItems: options.maxUnprocessedItems,
+      ...(options.exclude && options.exclude.length > 0 ? { exclude: [...options.exclude] } : {}),
       mutex: mutex.buffer,
       holder: index + 1,
     };

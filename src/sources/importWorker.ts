@@ -24,7 +24,11 @@ let uncheckpointed = 0;
 const deps: ImportDeps = {
   db: storage.db,
   files: storage.sourceFiles,
-  collector: createCollector(storage, { maxUnprocessedItems: init.maxUnprocessedItems, clock: systemClock }),
+  collector: createCollector(storage, {
+    maxUnprocessedItems: init.maxUnprocessedItems,
+    clock: systemClock,
+    ...(init.exclude ? { exclude: init.exclude } : {}),
+  }),
   clock: systemClock,
 };
 const mutex = new ThreadMutex(init.mutex);

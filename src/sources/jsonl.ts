@@ -17,64 +17,166 @@ export interface JsonLinesRead {
   endLine: number;
   /** True when the file ended in an incomplete line that was left for the next read. */
   torn: boolean;
+  /** True when the read stopped at its `maxBytes` window before the end of the file. */
+  more?: boolean;
 }
 
 const NEWLINE = 0x0a;
 
 /**
+ * Memory bounds of a read: the file is read in chunks, a line in progress is buffered up to
+ * `maxLineBytes` (a longer line is skipped and reported, never held whole), and a read stops after
+ * `maxBytes` of complete lines (`more`), so a caller imports a huge file in windows.
+ */
+export interface JsonLinesLimits {
+  chunkBytes: number;
+  maxLineBytes: number;
+  /** Bytes of complete lines one read consumes at most; the read then stops at a line boundary. */
+  maxBytes: number;
+}
+
+export const JSONL_LIMITS: JsonLinesLimits = {
+  chunkBytes: 1024 * 1024,
+  maxLineBytes: 32 * 1024 * 1024,
+  maxBytes: Number.POSITIVE_INFINITY,
+};
+
+export interface JsonLinesOptions {
+  /**
+   * A stand-in for a complete line the caller drops anyway, recognized without parsing it (bulky
+   * records such as encrypted reasoning); undefined means "parse this line".
+   */
+  standIn?: (text: string) => unknown;
+  limits?: Partial<JsonLinesLimits>;
+}
+
+/**
  * Reads JSON Lines from a byte offset. Malformed lines are reported with their number and the rest is
  * read; a last line without its newline that does not parse is a write in progress (torn), not an error,
- * and is left for the next read.
+ * and is left for the next read. Memory stays within `limits` whatever the file's size.
  */
 export function readJsonLines(
   path: string,
   from: { offset: number; line: number } = { offset: 0, line: 0 },
-  options: {
-    /**
-     * A stand-in for a complete line the caller drops anyway, recognized without parsing it (bulky
-     * records such as encrypted reasoning); undefined means "parse this line".
-     */
-    standIn?: (text: string) => unknown;
-  } = {},
+  options: JsonLinesOptions = {},
 ): JsonLinesRead {
-  const buffer = readFrom(path, from.offset);
-  // One decode for the whole read: newlines are found in the bytes (for offsets) and in the text (for
-  // lines) side by side; UTF-8 never holds a newline byte inside a character.
-  const content = buffer.toString("utf8");
-  const records: JsonLine[] = [];
-  const problems: ParseProblem[] = [];
-  let blank = 0;
-  let start = 0;
-  let charStart = 0;
-  let line = from.line;
-  let consumed = 0;
-  let torn = false;
-  while (start < buffer.length) {
-    const newline = buffer.indexOf(NEWLINE, start);
-    const complete = newline !== -1;
-    const charEnd = complete ? content.indexOf("\n", charStart) : content.length;
-    const text = lineText(content.slice(charStart, charEnd));
-    line += 1;
-    if (text.length === 0) {
-      if (complete) blank += 1;
-    } else {
-      const standIn = complete ? options.standIn?.(text) : undefined;
-      const parsed = standIn === undefined ? parseLine(text) : { ok: true as const, value: standIn };
-      if (parsed.ok) records.push({ line, value: parsed.value });
-      else if (complete) problems.push({ file: path, line, reason: parsed.reason });
-      else {
-        torn = true;
-        line -= 1;
-        break;
+  const limits = { ...JSONL_LIMITS, ...options.limits };
+  const out: JsonLinesRead = {
+    records: [],
+    problems: [],
+    blank: 0,
+    endOffset: from.offset,
+    endLine: from.line,
+    torn: false,
+  };
+  const fd = openSync(path, "r");
+  try {
+    const size = fstatSync(fd).size;
+    const chunk = Buffer.allocUnsafe(Math.max(1, limits.chunkBytes));
+    /** Bytes of the line in progress (after the last newline), carried into the next chunk. */
+    let carry: Buffer = Buffer.alloc(0);
+    /** Set while skipping the rest of a line that outgrew `maxLineBytes`. */
+    let oversized = false;
+    let position = from.offset;
+    while (position < size) {
+      const n = readSync(fd, chunk, 0, Math.min(chunk.length, size - position), position);
+      if (n === 0) break;
+      position += n;
+      let data = chunk.subarray(0, n);
+      if (oversized) {
+        const newline = data.indexOf(NEWLINE);
+        if (newline === -1) continue;
+        out.endLine += 1;
+        out.problems.push({
+          file: path,
+          line: out.endLine,
+          reason: `line longer than ${limits.maxLineBytes} bytes skipped`,
+        });
+        out.endOffset = position - n + newline + 1;
+        oversized = false;
+        data = data.subarray(newline + 1);
+      } else if (carry.length > 0) {
+        data = Buffer.concat([carry, data]);
+      }
+      const lastNewline = data.lastIndexOf(NEWLINE);
+      const window = { start: from.offset, limits };
+      if (lastNewline !== -1 && completeLines(data.subarray(0, lastNewline + 1), path, out, window, options.standIn)) {
+        if (out.endOffset < size) out.more = true;
+        return out;
+      }
+      carry = Buffer.from(data.subarray(lastNewline + 1));
+      if (carry.length > limits.maxLineBytes) {
+        oversized = true;
+        carry = Buffer.alloc(0);
       }
     }
-    consumed = complete ? newline + 1 : buffer.length;
-    start = consumed;
-    charStart = charEnd + 1;
+    if (carry.length > 0 && !oversized) lastLine(carry, out);
+    else if (oversized) out.torn = true;
+    return out;
+  } finally {
+    closeSync(fd);
   }
-  return { records, problems, blank, endOffset: from.offset + consumed, endLine: line, torn };
 }
 
+/**
+ * Parses complete lines (the bytes end with a newline) into `out`. Returns true when the read reached
+ * its `maxBytes` window and stopped. One decode per chunk: newlines are found in the bytes (for
+ * offsets) and in the text (for lines) side by side; UTF-8 never holds a newline byte inside a
+ * character, so a chunk cut at a newline never splits one.
+ */
+function completeLines(
+  bytes: Buffer,
+  path: string,
+  out: JsonLinesRead,
+  window: { start: number; limits: JsonLinesLimits },
+  standIn: JsonLinesOptions["standIn"],
+): boolean {
+  const { limits } = window;
+  const content = bytes.toString("utf8");
+  const base = out.endOffset;
+  let start = 0;
+  let charStart = 0;
+  while (start < bytes.length) {
+    const newline = bytes.indexOf(NEWLINE, start);
+    const charEnd = content.indexOf("\n", charStart);
+    out.endLine += 1;
+    if (newline + 1 - start > limits.maxLineBytes) {
+      out.problems.push({
+        file: path,
+        line: out.endLine,
+        reason: `line longer than ${limits.maxLineBytes} bytes skipped`,
+      });
+    } else {
+      const text = lineText(content.slice(charStart, charEnd));
+      if (text.length === 0) out.blank += 1;
+      else {
+        const replaced = standIn?.(text);
+        const parsed = replaced === undefined ? parseLine(text) : { ok: true as const, value: replaced };
+        if (parsed.ok) out.records.push({ line: out.endLine, value: parsed.value });
+        else out.problems.push({ file: path, line: out.endLine, reason: parsed.reason });
+      }
+    }
+    start = newline + 1;
+    charStart = charEnd + 1;
+    out.endOffset = base + start;
+    if (out.endOffset - window.start >= limits.maxBytes) return true;
+  }
+  return false;
+}
+
+/** The file's last bytes without a newline: a complete record, or a write in progress left for later. */
+function lastLine(bytes: Buffer, out: JsonLinesRead): void {
+  const text = lineText(bytes.toString("utf8"));
+  if (text.length === 0) return;
+  const parsed = parseLine(text);
+  if (!parsed.ok) {
+    out.torn = true;
+    return;
+  }
+  out.endLine += 1;
+  out.records.push({ line: out.endLine, value: parsed.value });
+  out.endOffset += bytes.length;
+}
 /** A line without surrounding whitespace; a line that is one object already (nearly all) is not copied. */
 function lineText(raw: string): string {
   return raw.charCodeAt(0) === 123 && raw.charCodeAt(raw.length - 1) === 125 ? raw : raw.trim();
@@ -86,24 +188,6 @@ function parseLine(text: string): { ok: true; value: unknown } | { ok: false; re
   } catch (error) {
     const detail = error instanceof Error ? error.message.split("\n")[0] : "unparseable";
     return { ok: false, reason: `malformed JSON (${detail})` };
-  }
-}
-
-function readFrom(path: string, offset: number): Buffer {
-  const fd = openSync(path, "r");
-  try {
-    const size = fstatSync(fd).size;
-    const length = Math.max(0, size - offset);
-    const buffer = Buffer.allocUnsafe(length);
-    let read = 0;
-    while (read < length) {
-      const n = readSync(fd, buffer, read, length - read, offset + read);
-      if (n === 0) break;
-      read += n;
-    }
-    return buffer.subarray(0, read);
-  } finally {
-    closeSync(fd);
   }
 }
 

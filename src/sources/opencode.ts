@@ -1,9 +1,9 @@
 import { readdirSync, statSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
-import type { ReadRequest, ReadResult, SourceAdapter, SourceFile } from "./adapter.js";
+import { discovered, type ReadRequest, type ReadResult, type SourceAdapter, type SourceFile } from "./adapter.js";
 import { readLegacySession } from "./opencode/readLegacySession.js";
 import { readOpencodeDb } from "./opencode/readOpencodeDb.js";
-import { walkFiles } from "./walk.js";
+import { type SkippedPath, walkFiles } from "./walk.js";
 
 /** `opencode.db`, or `opencode-<channel>.db` for non-release channels. */
 const DATABASE = /^opencode(-[\w.-]+)?\.db$/;
@@ -26,12 +26,14 @@ export const opencodeAdapter: SourceAdapter = {
     const databases = listNames(root)
       .filter((name) => DATABASE.test(name))
       .map((name) => databaseFile(join(root, name)));
+    const skipped: SkippedPath[] = [];
     const legacy = walkFiles(
       join(root, "storage", "session"),
       (name) => name.startsWith("ses_") && name.endsWith(".json"),
       3,
+      skipped,
     );
-    return [...databases, ...legacy.map((path): SourceFile => ({ path, agent: "opencode" }))];
+    return [...databases, ...discovered("opencode", legacy, skipped)];
   },
   async read(request: ReadRequest): Promise<ReadResult> {
     const path = request.file.path;

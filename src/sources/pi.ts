@@ -1,9 +1,9 @@
 import { join } from "node:path";
-import type { ReadRequest, ReadResult, SourceAdapter, SourceFile } from "./adapter.js";
+import { discovered, type ReadRequest, type ReadResult, type SourceAdapter, type SourceFile } from "./adapter.js";
 import { readPiFile } from "./pi/readPiFile.js";
 import { resumePiFile } from "./pi/resumePiFile.js";
 import type { AgentName } from "./types.js";
-import { layoutDir, walkFiles } from "./walk.js";
+import { layoutDir, type SkippedPath, walkFiles } from "./walk.js";
 
 /**
  * pi (badlogic/pi-mono) and its fork oh-my-pi share one session format and layout: `<agent dir>/sessions/
@@ -17,7 +17,12 @@ function piFamilyAdapter(agent: AgentName, envVar: string, homeDir: string): Sou
       return [configured && configured.length > 0 ? configured : join(home, homeDir, "agent")];
     },
     async discover(root: string): Promise<SourceFile[]> {
-      return walkFiles(layoutDir(root, "sessions"), (name) => name.endsWith(".jsonl")).map((path) => ({ path, agent }));
+      const skipped: SkippedPath[] = [];
+      return discovered(
+        agent,
+        walkFiles(layoutDir(root, "sessions"), (name) => name.endsWith(".jsonl"), 8, skipped),
+        skipped,
+      );
     },
     async read(request: ReadRequest): Promise<ReadResult> {
       const { file, resume } = request;

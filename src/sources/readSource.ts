@@ -11,12 +11,24 @@ export interface SourceRead {
  * One file through its adapter. A resumed read that met rewritten history (a rollback, a rewind, a new
  * branch) is discarded and the whole file is read instead.
  */
-export async function readSource(adapter: SourceAdapter, request: ReadRequest): Promise<SourceRead> {
+export async function readSource(
+  adapter: SourceAdapter,
+  request: ReadRequest,
+  options: { fullReadFallback?: boolean } = {},
+): Promise<SourceRead> {
   if (request.resume) {
     const result = await adapter.read(request);
     if (!result.needsFullRead) return { result: redacted(result), mode: "append" };
+    // The next window of a file too large for one read cannot fall back to a whole read: the caller
+    // decides. (A result asking for a full read carries no sessions.)
+    if (options.fullReadFallback === false) return { result, mode: "append" };
   }
-  return { result: redacted(await adapter.read({ file: request.file })), mode: "full" };
+  return { result: redacted(await adapter.read(wholeFile(request))), mode: "full" };
+}
+
+/** The request without its resume point: the whole file, within the same read window. */
+function wholeFile(request: ReadRequest): ReadRequest {
+  return request.window === undefined ? { file: request.file } : { file: request.file, window: request.window };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { statSync } from "node:fs";
 import { availableParallelism } from "node:os";
+import { withWriteTx } from "../db/tx.js";
 import type { SourceAdapter, SourceFile } from "./adapter.js";
 import {
   emptyReport,
@@ -50,6 +51,7 @@ export async function scanSources(
   options: { onFile?: (report: FileReport, done: number) => void; lanes?: Omit<LaneOptions, "lanes"> } = {},
 ): Promise<Omit<ScanReport, "invalidatedIdle" | "citedOutputs">> {
   const started = deps.clock();
+  applyExclusions(deps);
   const known = deps.files.all();
   const reports: FileReport[] = [];
   const changed: PendingFile[] = [];
@@ -63,6 +65,10 @@ export async function scanSources(
       for (const file of await target.adapter.discover(root)) {
         if (seen.has(file.path)) continue;
         seen.add(file.path);
+        if (file.skipped) {
+          report({ ...emptyReport(file), problems: [{ file: file.path, reason: file.skipped }] });
+          continue;
+        }
         const previous = known.get(file.path);
         const stamp = fileStamp(file);
         if (!stamp) report(failedReport(file, "cannot stat file"));
@@ -90,6 +96,20 @@ export async function scanSources(
   return { files: reports, totals: totalsOf(reports), ms: deps.clock() - started };
 }
 
+/**
+ * `memories.exclude` over the sessions already stored: newly excluded ones lose their items now, even
+ * if their files are unchanged; files of sessions no longer excluded are forgotten, so they are read
+ * again whole and their items come back.
+ */
+function applyExclusions(deps: ScannerDeps): void {
+  // No write transaction (and no wait for another writer) when there is nothing to apply.
+  if (!deps.collector.needsExclusionSweep()) return;
+  withWriteTx(deps.db, () => {
+    const sweep = deps.collector.sweepExclusions();
+    if (sweep.restored.length > 0) deps.files.forgetSessions(sweep.restored);
+  });
+}
+
 /** Lanes pay off only for many files, need a store on disk and only run adapters they can load by name. */
 function openLanes(
   deps: ScannerDeps,
@@ -99,7 +119,10 @@ function openLanes(
   if (!options || changed.length < LANE_THRESHOLD) return undefined;
   if (!changed.every((entry) => adapters.includes(entry.adapter))) return undefined;
   try {
-    return openImportLanes({ ...options, lanes: IMPORT_LANES }, (group, turn) => importGroup(deps, group, turn));
+    const exclude = deps.collector.exclude.length > 0 ? { exclude: deps.collector.exclude } : {};
+    return openImportLanes({ ...options, ...exclude, lanes: IMPORT_LANES }, (group, turn) =>
+      importGroup(deps, group, turn),
+    );
   } catch {
     return undefined;
   }

@@ -1,14 +1,46 @@
-import { type Dirent, readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { type Dirent, readdirSync, realpathSync, statSync } from "node:fs";
+import { join, sep } from "node:path";
+
+/** A path the walk did not follow, and why (reported by the scan, never silently dropped). */
+export interface SkippedPath {
+  path: string;
+  reason: string;
+}
 
 /**
  * Lists files under `root` whose name passes `accept`, depth-first, in a stable (sorted) order.
  * A missing or unreadable root or sub-folder yields nothing rather than an error: agents that are not
- * installed simply have no sessions. Symbolic links are not followed, so a link loop cannot hang a scan.
+ * installed simply have no sessions. Only regular files are listed: a FIFO or a device would block or
+ * never end when read.
+ *
+ * Symbolic links (a project folder moved elsewhere and linked back, a session file linked from
+ * another) are followed only when their resolved target is inside the resolved root: a link out of the
+ * agent's folder could make cairn read anything on the machine, so it is skipped and put in `skipped`.
+ * A folder is entered once by its real path (a link loop cannot hang a scan), and a real file reached
+ * twice is listed once, preferably under its own path rather than a link's.
  */
-export function walkFiles(root: string, accept: (name: string, path: string) => boolean, maxDepth = 8): string[] {
-  const found: string[] = [];
-  const visit = (dir: string, depth: number): void => {
+export function walkFiles(
+  root: string,
+  accept: (name: string, path: string) => boolean,
+  maxDepth = 8,
+  skipped?: SkippedPath[],
+): string[] {
+  let realRoot: string;
+  try {
+    realRoot = realpathSync(root);
+  } catch {
+    return [];
+  }
+  const inside = (real: string) =>
+    real === realRoot || real.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep);
+  /** Real path -> listed path, and whether it was reached through a link. */
+  const found = new Map<string, { path: string; linked: boolean }>();
+  const entered = new Set<string>([realRoot]);
+  const add = (real: string, path: string, linked: boolean) => {
+    const known = found.get(real);
+    if (!known || (known.linked && !linked)) found.set(real, { path, linked });
+  };
+  const visit = (dir: string, realDir: string, depth: number): void => {
     let entries: Dirent[];
     try {
       entries = readdirSync(dir, { withFileTypes: true });
@@ -18,15 +50,45 @@ export function walkFiles(root: string, accept: (name: string, path: string) => 
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
       const path = join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (depth < maxDepth) visit(path, depth + 1);
+      if (entry.isSymbolicLink()) {
+        followLink(path, entry.name, depth);
+      } else if (entry.isDirectory()) {
+        const real = join(realDir, entry.name);
+        if (depth < maxDepth && !entered.has(real)) {
+          entered.add(real);
+          visit(path, real, depth + 1);
+        }
       } else if (entry.isFile() && accept(entry.name, path)) {
-        found.push(path);
+        add(join(realDir, entry.name), path, false);
       }
     }
   };
-  visit(root, 0);
-  return found;
+  const followLink = (path: string, name: string, depth: number): void => {
+    let real: string;
+    let isDirectory: boolean;
+    let isFile: boolean;
+    try {
+      real = realpathSync(path);
+      const stat = statSync(real);
+      isDirectory = stat.isDirectory();
+      isFile = stat.isFile();
+    } catch {
+      // A dangling link (its target was deleted): nothing to read.
+      return;
+    }
+    if (!isDirectory && !(isFile && accept(name, path))) return;
+    if (!inside(real)) {
+      skipped?.push({ path, reason: `skipped symlink ${path} -> outside ${root}` });
+      return;
+    }
+    if (isFile) add(real, path, true);
+    else if (depth < maxDepth && !entered.has(real)) {
+      entered.add(real);
+      visit(path, real, depth + 1);
+    }
+  };
+  visit(root, realRoot, 0);
+  return [...found.values()].map((entry) => entry.path);
 }
 
 /**

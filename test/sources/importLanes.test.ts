@@ -31,12 +31,12 @@ function codexTree(root: string): void {
   }
 }
 
-function openStore(home: string) {
+function openStore(home: string, exclude: string[] = []) {
   const storage = Storage.open(join(home, "cairn.db"));
   const deps = {
     db: storage.db,
     files: storage.sourceFiles,
-    collector: createCollector(storage, { maxUnprocessedItems: 5, clock: Date.now }),
+    collector: createCollector(storage, { maxUnprocessedItems: 5, clock: Date.now, exclude }),
     clock: Date.now,
   };
   return { storage, deps };
@@ -68,8 +68,8 @@ describe("import lanes", () => {
     targets = [{ adapter: codexAdapter, roots: [join(root, "codex")] }];
   });
 
-  const scan = (home: string, workerUrl?: URL) => {
-    const { storage, deps } = openStore(home);
+  const scan = (home: string, workerUrl?: URL, exclude: string[] = []) => {
+    const { storage, deps } = openStore(home, exclude);
     const lanes = workerUrl ? { lanes: { dbPath: join(home, "cairn.db"), maxUnprocessedItems: 5, workerUrl } } : {};
     return scanSources(deps, targets, lanes).finally(() => storage.close());
   };
@@ -92,6 +92,23 @@ describe("import lanes", () => {
     const many = Storage.open(join(root, "lanes", "cairn.db"));
     expect(contents(many)).toEqual(contents(one));
     expect(contents(many).items.length).toBeGreaterThan(100);
+    one.close();
+    many.close();
+  });
+
+  it("apply memories.exclude as an import in one thread does", async () => {
+    const exclude = ["/home/dev/shop/**"];
+    await scan(join(root, "one"), undefined, exclude);
+    await scan(join(root, "lanes"), LANE_WORKER, exclude);
+    const one = Storage.open(join(root, "one", "cairn.db"));
+    const many = Storage.open(join(root, "lanes", "cairn.db"));
+    const stored = contents(many);
+    expect(stored).toEqual(contents(one));
+    const excluded = stored.sessions.filter((row) => (row as { content_hash: string }).content_hash === "excluded");
+    expect(excluded.length).toBeGreaterThanOrEqual(COPIES);
+    const excludedIds = new Set(excluded.map((row) => (row as { id: string }).id));
+    expect(stored.items.some((item) => excludedIds.has((item as { session_id: string }).session_id))).toBe(false);
+    expect(stored.items.length).toBeGreaterThan(20);
     one.close();
     many.close();
   });

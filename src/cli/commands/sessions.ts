@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { EXCLUDED_MARK } from "../../sessions/exclusion.js";
 import { agentNames } from "../../sources/types.js";
 import { toIso } from "../../util/clock.js";
 import { withCairn } from "../context.js";
@@ -31,6 +32,7 @@ export function registerSessions(program: Command): void {
           updatedAt: toIso(session.updatedAt),
           invalidatedAt: session.invalidatedAt,
           processedUntil: session.processedUntil,
+          excluded: session.contentHash === EXCLUDED_MARK,
         }));
         if (global.json) return printJson(rows);
         if (rows.length === 0) return printLine("no sessions yet: run 'cairn scan'");
@@ -41,11 +43,19 @@ export function registerSessions(program: Command): void {
             row.agent,
             row.kind,
             String(row.items),
-            row.invalidatedAt !== null ? "pending" : row.processedUntil !== null ? "processed" : "new",
+            row.excluded
+              ? "excluded"
+              : row.invalidatedAt !== null
+                ? "pending"
+                : row.processedUntil !== null
+                  ? "processed"
+                  : "new",
             shorten(row.id, 40),
             shorten(row.cwd ?? "-", 60),
           ]),
         );
+        const excluded = rows.filter((row) => row.excluded).length;
+        if (excluded > 0) printLine(`${excluded} excluded by memories.exclude (metadata only, never extracted)`);
       });
     });
 }

@@ -1,15 +1,15 @@
 import { relative, sep } from "node:path";
-import { layoutDir, walkFiles } from "../walk.js";
+import { layoutDir, type SkippedPath, walkFiles } from "../walk.js";
 
 /**
  * `projects/<escaped-cwd>/<session>.jsonl` (including 2.0.x flat `agent-*.jsonl` sidechains) and
  * `projects/<escaped-cwd>/<session>/subagents/agent-*.jsonl`. Spilled tool outputs and other side
  * files under the session folder are not transcripts.
  */
-export function discoverTranscripts(root: string): string[] {
+export function discoverTranscripts(root: string, skipped?: SkippedPath[]): string[] {
   // `--source claude-code=<folder>` may name a projects folder rather than a Claude Code home.
   const projects = layoutDir(root, "projects");
-  return walkFiles(projects, (name, path) => isTranscript(name, relative(projects, path).split(sep)), 3);
+  return walkFiles(projects, (name, path) => isTranscript(name, relative(projects, path).split(sep)), 3, skipped);
 }
 
 function isTranscript(name: string, parts: string[]): boolean {

@@ -5,6 +5,7 @@ import * as zlib from "node:zlib";
 import { errorMessage } from "../../util/errors.js";
 import { type JsonLinesRead, readJsonLines } from "../jsonl.js";
 import type { ParseProblem } from "../types.js";
+import { overWholeFileLimit, WHOLE_FILE_LIMIT } from "../wholeFileLimit.js";
 
 export type Decompress = (data: Buffer) => Buffer;
 
@@ -24,13 +25,20 @@ export function nodeZstd(): Decompress | undefined {
  */
 export function readRolloutRecords(
   path: string,
-  options: { from?: { offset: number; line: number }; decompress?: Decompress } = {},
+  options: { from?: { offset: number; line: number }; window?: number; decompress?: Decompress } = {},
 ): RolloutRead {
-  const { from, decompress = nodeZstd() } = options;
+  const { from, window, decompress = nodeZstd() } = options;
   try {
     if (!path.endsWith(".zst"))
-      return { ok: true, read: readJsonLines(path, from, { standIn: droppedRecord }), compressed: false };
+      return {
+        ok: true,
+        read: readJsonLines(path, from, { standIn: droppedRecord, limits: { maxBytes: window ?? Infinity } }),
+        compressed: false,
+      };
     if (decompress === undefined) return { ok: false, problem: { file: path, reason: ZSTD_UNSUPPORTED } };
+    // Decompressed in memory: a compressed rollout is read whole, within the whole-file limit.
+    const tooLarge = overWholeFileLimit(path, WHOLE_FILE_LIMIT / 8);
+    if (tooLarge) return { ok: false, problem: tooLarge };
     return { ok: true, read: readCompressed(path, decompress), compressed: true };
   } catch (error) {
     return { ok: false, problem: { file: path, reason: `unreadable: ${errorMessage(error)}` } };

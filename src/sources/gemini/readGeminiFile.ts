@@ -5,6 +5,7 @@ import { errorMessage } from "../../util/errors.js";
 import type { ReadResult } from "../adapter.js";
 import { asString, readJsonLines } from "../jsonl.js";
 import type { SessionInfo } from "../types.js";
+import { overWholeFileLimit, WHOLE_FILE_LIMIT } from "../wholeFileLimit.js";
 import type { GeminiConversation } from "./conversation.js";
 import { type ChatLocation, chatLocation } from "./geminiLayout.js";
 import { messageItems } from "./messageItems.js";
@@ -16,10 +17,12 @@ import { replayJsonl } from "./replayJsonl.js";
  * Reads one Gemini CLI chat file completely. Both formats are whole-file: the legacy .json is rewritten on
  * every update and the JSONL is replayed (`$set`, `$rewindTo`, last-wins ids), so no resume point is given.
  */
-export function readGeminiFile(file: string): ReadResult {
+export function readGeminiFile(file: string, limit = WHOLE_FILE_LIMIT): ReadResult {
   let conversation: GeminiConversation;
   let mtime: number;
   try {
+    const tooLarge = overWholeFileLimit(file, limit);
+    if (tooLarge) return { sessions: [], problems: [tooLarge], skipped: 0 };
     mtime = statSync(file).mtimeMs;
     conversation = file.endsWith(".jsonl") ? replayFile(file) : readLegacyJson(file);
   } catch (error) {

@@ -3,13 +3,16 @@ import { basename, dirname, join } from "node:path";
 import { errorMessage } from "../../util/errors.js";
 import { asRecord } from "../jsonl.js";
 import type { ParseProblem } from "../types.js";
+import { overWholeFileLimit, WHOLE_FILE_LIMIT } from "../wholeFileLimit.js";
 
 /** `*.json` files of the first of `dirs` that exists (each layout keeps a session's files in one place). */
 export function jsonFiles(dirs: string[]): string[] {
   for (const dir of dirs) {
     try {
-      return readdirSync(dir)
-        .filter((name) => name.endsWith(".json"))
+      // Regular files only: reading a FIFO would block the scan.
+      return readdirSync(dir, { withFileTypes: true })
+        .filter((entry) => entry.isFile() && entry.name.endsWith(".json"))
+        .map((entry) => entry.name)
         .sort()
         .map((name) => join(dir, name));
     } catch {
@@ -20,8 +23,17 @@ export function jsonFiles(dirs: string[]): string[] {
 }
 
 /** Parses a JSON object file; a bad or unreadable file is a located problem, not the end of the session. */
-export function readJson(path: string, problems: ParseProblem[]): Record<string, unknown> | undefined {
+export function readJson(
+  path: string,
+  problems: ParseProblem[],
+  limit = WHOLE_FILE_LIMIT,
+): Record<string, unknown> | undefined {
   try {
+    const tooLarge = overWholeFileLimit(path, limit);
+    if (tooLarge) {
+      problems.push(tooLarge);
+      return undefined;
+    }
     const value = asRecord(JSON.parse(readFileSync(path, "utf8")));
     if (value) return value;
     problems.push({ file: path, reason: "not a JSON object" });

@@ -3,6 +3,7 @@ import { errorMessage } from "../../util/errors.js";
 import type { ReadResult } from "../adapter.js";
 import { type JsonLinesRead, readJsonLines } from "../jsonl.js";
 import type { AgentName, SessionInfo } from "../types.js";
+import { overWholeFileLimit, WHOLE_FILE_LIMIT } from "../wholeFileLimit.js";
 import { activePath } from "./activePath.js";
 import { collectItems, entryTimes, sessionInfoName } from "./collectItems.js";
 import type { PiEntry } from "./entryItems.js";
@@ -15,10 +16,13 @@ import { subagentParent } from "./subagentParent.js";
  * Reads a whole pi / omp session file: v1 linear files in order, v2+ tree files along the active branch
  * (plus every `branch_summary`, which is all that remains of abandoned branches).
  */
-export function readPiFile(file: string, agent: AgentName): ReadResult {
+export function readPiFile(file: string, agent: AgentName, limit = WHOLE_FILE_LIMIT): ReadResult {
   let lines: JsonLinesRead;
   let mtime: number;
   try {
+    // A tree's active branch is known only from the whole file: it is read whole, within a limit.
+    const tooLarge = overWholeFileLimit(file, limit);
+    if (tooLarge) return { sessions: [], problems: [tooLarge], skipped: 0 };
     mtime = statSync(file).mtimeMs;
     lines = readJsonLines(file);
   } catch (error) {

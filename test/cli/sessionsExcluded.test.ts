@@ -1,0 +1,41 @@
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { runCli } from "../helpers/runCli.js";
+
+const SESSION = "5b0c1d2e-3f40-4a51-8b62-7c83d94ea0f1";
+const TRANSCRIPT = fileURLToPath(
+  new URL(`../fixtures/claude-code/projects/-home-dev-my-shop/${SESSION}.jsonl`, import.meta.url),
+);
+
+describe("cairn sessions with memories.exclude", () => {
+  const dir = mkdtempSync(join(tmpdir(), "cairn-cli-exclude-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("shows an excluded session as excluded, without items, and counts them", () => {
+    const claude = join(dir, "claude");
+    mkdirSync(join(claude, "projects", "-home-dev-my-shop"), { recursive: true });
+    copyFileSync(TRANSCRIPT, join(claude, "projects", "-home-dev-my-shop", `${SESSION}.jsonl`));
+    const home = join(dir, "cairn");
+    mkdirSync(home);
+    writeFileSync(join(home, "config.yaml"), "memories:\n  exclude:\n    - /home/dev/my-shop/**\n");
+    const env = {
+      HOME: dir,
+      CAIRN_HOME: home,
+      CLAUDE_CONFIG_DIR: claude,
+      CODEX_HOME: join(dir, "none"),
+      PI_CODING_AGENT_DIR: join(dir, "none"),
+      OMP_CODING_AGENT_DIR: join(dir, "none"),
+      GEMINI_CLI_HOME: join(dir, "none"),
+      XDG_DATA_HOME: join(dir, "none"),
+    };
+    expect(runCli(["scan"], { env }).status).toBe(0);
+    const json = JSON.parse(runCli(["sessions", "--json"], { env }).stdout) as Array<Record<string, unknown>>;
+    expect(json.find((row) => row.id === SESSION)).toMatchObject({ excluded: true, items: 0 });
+    const table = runCli(["sessions"], { env }).stdout;
+    expect(table).toContain("excluded");
+    expect(table).toMatch(/^1 excluded by memories\.exclude/m);
+  });
+});

@@ -1,0 +1,93 @@
+import { execFileSync } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openDatabase } from "../../src/db/connection.js";
+import { Collector } from "../../src/sessions/collector.js";
+import { ItemsRepository } from "../../src/sessions/itemsRepository.js";
+import { SessionsRepository } from "../../src/sessions/sessionsRepository.js";
+import { claudeCodeAdapter } from "../../src/sources/claudeCode.js";
+import { scanSources } from "../../src/sources/scanner.js";
+import { SourceFilesRepository } from "../../src/sources/sourceFilesRepository.js";
+import { type SkippedPath, walkFiles } from "../../src/sources/walk.js";
+
+const SESSION = "5b0c1d2e-3f40-4a51-8b62-7c83d94ea0f1";
+const TRANSCRIPT = fileURLToPath(
+  new URL(`../fixtures/claude-code/projects/-home-dev-my-shop/${SESSION}.jsonl`, import.meta.url),
+);
+const jsonl = (name: string) => name.endsWith(".jsonl");
+
+describe("walking session folders with symbolic links", () => {
+  let dir: string;
+  let root: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "cairn-links-"));
+    root = join(dir, "claude", "projects");
+    mkdirSync(root, { recursive: true });
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("follows a link whose target is inside the sessions folder", () => {
+    mkdirSync(join(root, ".moved", "-home-dev-shop"), { recursive: true });
+    copyFileSync(TRANSCRIPT, join(root, ".moved", "-home-dev-shop", "s.jsonl"));
+    symlinkSync(join(root, ".moved", "-home-dev-shop"), join(root, "-home-dev-shop"));
+    const skipped: SkippedPath[] = [];
+    // Only the linked project folder has the layout the caller accepts (2 levels).
+    const found = walkFiles(root, (name, path) => jsonl(name) && !path.includes(".moved"), 3, skipped);
+    expect(found).toEqual([join(root, "-home-dev-shop", "s.jsonl")]);
+    expect(skipped).toEqual([]);
+  });
+
+  it("lists a real file once even when links lead to it again, under its own path", () => {
+    mkdirSync(join(root, "p"));
+    copyFileSync(TRANSCRIPT, join(root, "p", "b.jsonl"));
+    symlinkSync(join(root, "p", "b.jsonl"), join(root, "p", "a.jsonl"));
+    symlinkSync(join(root, "p"), join(root, "p", "loop"));
+    symlinkSync(root, join(root, "p", "up"));
+    expect(walkFiles(root, jsonl, 8)).toEqual([join(root, "p", "b.jsonl")]);
+  });
+
+  it("never lists a FIFO, directly or through a link", () => {
+    mkdirSync(join(root, "p"));
+    try {
+      execFileSync("mkfifo", [join(root, "p", "pipe.jsonl")]);
+    } catch {
+      return; // No mkfifo on this system: nothing to prove.
+    }
+    symlinkSync(join(root, "p", "pipe.jsonl"), join(root, "p", "link.jsonl"));
+    copyFileSync(TRANSCRIPT, join(root, "p", "real.jsonl"));
+    expect(walkFiles(root, jsonl, 8)).toEqual([join(root, "p", "real.jsonl")]);
+  });
+
+  it("skips a link out of the sessions folder and the scan reports it", async () => {
+    const outside = join(dir, "elsewhere", "-home-dev-secret");
+    mkdirSync(outside, { recursive: true });
+    copyFileSync(TRANSCRIPT, join(outside, `${SESSION}.jsonl`));
+    symlinkSync(outside, join(root, "-home-dev-secret"));
+    mkdirSync(join(root, "p"));
+    symlinkSync(join(outside, `${SESSION}.jsonl`), join(root, "p", "linked.jsonl"));
+
+    const { db } = openDatabase(":memory:");
+    const items = new ItemsRepository(db);
+    const deps = {
+      db,
+      files: new SourceFilesRepository(db),
+      collector: new Collector(new SessionsRepository(db), items, {
+        maxUnprocessedItems: 5,
+        clock: Date.now,
+        projectKeyOf: () => null,
+      }),
+      clock: Date.now,
+    };
+    const report = await scanSources(deps, [{ adapter: claudeCodeAdapter, roots: [join(dir, "claude")] }]);
+    expect(items.count()).toBe(0);
+    const problems = report.files.flatMap((file) => file.problems.map((problem) => problem.reason));
+    expect(problems.sort()).toEqual([
+      `skipped symlink ${join(root, "-home-dev-secret")} -> outside ${root}`,
+      `skipped symlink ${join(root, "p", "linked.jsonl")} -> outside ${root}`,
+    ]);
+    expect(report.totals.problems).toBe(2);
+  });
+});
