@@ -102,7 +102,8 @@ function coerce(raw: string, type: "string" | "number" | "boolean", variable: st
 function formatIssue(issue: z.core.$ZodIssue | undefined, tree: unknown): string {
   if (!issue) return "config: invalid configuration";
   const key = issue.path.join(".") || "(root)";
-  const value = JSON.stringify(getPath(tree, key));
+  // A credential is never echoed: the error line lands in terminals, logs and CI output.
+  const value = /(^|\.)(apiKey|token)$/.test(key) ? "(hidden)" : JSON.stringify(getPath(tree, key));
   if (issue.code === "too_small" || issue.code === "too_big") {
     const range = rangeOf(key);
     return `config: ${key} = ${value} is out of range${range ? ` (${range})` : ""}`;

@@ -31,6 +31,10 @@ export class VectorIndex {
     this.ready = true;
   }
 
+  private exists(): boolean {
+    return cached(this.db, "SELECT 1 FROM sqlite_master WHERE name = ?").get(this.table) !== undefined;
+  }
+
   /** Call inside the write transaction that stores the memory; `replace` when it may be indexed already. */
   upsert(memoryId: number, scope: string, vector: Float32Array, replace = true): void {
     if (!this.enabled || vector.length !== this.dimensions) return;
@@ -52,7 +56,8 @@ export class VectorIndex {
   /** Up to `limit` nearest memory ids by Hamming distance, per scope (partitions are searched one by one). */
   candidates(query: Float32Array, scopes: string[] | "all", limit: number): number[] {
     if (!this.enabled) return [];
-    this.ensure();
+    // A read creates nothing: no table yet means nothing indexed (and a read-only store stays readable).
+    if (!this.ready && !this.exists()) return [];
     const bits = binaryQuantize(query);
     const sql = `SELECT memory_id AS id FROM ${this.table} WHERE embedding MATCH vec_bit(?) AND k = ?`;
     if (scopes === "all") {

@@ -22,6 +22,12 @@ describe("the server token has a minimum strength", () => {
     );
   });
 
+  it("never echoes the refused token", () => {
+    const file = join(dir, "echo.yaml");
+    writeFileSync(file, "server:\n  token: hunter2-weak\n");
+    expect(() => loadConfig({ file, env: {} })).toThrow(/^(?!.*hunter2)/s);
+  });
+
   it("accepts a random 32-byte hex token and no token at all", () => {
     expect(loadConfig({ file: missing, env: { CAIRN_SERVER_TOKEN: strong } }).server.token).toBe(strong);
     expect(loadConfig({ file: missing, env: {} }).server.token).toBeUndefined();

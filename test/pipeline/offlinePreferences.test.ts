@@ -85,3 +85,13 @@ describe("offline preference capture", () => {
     expect(section).not.toContain("push directly to main");
   });
 });
+
+describe("a preference behind a short label", () => {
+  it("counts 'Team rule: never ...' as a rule, and a long lead-in or an event does not", async () => {
+    const { isPreference } = await import("../../src/pipeline/phase1/offline/preferences.js");
+    expect(isPreference("Team rule: never force-push to the main branch.")).toBe(true);
+    expect(isPreference("Session 3: always run the linter with pnpm lint before committing.")).toBe(true);
+    expect(isPreference("The thing I noticed yesterday afternoon in CI: always flaky tests there.")).toBe(false);
+    expect(isPreference("Status: it always crashes on startup.")).toBe(false);
+  });
+});

@@ -1,5 +1,14 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -139,6 +148,9 @@ describe("every door into the store keeps secrets and <private> text out", () =>
         },
       }),
     );
+    // A home as cairn makes it (private), so the doors print nothing but their own output.
+    chmodSync(home, 0o700);
+    chmodSync(join(home, "config.yaml"), 0o600);
     writeTranscripts(sources, project, texts);
 
     // The CLI, as a user runs it: `cairn remember "<text>"` and `cairn remember --file items.jsonl`.

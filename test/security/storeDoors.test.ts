@@ -15,6 +15,7 @@ const NO_SUPPLIED_TEXT: Record<string, string> = {
   "memory/repositories/embeddingRepository.ts": "vectors keyed by a content hash",
   "memory/vectorIndex.ts": "vectors",
   "pipeline/tokenBudget.ts": "token counts",
+  "db/salvageStore.ts": "copies rows of a damaged store, already guarded when first written",
 };
 
 function sources(dir: string): string[] {

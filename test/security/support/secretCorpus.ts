@@ -55,7 +55,7 @@ export const SECRETS: Secret[] = [
 ];
 
 // enabled after the b-rules merge: these need the redactor rules helper B adds (src/redact/rules/**).
-export const B_RULES_ENABLED = false;
+export const B_RULES_ENABLED = true;
 export const AFTER_B_RULES: Secret[] = [
   {
     name: "claude code Read view of a PEM key (line-numbered)",

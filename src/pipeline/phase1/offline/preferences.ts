@@ -11,6 +11,8 @@ import { sentences } from "./sentences.js";
 const DURABLE: readonly RegExp[] = [
   // Imperative rule at the start: "Always run ...", "Never push ...", "Please never ...".
   /^(?:(?:ok|okay|and|also|so|but|please|pls|btw|note|remember)[,:]?\s+)*(?:always|never)\b/i,
+  // A short label before the rule: "Team rule: never ...", "Reminder: always ...".
+  /^[^.:;]{1,30}:\s+(?:please\s+)?(?:always|never)\b/i,
   // A standing habit stated by the user or asked of the agent: "I always ...", "you should never ...".
   /\b(?:i|we|you)\s+(?:should\s+|must\s+|will\s+|need\s+to\s+|have\s+to\s+)?(?:always|never)\s+(?!(?:been|was|were|had|did|got|saw|seen|heard|knew|thought|used\s+it)\b)\w+/i,
   /\b(?:must|should|shall)\s+(?:always|never)\b/i,
