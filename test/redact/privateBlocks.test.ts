@@ -47,3 +47,12 @@ describe("stripUrlCredentials: a recorded remote keeps no credential", () => {
     expect(stripUrlCredentials("git@github.com:acme/app.git")).toBe("git@github.com:acme/app.git");
   });
 });
+
+describe("guardText around a private block", () => {
+  it("still redacts a secret that ends right before the block", () => {
+    const guarded = guardText("deploy with password=Sup3rS3cretPw! <private>my salary is 123k</private>");
+    expect(guarded).not.toContain("Sup3rS3cretPw");
+    expect(guarded).not.toContain("salary");
+    expect(guardText(guarded)).toBe(guarded);
+  });
+});
