@@ -95,3 +95,14 @@ describe("a preference behind a short label", () => {
     expect(isPreference("Status: it always crashes on startup.")).toBe(false);
   });
 });
+
+describe("a preference after a removed private block", () => {
+  it("is still found, and the private text is not", async () => {
+    const { statedPreferences } = await import("../../src/pipeline/phase1/offline/preferences.js");
+    const { guardText } = await import("../../src/redact/index.js");
+    const stored = guardText(
+      "We use Vitest. <private>I am job hunting</private> Always run pnpm lint before committing.",
+    );
+    expect(statedPreferences(stored)).toEqual(["Always run pnpm lint before committing."]);
+  });
+});

@@ -1,3 +1,4 @@
+import { PRIVATE_MARKER } from "../../../redact/privateBlocks.js";
 import { addressesAgent } from "../../addressesAgent.js";
 import { isDecision } from "./patterns.js";
 import { sentences } from "./sentences.js";
@@ -46,6 +47,8 @@ const TRANSCRIPT_PATH =
 export function statedPreferences(message: string): string[] {
   if (addressesAgent(message)) return [];
   const own = message
+    // Where a private block was, one thought ended: the next sentence starts after it.
+    .replaceAll(PRIVATE_MARKER, "\n")
     .replace(/<([a-z][\w-]*)\b[^>]*>[\s\S]*?<\/\1>/gi, " ")
     .split("\n")
     .filter((line) => !/^(?: {4,}|\t)/.test(line))
