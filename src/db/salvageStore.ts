@@ -30,8 +30,6 @@ export interface SalvageReport {
 const TRANSCRIPT_TABLES = new Set(["sessions", "items"]);
 /** Rows read per query; a read error loses at most the rows the damaged page hides, not the batch. */
 const BATCH = 500;
-/** Point lookups tried across one gap before the rows in it are given up. */
-const MAX_GAP_LOOKUPS = 100_000;
 
 /**
  * Keeps the damaged store aside as `<name>.damaged-<UTC time>` and builds a fresh store at `path`
@@ -134,10 +132,10 @@ function copyTable(old: Database, fresh: Database, table: string): TableSalvage 
       rows = page.all(last, BATCH) as Array<Record<string, unknown>>;
     } catch {
       salvage.errors += 1;
-      const next = nextReadableRowid(old, table, last);
-      // Rows between the last good one and the next readable one: try each, some may be intact.
-      const gapEnd = next ?? (end === undefined ? last + MAX_GAP_LOOKUPS : end + 1);
-      for (let id = last + 1; id < gapEnd && id - last <= MAX_GAP_LOOKUPS; id++) {
+      // A damaged page lies somewhere in the next batch: read its rows one by one, then go on past
+      // it. \`last\` grows on every turn, so the loop ends however the damage falls.
+      const stop = last + BATCH;
+      for (let id = last + 1; id <= stop; id++) {
         try {
           const row = one.get(id) as Record<string, unknown> | undefined;
           if (row) fresh.transaction(() => save(row))();
@@ -145,8 +143,14 @@ function copyTable(old: Database, fresh: Database, table: string): TableSalvage 
           // Unreadable row: lost.
         }
       }
+      last = stop;
+      if (end !== undefined) {
+        if (last >= end) break;
+        continue;
+      }
+      const next = nextReadableRowid(old, table, last);
       if (next === undefined) break;
-      last = next - 1;
+      last = Math.max(last, next - 1);
       continue;
     }
     if (rows.length === 0) break;

@@ -126,3 +126,43 @@ describe("a store with garbage pages in the middle", () => {
     expect(existsSync(`${store}.damaged`)).toBe(false);
   });
 });
+
+describe("a store whose damage lies inside a batch of rows, past readable ones", () => {
+  let root: string;
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it("is repaired in bounded time, saving the readable memories (it once looped forever)", async () => {
+    root = mkdtempSync(join(tmpdir(), "cairn-damaged-batch-"));
+    const home = join(root, "home");
+    const store = join(home, "cairn.db");
+    const env = { CAIRN_HOME: home, HOME: root };
+    const cairn = new Cairn({ home, env });
+    try {
+      await cairn.remember(
+        Array.from({ length: 600 }, (_, i) => ({
+          content: `fact ${i} about the build with pnpm and vitest ${i}`,
+          scope: "global",
+        })),
+      );
+    } finally {
+      cairn.close();
+    }
+    const db = new Database(store);
+    db.pragma("wal_checkpoint(TRUNCATE)");
+    db.close();
+    // Three pages of garbage in the middle, as a disk fault leaves them.
+    const bytes = readFileSync(store);
+    const middle = Math.floor(bytes.length / 4096 / 2);
+    for (let offset = middle * 4096; offset < (middle + 3) * 4096; offset++) bytes[offset] = (offset * 131) % 251;
+    writeFileSync(store, bytes);
+
+    const repair = runCli(["doctor", "--repair", "--json"], { env });
+    expect(repair.status, repair.stderr).toBe(0);
+    const { repair: report } = JSON.parse(repair.stdout) as {
+      repair: { tables: Array<{ table: string; saved: number }> };
+    };
+    const memories = report.tables.find((entry) => entry.table === "memories")?.saved ?? 0;
+    expect(memories).toBeGreaterThan(0);
+    expect(memories).toBeLessThanOrEqual(600);
+  });
+});
