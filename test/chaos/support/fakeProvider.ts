@@ -53,7 +53,15 @@ export function stage1Answer(sessionId: string): string {
     rollout_summary: `Session ${sessionId} worked on the build and settled how tests are run.`,
     raw_memory: `- In session ${sessionId} the user asked to always run the tests with the project script.`,
     rollout_slug: `session-${sessionId.slice(0, 8)}`,
-    facts: [],
+    // A user-wide habit, so the global workspace has input too (project facts never reach it).
+    facts: [
+      {
+        content: "In all my projects, always run the tests with the project script.",
+        type: "preference",
+        confidence: 0.9,
+        evidence: [],
+      },
+    ],
     entities: [],
   });
 }
@@ -80,6 +88,10 @@ export async function startFakeProvider(slowness: Slowness = () => 0): Promise<F
   const server = await startLoopbackServer(async (request, res) => {
     if (request.method !== "POST") return { body: { data: [{ id: "fake-model" }] } };
     const consolidation = schemaName(request) === "memory_workspace";
+    // Fact decisions (the stored preference seen again) are answered, not counted as extractions.
+    if (!consolidation && schemaName(request) !== "stage1_memory") {
+      return { body: completion(JSON.stringify({ action: "NONE", confidence: 0.9, reason: "already stored" })) };
+    }
     const phase = consolidation ? "consolidation" : "stage1";
     log.inFlight[phase] += 1;
     if (consolidation) {
