@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
+import { processAlive } from "../util/processAlive.js";
 
 /** Where a lease's holder runs: the process id and host encoded in its token. */
 export interface LeaseOwner {
@@ -14,7 +15,7 @@ export interface OwnerProbe {
   isAlive: (pid: number) => boolean;
 }
 
-export const localProbe: OwnerProbe = { host: hostname(), pid: process.pid, isAlive: processIsAlive };
+export const localProbe: OwnerProbe = { host: hostname(), pid: process.pid, isAlive: processAlive };
 
 /**
  * A lease token: `<pid>@<host>/<uuid>`. Tokens are only ever compared whole, so older tokens (a bare
@@ -36,14 +37,4 @@ export function leaseOwnerOf(token: string | null): LeaseOwner | undefined {
 export function ownerIsDead(token: string | null, probe: OwnerProbe = localProbe): boolean {
   const owner = leaseOwnerOf(token);
   return owner !== undefined && owner.host === probe.host && owner.pid !== probe.pid && !probe.isAlive(owner.pid);
-}
-
-/** Signal 0 checks existence only; EPERM means the process exists but belongs to another user. */
-function processIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }

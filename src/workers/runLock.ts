@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { processAlive } from "../util/processAlive.js";
 
 /** A lock older than this is taken over even if its process id is alive (the id may have been reused). */
 const MAX_LOCK_AGE_MS = 6 * 3_600_000;
@@ -59,16 +60,6 @@ export function heldBy(home: string, now = Date.now()): RunLockInfo | undefined 
   if (typeof info.pid !== "number" || typeof info.startedAt !== "number") return undefined;
   if (now - info.startedAt > MAX_LOCK_AGE_MS) return undefined;
   return processAlive(info.pid) ? info : undefined;
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 function releaseIfOurs(path: string): void {
