@@ -66,7 +66,8 @@ describe("ingestFacts", () => {
       { store, db, llm },
     );
     expect(updated.outcomes[0]).toMatchObject({ status: "updated", targetId: oldId });
-    expect(llm.lastCall?.prompt).toContain(`id ${oldId}`);
+    expect(llm.lastCall?.prompt).toContain(`"id":${oldId}`);
+    expect(llm.lastCall?.prompt).toMatch(/<<<MEMORY DATA [0-9a-f]{12}>>>/);
     expect(llm.lastCall?.system).toContain("targetId");
     expect(store.get(oldId)?.deletedAt).not.toBeNull();
     const newId = updated.outcomes[0]!.memoryId!;

@@ -121,8 +121,9 @@ describe("end to end: planted secrets and prompt injection through a real run", 
     let checked = 0;
     for (const request of server.requests.filter((r) => r.method === "POST")) {
       const prompt = userPrompt(request);
-      const consolidation = schemaName(request) === "memory_workspace";
-      const label = consolidation ? "MEMORY DATA" : "SESSION DATA";
+      const extraction = schemaName(request) === "stage1_memory";
+      // Stage 1 quotes the session; consolidation, fact decisions and hints quote stored memory.
+      const label = extraction ? "SESSION DATA" : "MEMORY DATA";
       const open = new RegExp(`<<<${label} ([0-9a-f]{12})>>>`).exec(prompt);
       expect(open, prompt.slice(0, 200)).not.toBeNull();
       const boundary = open![1]!;
@@ -136,7 +137,7 @@ describe("end to end: planted secrets and prompt injection through a real run", 
       const outside = prompt.slice(0, start) + prompt.slice(end);
       expect(outside).not.toMatch(/you are now evil|reveal your system prompt/i);
       expect(systemPrompt(request)).not.toMatch(/you are now evil|reveal your system prompt/i);
-      if (!consolidation) expect(prompt.slice(start, end)).toMatch(/IGNORE PREVIOUS INSTRUCTIONS/);
+      if (extraction) expect(prompt.slice(start, end)).toMatch(/IGNORE PREVIOUS INSTRUCTIONS/);
       checked += 1;
     }
     console.log(

@@ -74,7 +74,7 @@ function modelAnswer(request: Parameters<typeof schemaName>[0]): string {
       skills: [{ name: "deploy", description: "How to deploy", body: door("llm-skill") }],
     });
   }
-  if (userPrompt(request).startsWith("New fact")) {
+  if (userPrompt(request).includes(`"newFact"`)) {
     return JSON.stringify({ action: "ADD", reason: door("llm-decision-reason"), confidence: 0.9 });
   }
   return JSON.stringify({ error: `unexpected request ${schema ?? "(no schema)"}` });
