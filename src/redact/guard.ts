@@ -1,5 +1,5 @@
 import { mapStringsDeep } from "./deep.js";
-import { PRIVATE_MARKER, stripPrivate } from "./privateBlocks.js";
+import { stripPrivate } from "./privateBlocks.js";
 import { redactText } from "./redact.js";
 
 /**
@@ -8,9 +8,7 @@ import { redactText } from "./redact.js";
  * a secret or a `<private>` block by forgetting to. Idempotent: markers are never matched again.
  */
 export function guardText(text: string): string {
-  // The text on each side of a removed block is redacted on its own: a rule reading a value up to
-  // the end of the line would otherwise take the private marker as part of it and let it go.
-  return stripPrivate(text).split(PRIVATE_MARKER).map(redactText).join(PRIVATE_MARKER);
+  return redactText(stripPrivate(text));
 }
 
 /** `guardText` for optional columns. */

@@ -139,5 +139,15 @@ export function redact(text: string): RedactResult {
 
 /** `redact(text).text`. */
 export function redactText(text: string): string {
-  return redact(text).text;
+  if (!text.includes("[REDACTED:")) return redact(text).text;
+  // Each stretch between markers already in the text is redacted on its own: a rule that reads a
+  // value up to the end of the line would otherwise take a later marker into the value and let it go
+  // (`password=S3cret! [REDACTED:private]`).
+  let out = "";
+  let cursor = 0;
+  for (const found of text.matchAll(MARKER)) {
+    out += redact(text.slice(cursor, found.index)).text + found[0];
+    cursor = found.index + found[0].length;
+  }
+  return out + redact(text.slice(cursor)).text;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { guardText, PRIVATE_MARKER, stripPrivate, stripUrlCredentials } from "../../src/redact/index.js";
+import { guardText, PRIVATE_MARKER, redactText, stripPrivate, stripUrlCredentials } from "../../src/redact/index.js";
 
 describe("stripPrivate: what the user fenced off with <private> is never kept", () => {
   it("removes a block and leaves one marker, tags in any case", () => {
@@ -54,5 +54,13 @@ describe("guardText around a private block", () => {
     expect(guarded).not.toContain("Sup3rS3cretPw");
     expect(guarded).not.toContain("salary");
     expect(guardText(guarded)).toBe(guarded);
+  });
+});
+
+describe("redactText next to an earlier marker", () => {
+  it("redacts a value that a marker follows on the same line", () => {
+    expect(redactText("password=Sup3rS3cretPw! [REDACTED:github-token]")).toBe(
+      "password=[REDACTED:password-assignment] [REDACTED:github-token]",
+    );
   });
 });
