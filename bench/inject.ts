@@ -8,8 +8,8 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { Cairn } from "../src/cairn.js";
 import { demoConfig, demoSources } from "../src/cli/demo.js";
-import { withWriteTx } from "../src/db/tx.js";
-import { Collector } from "../src/sessions/collector.js";
+import { Collector } from "../src/collection/collector.js";
+import { withWriteTx } from "../src/store/tx.js";
 
 const { values } = parseArgs({
   options: {

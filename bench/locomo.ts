@@ -8,7 +8,7 @@
  *     [--conversations 1,2,3] [--config '{"alpha":0.4}'] [--no-speaker] [--no-caption] [--no-date] [--no-occurred]
  */
 import { parseArgs } from "node:util";
-import { defaultRecallConfig } from "../src/recall/recallConfig.js";
+import { defaultRecallConfig } from "../src/config/recallConfig.js";
 import { evaluateLocomo, type LocomoReport } from "./lib/evaluateLocomo.js";
 import { type LocomoConversation, loadLocomo } from "./lib/locomoData.js";
 import type { Summary } from "./lib/retrievalMetrics.js";

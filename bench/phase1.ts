@@ -5,13 +5,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { Collector } from "../src/collection/collector.js";
 import { validateConfig } from "../src/config/load.js";
-import { withWriteTx } from "../src/db/tx.js";
 import { runPhase1 } from "../src/pipeline/phase1/runPhase1.js";
 import type { LlmProvider, LlmRequest, LlmResult } from "../src/providers/llm/types.js";
-import { Collector } from "../src/sessions/collector.js";
 import type { SessionItem } from "../src/sources/types.js";
-import { Storage } from "../src/storage.js";
+import { Storage } from "../src/store/storage.js";
+import { withWriteTx } from "../src/store/tx.js";
 
 const { values } = parseArgs({
   options: {

@@ -8,10 +8,10 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { openDatabase } from "../src/db/connection.js";
+import { defaultRecallConfig } from "../src/config/recallConfig.js";
 import { MemoryStore } from "../src/memory/memoryStore.js";
 import { createHashedEmbeddingProvider } from "../src/providers/embeddings/hashedEmbedding.js";
-import { defaultRecallConfig } from "../src/recall/recallConfig.js";
+import { openDatabase } from "../src/store/connection.js";
 import { percentile } from "./lib/retrievalMetrics.js";
 import { SyntheticCorpus } from "./lib/syntheticCorpus.js";
 

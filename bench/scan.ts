@@ -6,7 +6,7 @@ import { mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import type { ScanReport } from "../src/sources/scanner.js";
+import type { ScanReport } from "../src/collection/scanner.js";
 
 const { values } = parseArgs({
   options: {

@@ -8,10 +8,10 @@ import { closeSync, mkdirSync, openSync, rmSync, statSync, writeSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { createCollector } from "../src/sessions/collector.js";
+import { createCollector } from "../src/collection/collector.js";
+import { scanSources } from "../src/collection/scanner.js";
 import { codexAdapter } from "../src/sources/codex.js";
-import { scanSources } from "../src/sources/scanner.js";
-import { Storage } from "../src/storage.js";
+import { Storage } from "../src/store/storage.js";
 
 const { values } = parseArgs({ options: { mb: { type: "string", default: "600" } } });
 const targetBytes = Number(values.mb) * 1024 * 1024;

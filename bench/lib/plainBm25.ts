@@ -1,5 +1,5 @@
 import BetterSqlite3 from "better-sqlite3";
-import { isContentWord, words } from "../../src/recall/tokenize.js";
+import { isContentWord, words } from "../../src/text/tokenize.js";
 
 /**
  * The baseline: one FTS5 table (porter unicode61), the question's non-stop words joined with OR,

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import type { Cairn } from "../cairn.js";
-import { explainStoreError } from "../db/storeFault.js";
+import { explainStoreError } from "../store/storeFault.js";
 
 /** Options every command accepts (declared on the root program). */
 export interface GlobalOptions {

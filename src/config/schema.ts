@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { recallConfigSchema } from "../recall/recallConfig.js";
-import { globProblem } from "../sessions/exclusion.js";
+import { globProblem } from "../project/exclusion.js";
+import { recallConfigSchema } from "./recallConfig.js";
 
 const int = (min: number, max: number, fallback: number) => z.number().int().min(min).max(max).default(fallback);
 const num = (min: number, max: number, fallback: number) => z.number().min(min).max(max).default(fallback);

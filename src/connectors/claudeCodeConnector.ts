@@ -1,7 +1,7 @@
 import { join } from "node:path";
+import { shellCommand } from "../util/cairnInvocation.js";
 import { CairnError } from "../util/errors.js";
 import { claudeConfigDir, claudeUserStateFile } from "./agentHomes.js";
-import { shellCommand } from "./cairnInvocation.js";
 import { isJsonObject, type JsonObject, jsonEqual, parseJsonObject, stringifyLike } from "./jsonDocument.js";
 import type { Connector, InstallContext, ManagedEdit } from "./types.js";
 

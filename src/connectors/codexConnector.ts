@@ -1,6 +1,6 @@
 import { join } from "node:path";
+import { shellCommand } from "../util/cairnInvocation.js";
 import { codexHome } from "./agentHomes.js";
-import { shellCommand } from "./cairnInvocation.js";
 import { installCodexServer, uninstallCodexServer } from "./codexConfigToml.js";
 import { codexForwardedEnv } from "./codexServerEnv.js";
 import { type Markers, removeBlock, upsertBlock } from "./markedBlock.js";

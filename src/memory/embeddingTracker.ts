@@ -1,11 +1,11 @@
 import type { Database } from "better-sqlite3";
-import { withWriteTx } from "../db/tx.js";
+import type { RecallConfig } from "../config/recallConfig.js";
 import type { EmbeddingProvider } from "../providers/embeddings/types.js";
-import type { RecallConfig } from "../recall/recallConfig.js";
+import type { EmbeddingRepository } from "../store/repositories/embeddingRepository.js";
+import type { MemoryRepository } from "../store/repositories/memoryRepository.js";
+import { withWriteTx } from "../store/tx.js";
+import type { VectorIndex } from "../store/vectorIndex.js";
 import { type Clock, systemClock } from "../util/clock.js";
-import type { EmbeddingRepository } from "./repositories/embeddingRepository.js";
-import type { MemoryRepository } from "./repositories/memoryRepository.js";
-import type { VectorIndex } from "./vectorIndex.js";
 
 export interface EmbeddingTrackerStats {
   running: boolean;

@@ -1,4 +1,4 @@
-import { STOP_WORDS } from "../recall/stopWords.js";
+import { STOP_WORDS } from "../text/stopWords.js";
 
 export interface LinkedEntity {
   name: string;

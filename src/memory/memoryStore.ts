@@ -1,21 +1,22 @@
 import type { Database } from "better-sqlite3";
-import { withWriteTx } from "../db/tx.js";
-import { shippedLexicon } from "../lexicon/concepts.js";
+import type { RecallConfig } from "../config/recallConfig.js";
 import type { EmbeddingProvider } from "../providers/embeddings/types.js";
 import { hybridRecall } from "../recall/hybridRecall.js";
-import type { RecallConfig } from "../recall/recallConfig.js";
 import type { RecallDeps } from "../recall/recallDeps.js";
 import type { RerankProvider } from "../recall/rerank.js";
+import { EmbeddingRepository } from "../store/repositories/embeddingRepository.js";
+import { GraphRepository } from "../store/repositories/graphRepository.js";
+import { HistoryRepository } from "../store/repositories/historyRepository.js";
+import { MemoryRepository } from "../store/repositories/memoryRepository.js";
+import { SearchRepository } from "../store/repositories/searchRepository.js";
+import { TranscriptRepository } from "../store/repositories/transcriptRepository.js";
+import { withWriteTx } from "../store/tx.js";
+import { VectorIndex } from "../store/vectorIndex.js";
+import { shippedLexicon } from "../text/lexicon/concepts.js";
 import { type Clock, systemClock } from "../util/clock.js";
 import { errorMessage } from "../util/errors.js";
 import { linkEntities } from "./entityLinker.js";
 import { type PreparedMemory, prepareRemember } from "./prepareRemember.js";
-import { EmbeddingRepository } from "./repositories/embeddingRepository.js";
-import { GraphRepository } from "./repositories/graphRepository.js";
-import { HistoryRepository } from "./repositories/historyRepository.js";
-import { MemoryRepository } from "./repositories/memoryRepository.js";
-import { SearchRepository } from "./repositories/searchRepository.js";
-import { TranscriptRepository } from "./repositories/transcriptRepository.js";
 import type {
   HistoryEvent,
   MemoryRecord,
@@ -24,7 +25,6 @@ import type {
   RememberInput,
   RememberOutcome,
 } from "./types.js";
-import { VectorIndex } from "./vectorIndex.js";
 
 export interface MemoryStoreOptions {
   db: Database;

@@ -1,9 +1,9 @@
-import { conceptWords, type Lexicon } from "../lexicon/concepts.js";
 import { guardText } from "../redact/guard.js";
-import { DECISION_IMPORTANCE, DEFAULT_IMPORTANCE, isDecisionContent } from "./decisionDetector.js";
+import type { NewMemoryRow } from "../store/repositories/memoryRepository.js";
+import { DECISION_IMPORTANCE, DEFAULT_IMPORTANCE, isDecisionContent } from "../text/decisionLanguage.js";
+import { conceptWords, type Lexicon } from "../text/lexicon/concepts.js";
+import { mentionedTimeTerms, toOccurredAt } from "../text/temporalTerms.js";
 import { normalizeContent } from "./normalizeContent.js";
-import type { NewMemoryRow } from "./repositories/memoryRepository.js";
-import { mentionedTimeTerms, toOccurredAt } from "./temporalTerms.js";
 import type { RememberInput } from "./types.js";
 
 export const DEFAULT_SCOPE = "global";

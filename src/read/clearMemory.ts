@@ -1,10 +1,10 @@
 import { rmSync } from "node:fs";
-import { withWriteTx } from "../db/tx.js";
 import type { MemoryStore } from "../memory/memoryStore.js";
-import { eraseScopes } from "../memory/repositories/eraseRepository.js";
-import { PHASE1_KIND } from "../pipeline/phase1/eligibilityRepository.js";
 import { FORCE_NEXT_KEY, PHASE2_KIND, WATERMARK_KEY } from "../pipeline/phase2/runPhase2.js";
-import type { Storage } from "../storage.js";
+import { PHASE1_KIND } from "../store/repositories/eligibilityRepository.js";
+import { eraseScopes } from "../store/repositories/eraseRepository.js";
+import type { Storage } from "../store/storage.js";
+import { withWriteTx } from "../store/tx.js";
 import { workspaceForCwd } from "../workspace/projectIndex.js";
 import { VersionedDir } from "../workspace/versionedDir.js";
 

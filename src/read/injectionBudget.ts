@@ -1,5 +1,5 @@
+import { fitsTokens } from "../text/tokens.js";
 import { CairnError } from "../util/errors.js";
-import { fitsTokens } from "../util/tokens.js";
 
 /**
  * Claude Code caps hook output that goes into the model's context (plain stdout and

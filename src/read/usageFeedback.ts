@@ -1,6 +1,6 @@
-import { withWriteTx } from "../db/tx.js";
 import { summaryFileName } from "../pipeline/phase2/artifacts.js";
-import type { Storage } from "../storage.js";
+import type { Storage } from "../store/storage.js";
+import { withWriteTx } from "../store/tx.js";
 import { parseCitations } from "./citations.js";
 
 const CURSOR_KEY = "citations.lastItemId";

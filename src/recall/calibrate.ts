@@ -1,4 +1,4 @@
-import { stem } from "./stem.js";
+import { stem } from "../text/stem.js";
 
 /** FTS5's IDF: ln((N - n + 0.5) / (n + 0.5)), floored as FTS5 floors it. */
 export function idf(corpusSize: number, documentFrequency: number): number {

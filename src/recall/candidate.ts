@@ -1,4 +1,4 @@
-import type { MemoryRef } from "../memory/repositories/memoryRepository.js";
+import type { MemoryRef } from "../store/repositories/memoryRepository.js";
 
 /** One memory on its way through recall, with each leg's calibrated score kept for explanation. */
 export interface Candidate {

@@ -1,4 +1,4 @@
-import type { NeighborRow } from "../memory/repositories/memoryRepository.js";
+import type { NeighborRow } from "../store/repositories/memoryRepository.js";
 import type { Candidate } from "./candidate.js";
 
 export interface ContextLink {

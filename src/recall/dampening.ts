@@ -1,6 +1,6 @@
+import type { RecallConfig } from "../config/recallConfig.js";
+import { contentStems } from "../text/tokenize.js";
 import type { Candidate } from "./candidate.js";
-import type { RecallConfig } from "./recallConfig.js";
-import { contentStems } from "./tokenize.js";
 
 type DampeningConfig = RecallConfig["dampening"];
 

@@ -1,4 +1,4 @@
-import { dot } from "../memory/vectorCodec.js";
+import { dot } from "../store/vectorCodec.js";
 import type { RerankProvider } from "./rerank.js";
 
 /**

@@ -1,5 +1,5 @@
+import { contentStems } from "../text/tokenize.js";
 import { idf } from "./calibrate.js";
-import { contentStems } from "./tokenize.js";
 
 /**
  * Pseudo-relevance feedback: the words that the best keyword hits share, weighted by how often they

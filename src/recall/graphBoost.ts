@@ -1,6 +1,6 @@
-import type { GraphRepository } from "../memory/repositories/graphRepository.js";
+import type { RecallConfig } from "../config/recallConfig.js";
+import type { GraphRepository } from "../store/repositories/graphRepository.js";
 import type { Candidate } from "./candidate.js";
-import type { RecallConfig } from "./recallConfig.js";
 
 export interface GraphBoostResult {
   ids: Set<number>;

@@ -1,5 +1,6 @@
-import type { MemoryRef } from "../memory/repositories/memoryRepository.js";
 import type { RecallRequest, RecallResponse } from "../memory/types.js";
+import type { MemoryRef } from "../store/repositories/memoryRepository.js";
+import { contentStems } from "../text/tokenize.js";
 import { errorMessage } from "../util/errors.js";
 import { applyAuthorPrior, byNamedAuthor } from "./authorPrior.js";
 import { idf } from "./calibrate.js";
@@ -15,7 +16,6 @@ import type { RecallDeps } from "./recallDeps.js";
 import { rerankStage } from "./rerankStage.js";
 import { stageTimer } from "./stageTimer.js";
 import { applyTimeAnswerPrior } from "./timeAnswerPrior.js";
-import { contentStems } from "./tokenize.js";
 import { toResults } from "./toResults.js";
 import { exactCosines, vectorCandidates } from "./vectorLeg.js";
 

@@ -1,4 +1,4 @@
-import { pluralCategories, shippedCategoryBreadth } from "../lexicon/concepts.js";
+import { pluralCategories, shippedCategoryBreadth } from "../text/lexicon/concepts.js";
 import { calibrateBm25, idealBm25 } from "./calibrate.js";
 import { feedbackTerms } from "./feedbackTerms.js";
 import { buildFtsQuery, type FtsQuery } from "./ftsQuery.js";

@@ -1,5 +1,5 @@
+import { words } from "../text/tokenize.js";
 import type { Candidate } from "./candidate.js";
-import { words } from "./tokenize.js";
 
 export interface ListLengthOptions {
   /** Memories at least this many words long keep their score. */

@@ -1,7 +1,7 @@
-import { queryTimeTerms } from "../memory/temporalTerms.js";
-import { stem } from "./stem.js";
-import { STOP_WORDS } from "./stopWords.js";
-import { words } from "./tokenize.js";
+import { stem } from "../text/stem.js";
+import { STOP_WORDS } from "../text/stopWords.js";
+import { queryTimeTerms } from "../text/temporalTerms.js";
+import { words } from "../text/tokenize.js";
 
 export interface AnalyzedQuery {
   raw: string;

@@ -1,4 +1,4 @@
-import { occurredTokens } from "../memory/temporalTerms.js";
+import { occurredTokens } from "../text/temporalTerms.js";
 import type { Candidate } from "./candidate.js";
 
 /**

@@ -1,5 +1,5 @@
-import type { MemoryRef } from "../memory/repositories/memoryRepository.js";
-import { dot } from "../memory/vectorCodec.js";
+import type { MemoryRef } from "../store/repositories/memoryRepository.js";
+import { dot } from "../store/vectorCodec.js";
 import type { RecallDeps } from "./recallDeps.js";
 
 /**

@@ -1,11 +1,11 @@
 import { homedir } from "node:os";
+import type { ScanTarget } from "../collection/scanner.js";
 import type { SourceAdapter } from "./adapter.js";
 import { claudeCodeAdapter } from "./claudeCode.js";
 import { codexAdapter } from "./codex.js";
 import { geminiAdapter } from "./gemini.js";
 import { opencodeAdapter } from "./opencode.js";
 import { ompAdapter, piAdapter } from "./pi.js";
-import type { ScanTarget } from "./scanner.js";
 import type { AgentName } from "./types.js";
 
 export const adapters: readonly SourceAdapter[] = [

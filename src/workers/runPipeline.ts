@@ -1,7 +1,7 @@
 import type { Cairn } from "../cairn.js";
 import type { HintsReport } from "../pipeline/hints/generateHints.js";
-import { PHASE1_KIND } from "../pipeline/phase1/eligibilityRepository.js";
 import { PHASE2_KIND } from "../pipeline/phase2/runPhase2.js";
+import { PHASE1_KIND } from "../store/repositories/eligibilityRepository.js";
 import { errorMessage } from "../util/errors.js";
 import { acquireRunLock } from "./runLock.js";
 

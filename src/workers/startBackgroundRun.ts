@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { accessSync, constants, mkdirSync } from "node:fs";
-import { cairnInvocation } from "../connectors/cairnInvocation.js";
+import { cairnInvocation } from "../util/cairnInvocation.js";
 import { heldBy } from "./runLock.js";
 
 export interface BackgroundRunDecision {

@@ -6,7 +6,7 @@ import BetterSqlite3 from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { Cairn } from "../../src/cairn.js";
 import { notStoredError } from "../../src/cli/commands/scan.js";
-import { JobQueue } from "../../src/queue/jobQueue.js";
+import { JobQueue } from "../../src/store/queue/jobQueue.js";
 
 const FIXTURES = join(import.meta.dirname, "..", "fixtures");
 

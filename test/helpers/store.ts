@@ -1,7 +1,7 @@
-import { withWriteTx } from "../../src/db/tx.js";
-import { Collector } from "../../src/sessions/collector.js";
+import { Collector } from "../../src/collection/collector.js";
 import type { SessionItem, SessionKind } from "../../src/sources/types.js";
-import { Storage } from "../../src/storage.js";
+import { Storage } from "../../src/store/storage.js";
+import { withWriteTx } from "../../src/store/tx.js";
 import type { Clock } from "../../src/util/clock.js";
 
 /** A fresh in-memory store whose queue and collector use the given clock. */

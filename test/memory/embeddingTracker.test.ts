@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { defaultRecallConfig } from "../../src/config/recallConfig.js";
 import { EmbeddingTracker } from "../../src/memory/embeddingTracker.js";
 import { hashedEmbedding } from "../../src/providers/embeddings/hashedEmbedding.js";
 import type { EmbeddingProvider } from "../../src/providers/embeddings/types.js";
-import { defaultRecallConfig } from "../../src/recall/recallConfig.js";
 import { makeStore } from "./storeFixture.js";
 
 /** A provider that can be switched off, like a local model server that stops and restarts. */

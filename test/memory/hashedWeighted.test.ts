@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { dot } from "../../src/memory/vectorCodec.js";
 import { createHashedEmbeddingProvider, hashedEmbedding } from "../../src/providers/embeddings/hashedEmbedding.js";
+import { dot } from "../../src/store/vectorCodec.js";
 
 describe("hashed embedding with per-word weights (query-side IDF)", () => {
   const provider = createHashedEmbeddingProvider({ dimensions: 256 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { openDatabase } from "../../src/db/connection.js";
-import { cached } from "../../src/db/statements.js";
+import { openDatabase } from "../../src/store/connection.js";
+import { cached } from "../../src/store/statements.js";
 
 describe("statement cache", () => {
   it("prepares a statement once per connection and SQL text", () => {

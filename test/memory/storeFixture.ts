@@ -1,9 +1,9 @@
 import type { Database } from "better-sqlite3";
-import { openDatabase } from "../../src/db/connection.js";
+import { defaultRecallConfig } from "../../src/config/recallConfig.js";
 import { MemoryStore } from "../../src/memory/memoryStore.js";
 import { createHashedEmbeddingProvider } from "../../src/providers/embeddings/hashedEmbedding.js";
 import type { EmbeddingProvider } from "../../src/providers/embeddings/types.js";
-import { defaultRecallConfig } from "../../src/recall/recallConfig.js";
+import { openDatabase } from "../../src/store/connection.js";
 
 type ConfigInput = Parameters<typeof defaultRecallConfig>[0];
 

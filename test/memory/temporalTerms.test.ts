@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mentionedTimeTerms, occurredTokens, queryTimeTerms, toOccurredAt } from "../../src/memory/temporalTerms.js";
+import { mentionedTimeTerms, occurredTokens, queryTimeTerms, toOccurredAt } from "../../src/text/temporalTerms.js";
 import { makeStore } from "./storeFixture.js";
 
 /** Monday 8 May 2023, 13:56 UTC. */

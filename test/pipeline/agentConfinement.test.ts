@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { validateConfig } from "../../src/config/load.js";
-import { cairnInvocation, shellCommand } from "../../src/connectors/cairnInvocation.js";
 import { runPhase1 } from "../../src/pipeline/phase1/runPhase1.js";
 import { agentConsolidator } from "../../src/pipeline/phase2/consolidators/agentConsolidator.js";
 import { confineToolCall } from "../../src/pipeline/phase2/consolidators/confineToolCall.js";
 import { runPhase2 } from "../../src/pipeline/phase2/runPhase2.js";
-import type { Storage } from "../../src/storage.js";
+import type { Storage } from "../../src/store/storage.js";
+import { cairnInvocation, shellCommand } from "../../src/util/cairnInvocation.js";
 import { DAY_MS } from "../../src/util/clock.js";
 import { addSession, memoryStorage } from "../helpers/store.js";
 

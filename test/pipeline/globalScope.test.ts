@@ -10,7 +10,7 @@ import { offlineConsolidator } from "../../src/pipeline/phase2/consolidators/off
 import type { Consolidator } from "../../src/pipeline/phase2/consolidators/types.js";
 import { runPhase2 } from "../../src/pipeline/phase2/runPhase2.js";
 import type { LlmRequest } from "../../src/providers/llm/types.js";
-import type { Storage } from "../../src/storage.js";
+import type { Storage } from "../../src/store/storage.js";
 import { DAY_MS } from "../../src/util/clock.js";
 import { globalWorkspace, projectWorkspace } from "../../src/workspace/workspacePaths.js";
 import { FakeLlm } from "../helpers/fakeLlm.js";

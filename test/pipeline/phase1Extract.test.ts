@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { validateConfig } from "../../src/config/load.js";
 import { runPhase1 } from "../../src/pipeline/phase1/runPhase1.js";
-import type { Storage } from "../../src/storage.js";
+import type { Storage } from "../../src/store/storage.js";
 import { DAY_MS } from "../../src/util/clock.js";
 import { FakeLlm } from "../helpers/fakeLlm.js";
 import { addSession, memoryStorage } from "../helpers/store.js";

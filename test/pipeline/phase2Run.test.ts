@@ -9,7 +9,7 @@ import { offlineConsolidator } from "../../src/pipeline/phase2/consolidators/off
 import type { Consolidator } from "../../src/pipeline/phase2/consolidators/types.js";
 import { runPhase2, WATERMARK_KEY } from "../../src/pipeline/phase2/runPhase2.js";
 import { OpenAiProvider } from "../../src/providers/llm/openai.js";
-import type { Storage } from "../../src/storage.js";
+import type { Storage } from "../../src/store/storage.js";
 import { DAY_MS } from "../../src/util/clock.js";
 import { projectWorkspace } from "../../src/workspace/workspacePaths.js";
 import { json, type LoopbackServer, startLoopbackServer } from "../helpers/loopbackServer.js";

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Stage1Output } from "../../src/pipeline/phase1/types.js";
 import { selectionDiff } from "../../src/pipeline/phase2/selectionDiff.js";
-import type { Storage } from "../../src/storage.js";
+import type { Storage } from "../../src/store/storage.js";
 import { DAY_MS } from "../../src/util/clock.js";
 import { addSession, memoryStorage } from "../helpers/store.js";
 

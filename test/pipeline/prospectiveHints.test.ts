@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { MetaRepository } from "../../src/db/metaRepository.js";
+import { defaultRecallConfig } from "../../src/config/recallConfig.js";
 import { generateHints, HINTS_KIND, type HintsDeps } from "../../src/pipeline/hints/generateHints.js";
 import { parseHints } from "../../src/pipeline/hints/parseHints.js";
-import { JobQueue } from "../../src/queue/jobQueue.js";
-import { defaultRecallConfig } from "../../src/recall/recallConfig.js";
+import { JobQueue } from "../../src/store/queue/jobQueue.js";
+import { MetaRepository } from "../../src/store/repositories/metaRepository.js";
 import { FakeLlm, providerError } from "../helpers/fakeLlm.js";
 import { makeStore } from "../memory/storeFixture.js";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import type { ItemRecord } from "../../src/collection/types.js";
 import { renderSession } from "../../src/pipeline/phase1/renderSession.js";
-import type { ItemRecord } from "../../src/sessions/types.js";
-import { tokenCount } from "../../src/util/tokens.js";
+import { tokenCount } from "../../src/text/tokens.js";
 
 function item(id: number, role: ItemRecord["role"], text: string): ItemRecord {
   return {

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { sessionStartHook } from "../../src/connectors/sessionStartHook.js";
 import { loadPrompt } from "../../src/prompts/template.js";
 import { buildInjection } from "../../src/read/inject.js";
-import { tokenCount } from "../../src/util/tokens.js";
+import { tokenCount } from "../../src/text/tokens.js";
 import { cliArgs, type TempHome, tempHome, writeSummary } from "../server/tempHome.js";
 
 let temp: TempHome;

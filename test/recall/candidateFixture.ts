@@ -1,5 +1,5 @@
-import type { MemoryRef } from "../../src/memory/repositories/memoryRepository.js";
 import type { Candidate } from "../../src/recall/candidate.js";
+import type { MemoryRef } from "../../src/store/repositories/memoryRepository.js";
 
 /** A recall candidate for stage tests: empty content, no leg scores, unless the fields say otherwise. */
 export function candidate(

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { defaultRecallConfig } from "../../src/config/recallConfig.js";
+import { categoryMatch } from "../../src/recall/keywordLeg.js";
 import {
   categoryBreadth,
   conceptWords,
@@ -7,9 +9,7 @@ import {
   pluralCategories,
   shippedCategoryBreadth,
   shippedLexicon,
-} from "../../src/lexicon/concepts.js";
-import { categoryMatch } from "../../src/recall/keywordLeg.js";
-import { defaultRecallConfig } from "../../src/recall/recallConfig.js";
+} from "../../src/text/lexicon/concepts.js";
 
 /** A hand-made lexicon in the generator's format: swimming -> aquatics -> sport -> recreation. */
 const lexicon = parseLexicon(

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { evaluateLocomo } from "../../bench/lib/evaluateLocomo.js";
 import { loadLocomo } from "../../bench/lib/locomoData.js";
-import { defaultRecallConfig } from "../../src/recall/recallConfig.js";
+import { defaultRecallConfig } from "../../src/config/recallConfig.js";
 
 const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 const data = resolve(repoRoot, "../shared/bench/locomo/locomo10-dev.json");

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { dot } from "../../src/memory/vectorCodec.js";
 import { hashedEmbedding } from "../../src/providers/embeddings/hashedEmbedding.js";
 import { calibrateBm25, idealBm25, idf, saturate } from "../../src/recall/calibrate.js";
 import { buildFtsQuery } from "../../src/recall/ftsQuery.js";
 import { capHintOnly, fuseScores } from "../../src/recall/fuse.js";
 import { withinPostingBudget } from "../../src/recall/keywordLeg.js";
 import { analyzeQuery } from "../../src/recall/queryAnalyzer.js";
-import { stem } from "../../src/recall/stem.js";
+import { dot } from "../../src/store/vectorCodec.js";
+import { stem } from "../../src/text/stem.js";
 
 describe("query handling", () => {
   it("stems like SQLite's porter tokenizer", () => {

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
+import { defaultRecallConfig } from "../../src/config/recallConfig.js";
 import { applyAuthorPrior } from "../../src/recall/authorPrior.js";
 import { linkNeighbors, spreadContext } from "../../src/recall/contextSpread.js";
 import { applyDampening } from "../../src/recall/dampening.js";
 import { createEmbeddingReranker } from "../../src/recall/embeddingReranker.js";
 import { grammaticalPerson } from "../../src/recall/grammaticalPerson.js";
 import { graphBoostIds } from "../../src/recall/graphBoost.js";
-import { defaultRecallConfig } from "../../src/recall/recallConfig.js";
 import { passThroughReranker, type RerankCandidate, rerankWithTimeout } from "../../src/recall/rerank.js";
-import { stem } from "../../src/recall/stem.js";
+import { stem } from "../../src/text/stem.js";
 import { makeStore } from "../memory/storeFixture.js";
 import { candidate } from "./candidateFixture.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { occurredTokens } from "../../src/memory/temporalTerms.js";
 import { mentionsOtherTime } from "../../src/recall/timeAnswerPrior.js";
+import { occurredTokens } from "../../src/text/temporalTerms.js";
 import { makeStore } from "../memory/storeFixture.js";
 import { expectQueryFlag } from "./queryFlags.js";
 

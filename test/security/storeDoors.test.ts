@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { Storage } from "../../src/storage.js";
+import { Storage } from "../../src/store/storage.js";
 
 const SRC = join(import.meta.dirname, "..", "..", "src");
 
@@ -10,12 +10,12 @@ const SRC = join(import.meta.dirname, "..", "..", "src");
  * file with an INSERT or UPDATE must import the guard (src/redact/guard.ts), so a new door is seen here.
  */
 const NO_SUPPLIED_TEXT: Record<string, string> = {
-  "db/metaRepository.ts": "watermarks and flags cairn computes",
-  "db/migrations": "schema",
-  "memory/repositories/embeddingRepository.ts": "vectors keyed by a content hash",
-  "memory/vectorIndex.ts": "vectors",
-  "pipeline/tokenBudget.ts": "token counts",
-  "db/salvageStore.ts": "copies rows of a damaged store, already guarded when first written",
+  "store/repositories/metaRepository.ts": "watermarks and flags cairn computes",
+  "store/migrations": "schema",
+  "store/repositories/embeddingRepository.ts": "vectors keyed by a content hash",
+  "store/vectorIndex.ts": "vectors",
+  "store/repositories/tokenBudget.ts": "token counts",
+  "store/salvageStore.ts": "copies rows of a damaged store, already guarded when first written",
 };
 
 function sources(dir: string): string[] {

@@ -3,16 +3,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { Collector } from "../../src/collection/collector.js";
+import { scanSources } from "../../src/collection/scanner.js";
 import { loadConfig } from "../../src/config/load.js";
-import { openDatabase } from "../../src/db/connection.js";
-import { EligibilityRepository } from "../../src/pipeline/phase1/eligibilityRepository.js";
-import { Collector } from "../../src/sessions/collector.js";
-import { ItemsRepository } from "../../src/sessions/itemsRepository.js";
-import { SessionsRepository } from "../../src/sessions/sessionsRepository.js";
 import type { ReadRequest, SourceAdapter } from "../../src/sources/adapter.js";
 import { claudeCodeAdapter } from "../../src/sources/claudeCode.js";
-import { scanSources } from "../../src/sources/scanner.js";
-import { SourceFilesRepository } from "../../src/sources/sourceFilesRepository.js";
+import { openDatabase } from "../../src/store/connection.js";
+import { EligibilityRepository } from "../../src/store/repositories/eligibilityRepository.js";
+import { ItemsRepository } from "../../src/store/repositories/itemsRepository.js";
+import { SessionsRepository } from "../../src/store/repositories/sessionsRepository.js";
+import { SourceFilesRepository } from "../../src/store/repositories/sourceFilesRepository.js";
 
 const SESSION = "5b0c1d2e-3f40-4a51-8b62-7c83d94ea0f1";
 const TRANSCRIPT = fileURLToPath(

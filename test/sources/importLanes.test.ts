@@ -3,12 +3,12 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { beforeEach, describe, expect, it } from "vitest";
-import { ThreadMutex } from "../../src/db/threadMutex.js";
-import { createCollector } from "../../src/sessions/collector.js";
+import { createCollector } from "../../src/collection/collector.js";
+import { groupsOf } from "../../src/collection/fileImport.js";
+import { type ScanTarget, scanSources } from "../../src/collection/scanner.js";
 import { codexAdapter } from "../../src/sources/codex.js";
-import { groupsOf } from "../../src/sources/fileImport.js";
-import { type ScanTarget, scanSources } from "../../src/sources/scanner.js";
-import { Storage } from "../../src/storage.js";
+import { Storage } from "../../src/store/storage.js";
+import { ThreadMutex } from "../../src/store/threadMutex.js";
 import { tempDir } from "../helpers/tempDir.js";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/codex/", import.meta.url));

@@ -1,15 +1,15 @@
 import { appendFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { openDatabase } from "../../src/db/connection.js";
-import { Collector } from "../../src/sessions/collector.js";
-import { ItemsRepository } from "../../src/sessions/itemsRepository.js";
-import { SessionsRepository } from "../../src/sessions/sessionsRepository.js";
+import { Collector } from "../../src/collection/collector.js";
+import { scanSources } from "../../src/collection/scanner.js";
 import type { ReadRequest, ReadResult, SourceAdapter } from "../../src/sources/adapter.js";
 import { asRecord, readJsonLines } from "../../src/sources/jsonl.js";
-import { scanSources } from "../../src/sources/scanner.js";
-import { SourceFilesRepository } from "../../src/sources/sourceFilesRepository.js";
 import { walkFiles } from "../../src/sources/walk.js";
+import { openDatabase } from "../../src/store/connection.js";
+import { ItemsRepository } from "../../src/store/repositories/itemsRepository.js";
+import { SessionsRepository } from "../../src/store/repositories/sessionsRepository.js";
+import { SourceFilesRepository } from "../../src/store/repositories/sourceFilesRepository.js";
 import { tempDir } from "../helpers/tempDir.js";
 
 /** A minimal line adapter: each line `{"role","text"}` is one item of the session named by the file. */

@@ -4,14 +4,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openDatabase } from "../../src/db/connection.js";
-import { Collector } from "../../src/sessions/collector.js";
-import { ItemsRepository } from "../../src/sessions/itemsRepository.js";
-import { SessionsRepository } from "../../src/sessions/sessionsRepository.js";
+import { Collector } from "../../src/collection/collector.js";
+import { scanSources } from "../../src/collection/scanner.js";
 import { claudeCodeAdapter } from "../../src/sources/claudeCode.js";
-import { scanSources } from "../../src/sources/scanner.js";
-import { SourceFilesRepository } from "../../src/sources/sourceFilesRepository.js";
 import { type SkippedPath, walkFiles } from "../../src/sources/walk.js";
+import { openDatabase } from "../../src/store/connection.js";
+import { ItemsRepository } from "../../src/store/repositories/itemsRepository.js";
+import { SessionsRepository } from "../../src/store/repositories/sessionsRepository.js";
+import { SourceFilesRepository } from "../../src/store/repositories/sourceFilesRepository.js";
 
 const SESSION = "5b0c1d2e-3f40-4a51-8b62-7c83d94ea0f1";
 const TRANSCRIPT = fileURLToPath(

@@ -1,8 +1,8 @@
 import { basename } from "node:path";
 import type { Cairn } from "../../cairn.js";
-import { type SalvageReport, salvageStore } from "../../db/salvageStore.js";
-import { checkStoreHealth, type StoreHealth } from "../../db/storeCheck.js";
-import { damagedStoreError } from "../../db/storeFault.js";
+import { type SalvageReport, salvageStore } from "../../store/salvageStore.js";
+import { checkStoreHealth, type StoreHealth } from "../../store/storeCheck.js";
+import { damagedStoreError } from "../../store/storeFault.js";
 import { printJson, printLine } from "../output.js";
 
 export function isDamaged(health: StoreHealth): boolean {

@@ -28,7 +28,7 @@ async function apply(direction: Direction, agent: string, command: Command): Pro
     await Promise.all([
       import("../../connectors/connectors.js"),
       import("../../connectors/applyConnector.js"),
-      import("../../connectors/cairnInvocation.js"),
+      import("../../util/cairnInvocation.js"),
       import("../../config/load.js"),
     ]);
   const home = global.home ? resolve(global.home) : cairnHome(process.env);

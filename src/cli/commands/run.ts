@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import type { Command } from "commander";
-import { explainStoreError } from "../../db/storeFault.js";
-import { describeForeignLeases } from "../../queue/describeForeignLeases.js";
+import { describeForeignLeases } from "../../store/queue/describeForeignLeases.js";
+import { explainStoreError } from "../../store/storeFault.js";
 import type { GlobalOptions } from "../context.js";
 import { demoConfig, demoHome, demoSources } from "../demo.js";
 import { printJson, printLine } from "../output.js";
@@ -23,7 +23,7 @@ export function registerRun(program: Command): void {
       const home = options.demo ? demoHome(global.home) : global.home;
       const { Cairn } = await import("../../cairn.js");
       const cairn = new Cairn({ ...(home ? { home } : {}), ...(options.demo ? { config: demoConfig } : {}) });
-      const { releaseOnSignal } = await import("../../queue/releaseOnSignal.js");
+      const { releaseOnSignal } = await import("../../store/queue/releaseOnSignal.js");
       const stopHandingBack = releaseOnSignal(() => cairn.releaseLeases());
       try {
         const progress = createProgress(global);

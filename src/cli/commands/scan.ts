@@ -1,6 +1,6 @@
 import type { Command } from "commander";
+import type { ScanReport } from "../../collection/scanner.js";
 import type { SourceAgent } from "../../sources/registry.js";
-import type { ScanReport } from "../../sources/scanner.js";
 import { agentNames } from "../../sources/types.js";
 import { CairnError } from "../../util/errors.js";
 import { withCairn } from "../context.js";

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { EXCLUDED_MARK } from "../../sessions/exclusion.js";
+import { EXCLUDED_MARK } from "../../project/exclusion.js";
 import { agentNames } from "../../sources/types.js";
 import { toIso } from "../../util/clock.js";
 import { withCairn } from "../context.js";

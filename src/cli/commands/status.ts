@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { describeForeignLeases } from "../../queue/describeForeignLeases.js";
+import { describeForeignLeases } from "../../store/queue/describeForeignLeases.js";
 import { toIso } from "../../util/clock.js";
 import { withCairn } from "../context.js";
 import { printJson, printLine } from "../output.js";

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import type { RecallResult } from "../../memory/types.js";
 import { quoteAsData } from "../../prompts/quoteAsData.js";
 import type { LlmProvider } from "../../providers/llm/types.js";
-import { contentStems } from "../../recall/tokenize.js";
+import { contentStems } from "../../text/tokenize.js";
 import { errorMessage } from "../../util/errors.js";
 import { parseDecision } from "./parseDecision.js";
 import type { Fact, FactDecision } from "./types.js";

@@ -1,8 +1,8 @@
 import type { Database } from "better-sqlite3";
-import { withWriteTx } from "../../db/tx.js";
 import type { MemoryStore } from "../../memory/memoryStore.js";
 import { normalizeContent } from "../../memory/normalizeContent.js";
 import type { LlmProvider } from "../../providers/llm/types.js";
+import { withWriteTx } from "../../store/tx.js";
 import { decideFact } from "./decideFact.js";
 import { persistGraph } from "./persistGraph.js";
 import type { EntityTriple, Fact, FactDecision, FactOutcome, FactProvenance, IngestFactsResult } from "./types.js";

@@ -1,6 +1,6 @@
 import type { Database } from "better-sqlite3";
-import { withWriteTx } from "../../db/tx.js";
-import type { GraphRepository } from "../../memory/repositories/graphRepository.js";
+import type { GraphRepository } from "../../store/repositories/graphRepository.js";
+import { withWriteTx } from "../../store/tx.js";
 import { errorMessage } from "../../util/errors.js";
 import type { EntityTriple } from "./types.js";
 

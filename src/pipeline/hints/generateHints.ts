@@ -1,15 +1,15 @@
 import type { Database } from "better-sqlite3";
 import pLimit from "p-limit";
-import type { MetaRepository } from "../../db/metaRepository.js";
-import { withWriteTx } from "../../db/tx.js";
+import type { RecallConfig } from "../../config/recallConfig.js";
 import type { MemoryStore } from "../../memory/memoryStore.js";
 import { quoteAsData } from "../../prompts/quoteAsData.js";
 import { fillTemplate, loadPrompt } from "../../prompts/template.js";
 import { type LlmProvider, ProviderError } from "../../providers/llm/types.js";
-import type { JobQueue } from "../../queue/jobQueue.js";
-import type { Lease } from "../../queue/types.js";
-import type { RecallConfig } from "../../recall/recallConfig.js";
 import { guardText } from "../../redact/index.js";
+import type { JobQueue } from "../../store/queue/jobQueue.js";
+import type { Lease } from "../../store/queue/types.js";
+import type { MetaRepository } from "../../store/repositories/metaRepository.js";
+import { withWriteTx } from "../../store/tx.js";
 import { errorMessage } from "../../util/errors.js";
 import { hintsJsonSchema, parseHints } from "./parseHints.js";
 

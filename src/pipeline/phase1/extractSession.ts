@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
+import type { ItemRecord, SessionRecord } from "../../collection/types.js";
 import { fillTemplate, loadPrompt } from "../../prompts/template.js";
 import type { LlmProvider } from "../../providers/llm/types.js";
-import type { ItemRecord, SessionRecord } from "../../sessions/types.js";
+import { tokenCount } from "../../text/tokens.js";
 import { toIso } from "../../util/clock.js";
-import { tokenCount } from "../../util/tokens.js";
 import { extractOffline } from "./offline/offlineExtractor.js";
 import { parseStage1, stage1Schema } from "./parseStage1.js";
 import { type RenderOptions, renderSession } from "./renderSession.js";

@@ -1,4 +1,4 @@
-import { addressesAgent, withoutAgentDirected } from "../addressesAgent.js";
+import { addressesAgent, withoutAgentDirected } from "../../text/addressesAgent.js";
 import { pointsToTranscript } from "./offline/preferences.js";
 import { type EntityTriple, type ExtractedFact, type FactType, factTypes, type Stage1Extraction } from "./types.js";
 

@@ -1,6 +1,6 @@
+import type { ItemRecord } from "../../collection/types.js";
 import { guardText } from "../../redact/index.js";
-import type { ItemRecord } from "../../sessions/types.js";
-import { tokenCount, truncateToTokens } from "../../util/tokens.js";
+import { tokenCount, truncateToTokens } from "../../text/tokens.js";
 
 export interface RenderOptions {
   /** Budget for the whole rendered session. */

@@ -1,19 +1,19 @@
 import pLimit from "p-limit";
 import type { CairnConfig } from "../../config/schema.js";
-import { withWriteTx } from "../../db/tx.js";
 import { type LlmProvider, ProviderError } from "../../providers/llm/types.js";
-import type { Lease } from "../../queue/types.js";
 import { guardDeep } from "../../redact/index.js";
-import type { Storage } from "../../storage.js";
-import { type Clock, DAY_MS, HOUR_MS } from "../../util/clock.js";
-import { errorMessage } from "../../util/errors.js";
-import { TokenBudget } from "../tokenBudget.js";
+import type { Lease } from "../../store/queue/types.js";
 import {
   EligibilityRepository,
   type EligibilityWindow,
   type PendingBreakdown,
   PHASE1_KIND,
-} from "./eligibilityRepository.js";
+} from "../../store/repositories/eligibilityRepository.js";
+import { TokenBudget } from "../../store/repositories/tokenBudget.js";
+import type { Storage } from "../../store/storage.js";
+import { withWriteTx } from "../../store/tx.js";
+import { type Clock, DAY_MS, HOUR_MS } from "../../util/clock.js";
+import { errorMessage } from "../../util/errors.js";
 import { buildStage1Prompt, extractSession } from "./extractSession.js";
 import type { Stage1Output } from "./types.js";
 

@@ -1,4 +1,4 @@
-import { addressesAgent, withoutAgentDirected } from "../addressesAgent.js";
+import { addressesAgent, withoutAgentDirected } from "../../text/addressesAgent.js";
 import type { Stage1Output } from "../phase1/types.js";
 import { normalizeStatement, statesUserWideHabit } from "./consolidators/knowledge.js";
 

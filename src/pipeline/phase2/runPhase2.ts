@@ -1,9 +1,9 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { CairnConfig } from "../../config/schema.js";
-import { withWriteTx } from "../../db/tx.js";
-import type { Lease } from "../../queue/types.js";
-import type { Storage } from "../../storage.js";
+import type { Lease } from "../../store/queue/types.js";
+import type { Storage } from "../../store/storage.js";
+import { withWriteTx } from "../../store/tx.js";
 import { writeFileAtomic } from "../../util/atomicWrite.js";
 import { type Clock, DAY_MS } from "../../util/clock.js";
 import { errorMessage } from "../../util/errors.js";

@@ -1,4 +1,4 @@
-import type { SelectionEntry } from "../phase1/stage1Repository.js";
+import type { SelectionEntry } from "../../store/repositories/stage1Repository.js";
 import type { Stage1Output } from "../phase1/types.js";
 
 export interface SelectionDiff {

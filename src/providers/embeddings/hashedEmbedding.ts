@@ -1,5 +1,5 @@
-import { stem } from "../../recall/stem.js";
-import { isContentWord, words } from "../../recall/tokenize.js";
+import { stem } from "../../text/stem.js";
+import { isContentWord, words } from "../../text/tokenize.js";
 import { addHashedFeature, fnv1a, l2Normalize } from "./featureHash.js";
 import type { EmbeddingProvider } from "./types.js";
 

@@ -3,4 +3,4 @@
 import { register } from "tsx/esm/api";
 
 register();
-await import("../../../src/sources/importWorker.ts");
+await import("../../../src/collection/importWorker.ts");

@@ -3,7 +3,7 @@ import { workerData } from "node:worker_threads";
 import { register } from "tsx/esm/api";
 
 register();
-const { ThreadMutex } = await import("../../../src/db/threadMutex.ts");
+const { ThreadMutex } = await import("../../../src/store/threadMutex.ts");
 const mutex = new ThreadMutex(workerData.mutex);
 const counter = new Int32Array(workerData.counter);
 // Start together: slot 2 counts the workers ready.

@@ -1,4 +1,4 @@
-import type { ItemRecord } from "../../../sessions/types.js";
+import type { ItemRecord } from "../../../collection/types.js";
 import { failureOutputPattern, shellTools } from "./patterns.js";
 
 export interface CommandRun {

@@ -1,4 +1,4 @@
-import type { ItemRecord } from "../../../sessions/types.js";
+import type { ItemRecord } from "../../../collection/types.js";
 
 const PATH_KEYS = ["file_path", "path", "filePath", "filename", "target_file", "notebook_path"];
 const PATCH_FILE = /^\*\*\* (?:Update|Add|Delete) File: (.+)$/gm;

@@ -1,4 +1,4 @@
-import type { ItemRecord, SessionRecord } from "../../../sessions/types.js";
+import type { ItemRecord, SessionRecord } from "../../../collection/types.js";
 import type { EntityTriple, ExtractedFact, Stage1Extraction } from "../types.js";
 import { type CommandRun, commandFamily, commandRuns } from "./commands.js";
 import { filesTouched } from "./filesTouched.js";

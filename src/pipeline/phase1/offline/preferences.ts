@@ -1,5 +1,5 @@
 import { PRIVATE_MARKER } from "../../../redact/privateBlocks.js";
-import { addressesAgent } from "../../addressesAgent.js";
+import { addressesAgent } from "../../../text/addressesAgent.js";
 import { isDecision } from "./patterns.js";
 import { sentences } from "./sentences.js";
 

@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { cairnInvocation, shellCommand, shellWord } from "../../../connectors/cairnInvocation.js";
 import { fillTemplate, loadPrompt } from "../../../prompts/template.js";
+import { cairnInvocation, shellCommand, shellWord } from "../../../util/cairnInvocation.js";
 import { errorMessage } from "../../../util/errors.js";
 import type { Consolidator } from "./types.js";
 

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { fillTemplate, loadPrompt } from "../../../prompts/template.js";
 import type { LlmProvider } from "../../../providers/llm/types.js";
-import { tokenCount, truncateToTokens } from "../../../util/tokens.js";
+import { tokenCount, truncateToTokens } from "../../../text/tokens.js";
 import { extractJsonObject } from "../../phase1/parseStage1.js";
 import type { Stage1Output } from "../../phase1/types.js";
 import type { ConsolidatedFiles, ConsolidationInput, Consolidator, SkillFile } from "./types.js";

@@ -1,0 +1,165 @@
+import { statSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import type { SourceAdapter, SourceFile } from "../sources/adapter.js";
+import { adapters } from "../sources/registry.js";
+import { withWriteTx } from "../store/tx.js";
+import {
+  emptyReport,
+  type FileReport,
+  type FileStatus,
+  failedReport,
+  groupsOf,
+  type ImportDeps,
+  importGroup,
+  type PendingFile,
+} from "./fileImport.js";
+import { type ImportLanes, type LaneOptions, openImportLanes } from "./importLanes.js";
+
+export type { FileReport, FileStatus } from "./fileImport.js";
+
+export interface ScanReport {
+  files: FileReport[];
+  totals: Record<FileStatus, number> & { sessions: number; newSessions: number; items: number; problems: number };
+  invalidatedIdle: number;
+  /** Stage-1 outputs whose usage rose because new transcripts cited them. */
+  citedOutputs: number;
+  ms: number;
+}
+
+export interface ScanTarget {
+  adapter: SourceAdapter;
+  roots: string[];
+}
+
+export type ScannerDeps = ImportDeps;
+
+/** Scans with at least this many changed files import in lanes. */
+const LANE_THRESHOLD = 16;
+/** One lane per core, at most two: past that the lanes mostly wait for each other's writes. */
+const IMPORT_LANES = Math.max(1, Math.min(2, availableParallelism()));
+
+/**
+ * One pass over every source: discovers files, skips those whose size and mtime are unchanged without
+ * opening them, continues appended files from their offset, re-reads rewritten ones, and writes each
+ * group of files in one short transaction. Parsing never happens inside a transaction. Large scans run
+ * in import lanes (worker threads that parse and write, taking turns at the store); small ones, and runs
+ * where lanes are unavailable, in this thread.
+ */
+export async function scanSources(
+  deps: ScannerDeps,
+  targets: readonly ScanTarget[],
+  options: { onFile?: (report: FileReport, done: number) => void; lanes?: Omit<LaneOptions, "lanes"> } = {},
+): Promise<Omit<ScanReport, "invalidatedIdle" | "citedOutputs">> {
+  const started = deps.clock();
+  applyExclusions(deps);
+  const known = deps.files.all();
+  const reports: FileReport[] = [];
+  const changed: PendingFile[] = [];
+  const report = (entry: FileReport) => {
+    reports.push(entry);
+    options.onFile?.(entry, reports.length);
+  };
+  for (const target of targets) {
+    const seen = new Set<string>();
+    for (const root of target.roots) {
+      for (const file of await target.adapter.discover(root)) {
+        if (seen.has(file.path)) continue;
+        seen.add(file.path);
+        if (file.skipped) {
+          report({ ...emptyReport(file), problems: [{ file: file.path, reason: file.skipped }] });
+          continue;
+        }
+        const previous = known.get(file.path);
+        const stamp = fileStamp(file);
+        if (!stamp) report(failedReport(file, "cannot stat file"));
+        else if (previous && previous.size === stamp.size && previous.mtimeMs === stamp.mtimeMs)
+          report(emptyReport(file));
+        else changed.push({ adapter: target.adapter, file, previous, stamp });
+      }
+    }
+  }
+  // Groups finish out of order in lanes; the report lists files in discovery order all the same.
+  const groups = groupsOf(changed);
+  const lanes = openLanes(deps, changed, options.lanes);
+  let finished = reports.length;
+  const importOne = async (group: readonly PendingFile[]) => {
+    const done = lanes ? await lanes.import(group) : await importGroup(deps, group);
+    for (const entry of done) options.onFile?.(entry, ++finished);
+    return done;
+  };
+  try {
+    if (lanes) reports.push(...(await Promise.all(groups.map(importOne))).flat());
+    else for (const group of groups) reports.push(...(await importOne(group)));
+  } finally {
+    await lanes?.close();
+  }
+  return { files: reports, totals: totalsOf(reports), ms: deps.clock() - started };
+}
+
+/**
+ * `memories.exclude` over the sessions already stored: newly excluded ones lose their items now, even
+ * if their files are unchanged; files of sessions no longer excluded are forgotten, so they are read
+ * again whole and their items come back.
+ */
+function applyExclusions(deps: ScannerDeps): void {
+  // No write transaction (and no wait for another writer) when there is nothing to apply.
+  if (!deps.collector.needsExclusionSweep()) return;
+  withWriteTx(deps.db, () => {
+    const sweep = deps.collector.sweepExclusions();
+    if (sweep.restored.length > 0) deps.files.forgetSessions(sweep.restored);
+  });
+}
+
+/** Lanes pay off only for many files, need a store on disk and only run adapters they can load by name. */
+function openLanes(
+  deps: ScannerDeps,
+  changed: readonly PendingFile[],
+  options: Omit<LaneOptions, "lanes"> | undefined,
+): ImportLanes | undefined {
+  if (!options || changed.length < LANE_THRESHOLD) return undefined;
+  if (!changed.every((entry) => adapters.includes(entry.adapter))) return undefined;
+  try {
+    const exclude = deps.collector.exclude.length > 0 ? { exclude: deps.collector.exclude } : {};
+    return openImportLanes({ ...options, ...exclude, lanes: IMPORT_LANES }, (group, turn) =>
+      importGroup(deps, group, turn),
+    );
+  } catch {
+    return undefined;
+  }
+}
+
+/** Size and mtime of a file together with its companions (a database and its WAL change together). */
+function fileStamp(file: SourceFile): { size: number; mtimeMs: number } | undefined {
+  let size = 0;
+  let mtimeMs = 0;
+  for (const [index, path] of [file.path, ...(file.companions ?? [])].entries()) {
+    try {
+      const stat = statSync(path);
+      size += stat.size;
+      mtimeMs = Math.max(mtimeMs, Math.trunc(stat.mtimeMs));
+    } catch {
+      if (index === 0) return undefined;
+    }
+  }
+  return { size, mtimeMs };
+}
+
+function totalsOf(reports: readonly FileReport[]): ScanReport["totals"] {
+  const totals: ScanReport["totals"] = {
+    imported: 0,
+    updated: 0,
+    unchanged: 0,
+    failed: 0,
+    sessions: 0,
+    newSessions: 0,
+    items: 0,
+    problems: 0,
+  };
+  for (const report of reports) {
+    totals[report.status] += 1;
+    totals.sessions += report.sessions;
+    totals.items += report.itemsWritten;
+    totals.problems += report.problems.length;
+  }
+  return totals;
+}

@@ -1,0 +1,214 @@
+import type { Database } from "better-sqlite3";
+import type { ItemRecord } from "../../collection/types.js";
+import { guardItem } from "../../redact/guard.js";
+import type { SessionItem } from "../../sources/types.js";
+import { Statements } from "../statements.js";
+
+interface ItemRow {
+  id: number;
+  session_id: string;
+  seq: number;
+  key: string;
+  role: string;
+  text: string;
+  tool: string | null;
+  call_id: string | null;
+  is_error: number;
+  ts: number | null;
+  origin_file: string | null;
+  origin_line: number | null;
+}
+
+/** SQL for `items`: a session's ordered records, keyed so that re-reading a record updates it in place. */
+export class ItemsRepository {
+  private readonly sql: Statements;
+
+  constructor(db: Database) {
+    this.sql = new Statements(db);
+  }
+
+  /**
+   * Writes items in order after `startSeq`. An item whose key exists is updated in place (its id, the
+   * collection watermark, is kept) only when its content changed. Returns how many rows were new or changed.
+   */
+  upsert(
+    sessionId: string,
+    items: readonly SessionItem[],
+    startSeq: number,
+    sourcePath: string | null = null,
+  ): { written: number; maxSeq: number } {
+    const statement = this.sql.get(
+      `INSERT INTO items (session_id, seq, key, role, text, tool, call_id, is_error, ts, origin_file, origin_line)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT(session_id, key) DO UPDATE SET seq = excluded.seq, role = excluded.role, text = excluded.text,
+         tool = excluded.tool, call_id = excluded.call_id, is_error = excluded.is_error, ts = excluded.ts,
+         origin_file = excluded.origin_file, origin_line = excluded.origin_line
+       WHERE items.text IS NOT excluded.text OR items.role IS NOT excluded.role OR items.seq IS NOT excluded.seq
+         OR items.is_error IS NOT excluded.is_error`,
+    );
+    let written = 0;
+    let seq = startSeq;
+    const values = new Array<string | number | null>(COLUMNS);
+    for (const item of items) {
+      seq += 1;
+      setRow(values, 0, sessionId, seq, item, sourcePath);
+      written += statement.run(values).changes;
+    }
+    return { written, maxSeq: seq };
+  }
+
+  /**
+   * Writes the items of a session that has none yet: a plain insert, cheaper than the upsert on the
+   * import hot path, several rows per statement (each statement run costs a round trip into SQLite
+   * about as dear as the row itself). Duplicate keys within one read keep the last occurrence.
+   */
+  insertNew(sessionId: string, items: readonly SessionItem[], sourcePath: string | null = null): number {
+    let seq = 0;
+    let index = 0;
+    if (items.length >= ROWS_PER_INSERT) {
+      const many = this.sql.get(INSERT_MANY);
+      const values = new Array<string | number | null>(ROWS_PER_INSERT * COLUMNS);
+      for (; index + ROWS_PER_INSERT <= items.length; index += ROWS_PER_INSERT) {
+        for (let row = 0; row < ROWS_PER_INSERT; row++)
+          setRow(values, row * COLUMNS, sessionId, ++seq, items[index + row]!, sourcePath);
+        many.run(values);
+      }
+    }
+    const single = this.sql.get(INSERT_ONE);
+    const values = new Array<string | number | null>(COLUMNS);
+    for (; index < items.length; index++) {
+      setRow(values, 0, sessionId, ++seq, items[index]!, sourcePath);
+      single.run(values);
+    }
+    return items.length;
+  }
+
+  /** Deletes the session's items whose keys are not in `keep` (a full re-read dropped them). */
+  deleteMissing(sessionId: string, keep: readonly string[]): number {
+    return this.sql
+      .get("DELETE FROM items WHERE session_id = ? AND key NOT IN (SELECT value FROM json_each(?))")
+      .run(sessionId, JSON.stringify(keep)).changes;
+  }
+
+  maxSeq(sessionId: string): number {
+    const row = this.sql.get("SELECT max(seq) AS m FROM items WHERE session_id = ?").get(sessionId) as {
+      m: number | null;
+    };
+    return row.m ?? 0;
+  }
+
+  /** Highest item id of the session, or null when it has none. */
+  maxId(sessionId: string): number | null {
+    const row = this.sql.get("SELECT max(id) AS m FROM items WHERE session_id = ?").get(sessionId) as {
+      m: number | null;
+    };
+    return row.m;
+  }
+
+  /** Items with id greater than `afterId` (everything when null). */
+  countSinceId(sessionId: string, afterId: number | null): number {
+    const row = this.sql
+      .get("SELECT count(*) AS n FROM items WHERE session_id = ? AND id > ?")
+      .get(sessionId, afterId ?? 0) as { n: number };
+    return row.n;
+  }
+
+  count(sessionId?: string): number {
+    const row = (
+      sessionId === undefined
+        ? this.sql.get("SELECT count(*) AS n FROM items").get()
+        : this.sql.get("SELECT count(*) AS n FROM items WHERE session_id = ?").get(sessionId)
+    ) as { n: number };
+    return row.n;
+  }
+
+  /** Item counts for many sessions at once (listing). */
+  countsBySession(): Map<string, number> {
+    const rows = this.sql.get("SELECT session_id, count(*) AS n FROM items GROUP BY session_id").all() as Array<{
+      session_id: string;
+      n: number;
+    }>;
+    return new Map(rows.map((row) => [row.session_id, row.n]));
+  }
+
+  /** Assistant items after `afterId` whose text contains `needle` (citation blocks). */
+  assistantItemsContaining(needle: string, afterId: number): ItemRecord[] {
+    const rows = this.sql
+      .get("SELECT * FROM items WHERE id > ? AND role = 'assistant' AND instr(text, ?) > 0 ORDER BY id")
+      .all(afterId, needle) as ItemRow[];
+    return rows.map(toRecord);
+  }
+
+  /** The highest item id in the store (0 when empty). */
+  lastId(): number {
+    return (this.sql.get("SELECT coalesce(max(id), 0) AS m FROM items").get() as { m: number }).m;
+  }
+
+  /** The session's items in order, optionally limited to an id range (inclusive). */
+  list(sessionId: string, range: { fromId?: number; toId?: number } = {}): ItemRecord[] {
+    const rows = this.sql
+      .get("SELECT * FROM items WHERE session_id = ? AND id >= ? AND id <= ? ORDER BY seq, id")
+      .all(sessionId, range.fromId ?? 0, range.toId ?? Number.MAX_SAFE_INTEGER) as ItemRow[];
+    return rows.map(toRecord);
+  }
+}
+
+/** Rows written by one statement of `insertNew`. */
+const ROWS_PER_INSERT = 32;
+
+/** An insert of `rows` new items; a key met twice in one statement keeps the later row. */
+function insertSql(rows: number): string {
+  const row = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+  return `INSERT INTO items (session_id, seq, key, role, text, tool, call_id, is_error, ts, origin_file, origin_line)
+    VALUES ${Array.from({ length: rows }, () => row).join(", ")}
+    ON CONFLICT(session_id, key) DO UPDATE SET text = excluded.text, role = excluded.role, seq = excluded.seq`;
+}
+const INSERT_MANY = insertSql(ROWS_PER_INSERT);
+const INSERT_ONE = insertSql(1);
+
+/** Columns of one row in the INSERT statements above. */
+const COLUMNS = 11;
+
+/**
+ * Writes an item's column values at `at`, in the order of the INSERT statements above (into a
+ * preallocated array: this runs for every item of every import). The origin file is left out when it
+ * is the session's own file: nearly every item's is, and a path on every row made up a quarter of the
+ * store.
+ */
+function setRow(
+  values: Array<string | number | null>,
+  at: number,
+  sessionId: string,
+  seq: number,
+  item: SessionItem,
+  sourcePath: string | null,
+): void {
+  values[at] = sessionId;
+  values[at + 1] = seq;
+  values[at + 2] = item.key;
+  values[at + 3] = item.role;
+  values[at + 4] = guardItem(item).text;
+  values[at + 5] = item.tool ?? null;
+  values[at + 6] = item.callId ?? null;
+  values[at + 7] = item.isError ? 1 : 0;
+  values[at + 8] = item.ts ?? null;
+  values[at + 9] = item.origin.file === sourcePath ? null : item.origin.file;
+  values[at + 10] = item.origin.line;
+}
+
+function toRecord(row: ItemRow): ItemRecord {
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    seq: row.seq,
+    key: row.key,
+    role: row.role as ItemRecord["role"],
+    text: row.text,
+    tool: row.tool,
+    callId: row.call_id,
+    isError: row.is_error === 1,
+    ts: row.ts,
+    originFile: row.origin_file,
+    originLine: row.origin_line,
+  };
+}

@@ -1,0 +1,267 @@
+import type { Database } from "better-sqlite3";
+import type { MemoryRecord } from "../../memory/types.js";
+import { guardOptional, guardText } from "../../redact/guard.js";
+import { cached } from "../statements.js";
+
+/** A row as stored; the store builds it from a RememberInput after normalization. */
+export interface NewMemoryRow {
+  content: string;
+  normalizedContent: string;
+  contentHash: string;
+  type: string;
+  confidence: number;
+  importance: number;
+  scope: string;
+  project: string | null;
+  sessionId: string | null;
+  itemFrom: number | null;
+  itemTo: number | null;
+  /** When the remembered thing was said (epoch ms). */
+  occurredAt: number | null;
+  /** Calendar tokens of the times the content mentions (src/memory/temporalTerms.ts), or null. */
+  timeTerms: string | null;
+  /** Category words of the content's nouns (src/lexicon/concepts.ts), or null. */
+  conceptTerms: string | null;
+  ref: string | null;
+  who: string | null;
+  why: string | null;
+  embeddingModel: string | null;
+  now: number;
+}
+
+interface MemoryRowDb {
+  id: number;
+  content: string;
+  normalized_content: string;
+  content_hash: string;
+  type: string;
+  confidence: number;
+  importance: number;
+  scope: string;
+  project: string | null;
+  session_id: string | null;
+  item_from: number | null;
+  item_to: number | null;
+  occurred_at: number | null;
+  ref: string | null;
+  who: string | null;
+  why: string | null;
+  embedding_model: string | null;
+  usage_count: number;
+  created_at: number;
+  updated_at: number;
+  deleted_at: number | null;
+}
+
+function toRecord(row: MemoryRowDb): MemoryRecord {
+  const provenance: MemoryRecord["provenance"] = {};
+  if (row.session_id !== null) provenance.sessionId = row.session_id;
+  if (row.item_from !== null) provenance.itemFrom = row.item_from;
+  if (row.item_to !== null) provenance.itemTo = row.item_to;
+  return {
+    id: row.id,
+    content: row.content,
+    normalizedContent: row.normalized_content,
+    contentHash: row.content_hash,
+    type: row.type,
+    confidence: row.confidence,
+    importance: row.importance,
+    scope: row.scope,
+    project: row.project,
+    ref: row.ref,
+    provenance,
+    occurredAt: row.occurred_at ?? null,
+    who: row.who,
+    why: row.why,
+    embeddingModel: row.embedding_model,
+    usageCount: row.usage_count,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    deletedAt: row.deleted_at,
+  };
+}
+
+/** SQL for the memories table. No caching: several processes share the file. */
+export class MemoryRepository {
+  constructor(private readonly db: Database) {}
+
+  /**
+   * Inserts a live row; returns undefined when a live row with the same scope and hash exists. The texts
+   * are guarded here as at every door (prepareRemember guarded the content before deriving the hash,
+   * vectors and index terms from it, so this changes nothing for rows it built).
+   */
+  insert(row: NewMemoryRow): number | undefined {
+    const result = cached(
+      this.db,
+      `INSERT INTO memories (content, normalized_content, content_hash, type, confidence, importance, scope, project,
+           session_id, item_from, item_to, occurred_at, time_terms, concept_terms, ref, who, why, embedding_model, created_at, updated_at)
+         VALUES (@content, @normalizedContent, @contentHash, @type, @confidence, @importance, @scope, @project,
+           @sessionId, @itemFrom, @itemTo, @occurredAt, @timeTerms, @conceptTerms, @ref, @who, @why, @embeddingModel, @now, @now)
+         ON CONFLICT (scope, content_hash) WHERE deleted_at IS NULL DO NOTHING`,
+    ).run({
+      ...row,
+      content: guardText(row.content),
+      normalizedContent: guardText(row.normalizedContent),
+      ref: guardOptional(row.ref),
+      who: guardOptional(row.who),
+      why: guardOptional(row.why),
+    });
+    return result.changes === 0 ? undefined : Number(result.lastInsertRowid);
+  }
+
+  findLiveByHash(scope: string, contentHash: string): number | undefined {
+    const row = cached(
+      this.db,
+      "SELECT id FROM memories WHERE scope = ? AND content_hash = ? AND deleted_at IS NULL",
+    ).get(scope, contentHash) as { id: number } | undefined;
+    return row?.id;
+  }
+
+  get(id: number): MemoryRecord | undefined {
+    const row = cached(this.db, "SELECT * FROM memories WHERE id = ?").get(id) as MemoryRowDb | undefined;
+    return row ? toRecord(row) : undefined;
+  }
+
+  /** Live rows by id, in no particular order; optional scope and type filters are the authorization step. */
+  getLive(ids: number[], filter: { scopes: string[] | "all"; types?: string[] }): MemoryRecord[] {
+    if (ids.length === 0) return [];
+    const params: unknown[] = [JSON.stringify(ids)];
+    let sql = "SELECT m.* FROM memories m WHERE m.id IN (SELECT value FROM json_each(?)) AND m.deleted_at IS NULL";
+    if (filter.scopes !== "all") {
+      sql += " AND m.scope IN (SELECT value FROM json_each(?))";
+      params.push(JSON.stringify(filter.scopes));
+    }
+    if (filter.types && filter.types.length > 0) {
+      sql += " AND m.type IN (SELECT value FROM json_each(?))";
+      params.push(JSON.stringify(filter.types));
+    }
+    return (cached(this.db, sql).all(...params) as MemoryRowDb[]).map(toRecord);
+  }
+
+  /** The slim rows recall scores (no text): live, in the scopes, of the types. */
+  getRefs(ids: number[], filter: { scopes: string[] | "all"; types?: string[] }): MemoryRef[] {
+    if (ids.length === 0) return [];
+    const params: unknown[] = [JSON.stringify(ids)];
+    let sql = `SELECT id, content_hash AS contentHash, scope, type, who, session_id AS sessionId, item_from AS itemFrom
+      FROM memories WHERE id IN (SELECT value FROM json_each(?)) AND deleted_at IS NULL`;
+    if (filter.scopes !== "all") {
+      sql += " AND scope IN (SELECT value FROM json_each(?))";
+      params.push(JSON.stringify(filter.scopes));
+    }
+    if (filter.types && filter.types.length > 0) {
+      sql += " AND type IN (SELECT value FROM json_each(?))";
+      params.push(JSON.stringify(filter.types));
+    }
+    return cached(this.db, sql).all(...params) as MemoryRef[];
+  }
+
+  /** When each memory was said and the calendar tokens of the times its content mentions. */
+  timeMentions(ids: number[]): Map<number, { occurredAt: number | null; timeTerms: string | null }> {
+    const rows = cached(
+      this.db,
+      "SELECT id, occurred_at AS occurredAt, time_terms AS timeTerms FROM memories WHERE id IN (SELECT value FROM json_each(?))",
+    ).all(JSON.stringify(ids)) as { id: number; occurredAt: number | null; timeTerms: string | null }[];
+    return new Map(rows.map((r) => [r.id, r]));
+  }
+
+  contents(ids: number[]): Map<number, string> {
+    const rows = cached(this.db, "SELECT id, content FROM memories WHERE id IN (SELECT value FROM json_each(?))").all(
+      JSON.stringify(ids),
+    ) as { id: number; content: string }[];
+    return new Map(rows.map((r) => [r.id, r.content]));
+  }
+
+  /** Live memories with an id above `afterId` and no hints yet, in id order (prospective indexing's backlog). */
+  idsWithoutHintsAfter(afterId: number, limit: number): number[] {
+    const rows = cached(
+      this.db,
+      `SELECT id FROM memories m WHERE id > ? AND deleted_at IS NULL
+         AND NOT EXISTS (SELECT 1 FROM memory_hints h WHERE h.memory_id = m.id) ORDER BY id LIMIT ?`,
+    ).all(afterId, limit) as { id: number }[];
+    return rows.map((r) => r.id);
+  }
+
+  tombstone(id: number, now: number): boolean {
+    return (
+      cached(this.db, "UPDATE memories SET deleted_at = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL").run(
+        now,
+        now,
+        id,
+      ).changes > 0
+    );
+  }
+
+  setEmbeddingModel(id: number, model: string): void {
+    cached(this.db, "UPDATE memories SET embedding_model = ? WHERE id = ?").run(model, id);
+  }
+
+  bumpUsage(ids: number[], now: number): void {
+    if (ids.length === 0) return;
+    cached(
+      this.db,
+      "UPDATE memories SET usage_count = usage_count + 1, last_used_at = ? WHERE id IN (SELECT value FROM json_each(?))",
+    ).run(now, JSON.stringify(ids));
+  }
+
+  /** Live rows of the same session whose item ranges start within `window` items of each anchor. */
+  sessionNeighbors(anchors: { sessionId: string; item: number; scope: string }[], window: number): NeighborRow[] {
+    if (anchors.length === 0) return [];
+    return cached(
+      this.db,
+      `SELECT DISTINCT m.id, m.session_id AS sessionId, m.item_from AS itemFrom, m.scope FROM json_each(?) a
+         JOIN memories m ON m.session_id = json_extract(a.value, '$.sessionId')
+          AND m.scope = json_extract(a.value, '$.scope')
+          AND m.item_from BETWEEN json_extract(a.value, '$.item') - ? AND json_extract(a.value, '$.item') + ?
+         WHERE m.deleted_at IS NULL`,
+    ).all(JSON.stringify(anchors), window, window) as NeighborRow[];
+  }
+
+  /** Query words that name an author (`who`, or its first word) of live memories in the scopes. */
+  authorsNamed(words: string[], scopes: string[] | "all"): string[] {
+    const scoped = scopes !== "all";
+    const statement = cached(
+      this.db,
+      // One index range covers "jane" and "jane doe" (and nothing like "janet"): " " sorts below "~".
+      // INDEXED BY: left alone, the planner walks the whole scope instead of the few author rows.
+      `SELECT 1 FROM memories INDEXED BY idx_memories_who WHERE lower(who) >= @w AND lower(who) <= @w || ' ~'
+       AND who IS NOT NULL AND deleted_at IS NULL ${scoped ? "AND scope IN (SELECT value FROM json_each(@scopes))" : ""} LIMIT 1`,
+    );
+    const scopesJson = scoped ? JSON.stringify(scopes) : undefined;
+    return words.filter((w) => statement.get(scoped ? { w, scopes: scopesJson } : { w }) !== undefined);
+  }
+
+  counts(): { live: number; deleted: number; byScope: Record<string, number> } {
+    const rows = cached(
+      this.db,
+      "SELECT scope, deleted_at IS NULL AS live, count(*) AS n FROM memories GROUP BY scope, live",
+    ).all() as { scope: string; live: number; n: number }[];
+    const byScope: Record<string, number> = {};
+    let live = 0;
+    let deleted = 0;
+    for (const row of rows) {
+      if (row.live) {
+        live += row.n;
+        byScope[row.scope] = row.n;
+      } else deleted += row.n;
+    }
+    return { live, deleted, byScope };
+  }
+}
+
+export interface NeighborRow {
+  id: number;
+  sessionId: string;
+  itemFrom: number;
+  scope: string;
+}
+
+/** What recall needs to score and filter a memory, without its text. */
+export interface MemoryRef {
+  id: number;
+  contentHash: string;
+  scope: string;
+  type: string;
+  who: string | null;
+  sessionId: string | null;
+  itemFrom: number | null;
+}

@@ -1,0 +1,97 @@
+import type { Database } from "better-sqlite3";
+import { guardText } from "../../redact/guard.js";
+import { cached } from "../statements.js";
+
+export interface KeywordHit {
+  id: number;
+  /** FTS5 bm25(): negative, more negative is better. */
+  raw: number;
+}
+
+/** The scope token indexed next to each memory's text: `s` + the scope's UTF-8 bytes in hex (migration 003). */
+export function scopeTag(scope: string): string {
+  return `s${Buffer.from(scope, "utf8").toString("hex").toUpperCase()}`;
+}
+
+/** FTS5 queries over memories and hints. The MATCH expression is built by src/recall/ftsQuery.ts. */
+export class SearchRepository {
+  constructor(private readonly db: Database) {}
+
+  /**
+   * Best BM25 matches among live memories of the scopes (the scope token is part of the MATCH).
+   * `context` weighs the text of the items before and after each memory (contextual indexing); a
+   * column of weight 0 neither ranks nor matches. `timeMatch` (calendar tokens, src/memory/temporalTerms.ts)
+   * is searched in the `occurred` and `mentioned` columns only, weighted by `time`. `concepts` weighs
+   * the category words of each memory's nouns (concept indexing, migration 004); `conceptMatch` is
+   * searched in that column alone, on top of `match`.
+   */
+  keyword(
+    match: string,
+    scopes: string[] | "all",
+    limit: number,
+    context = { before: 0, after: 0 },
+    timeMatch = "",
+    time = { occurred: 0, mentioned: 0 },
+    concepts = 0,
+    conceptMatch = "",
+  ): KeywordHit[] {
+    const columns = [
+      "body",
+      ...(context.before > 0 ? ["before"] : []),
+      ...(context.after > 0 ? ["after"] : []),
+      ...(concepts > 0 ? ["concepts"] : []),
+    ];
+    const timeColumns = [...(time.occurred > 0 ? ["occurred"] : []), ...(time.mentioned > 0 ? ["mentioned"] : [])];
+    const clauses = match === "" ? [] : [`{${columns.join(" ")}} : (${match})`];
+    if (timeMatch !== "" && timeColumns.length > 0) clauses.push(`{${timeColumns.join(" ")}} : (${timeMatch})`);
+    if (conceptMatch !== "" && concepts > 0) clauses.push(`{concepts} : (${conceptMatch})`);
+    if (clauses.length === 0) return [];
+    const terms = clauses.length === 1 ? clauses[0]! : `(${clauses.join(" OR ")})`;
+    const expr = scopes === "all" ? terms : `${terms} AND scope_tag : (${scopes.map(scopeTag).join(" OR ")})`;
+    // scope_tag weighs 0: the scope token restricts, it never ranks.
+    return cached(
+      this.db,
+      "SELECT rowid AS id, bm25(memories_fts, 1.0, ?, ?, ?, ?, ?, 0.0) AS raw FROM memories_fts WHERE memories_fts MATCH ? ORDER BY raw LIMIT ?",
+    ).all(context.before, context.after, time.occurred, time.mentioned, concepts, expr, limit) as KeywordHit[];
+  }
+
+  /** Hint matches, best per memory, restricted to live memories in the scopes. */
+  hints(match: string, scopes: string[] | "all", limit: number): KeywordHit[] {
+    const scoped = scopes !== "all";
+    const params: unknown[] = [match, limit * 4];
+    if (scoped) params.push(JSON.stringify(scopes));
+    params.push(limit);
+    // bm25() is only allowed in the FTS query itself, so rank there and group outside.
+    return cached(
+      this.db,
+      `SELECT h.memory_id AS id, min(f.raw) AS raw FROM (
+           SELECT rowid, bm25(memory_hints_fts) AS raw FROM memory_hints_fts WHERE memory_hints_fts MATCH ? ORDER BY raw LIMIT ?
+         ) f JOIN memory_hints h ON h.id = f.rowid JOIN memories m ON m.id = h.memory_id
+         WHERE m.deleted_at IS NULL ${scoped ? "AND m.scope IN (SELECT value FROM json_each(?))" : ""}
+         GROUP BY h.memory_id ORDER BY raw LIMIT ?`,
+    ).all(...params) as KeywordHit[];
+  }
+
+  /** Documents containing each term (as the index stems it), for IDF. */
+  documentFrequencies(terms: string[]): Map<string, number> {
+    const out = new Map<string, number>();
+    const statement = cached(this.db, "SELECT doc FROM memories_fts_vocab WHERE term = ?");
+    for (const term of terms) out.set(term, (statement.get(term) as { doc: number } | undefined)?.doc ?? 0);
+    return out;
+  }
+
+  /** An upper bound of the indexed rows (ids only grow), cheap at any size; used only inside a log. */
+  corpusSizeEstimate(): number {
+    return (cached(this.db, "SELECT coalesce(max(id), 0) AS n FROM memories").get() as { n: number }).n;
+  }
+
+  addHints(memoryId: number, hints: string[], now: number): number {
+    const statement = cached(
+      this.db,
+      "INSERT OR IGNORE INTO memory_hints (memory_id, hint, created_at) VALUES (?, ?, ?)",
+    );
+    let added = 0;
+    for (const hint of hints) added += statement.run(memoryId, guardText(hint), now).changes;
+    return added;
+  }
+}

@@ -1,0 +1,150 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { openDatabase } from "../../../src/store/connection.js";
+import { backoffDelay } from "../../../src/store/queue/backoff.js";
+import { JobQueue } from "../../../src/store/queue/jobQueue.js";
+
+describe("JobQueue", () => {
+  let now: number;
+  let queue: JobQueue;
+
+  beforeEach(() => {
+    now = 1_000_000;
+    const { db } = openDatabase(":memory:");
+    queue = new JobQueue(db, {
+      clock: () => now,
+      random: () => 0,
+      leaseMs: 10_000,
+      maxAttempts: 3,
+      backoffBaseMs: 1_000,
+      backoffMaxMs: 60_000,
+    });
+  });
+
+  it("claims a pending job once, with an ownership token", () => {
+    queue.enqueue({ kind: "k", key: "a", payload: { x: 1 } });
+    const [lease] = queue.claim({ kind: "k" });
+    expect(lease).toMatchObject({ key: "a", attempts: 1, payload: { x: 1 } });
+    expect(queue.claim({ kind: "k" })).toEqual([]);
+    expect(queue.succeed(lease!)).toBe(true);
+    expect(queue.get("k", "a")?.status).toBe("succeeded");
+  });
+
+  it("refuses calls from a holder whose lease was taken over", () => {
+    queue.enqueue({ kind: "k", key: "a" });
+    const [first] = queue.claim({ kind: "k" });
+    now += 10_001;
+    const [second] = queue.claim({ kind: "k" });
+    expect(second?.id).toBe(first?.id);
+    expect(queue.heartbeat(first!)).toBe(false);
+    expect(queue.succeed(first!)).toBe(false);
+    expect(queue.fail(first!, "late")).toBe("lost");
+    expect(queue.succeed(second!)).toBe(true);
+  });
+
+  it("keeps a heartbeated lease alive past its original expiry", () => {
+    queue.enqueue({ kind: "k", key: "a" });
+    const [lease] = queue.claim({ kind: "k" });
+    now += 9_000;
+    expect(queue.heartbeat(lease!)).toBe(true);
+    now += 9_000;
+    expect(queue.claim({ kind: "k" })).toEqual([]);
+  });
+
+  it("retries with exponential backoff and goes dead after max attempts", () => {
+    queue.enqueue({ kind: "k", key: "a" });
+    const delays: number[] = [];
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const [lease] = queue.claim({ kind: "k" });
+      expect(lease?.attempts).toBe(attempt);
+      const outcome = queue.fail(lease!, `boom ${attempt}`);
+      const job = queue.get("k", "a")!;
+      if (attempt < 3) {
+        expect(outcome).toBe("retry");
+        delays.push(job.runAfter - now);
+        expect(queue.claim({ kind: "k" })).toEqual([]);
+        now = job.runAfter;
+      } else {
+        expect(outcome).toBe("dead");
+        expect(job.status).toBe("dead");
+        expect(job.lastError).toBe("boom 3");
+      }
+    }
+    expect(delays).toEqual([1_000, 2_000]);
+  });
+
+  it("honours a Retry-After longer than the backoff", () => {
+    queue.enqueue({ kind: "k", key: "a" });
+    const [lease] = queue.claim({ kind: "k" });
+    queue.fail(lease!, "429", { retryAfterMs: 45_000 });
+    expect(queue.get("k", "a")!.runAfter - now).toBe(45_000);
+  });
+
+  it("a newer input watermark resets the retry budget of a dead job", () => {
+    queue.enqueue({ kind: "k", key: "a", watermark: 5 });
+    for (let i = 0; i < 3; i++) {
+      const [lease] = queue.claim({ kind: "k" });
+      queue.fail(lease!, "x");
+      now = queue.get("k", "a")!.runAfter;
+    }
+    expect(queue.get("k", "a")?.status).toBe("dead");
+    expect(queue.enqueue({ kind: "k", key: "a", watermark: 5 }).reopened).toBe(false);
+    expect(queue.enqueue({ kind: "k", key: "a", watermark: 6 }).reopened).toBe(true);
+    const job = queue.get("k", "a")!;
+    expect(job).toMatchObject({ status: "pending", attempts: 0, inputWatermark: 6 });
+  });
+
+  it("re-queues a job whose input moved on while it was running", () => {
+    queue.enqueue({ kind: "k", key: "a", watermark: 1 });
+    const [lease] = queue.claim({ kind: "k" });
+    queue.enqueue({ kind: "k", key: "a", watermark: 2 });
+    expect(queue.succeed(lease!)).toBe(true);
+    expect(queue.get("k", "a")).toMatchObject({ status: "pending", inputWatermark: 2 });
+    const [again] = queue.claim({ kind: "k" });
+    expect(again?.inputWatermark).toBe(2);
+    queue.succeed(again!, { status: "succeeded_no_output" });
+    expect(queue.get("k", "a")?.status).toBe("succeeded_no_output");
+  });
+
+  it("never holds more live leases of a kind than the running cap", () => {
+    for (let i = 0; i < 10; i++) queue.enqueue({ kind: "k", key: `j${i}` });
+    expect(queue.claim({ kind: "k", limit: 10, runningCap: 4 })).toHaveLength(4);
+    expect(queue.claim({ kind: "k", limit: 10, runningCap: 4 })).toHaveLength(0);
+    now += 10_001;
+    // Expired leases no longer count against the cap and can be taken over.
+    expect(queue.claim({ kind: "k", limit: 10, runningCap: 4 })).toHaveLength(4);
+  });
+
+  it("sends a job whose holders keep crashing to dead instead of running it forever", () => {
+    queue.enqueue({ kind: "k", key: "a" });
+    for (let i = 0; i < 3; i++) {
+      expect(queue.claim({ kind: "k" })).toHaveLength(1);
+      now += 10_001;
+    }
+    expect(queue.claim({ kind: "k" })).toEqual([]);
+    expect(queue.get("k", "a")?.status).toBe("dead");
+  });
+
+  it("release gives a job back without spending an attempt", () => {
+    queue.enqueue({ kind: "k", key: "a" });
+    const [lease] = queue.claim({ kind: "k" });
+    expect(queue.release(lease!)).toBe(true);
+    expect(queue.get("k", "a")).toMatchObject({ status: "pending", attempts: 0 });
+  });
+
+  it("reports stale leases in stats", () => {
+    queue.enqueue({ kind: "k", key: "a" });
+    queue.enqueue({ kind: "k", key: "b" });
+    queue.claim({ kind: "k" });
+    now += 10_001;
+    expect(queue.stats()).toEqual({ k: { stale: 1, pending: 1 } });
+  });
+});
+
+describe("backoffDelay", () => {
+  it("doubles per attempt, caps, and adds at most a quarter of jitter", () => {
+    expect(backoffDelay({ attempt: 1, baseMs: 100, maxMs: 1000, random: () => 0 })).toBe(100);
+    expect(backoffDelay({ attempt: 4, baseMs: 100, maxMs: 1000, random: () => 0 })).toBe(800);
+    expect(backoffDelay({ attempt: 9, baseMs: 100, maxMs: 1000, random: () => 0 })).toBe(1000);
+    expect(backoffDelay({ attempt: 9, baseMs: 100, maxMs: 1000, random: () => 0.999 })).toBe(1249);
+  });
+});
