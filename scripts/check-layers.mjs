@@ -44,8 +44,8 @@ export const LAYERS = {
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "src");
 
 /** The module a source file belongs to: its top folder, pipeline's stage folders, or a root file's name. */
-export function moduleOf(file) {
-  const parts = relative(ROOT, file).split(sep);
+export function moduleOf(file, root = ROOT) {
+  const parts = relative(root, file).split(sep);
   if (parts.length === 1) return parts[0].replace(/\.(ts|js)$/, "");
   if (parts[0] === "pipeline" && parts.length > 2) return `pipeline/${parts[1]}`;
   return parts[0];
@@ -65,7 +65,7 @@ const IMPORT =
 export function layerViolations(root = ROOT) {
   const problems = [];
   for (const file of sourceFiles(root)) {
-    const from = moduleOf(file);
+    const from = moduleOf(file, root);
     const allowed = LAYERS[from];
     if (!allowed) {
       problems.push(`${relative(root, file)}: module "${from}" has no entry in LAYERS`);
@@ -73,7 +73,7 @@ export function layerViolations(root = ROOT) {
     }
     for (const match of readFileSync(file, "utf8").matchAll(IMPORT)) {
       const specifier = match[1] ?? match[2];
-      const to = moduleOf(resolve(dirname(file), specifier));
+      const to = moduleOf(resolve(dirname(file), specifier), root);
       if (to !== from && !allowed.includes(to))
         problems.push(`${relative(root, file)}: ${from} -> ${to} (${specifier})`);
     }

@@ -1,11 +1,11 @@
 import { EXCLUDED_MARK, type Exclusion, exclusionOf } from "../project/exclusion.js";
-import { projectResolver } from "../project/projectResolver.js";
 import type { ParsedSession, SessionInfo, SessionItem } from "../sources/types.js";
 import type { ItemsRepository } from "../store/repositories/itemsRepository.js";
 import type { SessionsRepository } from "../store/repositories/sessionsRepository.js";
 import type { Clock } from "../util/clock.js";
 import { sha256 } from "../util/hash.js";
 import { markInternal } from "./internalSessions.js";
+import { projectResolver } from "./projectResolver.js";
 
 export type ApplyStatus = "new" | "updated" | "unchanged";
 

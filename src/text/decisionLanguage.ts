@@ -4,10 +4,10 @@
  * and receives the resolution boost at recall.
  */
 const DECISION_PATTERNS: readonly RegExp[] = [
-  /\bcho(?:se|sen)\s+(?:to\s+use\s+)?\S+.*\bover\b/i,
+  /\bcho(?:se|sen)\s+(?:to\s+(?:use|go)\b|\S+.*\bover\b)/i,
   /\bdecided\s+(?:to|on|against)\b/i,
-  /\bswitched\s+(?:from|to)\b/i,
-  /\bmigrated\s+(?:from|to|away)\b/i,
+  /\bswitch(?:ed|ing)?\s+(?:from|to)\b/i,
+  /\bmigrat(?:ed|ing|e)\s+(?:from|to|away)\b/i,
   /\bpicked\s+\S+.*\bover\b/i,
   /\bwent\s+with\b/i,
   /\bsticking\s+with\b/i,
@@ -20,6 +20,7 @@ const DECISION_PATTERNS: readonly RegExp[] = [
   /\bdesign\s+decision\b/i,
 ];
 
+/** Whether a text states a decision (seed 004's auto-protection battery; one list for every caller). */
 export function isDecisionContent(content: string): boolean {
   return DECISION_PATTERNS.some((pattern) => pattern.test(content));
 }

@@ -15,3 +15,19 @@ we'll we're we've were weren't what what's when when's where where's which while
 won't would wouldn't you you'd you'll you're you've your yours yourself yourselves also just really like get got
 will shall may might must yes yeah oh hey hi ok okay s t d ll re ve m im ive dont didnt doesnt isnt wasnt`.split(/\s+/),
 );
+
+/**
+ * Words that are not function words but are too common in coding sessions to say what a session was
+ * about ("run", "file", "change", "please"). Where a summary picks topic words (a slug, keywords, a
+ * group name), these are skipped together with the stop words; recall keeps them, since a question may
+ * hinge on "run" or "file".
+ */
+const SESSION_FILLER_WORDS: ReadonlySet<string> = new Set(
+  `let now please us use used using much need needs new one sure thanks thank via want way well make made see
+run file files code add added change changes`.split(/\s+/),
+);
+
+/** Whether a lower-case word can name what a session or a group of sessions is about. */
+export function isTopicWord(word: string): boolean {
+  return !STOP_WORDS.has(word) && !SESSION_FILLER_WORDS.has(word);
+}

@@ -1,8 +1,10 @@
 import type { ItemRecord, SessionRecord } from "../../../collection/types.js";
+import { isDecisionContent } from "../../../text/decisionLanguage.js";
+import { isTopicWord } from "../../../text/stopWords.js";
 import type { EntityTriple, ExtractedFact, Stage1Extraction } from "../types.js";
 import { type CommandRun, commandFamily, commandRuns } from "./commands.js";
 import { filesTouched } from "./filesTouched.js";
-import { isDecision, procedureCommandPattern, stopWords } from "./patterns.js";
+import { procedureCommandPattern } from "./patterns.js";
 import { statedPreferences } from "./preferences.js";
 import { headline, sentences } from "./sentences.js";
 
@@ -31,7 +33,7 @@ export function extractOffline(session: SessionRecord, items: readonly ItemRecor
       .filter((item) => item.role === "user" || item.role === "assistant")
       .flatMap((item) =>
         sentences(item.text)
-          .filter(isDecision)
+          .filter(isDecisionContent)
           .map((text) => ({ text, itemId: item.id })),
       ),
   ).slice(0, 10);
@@ -221,13 +223,13 @@ function entities(session: SessionRecord, procedures: Procedure[], files: Array<
 
 /** The content words of a request, in order: what a slug names. */
 function taskWords(text: string): string[] {
-  return (text.toLowerCase().match(/[a-z][a-z0-9_-]{1,}/g) ?? []).filter((word) => !stopWords.has(word));
+  return (text.toLowerCase().match(/[a-z][a-z0-9_-]{1,}/g) ?? []).filter(isTopicWord);
 }
 
 function topKeywords(text: string, count: number): string[] {
   const counts = new Map<string, number>();
   for (const word of text.toLowerCase().match(/[a-z][a-z0-9_-]{2,}/g) ?? []) {
-    if (stopWords.has(word)) continue;
+    if (!isTopicWord(word)) continue;
     counts.set(word, (counts.get(word) ?? 0) + 1);
   }
   return [...counts]

@@ -1,6 +1,6 @@
 import { PRIVATE_MARKER } from "../../../redact/privateBlocks.js";
 import { addressesAgent } from "../../../text/addressesAgent.js";
-import { isDecision } from "./patterns.js";
+import { isDecisionContent } from "../../../text/decisionLanguage.js";
 import { sentences } from "./sentences.js";
 
 /**
@@ -57,7 +57,7 @@ export function statedPreferences(message: string): string[] {
 }
 
 export function isPreference(sentence: string): boolean {
-  if (sentence.endsWith("?") || isDecision(sentence)) return false;
+  if (sentence.endsWith("?") || isDecisionContent(sentence)) return false;
   if (!/^[\p{L}"'`]/u.test(sentence) || sentence.split(/\s+/).length < 4) return false;
   if (pointsToTranscript(sentence) || NOT_A_RULE.test(sentence)) return false;
   const unquoted = sentence.replace(/"[^"]*"|“[^”]*”/g, " ");

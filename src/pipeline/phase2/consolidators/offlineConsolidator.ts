@@ -1,7 +1,7 @@
+import { isTopicWord } from "../../../text/stopWords.js";
 import { toIso } from "../../../util/clock.js";
 import { projectName } from "../../../workspace/workspacePaths.js";
 import { commandFamily } from "../../phase1/offline/commands.js";
-import { stopWords } from "../../phase1/offline/patterns.js";
 import type { Stage1Output } from "../../phase1/types.js";
 import { globalInputs, guardedInput } from "../consolidationInputs.js";
 import { commandOf, mergeFacts, type SupportedStatement } from "./knowledge.js";
@@ -123,7 +123,7 @@ function taskGroups(inputs: readonly Stage1Output[], files: ReadonlyMap<string, 
       `${output.rolloutSlug ?? ""} ${output.rolloutSummary}`
         .toLowerCase()
         .match(/[a-z][a-z0-9_-]{3,}/g)
-        ?.filter((word) => !stopWords.has(word) && !GROUP_NOISE.has(word)) ?? [],
+        ?.filter((word) => isTopicWord(word) && !GROUP_NOISE.has(word)) ?? [],
     );
   const words = new Map(inputs.map((output) => [output.sessionId, wordsOf(output)]));
   const frequency = new Map<string, number>();

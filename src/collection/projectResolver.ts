@@ -1,5 +1,5 @@
+import { projectIdentity } from "../project/projectKey.js";
 import type { SessionInfo } from "../sources/types.js";
-import { projectIdentity } from "./projectKey.js";
 
 /**
  * Resolves the project key of sessions, once per (cwd, recorded remote) within one pass: a scan of
