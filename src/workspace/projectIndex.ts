@@ -35,13 +35,36 @@ export function workspaceForCwd(memoriesRoot: string, cwd: string): WorkspaceRef
   return best ? projectWorkspace(memoriesRoot, best.key) : direct;
 }
 
+/**
+ * Entries of a readable index. A missing file is normal (no phase 2 yet); an unreadable one falls back
+ * to the identity workspace above, which is right for every repository whose identity did not change,
+ * and the next phase-2 run rewrites it; `cairn doctor` reports it meanwhile (`projectIndexProblem`).
+ */
 function readIndex(memoriesRoot: string): ProjectIndexEntry[] {
+  const read = parseIndex(memoriesRoot);
+  return "entries" in read ? read.entries : [];
+}
+
+/** Why `memories/projects.json` cannot be used, or null when it is fine or absent. */
+export function projectIndexProblem(memoriesRoot: string): string | null {
+  const read = parseIndex(memoriesRoot);
+  return "problem" in read ? read.problem : null;
+}
+
+function parseIndex(memoriesRoot: string): { entries: ProjectIndexEntry[] } | { problem: string } {
+  const path = join(memoriesRoot, INDEX_FILE);
+  let text: string;
   try {
-    const parsed = JSON.parse(readFileSync(join(memoriesRoot, INDEX_FILE), "utf8")) as { projects?: unknown };
-    return Array.isArray(parsed.projects)
-      ? (parsed.projects as ProjectIndexEntry[]).filter((e) => Array.isArray(e?.cwds))
-      : [];
-  } catch {
-    return [];
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { entries: [] };
+    return { problem: `${path} cannot be read (${(error as Error).message})` };
+  }
+  try {
+    const parsed = JSON.parse(text) as { projects?: unknown };
+    if (!Array.isArray(parsed.projects)) return { problem: `${path} has no "projects" list` };
+    return { entries: (parsed.projects as ProjectIndexEntry[]).filter((e) => Array.isArray(e?.cwds)) };
+  } catch (error) {
+    return { problem: `${path} is not valid JSON (${(error as Error).message})` };
   }
 }

@@ -2,6 +2,7 @@ import { existsSync, statSync } from "node:fs";
 import type { Command } from "commander";
 import type { Cairn } from "../../cairn.js";
 import { type SummarySizeWarning, summarySizeWarnings } from "../../read/summarySizeWarnings.js";
+import { projectIndexProblem } from "../../workspace/projectIndex.js";
 import { withCairn } from "../context.js";
 import { printJson, printLine } from "../output.js";
 import { doctorStore } from "./doctorStore.js";
@@ -17,6 +18,8 @@ export interface DoctorReport {
   summarySizes: SummarySizeWarning[];
   /** Set when Codex's AGENTS.override.md hides cairn's AGENTS.md block. */
   codexAgentsOverride: string | null;
+  /** Set when memories/projects.json cannot be used: injection then finds moved checkouts by identity only. */
+  projectIndex: string | null;
 }
 
 export function registerDoctor(program: Command): void {
@@ -69,6 +72,7 @@ export async function doctor(cairn: Cairn): Promise<DoctorReport> {
       tokenLimit: cairn.config.memories.summaryInjectionTokenLimit,
     }),
     codexAgentsOverride: codexAgentsOverrideWarning(cairn.env) ?? null,
+    projectIndex: projectIndexProblem(cairn.paths.memories),
   };
 }
 
@@ -94,4 +98,5 @@ function printDoctor(report: DoctorReport): void {
   );
   for (const warning of report.summarySizes) printLine(`warning       ${warning.message}`);
   if (report.codexAgentsOverride) printLine(`codex         ${report.codexAgentsOverride}`);
+  if (report.projectIndex) printLine(`warning       ${report.projectIndex}; "cairn consolidate --force" rewrites it`);
 }
