@@ -13,6 +13,21 @@ interface Evidence {
   itemId: number;
 }
 
+/** What a session says, gathered once; the summary, the raw memory and the facts are written from it. */
+interface SessionEvidence {
+  mainTask: string;
+  tasks: Evidence[];
+  preferences: Evidence[];
+  decisions: Evidence[];
+  runs: CommandRun[];
+  procedures: ReturnType<typeof workedProcedures>;
+  fixes: ReturnType<typeof failuresAndFixes>;
+  files: ReturnType<typeof filesTouched>;
+  compactions: string[];
+  outcome: ItemRecord | undefined;
+  keywords: string[];
+}
+
 /**
  * The deterministic extractor used when no model is configured: it reads what the session itself
  * says (requests, durable preferences, decisions, commands that worked, failures and their fixes,
@@ -20,8 +35,22 @@ interface Evidence {
  * nothing a future session could use.
  */
 export function extractOffline(session: SessionRecord, items: readonly ItemRecord[]): Stage1Extraction | null {
+  const evidence = gatherEvidence(session, items);
+  if (!evidence) return null;
+  const { mainTask, keywords } = evidence;
+  return {
+    rolloutSummary: summaryOf(evidence),
+    rolloutSlug: slug(taskWords(mainTask).slice(0, 6).join(" ") || keywords.slice(0, 4).join(" ")),
+    rawMemory: rawMemoryOf(session, evidence),
+    facts: facts(evidence),
+    entities: entities(session, evidence.procedures, evidence.files),
+  };
+}
+
+function gatherEvidence(session: SessionRecord, items: readonly ItemRecord[]): SessionEvidence | null {
   const userItems = items.filter((item) => item.role === "user" && item.text.trim().length > 0);
-  if (userItems.length === 0) return null;
+  const first = userItems[0];
+  if (!first) return null;
   const tasks = userItems
     .map((item) => ({ text: headline(item.text), itemId: item.id }))
     .filter((t) => t.text.length >= 8);
@@ -38,15 +67,23 @@ export function extractOffline(session: SessionRecord, items: readonly ItemRecor
       ),
   ).slice(0, 10);
   const runs = commandRuns(items);
-  const procedures = workedProcedures(runs);
-  const fixes = failuresAndFixes(runs);
-  const files = filesTouched(items, session.cwd).slice(0, 10);
-  const compactions = items.filter((item) => item.role === "compaction").map((item) => headline(item.text, 400));
-  const outcome = lastAssistant(items);
-  const keywords = topKeywords(userItems.map((item) => item.text).join("\n"), 8);
+  return {
+    mainTask: tasks[0]?.text ?? headline(first.text),
+    tasks,
+    preferences,
+    decisions,
+    runs,
+    procedures: workedProcedures(runs),
+    fixes: failuresAndFixes(runs),
+    files: filesTouched(items, session.cwd).slice(0, 10),
+    compactions: items.filter((item) => item.role === "compaction").map((item) => headline(item.text, 400)),
+    outcome: lastAssistant(items),
+    keywords: topKeywords(userItems.map((item) => item.text).join("\n"), 8),
+  };
+}
 
-  const mainTask = tasks[0]?.text ?? headline(userItems[0]!.text);
-  const summary = [
+function summaryOf({ mainTask, tasks, runs, files, outcome, preferences }: SessionEvidence): string {
+  return [
     `The user asked: "${mainTask}".`,
     tasks.length > 1
       ? `Follow-up requests: ${tasks
@@ -68,8 +105,12 @@ export function extractOffline(session: SessionRecord, items: readonly ItemRecor
   ]
     .filter(Boolean)
     .join(" ");
+}
 
-  const rawMemory = [
+function rawMemoryOf(session: SessionRecord, evidence: SessionEvidence): string {
+  const { mainTask, tasks, outcome, preferences, decisions, procedures, fixes, files, compactions, keywords } =
+    evidence;
+  return [
     section("Task", [
       `${mainTask} (${session.agent} session in ${session.cwd ?? "an unknown directory"})`,
       ...tasks.slice(1, 8).map((t) => `Then: ${t.text}`),
@@ -103,14 +144,6 @@ export function extractOffline(session: SessionRecord, items: readonly ItemRecor
   ]
     .filter(Boolean)
     .join("\n\n");
-
-  return {
-    rolloutSummary: summary,
-    rolloutSlug: slug(taskWords(mainTask).slice(0, 6).join(" ") || keywords.slice(0, 4).join(" ")),
-    rawMemory,
-    facts: facts({ preferences, decisions, procedures, fixes }),
-    entities: entities(session, procedures, files),
-  };
 }
 
 function section(title: string, bullets: string[]): string {
