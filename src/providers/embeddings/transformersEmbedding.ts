@@ -1,4 +1,4 @@
-import { ProviderError } from "../llm/types.js";
+import { ProviderError } from "../providerError.js";
 import type { EmbeddingProvider } from "./types.js";
 
 export interface TransformersEmbeddingOptions {
