@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { OllamaEmbeddingProvider } from "../../src/providers/embeddings/ollamaEmbedding.js";
 import { OpenAiEmbeddingProvider } from "../../src/providers/embeddings/openaiEmbedding.js";
-import { createTransformersEmbeddingProvider } from "../../src/providers/embeddings/transformersEmbedding.js";
+import { TransformersEmbeddingProvider } from "../../src/providers/embeddings/transformersEmbedding.js";
 import { ProviderError } from "../../src/providers/llm/types.js";
 import { type LoopbackServer, startLoopbackServer } from "../helpers/loopbackServer.js";
 
@@ -66,7 +66,7 @@ describe("HTTP embedding providers", () => {
   });
 
   it("reports clearly when transformers.js is not installed", async () => {
-    const provider = createTransformersEmbeddingProvider({ modelPath: "models/none", dimensions: 384 });
+    const provider = new TransformersEmbeddingProvider({ modelPath: "models/none", dimensions: 384 });
     const error = await provider.embed(["x"]).catch((e: unknown) => e);
     if (error instanceof ProviderError) {
       expect(error.kind).toBe("config");

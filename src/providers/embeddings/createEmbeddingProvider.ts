@@ -4,7 +4,7 @@ import { defaultEmbeddingBaseUrls, defaultEmbeddingModels } from "./defaults.js"
 import { createHashedEmbeddingProvider } from "./hashedEmbedding.js";
 import { OllamaEmbeddingProvider } from "./ollamaEmbedding.js";
 import { OpenAiEmbeddingProvider } from "./openaiEmbedding.js";
-import { createTransformersEmbeddingProvider } from "./transformersEmbedding.js";
+import { TransformersEmbeddingProvider } from "./transformersEmbedding.js";
 import type { EmbeddingProvider } from "./types.js";
 
 /** The configured embedding provider; `hashed` needs nothing and is the default. */
@@ -30,6 +30,6 @@ export function createEmbeddingProvider(config: CairnConfig["embeddings"]): Embe
       if (!config.model) {
         throw new CairnError("config_invalid", "embeddings.model must name a local model directory for transformers");
       }
-      return createTransformersEmbeddingProvider({ modelPath: config.model, dimensions });
+      return new TransformersEmbeddingProvider({ modelPath: config.model, dimensions });
   }
 }
