@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createOllamaEmbeddingProvider } from "../../src/providers/embeddings/ollamaEmbedding.js";
-import { createOpenAiEmbeddingProvider } from "../../src/providers/embeddings/openaiEmbedding.js";
-import { createTransformersEmbeddingProvider } from "../../src/providers/embeddings/transformersEmbedding.js";
+import { OllamaEmbeddingProvider } from "../../src/providers/embeddings/ollamaEmbedding.js";
+import { OpenAiEmbeddingProvider } from "../../src/providers/embeddings/openaiEmbedding.js";
+import { TransformersEmbeddingProvider } from "../../src/providers/embeddings/transformersEmbedding.js";
 import { ProviderError } from "../../src/providers/llm/types.js";
 import { type LoopbackServer, startLoopbackServer } from "../helpers/loopbackServer.js";
 
@@ -23,7 +23,7 @@ describe("HTTP embedding providers", () => {
         model: "m",
       },
     }));
-    const provider = createOpenAiEmbeddingProvider({
+    const provider = new OpenAiEmbeddingProvider({
       baseUrl: `${server.url}/v1`,
       model: "text-embedding-3-small",
       dimensions: 2,
@@ -48,7 +48,7 @@ describe("HTTP embedding providers", () => {
         ? { body: { models: [] } }
         : { body: { model: "nomic-embed-text", embeddings: [[1, 0, 0]] } },
     );
-    const provider = createOllamaEmbeddingProvider({ baseUrl: server.url, model: "nomic-embed-text", dimensions: 3 });
+    const provider = new OllamaEmbeddingProvider({ baseUrl: server.url, model: "nomic-embed-text", dimensions: 3 });
     expect((await provider.embed(["hello"])).map((v) => [...v])).toEqual([[1, 0, 0]]);
     expect(server.requests[0]).toMatchObject({
       path: "/api/embed",
@@ -59,14 +59,14 @@ describe("HTTP embedding providers", () => {
 
   it("turns HTTP failures into typed, retryable errors", async () => {
     server = await startLoopbackServer(() => ({ status: 503, body: { error: "loading" } }));
-    const provider = createOllamaEmbeddingProvider({ baseUrl: server.url, model: "m", dimensions: 3 });
+    const provider = new OllamaEmbeddingProvider({ baseUrl: server.url, model: "m", dimensions: 3 });
     const error = await provider.embed(["x"]).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderError);
     expect(error).toMatchObject({ kind: "http", statusCode: 503, isRetryable: true });
   });
 
   it("reports clearly when transformers.js is not installed", async () => {
-    const provider = createTransformersEmbeddingProvider({ modelPath: "models/none", dimensions: 384 });
+    const provider = new TransformersEmbeddingProvider({ modelPath: "models/none", dimensions: 384 });
     const error = await provider.embed(["x"]).catch((e: unknown) => e);
     if (error instanceof ProviderError) {
       expect(error.kind).toBe("config");
@@ -83,7 +83,7 @@ describe("embedding provider errors", () => {
       status: 401,
       body: { error: { message: `Incorrect API key provided: ${key}` } },
     }));
-    const provider = createOpenAiEmbeddingProvider({
+    const provider = new OpenAiEmbeddingProvider({
       baseUrl: `${server.url}/v1`,
       model: "m",
       dimensions: 2,

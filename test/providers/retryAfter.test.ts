@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseRetryAfter } from "../../src/providers/llm/retryAfter.js";
+import { parseRetryAfter } from "../../src/providers/retryAfter.js";
 
 const now = Date.parse("2026-03-01T12:00:00Z");
 const parse = (headers: Record<string, string>) => parseRetryAfter(new Headers(headers), now);

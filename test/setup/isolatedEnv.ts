@@ -26,5 +26,16 @@ export function isolatedEnv(root: string): Record<string, string> {
   };
 }
 
-/** Variables that would point a test at the real user's data; removed from the test environment. */
-export const unsetVariables = ["OPENCODE_DB"] as const;
+/**
+ * Variables that would point a test at the real user's data, or send its loopback traffic through the
+ * machine's proxy (providers honour HTTP(S)_PROXY); removed from the test environment.
+ */
+export const unsetVariables = [
+  "OPENCODE_DB",
+  "HTTP_PROXY",
+  "http_proxy",
+  "HTTPS_PROXY",
+  "https_proxy",
+  "NO_PROXY",
+  "no_proxy",
+] as const;

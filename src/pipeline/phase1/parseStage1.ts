@@ -1,3 +1,5 @@
+import { z } from "zod";
+import { modelJsonSchema } from "../../providers/llm/modelJsonSchema.js";
 import { addressesAgent, withoutAgentDirected } from "../../text/addressesAgent.js";
 import { pointsToTranscript } from "./offline/preferences.js";
 import { type EntityTriple, type ExtractedFact, type FactType, factTypes, type Stage1Extraction } from "./types.js";
@@ -11,6 +13,36 @@ const MAX_FACTS = 20;
 const MIN_FACT_CHARS = 10;
 const MAX_FACT_CHARS = 2000;
 const MAX_ENTITIES = 50;
+
+const confidenceSchema = z.number().min(0).max(1);
+const factSchema = z.object({
+  content: z.string(),
+  type: z.enum(factTypes),
+  confidence: confidenceSchema,
+  evidence: z.array(z.int()),
+});
+const entitySchema = z.object({
+  source: z.string(),
+  relationship: z.string(),
+  target: z.string(),
+  confidence: confidenceSchema,
+});
+
+/**
+ * The stage-1 answer as the model is asked to give it. The request's JSON Schema is generated from it,
+ * and the reader below checks each field against it, repairing or dropping what fails (with a warning)
+ * instead of rejecting the whole answer.
+ */
+export const stage1AnswerSchema = z.object({
+  rollout_summary: z.string(),
+  rollout_slug: z.string().nullable(),
+  raw_memory: z.string(),
+  facts: z.array(factSchema).max(MAX_FACTS),
+  entities: z.array(entitySchema).max(MAX_ENTITIES),
+});
+
+/** The JSON Schema requested from providers that support structured output. */
+export const stage1Schema = modelJsonSchema(stage1AnswerSchema);
 
 /**
  * Reads a model's stage-1 answer. Strips `<think>` blocks and code fences, accepts the legacy keys
@@ -93,17 +125,15 @@ function parseFacts(value: unknown, warnings: string[]): ExtractedFact[] {
       warnings.push(`fact ${index}: addressed to an agent, not said by the user; dropped`);
       continue;
     }
-    let type = fact?.type as FactType;
-    if (!factTypes.includes(type)) {
-      warnings.push(`fact ${index}: unknown type ${JSON.stringify(fact?.type)}; coerced to fact`);
-      type = "fact";
-    }
+    const known = factSchema.shape.type.safeParse(fact?.type);
+    if (!known.success) warnings.push(`fact ${index}: unknown type ${JSON.stringify(fact?.type)}; coerced to fact`);
+    const type: FactType = known.success ? known.data : "fact";
     if (type === "preference" && pointsToTranscript(content)) {
       warnings.push(`fact ${index}: a path to a session transcript is not a preference; dropped`);
       continue;
     }
     if (content.length > MAX_FACT_CHARS) warnings.push(`fact ${index}: truncated to ${MAX_FACT_CHARS} characters`);
-    const confidence = typeof fact?.confidence === "number" ? Math.min(1, Math.max(0, fact.confidence)) : 0.5;
+    const confidence = readConfidence(fact?.confidence);
     const evidence = Array.isArray(fact?.evidence)
       ? fact.evidence.filter((id): id is number => Number.isInteger(id) && (id as number) > 0)
       : [];
@@ -129,10 +159,17 @@ function parseEntities(value: unknown, warnings: string[]): EntityTriple[] {
       warnings.push(`entity ${index}: empty source, relationship or target; dropped`);
       continue;
     }
-    const confidence = typeof entity?.confidence === "number" ? Math.min(1, Math.max(0, entity.confidence)) : 0.5;
+    const confidence = readConfidence(entity?.confidence);
     entities.push({ source: parts[0]!, relationship: parts[1]!, target: parts[2]!, confidence });
   }
   return entities;
+}
+
+/** A confidence in range as given, any other number clamped into it, anything else 0.5. */
+export function readConfidence(value: unknown): number {
+  const inRange = confidenceSchema.safeParse(value);
+  if (inRange.success) return inRange.data;
+  return typeof value === "number" ? Math.min(1, Math.max(0, value)) : 0.5;
 }
 
 function slugify(text: string): string {
@@ -145,45 +182,3 @@ function slugify(text: string): string {
     .join("-")
     .slice(0, 60);
 }
-
-/** The JSON Schema requested from providers that support structured output. */
-export const stage1Schema: Record<string, unknown> = {
-  type: "object",
-  additionalProperties: false,
-  required: ["rollout_summary", "rollout_slug", "raw_memory", "facts", "entities"],
-  properties: {
-    rollout_summary: { type: "string" },
-    rollout_slug: { type: ["string", "null"] },
-    raw_memory: { type: "string" },
-    facts: {
-      type: "array",
-      maxItems: MAX_FACTS,
-      items: {
-        type: "object",
-        additionalProperties: false,
-        required: ["content", "type", "confidence", "evidence"],
-        properties: {
-          content: { type: "string" },
-          type: { type: "string", enum: [...factTypes] },
-          confidence: { type: "number", minimum: 0, maximum: 1 },
-          evidence: { type: "array", items: { type: "integer" } },
-        },
-      },
-    },
-    entities: {
-      type: "array",
-      maxItems: MAX_ENTITIES,
-      items: {
-        type: "object",
-        additionalProperties: false,
-        required: ["source", "relationship", "target", "confidence"],
-        properties: {
-          source: { type: "string" },
-          relationship: { type: "string" },
-          target: { type: "string" },
-          confidence: { type: "number", minimum: 0, maximum: 1 },
-        },
-      },
-    },
-  },
-};

@@ -1,9 +1,10 @@
 import type { CairnConfig } from "../../config/schema.js";
 import { CairnError } from "../../util/errors.js";
+import { defaultEmbeddingBaseUrls, defaultEmbeddingModels } from "./defaults.js";
 import { createHashedEmbeddingProvider } from "./hashedEmbedding.js";
-import { createOllamaEmbeddingProvider } from "./ollamaEmbedding.js";
-import { createOpenAiEmbeddingProvider } from "./openaiEmbedding.js";
-import { createTransformersEmbeddingProvider } from "./transformersEmbedding.js";
+import { OllamaEmbeddingProvider } from "./ollamaEmbedding.js";
+import { OpenAiEmbeddingProvider } from "./openaiEmbedding.js";
+import { TransformersEmbeddingProvider } from "./transformersEmbedding.js";
 import type { EmbeddingProvider } from "./types.js";
 
 /** The configured embedding provider; `hashed` needs nothing and is the default. */
@@ -13,22 +14,22 @@ export function createEmbeddingProvider(config: CairnConfig["embeddings"]): Embe
     case "hashed":
       return createHashedEmbeddingProvider({ dimensions });
     case "openai":
-      return createOpenAiEmbeddingProvider({
-        baseUrl: config.baseUrl ?? "https://api.openai.com",
-        model: config.model ?? "text-embedding-3-small",
+      return new OpenAiEmbeddingProvider({
+        baseUrl: config.baseUrl ?? defaultEmbeddingBaseUrls.openai,
+        model: config.model ?? defaultEmbeddingModels.openai,
         dimensions,
         ...(config.apiKey ? { apiKey: config.apiKey } : {}),
       });
     case "ollama":
-      return createOllamaEmbeddingProvider({
-        baseUrl: config.baseUrl ?? "http://127.0.0.1:11434",
-        model: config.model ?? "nomic-embed-text",
+      return new OllamaEmbeddingProvider({
+        baseUrl: config.baseUrl ?? defaultEmbeddingBaseUrls.ollama,
+        model: config.model ?? defaultEmbeddingModels.ollama,
         dimensions,
       });
     case "transformers":
       if (!config.model) {
         throw new CairnError("config_invalid", "embeddings.model must name a local model directory for transformers");
       }
-      return createTransformersEmbeddingProvider({ modelPath: config.model, dimensions });
+      return new TransformersEmbeddingProvider({ modelPath: config.model, dimensions });
   }
 }

@@ -1,4 +1,6 @@
-import { postJson, toUnitVectors } from "./postJson.js";
+import { postJson } from "../http.js";
+import { DEFAULT_EMBEDDING_TIMEOUT_MS } from "./defaults.js";
+import { toUnitVectors } from "./toUnitVectors.js";
 import type { EmbeddingProvider } from "./types.js";
 
 export interface HttpEmbeddingOptions {
@@ -10,17 +12,32 @@ export interface HttpEmbeddingOptions {
 }
 
 /** Any OpenAI-compatible `POST {baseUrl}/v1/embeddings` (OpenAI, llama.cpp, vLLM, LM Studio). */
-export function createOpenAiEmbeddingProvider(options: HttpEmbeddingOptions): EmbeddingProvider {
-  const url = `${options.baseUrl.replace(/\/+$/, "").replace(/\/v1$/, "")}/v1/embeddings`;
-  const headers: Record<string, string> = options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {};
-  const embed = async (texts: string[]) => {
+export class OpenAiEmbeddingProvider implements EmbeddingProvider {
+  readonly name = "openai";
+  readonly model: string;
+  readonly dimensions: number;
+  private readonly url: string;
+  private readonly apiKey: string | undefined;
+  private readonly timeoutMs: number;
+
+  constructor(options: HttpEmbeddingOptions) {
+    this.model = options.model;
+    this.dimensions = options.dimensions;
+    this.url = `${options.baseUrl.replace(/\/+$/, "").replace(/\/v1$/, "")}/v1/embeddings`;
+    this.apiKey = options.apiKey || undefined;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_EMBEDDING_TIMEOUT_MS;
+  }
+
+  async embed(texts: string[], options: { signal?: AbortSignal } = {}): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
     const answer = (await postJson({
       provider: "openai-embeddings",
-      url,
-      headers,
-      body: { model: options.model, input: texts, dimensions: options.dimensions, encoding_format: "float" },
-      timeoutMs: options.timeoutMs ?? 30_000,
+      url: this.url,
+      headers: this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {},
+      body: { model: this.model, input: texts, dimensions: this.dimensions, encoding_format: "float" },
+      timeoutMs: this.timeoutMs,
+      signal: options.signal,
+      secrets: [this.apiKey],
     })) as { data?: { index: number; embedding: number[] }[] };
     const data = [...(answer.data ?? [])].sort((a, b) => a.index - b.index);
     return toUnitVectors(
@@ -28,19 +45,14 @@ export function createOpenAiEmbeddingProvider(options: HttpEmbeddingOptions): Em
       data.map((d) => d.embedding),
       texts.length,
     );
-  };
-  return {
-    name: "openai",
-    model: options.model,
-    dimensions: options.dimensions,
-    embed,
-    async available() {
-      try {
-        await embed(["ping"]);
-        return true;
-      } catch {
-        return false;
-      }
-    },
-  };
+  }
+
+  async available(): Promise<boolean> {
+    try {
+      await this.embed(["ping"]);
+      return true;
+    } catch {
+      return false;
+    }
+  }
 }

@@ -4,8 +4,8 @@ export interface EmbeddingProvider {
   /** Identifies the vector space: stored with each vector so a model change marks vectors stale. */
   readonly model: string;
   readonly dimensions: number;
-  /** One vector per input text, in order, L2-normalized. */
-  embed(texts: string[]): Promise<Float32Array[]>;
+  /** One vector per input text, in order, L2-normalized. `signal` cancels a remote call. */
+  embed(texts: string[], options?: { signal?: AbortSignal }): Promise<Float32Array[]>;
   available(): Promise<boolean>;
   /**
    * Optional, for providers whose features are words: the query's vector with each word's features

@@ -1,6 +1,6 @@
+import { postJson } from "../http.js";
 import { malformedAnswer, refusal, sumTokenCounts, tokenCount } from "./answerErrors.js";
 import { DEFAULT_TIMEOUT_MS, defaultBaseUrls, defaultModels } from "./defaults.js";
-import { postJson } from "./http.js";
 import type { HttpProviderOptions } from "./providerOptions.js";
 import { type LlmProvider, type LlmRequest, type LlmResult, ProviderError } from "./types.js";
 

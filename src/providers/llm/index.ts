@@ -1,4 +1,6 @@
 /** The LLM layer's public pieces: the contract, the providers, and role resolution. */
+
+export { isRetryableStatus, type PostJsonOptions, postJson, probeJson } from "../http.js";
 export { AnthropicProvider } from "./anthropic.js";
 export { ClaudeCliProvider } from "./claudeCli.js";
 export { CodexCliProvider } from "./codexCli.js";
@@ -6,7 +8,6 @@ export { createLlmProvider, describeRoleSpec, type LlmRoleSpec } from "./createL
 export { type ConcreteProviderName, DEFAULT_TIMEOUT_MS, defaultBaseUrls, defaultModels } from "./defaults.js";
 export { type DetectedRole, type DetectLlmOptions, detectLlmRole } from "./detect.js";
 export { findOnPath } from "./findOnPath.js";
-export { isRetryableStatus, type PostJsonOptions, postJson, probeJson } from "./http.js";
 export { OllamaProvider, ollamaBaseUrlFromHost } from "./ollama.js";
 export { OpenAiProvider } from "./openai.js";
 export type { CliProviderOptions, HttpProviderOptions } from "./providerOptions.js";

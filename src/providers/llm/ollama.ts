@@ -1,6 +1,6 @@
+import { postJson, probeJson } from "../http.js";
 import { malformedAnswer, tokenCount } from "./answerErrors.js";
 import { AVAILABLE_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, defaultBaseUrls, defaultModels } from "./defaults.js";
-import { postJson, probeJson } from "./http.js";
 import type { HttpProviderOptions } from "./providerOptions.js";
 import type { LlmProvider, LlmRequest, LlmResult } from "./types.js";
 

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { bodyStart } from "./scrub.js";
+import { bodyStart } from "../scrub.js";
 import { ProviderError } from "./types.js";
 
 export interface RunCliOptions {

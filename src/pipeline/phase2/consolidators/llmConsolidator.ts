@@ -1,29 +1,23 @@
 import { randomBytes } from "node:crypto";
+import { z } from "zod";
 import { fillTemplate, loadPrompt } from "../../../prompts/template.js";
+import { modelJsonSchema } from "../../../providers/llm/modelJsonSchema.js";
 import type { LlmProvider } from "../../../providers/llm/types.js";
 import { tokenCount, truncateToTokens } from "../../../text/tokens.js";
 import { extractJsonObject } from "../../phase1/parseStage1.js";
 import type { Stage1Output } from "../../phase1/types.js";
 import type { ConsolidatedFiles, ConsolidationInput, Consolidator, SkillFile } from "./types.js";
 
-const schema: Record<string, unknown> = {
-  type: "object",
-  additionalProperties: false,
-  required: ["memory_md", "memory_summary_md", "skills"],
-  properties: {
-    memory_md: { type: "string" },
-    memory_summary_md: { type: "string" },
-    skills: {
-      type: "array",
-      items: {
-        type: "object",
-        additionalProperties: false,
-        required: ["name", "description", "body"],
-        properties: { name: { type: "string" }, description: { type: "string" }, body: { type: "string" } },
-      },
-    },
-  },
-};
+const skillSchema = z.object({ name: z.string(), description: z.string(), body: z.string() });
+
+/** The consolidation answer as the model is asked to give it; the request's JSON Schema is generated from it. */
+export const workspaceAnswerSchema = z.object({
+  memory_md: z.string(),
+  memory_summary_md: z.string(),
+  skills: z.array(skillSchema),
+});
+
+export const workspaceJsonSchema = modelJsonSchema(workspaceAnswerSchema);
 
 /**
  * Consolidation by a model (the `smol` role, falling back to `default`): the previous files and the
@@ -51,7 +45,7 @@ export function llmConsolidator(
           boundary,
           memory_data_json: JSON.stringify(data, null, 1),
         }),
-        jsonSchema: { name: "memory_workspace", schema },
+        jsonSchema: { name: "memory_workspace", schema: workspaceJsonSchema },
         temperature: 0,
         signal: context.signal,
       });
@@ -96,12 +90,13 @@ function parseFiles(answer: string): ConsolidatedFiles {
   if (typeof memory !== "string" || typeof summary !== "string") {
     throw new Error("consolidation answer lacks memory_md or memory_summary_md");
   }
+  // A skill missing a field is dropped; the files are still worth keeping.
   const skills: SkillFile[] = Array.isArray(object.skills)
     ? object.skills.flatMap((raw) => {
-        const skill = raw as Record<string, unknown>;
-        const name = typeof skill.name === "string" ? skillName(skill.name) : "";
-        if (!name || typeof skill.description !== "string" || typeof skill.body !== "string") return [];
-        return [{ name, description: skill.description.trim(), body: skill.body }];
+        const skill = skillSchema.safeParse(raw);
+        const name = skill.success ? skillName(skill.data.name) : "";
+        if (!skill.success || !name) return [];
+        return [{ name, description: skill.data.description.trim(), body: skill.data.body }];
       })
     : [];
   return { memory, summary: summary.trimStart().startsWith("v1") ? summary : `v1\n${summary}`, skills };

@@ -3,7 +3,10 @@
  * Retry-After is either delay-seconds or an HTTP date (RFC 9110 §10.2.3); OpenAI also sends the
  * more precise `retry-after-ms`, which wins when present.
  */
-export function parseRetryAfter(headers: Headers, now: number = Date.now()): number | undefined {
+export function parseRetryAfter(
+  headers: { get(name: string): string | null },
+  now: number = Date.now(),
+): number | undefined {
   const precise = headers.get("retry-after-ms");
   if (precise !== null && /^\d+(\.\d+)?$/.test(precise.trim())) return Math.ceil(Number(precise));
   const value = headers.get("retry-after")?.trim();

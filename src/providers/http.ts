@@ -1,6 +1,7 @@
+import { ProviderError } from "./providerError.js";
+import { type HttpAnswer, proxyFetch } from "./proxyFetch.js";
 import { parseRetryAfter } from "./retryAfter.js";
 import { bodyStart, scrubSecrets } from "./scrub.js";
-import { ProviderError } from "./types.js";
 
 export interface PostJsonOptions {
   /** Names the provider in every error message. */
@@ -11,7 +12,10 @@ export interface PostJsonOptions {
   timeoutMs: number;
   /** The caller's cancellation: when it fires, its reason is thrown as is (it is not a provider failure). */
   signal?: AbortSignal;
-  /** Strings (API keys) removed from anything this helper puts into an error. */
+  /**
+   * Strings (API keys) removed from anything this helper puts into an error. The credential values of
+   * `headers` (`authorization: Bearer <key>`, `api-key: <key>`) are always added.
+   */
   secrets?: ReadonlyArray<string | undefined>;
 }
 
@@ -24,28 +28,33 @@ export function isRetryableStatus(status: number): boolean {
 }
 
 /**
+ * The one HTTP exchange of every LLM and embedding provider (as the Vercel AI SDK's postJsonToApi):
  * POSTs a JSON body and returns the parsed JSON answer. Every failure becomes a ProviderError whose
  * kind and isRetryable retry logic can branch on: timeout, network (including a reset connection),
  * http (with statusCode and retryAfterMs) and malformed (a 2xx answer that is not JSON).
+ * HTTP(S)_PROXY and NO_PROXY are honoured (proxyFetch).
  * Expects: the timeout covers the whole exchange, reading the body included.
  */
-export async function postJson(options: PostJsonOptions): Promise<unknown> {
+export async function postJson(request: PostJsonOptions): Promise<unknown> {
+  const secrets = [...(request.secrets ?? []), ...headerSecrets(request.headers), ...querySecrets(request.url)];
+  const options = { ...request, secrets };
   options.signal?.throwIfAborted();
-  if (!URL.canParse(options.url)) {
+  const problem = urlProblem(options.url);
+  if (problem) {
     throw new ProviderError({
       provider: options.provider,
       kind: "config",
-      message: `${options.provider}: base URL is not a valid URL`,
+      message: `${options.provider}: ${problem}`,
       isRetryable: false,
     });
   }
   const deadline = linkDeadline(options.timeoutMs, options.signal);
   const where = `POST ${describeUrl(options.url)}`;
   try {
-    let response: Response;
+    let response: HttpAnswer;
     let text: string;
     try {
-      response = await fetch(options.url, {
+      response = await proxyFetch(options.url, {
         method: "POST",
         headers: { "content-type": "application/json", accept: "application/json", ...options.headers },
         body: JSON.stringify(options.body),
@@ -72,7 +81,7 @@ export async function probeJson(options: {
   timeoutMs: number;
 }): Promise<{ json: unknown } | undefined> {
   try {
-    const response = await fetch(options.url, {
+    const response = await proxyFetch(options.url, {
       headers: { accept: "application/json", ...options.headers },
       signal: AbortSignal.timeout(options.timeoutMs),
     });
@@ -105,7 +114,7 @@ function transportError(error: unknown, context: PostJsonOptions & { where: stri
   });
 }
 
-function httpError(response: Response, text: string, options: PostJsonOptions): ProviderError {
+function httpError(response: HttpAnswer, text: string, options: PostJsonOptions): ProviderError {
   const body = scrubSecrets(text, options.secrets ?? []);
   return new ProviderError({
     provider: options.provider,
@@ -172,6 +181,28 @@ function describeCause(error: unknown): string {
     }
   }
   return description;
+}
+
+/** The values of credential headers (`authorization: Bearer <key>`, `x-api-key`, ...), with and without the scheme. */
+function headerSecrets(headers: Record<string, string> | undefined): string[] {
+  return Object.entries(headers ?? {})
+    .filter(([name]) => /auth|key|token|secret/i.test(name))
+    .flatMap(([, value]) => [value, value.replace(/^(Bearer|Basic)\s+/i, "")]);
+}
+
+/** Query values (`?key=...` as some gateways take it): any of them may be a credential. */
+function querySecrets(url: string): string[] {
+  return URL.canParse(url) ? [...new URL(url).searchParams.values()] : [];
+}
+
+/** Why fetch would refuse this URL before sending anything; retrying cannot help. */
+function urlProblem(url: string): string | undefined {
+  if (!URL.canParse(url)) return "base URL is not a valid URL";
+  const parsed = new URL(url);
+  if (parsed.username || parsed.password) {
+    return "base URL must not carry credentials (user:password@); set the provider's API key instead";
+  }
+  return undefined;
 }
 
 /** Origin and path only: user-info and query strings can carry credentials. */
