@@ -32,12 +32,12 @@ function only(result: ReadResult): ParsedSession {
   return result.sessions[0]!;
 }
 
-/** A v3 header, then one entry per record, each the child of the one before. */
-function piLines(records: readonly ContractRecord[]): string {
+/** A v3 header, then one entry per record, each the child of the one before; v1: a plain list of lines. */
+function piLines(records: readonly ContractRecord[], version: 1 | 3 = 3): string {
   const at = (second: number) => new Date(Date.UTC(2026, 2, 1, 9, 0, second)).toISOString();
   const header = {
     type: "session",
-    version: 3,
+    ...(version === 3 ? { version } : {}),
     id: "c0de0000-aaaa-4bbb-8ccc-00000000c0de",
     timestamp: at(0),
     cwd: "/work/app",
@@ -47,11 +47,13 @@ function piLines(records: readonly ContractRecord[]): string {
   records.forEach((record, index) => {
     const timestamp = at(index + 1);
     const id = `e${String(index).padStart(7, "0")}`;
+    // v1 entries have no tree links: their line is their identity.
+    const links = version === 3 ? { id, parentId } : {};
     if (record.kind === "malformed") lines.push(MALFORMED_LINE);
-    else if (record.kind === "unknown") lines.push(JSON.stringify({ type: "future_entry", id, parentId, timestamp }));
+    else if (record.kind === "unknown") lines.push(JSON.stringify({ type: "future_entry", ...links, timestamp }));
     else {
       const content = record.kind === "user" ? record.text : [{ type: "text", text: record.text }];
-      lines.push(JSON.stringify({ type: "message", id, parentId, timestamp, message: { role: record.kind, content } }));
+      lines.push(JSON.stringify({ type: "message", ...links, timestamp, message: { role: record.kind, content } }));
     }
     if (record.kind !== "malformed") parentId = id;
   });
@@ -65,6 +67,12 @@ for (const adapter of [piAdapter, ompAdapter]) {
     write: (path, records) => writeFileSync(path, piLines(records)),
   });
 }
+
+runAdapterContract("pi v1 linear", {
+  adapter: piAdapter,
+  file: join("sessions", "--work-app--", "2026-03-01T09-00-00-000Z_c0de.jsonl"),
+  write: (path, records) => writeFileSync(path, piLines(records, 1)),
+});
 
 describe("pi v1 linear file", () => {
   const file = join(piFixtures, "v1-linear.jsonl");
