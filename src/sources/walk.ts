@@ -1,5 +1,6 @@
 import { type Dirent, readdirSync, realpathSync, statSync } from "node:fs";
 import { join, sep } from "node:path";
+import { errorMessage } from "../util/errors.js";
 
 /** A path the walk did not follow, and why (reported by the scan, never silently dropped). */
 export interface SkippedPath {
@@ -9,9 +10,10 @@ export interface SkippedPath {
 
 /**
  * Lists files under `root` whose name passes `accept`, depth-first, in a stable (sorted) order.
- * A missing or unreadable root or sub-folder yields nothing rather than an error: agents that are not
- * installed simply have no sessions. Only regular files are listed: a FIFO or a device would block or
- * never end when read.
+ * A missing root yields nothing rather than an error: agents that are not installed simply have no
+ * sessions. A folder that exists but cannot be listed (a permission problem) would hide its sessions,
+ * so it is put in `skipped` with the reason. Only regular files are listed: a FIFO or a device would
+ * block or never end when read.
  *
  * Symbolic links (a project folder moved elsewhere and linked back, a session file linked from
  * another) are followed only when their resolved target is inside the resolved root: a link out of the
@@ -44,7 +46,9 @@ export function walkFiles(
     let entries: Dirent[];
     try {
       entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
+    } catch (error) {
+      // Removed while the walk ran (or a root that is a file): nothing there to lose.
+      if (!isGone(error)) skipped?.push({ path: dir, reason: unlistable(error) });
       return;
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -89,6 +93,16 @@ export function walkFiles(
   };
   visit(root, realRoot, 0);
   return [...found.values()].map((entry) => entry.path);
+}
+
+function unlistable(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code ?? errorMessage(error);
+  return `cannot list folder (${code}): its sessions are not imported until cairn may read it (check its permissions)`;
+}
+
+function isGone(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === "ENOENT" || code === "ENOTDIR";
 }
 
 /**

@@ -7,6 +7,7 @@ import { claudeCodeAdapter } from "../../src/sources/claudeCode.js";
 import type { SessionItem } from "../../src/sources/types.js";
 import { expectItemsLocated } from "../helpers/expectItemsLocated.js";
 import { tempDir } from "../helpers/tempDir.js";
+import { type ContractRecord, MALFORMED_LINE, mergeByKey, runAdapterContract, stored } from "./adapterContract.js";
 
 const ROOT = fileURLToPath(new URL("../fixtures/claude-code/", import.meta.url));
 const PROJECT = join(ROOT, "projects", "-home-dev-my-shop");
@@ -31,12 +32,35 @@ function copyOfFixtures(): string {
   return dir;
 }
 
-/** Upserts by key, as the collector does with a partial read after a full one. */
-function mergeByKey(...lists: SessionItem[][]): SessionItem[] {
-  const merged = new Map<string, SessionItem>();
-  for (const list of lists) for (const item of list) merged.set(item.key, item);
-  return [...merged.values()];
+const CONTRACT_SESSION = "0a1b2c3d-0000-4000-8000-00000000c0de";
+
+/** One line per record, each message chained to the one before it by `parentUuid`. */
+function claudeLines(records: readonly ContractRecord[]): string {
+  let parent: string | null = null;
+  return records
+    .map((record, index) => {
+      if (record.kind === "malformed") return MALFORMED_LINE;
+      const timestamp = new Date(Date.UTC(2026, 2, 10, 9, 0, index)).toISOString();
+      if (record.kind === "unknown")
+        return JSON.stringify({ type: "future-record", sessionId: CONTRACT_SESSION, timestamp });
+      const uuid = `00000000-0000-4000-8000-${String(index).padStart(12, "0")}`;
+      const message =
+        record.kind === "user"
+          ? { role: "user", content: record.text }
+          : { id: `msg_c${index}`, type: "message", role: "assistant", content: [{ type: "text", text: record.text }] };
+      const line = { parentUuid: parent, isSidechain: false, userType: "external", cwd: "/home/dev/app" };
+      parent = uuid;
+      return JSON.stringify({ ...line, sessionId: CONTRACT_SESSION, type: record.kind, message, uuid, timestamp });
+    })
+    .map((line) => `${line}\n`)
+    .join("");
 }
+
+runAdapterContract("claude code", {
+  adapter: claudeCodeAdapter,
+  file: join("projects", "-home-dev-app", `${CONTRACT_SESSION}.jsonl`),
+  write: (path, records) => writeFileSync(path, claudeLines(records)),
+});
 
 describe("claude code adapter: a main transcript", () => {
   it("keeps what the person and the model said, one item per content block", async () => {
@@ -120,19 +144,6 @@ describe("claude code adapter: a main transcript", () => {
     expectItemsLocated(result.sessions[0]?.items ?? [], MAIN);
   });
 
-  it("leaves a torn last line for the next read and picks it up once complete", async () => {
-    const dir = copyOfFixtures();
-    const path = join(dir, "projects", "-home-dev-my-shop", `${SESSION}.jsonl`);
-    const first = await read(path);
-    expect(first.resume?.line).toBe(28);
-    appendFileSync(path, readFileSync(join(dir, "torn-line-rest.txt")));
-    const second = await read(path, first.resume);
-    expect(second.sessions[0]?.partial).toBe(true);
-    expect(summary(second.sessions[0]?.items ?? [])).toEqual([
-      "assistant: Fixed: the discount is rounded before subtracting.",
-    ]);
-  });
-
   it("continues from any offset with the same items and session as a whole-file read", async () => {
     const dir = copyOfFixtures();
     const path = join(dir, "projects", "-home-dev-my-shop", `${SESSION}.jsonl`);
@@ -142,8 +153,8 @@ describe("claude code adapter: a main transcript", () => {
       writeFileSync(path, lines.slice(0, cut).join(""));
       const first = await read(path);
       appendFileSync(path, lines.slice(cut).join(""));
-      // The stored state goes through JSON, as it does in the store; no resume means a whole-file read.
-      const second = await read(path, first.resume && JSON.parse(JSON.stringify(first.resume)));
+      // No resume means a whole-file read.
+      const second = await read(path, stored(first.resume));
       expect(second.needsFullRead).toBeUndefined();
       expect(mergeByKey(first.sessions[0]?.items ?? [], second.sessions[0]?.items ?? [])).toEqual(
         full.sessions[0]?.items,
@@ -239,13 +250,6 @@ describe("claude code adapter: files and roots", () => {
       ].sort(),
     );
     expect(await claudeCodeAdapter.discover(join(ROOT, "missing"))).toEqual([]);
-  });
-
-  it("turns an unreadable file into one problem", async () => {
-    const path = join(ROOT, "projects", "gone.jsonl");
-    const result = await read(path);
-    expect(result.sessions).toEqual([]);
-    expect(result.problems).toEqual([{ file: path, reason: expect.stringContaining("unreadable") }]);
   });
 
   it("waits for a line that names the session before importing or resuming", async () => {

@@ -1,4 +1,4 @@
-import { appendFileSync, copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as zlib from "node:zlib";
@@ -15,6 +15,7 @@ import { codexAdapter } from "../../src/sources/codex.js";
 import type { SessionItem } from "../../src/sources/types.js";
 import { expectItemsLocated } from "../helpers/expectItemsLocated.js";
 import { tempDir as newTempDir } from "../helpers/tempDir.js";
+import { type ContractRecord, MALFORMED_LINE, mergeByKey, runAdapterContract, stored } from "./adapterContract.js";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/codex/", import.meta.url));
 const SHOP = "0199c0de-1111-7222-8333-944455556666";
@@ -36,12 +37,36 @@ function tempDir(): string {
   return newTempDir("cairn-codex-test-");
 }
 
-/** Upserts by key, as the collector does with a partial read after a full one. */
-function mergeByKey(...lists: SessionItem[][]): SessionItem[] {
-  const merged = new Map<string, SessionItem>();
-  for (const list of lists) for (const item of list) merged.set(item.key, item);
-  return [...merged.values()];
+const CONTRACT_THREAD = "0199c0de-0000-7000-8000-00000000c0de";
+
+/** A session_meta line, then one event line per record. */
+function rolloutLines(records: readonly ContractRecord[]): string {
+  const at = (second: number) => new Date(Date.UTC(2026, 2, 4, 8, 0, second)).toISOString();
+  const meta = {
+    id: CONTRACT_THREAD,
+    timestamp: at(0),
+    cwd: "/home/dev/app",
+    originator: "codex_cli_rs",
+    source: "cli",
+  };
+  const lines = [JSON.stringify({ timestamp: at(0), type: "session_meta", payload: meta })];
+  records.forEach((record, index) => {
+    const timestamp = at(index + 1);
+    if (record.kind === "malformed") lines.push(MALFORMED_LINE);
+    else if (record.kind === "unknown") lines.push(JSON.stringify({ timestamp, type: "future_record", payload: {} }));
+    else {
+      const type = record.kind === "user" ? "user_message" : "agent_message";
+      lines.push(JSON.stringify({ timestamp, type: "event_msg", payload: { type, message: record.text } }));
+    }
+  });
+  return lines.map((line) => `${line}\n`).join("");
 }
+
+runAdapterContract("codex", {
+  adapter: codexAdapter,
+  file: `rollout-2026-03-04T09-00-00-${CONTRACT_THREAD}.jsonl`,
+  write: (path, records) => writeFileSync(path, rolloutLines(records)),
+});
 
 describe("codex adapter: current rollouts", () => {
   it("takes user and assistant text from events, never the injected context", async () => {
@@ -112,19 +137,6 @@ describe("codex adapter: current rollouts", () => {
     expect(result.skipped).toBe(12);
     expectItemsLocated(result.sessions[0]?.items ?? [], MAIN);
   });
-
-  it("leaves a torn last line for the next read and picks it up once complete", async () => {
-    const path = join(tempDir(), basename(MAIN));
-    copyFileSync(MAIN, path);
-    const first = await read(path);
-    expect(first.resume?.line).toBe(31);
-    expect(first.problems.map((problem) => problem.line)).toEqual([20]);
-    appendFileSync(path, 'age","message":"Created src/components/cart/Summary.tsx.","phase":"final_answer"}}\n');
-    const second = await read(path, first.resume);
-    expect(second.sessions[0]?.partial).toBe(true);
-    expect(summary(second.sessions[0]?.items ?? [])).toEqual(["assistant: Created src/components/cart/Summary.tsx."]);
-    expect(second.problems).toEqual([]);
-  });
 });
 
 describe("codex adapter: history rewrites and resume", () => {
@@ -158,8 +170,8 @@ describe("codex adapter: history rewrites and resume", () => {
       writeFileSync(path, lines.slice(0, cut).join(""));
       const first = await read(path);
       appendFileSync(path, lines.slice(cut).join(""));
-      // The stored state goes through JSON, as it does in the store; no resume means a whole-file read.
-      const second = await read(path, first.resume && JSON.parse(JSON.stringify(first.resume)));
+      // No resume means a whole-file read.
+      const second = await read(path, stored(first.resume));
       if (second.needsFullRead) {
         // Only before the first agent_message event (line 10) can the text source still change.
         expect(cut).toBeLessThan(10);
@@ -298,13 +310,6 @@ describe("codex adapter: files and roots", () => {
     expect(result.compressed).toBe(true);
     expect(result.read.records).toHaveLength(30);
     expect(result.read.problems.map((problem) => [problem.file, problem.line])).toEqual([[path, 20]]);
-  });
-
-  it("turns an unreadable file into one problem", async () => {
-    const path = join(tempDir(), "rollout-gone.jsonl");
-    const result = await read(path);
-    expect(result.sessions).toEqual([]);
-    expect(result.problems).toEqual([{ file: path, reason: expect.stringContaining("unreadable") }]);
   });
 });
 

@@ -1,11 +1,12 @@
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ReadResult } from "../../src/sources/adapter.js";
 import { opencodeAdapter } from "../../src/sources/opencode.js";
+import { type ContractRecord, MALFORMED_LINE, runAdapterContract } from "./adapterContract.js";
 
 const legacyRoot = fileURLToPath(new URL("../fixtures/opencode", import.meta.url));
 const legacySession = join(
@@ -117,6 +118,76 @@ function seed(path: string): void {
   addPart("prt_c2", "msg_c2", CHILD, { type: "text", text: "auth.ts line 40" });
   db.close();
 }
+
+const CONTRACT_SESSION = "ses_c0de00000000000000000001";
+
+/** One message per record, its text in one part; an unknown record is a part type OpenCode may add later. */
+function contractRows(records: readonly ContractRecord[]) {
+  return records.map((record, index) => {
+    const id = record.kind === "malformed" ? `msg_${record.id}` : `msg_c${String(index).padStart(3, "0")}`;
+    const role = record.kind === "assistant" ? "assistant" : "user";
+    const part =
+      record.kind === "user" || record.kind === "assistant"
+        ? { type: "text", text: record.text }
+        : { type: "future-part", detail: "x" };
+    return { id, at: T + index * 1000, role, part, malformed: record.kind === "malformed" };
+  });
+}
+
+runAdapterContract("opencode database", {
+  adapter: opencodeAdapter,
+  file: "opencode.db",
+  write: (path, records) => {
+    rmSync(path, { force: true });
+    rmSync(`${path}-wal`, { force: true });
+    const db = new Database(path);
+    db.exec(SCHEMA);
+    db.prepare("INSERT INTO project VALUES ('prj_1', '/work/app', 'git', ?, ?)").run(T, T);
+    db.prepare(
+      "INSERT INTO session (id, project_id, slug, directory, title, version, time_created, time_updated) VALUES (?, 'prj_1', 'calm-otter', '/work/app', 'Contract', '1.16.0', ?, ?)",
+    ).run(CONTRACT_SESSION, T, T + records.length * 1000);
+    for (const row of contractRows(records)) {
+      const data = row.malformed ? MALFORMED_LINE : JSON.stringify({ role: row.role, time: { created: row.at } });
+      db.prepare("INSERT INTO message VALUES (?, ?, ?, ?, ?)").run(row.id, CONTRACT_SESSION, row.at, row.at, data);
+      db.prepare("INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)").run(
+        `prt_${row.id.slice(4)}`,
+        row.id,
+        CONTRACT_SESSION,
+        row.at,
+        row.at,
+        JSON.stringify(row.part),
+      );
+    }
+    db.close();
+  },
+  malformedAt: (path, id) => ({ file: path, names: `msg_${id}` }),
+  skip: [{ case: "torn last line", reason: "SQLite writes rows whole: a reader never sees half a row" }],
+});
+
+runAdapterContract("opencode legacy JSON tree", {
+  adapter: opencodeAdapter,
+  file: join("storage", "session", "prj_c0de", `${CONTRACT_SESSION}.json`),
+  write: (path, records) => {
+    const storage = dirname(dirname(dirname(path)));
+    rmSync(join(storage, "message"), { recursive: true, force: true });
+    rmSync(join(storage, "part"), { recursive: true, force: true });
+    const session = { id: CONTRACT_SESSION, directory: "/work/app", title: "Contract", time: { created: T } };
+    writeFileSync(path, JSON.stringify({ ...session, time: { created: T, updated: T + records.length * 1000 } }));
+    for (const row of contractRows(records)) {
+      const message = { id: row.id, sessionID: CONTRACT_SESSION, role: row.role, time: { created: row.at } };
+      const part = { id: `prt_${row.id.slice(4)}`, sessionID: CONTRACT_SESSION, messageID: row.id, ...row.part };
+      mkdirSync(join(storage, "message", CONTRACT_SESSION), { recursive: true });
+      mkdirSync(join(storage, "part", row.id), { recursive: true });
+      writeFileSync(join(storage, "message", CONTRACT_SESSION, `${row.id}.json`), JSON.stringify(message));
+      writeFileSync(
+        join(storage, "part", row.id, `${part.id}.json`),
+        row.malformed ? MALFORMED_LINE : JSON.stringify(part),
+      );
+    }
+  },
+  malformedAt: (path, id) => ({ file: join(dirname(dirname(dirname(path))), "part", `msg_${id}`, `prt_${id}.json`) }),
+  skip: [{ case: "torn last line", reason: "each record is its own JSON file, written whole" }],
+});
 
 const temps: string[] = [];
 function tempDir(): string {
