@@ -1,44 +1,39 @@
 import { mkdirSync } from "node:fs";
 import { type Collector, createCollector } from "./collection/collector.js";
-import { type FileReport, type ScanReport, scanSources } from "./collection/scanner.js";
+import { type ScanReport, scanSources } from "./collection/scanner.js";
 import type { SessionRecord } from "./collection/types.js";
 import { loadConfig } from "./config/load.js";
 import { type CairnPaths, cairnHome, cairnPaths, tightenHomePermissions } from "./config/paths.js";
 import type { CairnConfig } from "./config/schema.js";
 import { EmbeddingTracker } from "./memory/embeddingTracker.js";
 import { MemoryStore } from "./memory/memoryStore.js";
+import { recallScopes, rememberScope } from "./memory/scopes.js";
 import type { RecallResponse, RememberInput, RememberOutcome } from "./memory/types.js";
+import { type CycleOptions, type CycleReports, runCycle, type ScanOptions } from "./pipeline/cycle.js";
+import { ingestPendingFacts } from "./pipeline/facts/ingestPending.js";
 import { ingestStage1Facts } from "./pipeline/facts/stage1Facts.js";
 import { generateHints, type HintsReport } from "./pipeline/hints/generateHints.js";
 import { type Phase1Options, type Phase1Report, runPhase1 } from "./pipeline/phase1/runPhase1.js";
-import { agentConsolidator } from "./pipeline/phase2/consolidators/agentConsolidator.js";
-import { llmConsolidator } from "./pipeline/phase2/consolidators/llmConsolidator.js";
-import { offlineConsolidator } from "./pipeline/phase2/consolidators/offlineConsolidator.js";
 import type { Consolidator } from "./pipeline/phase2/consolidators/types.js";
-import {
-  FORCE_NEXT_KEY,
-  LAST_RUN_KEY,
-  newestInput,
-  type Phase2Report,
-  runPhase2,
-  WATERMARK_KEY,
-} from "./pipeline/phase2/runPhase2.js";
-import { projectIdentity } from "./project/projectKey.js";
+import { type Phase2Report, runPhase2 } from "./pipeline/phase2/runPhase2.js";
+import { selectConsolidator } from "./pipeline/phase2/selectConsolidator.js";
+import { type PipelineStatus, pipelineStatus } from "./pipeline/status.js";
 import { createEmbeddingProvider } from "./providers/embeddings/createEmbeddingProvider.js";
 import type { EmbeddingProvider } from "./providers/embeddings/types.js";
 import { type ResolvedLlm, resolveLlm } from "./providers/llm/roles.js";
 import { type ClearReport, clearMemory } from "./read/clearMemory.js";
 import { buildInjection, type Injection } from "./read/inject.js";
 import { readMemoryUrl } from "./read/memoryUrl.js";
-import { applyCitationUsage } from "./read/usageFeedback.js";
-import { type SourceAgent, scanTargets } from "./sources/registry.js";
+import { applyCitationUsage, recordRecallUsage } from "./read/usageFeedback.js";
+import { scanTargets } from "./sources/registry.js";
 import type { AgentName, SessionItem, SessionKind } from "./sources/types.js";
-import { EligibilityRepository, PHASE1_KIND } from "./store/repositories/eligibilityRepository.js";
+import { PHASE1_KIND } from "./store/queue/jobKinds.js";
+import { Phase2State } from "./store/repositories/phase2State.js";
 import { Storage } from "./store/storage.js";
 import { assertStoreUsable } from "./store/storeCheck.js";
 import { withWriteTx } from "./store/tx.js";
-import { type Clock, DAY_MS, HOUR_MS, systemClock } from "./util/clock.js";
-import { CairnError, errorMessage } from "./util/errors.js";
+import { type Clock, HOUR_MS, systemClock } from "./util/clock.js";
+import { CairnError } from "./util/errors.js";
 
 export interface OpenCairnOptions {
   /** Memory root; defaults to `$CAIRN_HOME` or `~/.cairn`. */
@@ -47,6 +42,12 @@ export interface OpenCairnOptions {
   config?: Record<string, unknown>;
   env?: NodeJS.ProcessEnv;
   clock?: Clock;
+  /**
+   * Import transcripts in worker threads (import lanes), each writing through its own connection on
+   * the system clock. Default true. Set false to import in this thread, so every stored timestamp
+   * follows an injected `clock` (tests, simulations).
+   */
+  importLanes?: boolean;
 }
 
 /** An item pushed by an agent: a session item without the key and origin cairn assigns. */
@@ -71,11 +72,12 @@ export class Cairn {
   readonly config: CairnConfig;
   readonly clock: Clock;
   readonly env: NodeJS.ProcessEnv;
+  private readonly importLanes: boolean;
   private opened: Storage | undefined;
   private resolved: Promise<ResolvedLlm> | undefined;
   private store: MemoryStore | undefined;
   private embeddingProvider: EmbeddingProvider | undefined;
-  private refreshing: Promise<number> | undefined;
+  private tracker: EmbeddingTracker | undefined;
 
   constructor(options: OpenCairnOptions = {}) {
     this.env = options.env ?? process.env;
@@ -86,6 +88,7 @@ export class Cairn {
       ...(options.config ? { overrides: options.config } : {}),
     });
     this.clock = options.clock ?? systemClock;
+    this.importLanes = options.importLanes ?? true;
   }
 
   /** The store, opened (and created, readable by the user only) on first use. */
@@ -117,13 +120,7 @@ export class Cairn {
   }
 
   /** One collection pass over every agent's sessions, then the idle trigger. */
-  async scan(
-    options: {
-      overrides?: Partial<Record<SourceAgent, string[]>>;
-      only?: SourceAgent[];
-      onFile?: (report: FileReport, done: number) => void;
-    } = {},
-  ): Promise<ScanReport> {
+  async scan(options: ScanOptions = {}): Promise<ScanReport> {
     const storage = this.storage;
     const targets = scanTargets({
       env: this.env,
@@ -132,12 +129,9 @@ export class Cairn {
       ...(options.only ? { only: options.only } : {}),
     });
     const collector = this.collector();
-    // Import lanes write through connections of their own, on the system clock: a store opened with
-    // an injected clock (tests, simulations) imports in this thread so every timestamp follows it.
-    const lanes =
-      this.clock === systemClock
-        ? { dbPath: this.paths.database, maxUnprocessedItems: this.config.collection.maxUnprocessedItems }
-        : undefined;
+    const lanes = this.importLanes
+      ? { dbPath: this.paths.database, maxUnprocessedItems: this.config.collection.maxUnprocessedItems }
+      : undefined;
     const report = await scanSources(
       { db: storage.db, files: storage.sourceFiles, collector, clock: this.clock },
       targets,
@@ -231,21 +225,16 @@ export class Cairn {
 
   /**
    * Fills in vectors that are missing (the provider was down at write time) or stale (the model
-   * changed), in the tracker's small batches, until none are left or `maxCycles` ran. A call made
-   * while another is running joins it: `cairn serve` refreshes from its pipeline cycle and from its
-   * own poll, and two trackers would embed the same memories twice.
+   * changed), until none are left or `maxCycles` ran; a call made while another runs joins it.
    */
-  refreshEmbeddings(maxCycles = 50): Promise<number> {
-    this.refreshing ??= this.refreshOnce(maxCycles).finally(() => {
-      this.refreshing = undefined;
-    });
-    return this.refreshing;
+  async refreshEmbeddings(maxCycles = 50): Promise<number> {
+    if (!this.config.recall.embeddingTracker.enabled) return 0;
+    return this.embeddingTracker().drain(maxCycles);
   }
 
-  private async refreshOnce(maxCycles: number): Promise<number> {
-    if (!this.config.recall.embeddingTracker.enabled) return 0;
+  private embeddingTracker(): EmbeddingTracker {
     const store = this.memories;
-    const tracker = new EmbeddingTracker({
+    this.tracker ??= new EmbeddingTracker({
       db: this.storage.db,
       memories: store.memories,
       embeddings: store.embeddingRows,
@@ -254,13 +243,7 @@ export class Cairn {
       config: this.config.recall.embeddingTracker,
       clock: this.clock,
     });
-    let total = 0;
-    for (let cycle = 0; cycle < maxCycles; cycle++) {
-      const written = await tracker.runCycle();
-      if (written === 0) break;
-      total += written;
-    }
-    return total;
+    return this.tracker;
   }
 
   /**
@@ -295,9 +278,7 @@ export class Cairn {
       if (typeof entry.content !== "string" || entry.content.trim().length === 0) {
         throw new CairnError("bad_input", "remember: content must be a non-empty string");
       }
-      const project = projectIdentity(cwd ?? process.cwd()).key;
-      const scope = entry.scope === undefined || entry.scope === "project" ? project : entry.scope;
-      return { ...entry, scope, who: entry.who ?? "user" };
+      return rememberScope(entry, cwd ?? process.cwd());
     });
     return this.memories.remember(list);
   }
@@ -316,35 +297,16 @@ export class Cairn {
     if (typeof request.query !== "string" || request.query.trim().length === 0) {
       throw new CairnError("bad_input", "recall: query must be a non-empty string");
     }
-    const scope = request.scope ?? "project";
-    const scopes =
-      scope === "all"
-        ? ("all" as const)
-        : scope === "project"
-          ? [projectIdentity(request.cwd ?? process.cwd()).key, "global"]
-          : [scope];
     return this.memories.recall({
       query: request.query,
-      scopes,
+      scopes: recallScopes(request.scope, request.cwd ?? process.cwd()),
       ...(request.k === undefined ? {} : { k: request.k }),
       ...(request.expand === undefined ? {} : { expand: request.expand }),
     });
   }
 
-  /**
-   * A recall hit on a memory extracted from a session counts as use of that session's stage-1 output.
-   * Best-effort: a read-only or full store still answers recalls (the memory store's own usage write
-   * fails the same way and already adds a warning to the response).
-   */
   private countRecallHits(ids: number[]): void {
-    const sessions = ids
-      .map((id) => this.store?.get(id)?.provenance.sessionId)
-      .filter((id): id is string => typeof id === "string");
-    try {
-      if (sessions.length > 0) this.storage.stage1.recordUsage(sessions, this.clock());
-    } catch {
-      // See above: the counters only rank consolidation input; the answer matters more.
-    }
+    recordRecallUsage({ storage: this.storage, memoryOf: (id) => this.store?.get(id), ids, now: this.clock() });
   }
 
   /** Deletes the memory of the project of `cwd`, or everything with `all`. */
@@ -360,7 +322,7 @@ export class Cairn {
 
   /** Forces the next phase 2 to consolidate every workspace (`memory enqueue`). */
   enqueueConsolidation(): void {
-    this.storage.meta.set(FORCE_NEXT_KEY, true);
+    new Phase2State(this.storage.meta).requestForceNext();
   }
 
   /** The model roles (resolved once per instance; null roles mean offline). */
@@ -409,48 +371,20 @@ export class Cairn {
     return this.opened?.jobs.releaseHeld() ?? 0;
   }
 
-  /**
-   * Stage-1 outputs are stored first; their facts follow in a separate step, so a crash or a failing
-   * decision model leaves them pending for the next run instead of losing them.
-   */
-  private async ingestPendingFacts(llm: ResolvedLlm["default"]): Promise<NonNullable<Phase1Report["facts"]>> {
-    const totals: NonNullable<Phase1Report["facts"]> = { outputs: 0, written: 0, failed: 0, errors: [] };
-    const failed = new Set<string>();
-    for (;;) {
-      // Outputs that failed this run stay pending for the next one; skip past them, not stop at them.
-      const batch = this.storage.stage1
-        .pendingFacts(50 + failed.size)
-        .filter((output) => !failed.has(output.sessionId));
-      if (batch.length === 0) return totals;
-      for (const output of batch) {
-        try {
-          const { written } = await ingestStage1Facts(output, {
-            store: this.memories,
-            db: this.storage.db,
-            llm,
-            now: this.clock,
-          });
-          this.storage.stage1.markFactsIngested(output.sessionId, output.generatedAt, this.clock());
-          totals.outputs += 1;
-          totals.written += written;
-        } catch (error) {
-          failed.add(output.sessionId);
-          totals.failed += 1;
-          totals.errors.push({ sessionId: output.sessionId, error: errorMessage(error) });
-        }
-      }
-    }
+  private ingestPendingFacts(llm: ResolvedLlm["default"]): Promise<NonNullable<Phase1Report["facts"]>> {
+    return ingestPendingFacts({
+      stage1: this.storage.stage1,
+      ingest: (output) =>
+        ingestStage1Facts(output, { store: this.memories, db: this.storage.db, llm, now: this.clock }),
+      clock: this.clock,
+    });
   }
 
-  /** The main job: collection, then phase 1, then phase 2. */
+  /** The main job: one pipeline cycle (pipeline/cycle.ts), the same steps the daemon and the background run take. */
   async run(
-    options: { scan?: Parameters<Cairn["scan"]>[0]; extract?: Phase1Options; force?: boolean } = {},
+    options: Omit<CycleOptions, "onStepDone"> = {},
   ): Promise<{ scan: ScanReport; extract: Phase1Report; consolidate: Phase2Report; hints: HintsReport }> {
-    const scan = await this.scan(options.scan);
-    const extract = await this.extract(options.extract);
-    const consolidate = await this.consolidate({ force: options.force ?? false });
-    await this.refreshEmbeddings();
-    const hints = await this.handingBackLeases(() => this.generateHints());
+    const { scan, extract, consolidate, hints }: CycleReports = await runCycle(this, options);
     return { scan, extract, consolidate, hints };
   }
 
@@ -472,61 +406,13 @@ export class Cairn {
   }
 
   /** The consolidation mode in force: configured, else a model when there is one, else offline. */
-  async consolidator(): Promise<Consolidator> {
-    const { mode, agentCli, maxInputTokens, timeoutMs } = this.config.consolidation;
-    const summaryTokenLimit = this.config.memories.summaryInjectionTokenLimit;
-    if (mode === "offline") return offlineConsolidator;
-    if (mode === "agent") return agentConsolidator({ cli: agentCli, timeoutMs, summaryTokenLimit });
-    const { smol } = await this.providers();
-    if (smol) return llmConsolidator(smol, { maxInputTokens, summaryTokenLimit });
-    if (mode === "llm") {
-      throw new CairnError(
-        "no_provider",
-        "consolidation.mode is llm but no model is configured or detected; see 'cairn doctor'",
-      );
-    }
-    return offlineConsolidator;
+  consolidator(): Promise<Consolidator> {
+    return selectConsolidator(this.config, async () => (await this.providers()).smol);
   }
 
   /** What the pipeline is doing and whether phase 2 has new input (dirty) since its last success. */
-  status() {
-    const storage = this.storage;
-    const now = this.clock();
-    const watermark = storage.meta.get<number>(WATERMARK_KEY) ?? null;
-    const newest = newestInput(storage);
-    const pending = new EligibilityRepository(storage.db).breakdown({
-      now,
-      allowedKinds: this.config.memories.allowedKinds,
-      oldest: now - this.config.memories.maxRolloutAgeDays * DAY_MS,
-      newest: now - this.config.memories.minRolloutIdleHours * HOUR_MS,
-      scanLimit: this.config.extraction.scanLimit,
-    });
-    return {
-      home: this.paths.home,
-      memoriesEnabled: this.config.memories.enabled,
-      sessions: storage.sessions.count(),
-      items: storage.items.count(),
-      stage1Outputs: storage.stage1.count(),
-      pending,
-      jobs: storage.jobs.stats(),
-      failedJobs: [
-        ...storage.jobs.list({ status: "failed", limit: 20 }),
-        ...storage.jobs.list({ status: "dead", limit: 20 }),
-      ].map((job) => ({
-        kind: job.kind,
-        key: job.key,
-        status: job.status,
-        attempts: job.attempts,
-        error: job.lastError,
-      })),
-      leases: storage.jobs.foreignLeases(PHASE1_KIND),
-      phase2: {
-        watermark,
-        newestInput: newest,
-        dirty: newest > (watermark ?? 0),
-        last: storage.meta.get<Record<string, unknown>>(LAST_RUN_KEY) ?? null,
-      },
-    };
+  status(): PipelineStatus {
+    return pipelineStatus({ storage: this.storage, config: this.config, home: this.paths.home, now: this.clock() });
   }
 
   close(): void {

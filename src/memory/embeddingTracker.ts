@@ -43,7 +43,31 @@ export class EmbeddingTracker {
     queueDepth: 0,
   };
 
+  private draining: Promise<number> | undefined;
+
   constructor(private readonly options: EmbeddingTrackerOptions) {}
+
+  /**
+   * Runs cycles until nothing is left or `maxCycles` ran; returns how many vectors were written. A call
+   * made while another is running joins it: `cairn serve` drains from its pipeline cycle and from its
+   * own poll, and two drains would embed the same memories twice.
+   */
+  drain(maxCycles = 50): Promise<number> {
+    this.draining ??= this.drainCycles(maxCycles).finally(() => {
+      this.draining = undefined;
+    });
+    return this.draining;
+  }
+
+  private async drainCycles(maxCycles: number): Promise<number> {
+    let total = 0;
+    for (let cycle = 0; cycle < maxCycles; cycle++) {
+      const written = await this.runCycle();
+      if (written === 0) break;
+      total += written;
+    }
+    return total;
+  }
 
   /** One cycle; returns how many vectors were written. */
   async runCycle(): Promise<number> {

@@ -1,8 +1,8 @@
 import { rmSync } from "node:fs";
 import type { MemoryStore } from "../memory/memoryStore.js";
-import { FORCE_NEXT_KEY, PHASE2_KIND, WATERMARK_KEY } from "../pipeline/phase2/runPhase2.js";
-import { PHASE1_KIND } from "../store/repositories/eligibilityRepository.js";
+import { PHASE1_KIND, PHASE2_KEY, PHASE2_KIND } from "../store/queue/jobKinds.js";
 import { eraseScopes } from "../store/repositories/eraseRepository.js";
+import { Phase2State } from "../store/repositories/phase2State.js";
 import type { Storage } from "../store/storage.js";
 import { withWriteTx } from "../store/tx.js";
 import { workspaceForCwd } from "../workspace/projectIndex.js";
@@ -38,10 +38,11 @@ export function clearMemory(options: {
     const memories = eraseScopes(storage.db, options.store.vectors, workspace ? [workspace.key] : "all");
     storage.jobs.remove(PHASE1_KIND, sessionIds);
     storage.sessions.markAllProcessed(sessionIds);
-    if (workspace) storage.meta.set(FORCE_NEXT_KEY, true);
+    const phase2 = new Phase2State(storage.meta);
+    if (workspace) phase2.requestForceNext();
     else {
-      storage.jobs.remove(PHASE2_KIND, ["global"]);
-      storage.meta.delete(WATERMARK_KEY);
+      storage.jobs.remove(PHASE2_KIND, [PHASE2_KEY]);
+      phase2.clearWatermark();
     }
     return { stage1Outputs, memories };
   });

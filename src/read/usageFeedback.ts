@@ -1,6 +1,6 @@
-import { summaryFileName } from "../pipeline/phase2/artifacts.js";
 import type { Storage } from "../store/storage.js";
 import { withWriteTx } from "../store/tx.js";
+import { summaryFileName } from "../workspace/summaryFileName.js";
 import { parseCitations } from "./citations.js";
 
 const CURSOR_KEY = "citations.lastItemId";
@@ -31,4 +31,25 @@ export function applyCitationUsage(storage: Storage, now: number): { messages: n
     if (last > after) storage.meta.set(CURSOR_KEY, last);
   });
   return { messages: items.length, outputs };
+}
+
+/**
+ * A recall hit on a memory extracted from a session counts as use of that session's stage-1 output.
+ * Best-effort: a read-only or full store still answers recalls (the memory store's own usage write
+ * fails the same way and already adds a warning to the response).
+ */
+export function recordRecallUsage(options: {
+  storage: Pick<Storage, "stage1">;
+  memoryOf: (id: number) => { provenance: { sessionId?: string | undefined } } | undefined;
+  ids: readonly number[];
+  now: number;
+}): void {
+  const sessions = options.ids
+    .map((id) => options.memoryOf(id)?.provenance.sessionId)
+    .filter((id): id is string => typeof id === "string");
+  try {
+    if (sessions.length > 0) options.storage.stage1.recordUsage(sessions, options.now);
+  } catch {
+    // See above: the counters only rank consolidation input; the answer matters more.
+  }
 }

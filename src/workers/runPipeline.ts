@@ -1,7 +1,8 @@
-import type { Cairn } from "../cairn.js";
+import type { CairnPaths } from "../config/paths.js";
+import { type CycleHost, runCycle } from "../pipeline/cycle.js";
 import type { HintsReport } from "../pipeline/hints/generateHints.js";
-import { PHASE2_KIND } from "../pipeline/phase2/runPhase2.js";
-import { PHASE1_KIND } from "../store/repositories/eligibilityRepository.js";
+import { PHASE1_KIND, PHASE2_KIND } from "../store/queue/jobKinds.js";
+import type { JobQueue } from "../store/queue/jobQueue.js";
 import { errorMessage } from "../util/errors.js";
 import { acquireRunLock } from "./runLock.js";
 
@@ -19,44 +20,57 @@ export interface CycleReport {
   error?: string;
 }
 
+/** What a background cycle needs besides the steps: the memory root (for the run lock), the queue, the config. */
+export interface PipelineHost extends CycleHost {
+  paths: Pick<CairnPaths, "home">;
+  storage: { jobs: Pick<JobQueue, "stats"> };
+  config: { recall: { hints: { enabled: boolean } } };
+}
+
 /** True while some process holds a live phase-1 or phase-2 lease (expired ones count as `stale`, not running). */
-export function pipelineBusy(cairn: Cairn): boolean {
-  const stats = cairn.storage.jobs.stats();
+export function pipelineBusy(host: Pick<PipelineHost, "storage">): boolean {
+  const stats = host.storage.jobs.stats();
   return (stats[PHASE1_KIND]?.running ?? 0) > 0 || (stats[PHASE2_KIND]?.running ?? 0) > 0;
 }
 
 /**
- * One pipeline cycle as `cairn run` does it: collection, phase 1, phase 2. Runs under the machine-wide
- * run lock; `skipIfBusy` also skips when another process (a `cairn run` in a terminal) holds a phase
+ * One pipeline cycle, the same steps as `cairn run` (pipeline/cycle.ts), under the machine-wide run
+ * lock; `skipIfBusy` also skips when another process (a `cairn run` in a terminal) holds a phase
  * lease, so a background run never scans just to find the phases taken.
  */
 export async function runPipelineCycle(
-  cairn: Cairn,
+  host: PipelineHost,
   options: { skipIfBusy?: boolean; now?: () => number } = {},
 ): Promise<CycleReport> {
   const now = options.now ?? Date.now;
   const startedAt = now();
   const report: CycleReport = { startedAt, ms: 0, outcome: "completed" };
-  const lock = acquireRunLock(cairn.paths.home, startedAt);
+  const lock = acquireRunLock(host.paths.home, startedAt);
   if (!lock) return { ...report, outcome: "skipped", reason: "another background run holds the lock" };
   try {
-    if (options.skipIfBusy && pipelineBusy(cairn)) {
+    if (options.skipIfBusy && pipelineBusy(host)) {
       return { ...report, outcome: "skipped", reason: "a run is in progress in another process" };
     }
-    const scan = await cairn.scan();
-    report.scan = { files: scan.files.length, imported: scan.totals.imported, updated: scan.totals.updated };
-    const extract = await cairn.extract();
-    const count = (outcome: string) => extract.jobs.filter((job) => job.outcome === outcome).length;
-    report.phase1 = {
-      claimed: extract.jobs.length,
-      extracted: count("succeeded"),
-      failed: count("failed") + count("dead"),
-    };
-    const consolidate = await cairn.consolidate();
-    report.phase2 = consolidate.outcome;
-    await cairn.refreshEmbeddings();
-    if (cairn.config.recall.hints.enabled) report.hints = summarizeHints(await cairn.generateHints());
-    if (consolidate.error) report.error = consolidate.error;
+    await runCycle(host, {
+      onStepDone: (done) => {
+        if (done.name === "scan") {
+          const { files, totals } = done.report;
+          report.scan = { files: files.length, imported: totals.imported, updated: totals.updated };
+        } else if (done.name === "extract") {
+          const count = (outcome: string) => done.report.jobs.filter((job) => job.outcome === outcome).length;
+          report.phase1 = {
+            claimed: done.report.jobs.length,
+            extracted: count("succeeded"),
+            failed: count("failed") + count("dead"),
+          };
+        } else if (done.name === "consolidate") {
+          report.phase2 = done.report.outcome;
+          if (done.report.error) report.error = done.report.error;
+        } else if (done.name === "hints" && host.config.recall.hints.enabled) {
+          report.hints = summarizeHints(done.report);
+        }
+      },
+    });
   } catch (error) {
     report.outcome = "failed";
     report.error = errorMessage(error);

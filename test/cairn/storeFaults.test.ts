@@ -22,6 +22,7 @@ describe("store faults in the pipeline", () => {
       home: join(root, "home"),
       env: { HOME: root },
       clock: () => now,
+      importLanes: false,
       config: { "llm.provider": "offline", "memories.minRolloutIdleHours": 0 },
     });
   });

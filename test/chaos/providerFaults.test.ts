@@ -53,6 +53,7 @@ describe("provider faults against a loopback OpenAI-compatible server", () => {
       home: home.home,
       env: { HOME: home.userHome },
       clock: () => now,
+      importLanes: false,
       config: {
         "llm.provider": "openai",
         "llm.baseUrl": `${server.url}/v1`,
@@ -133,6 +134,7 @@ describe("provider faults against a loopback OpenAI-compatible server", () => {
       home: home.home,
       env: { HOME: home.userHome },
       clock: () => now,
+      importLanes: false,
       config: { "llm.provider": "openai", "llm.baseUrl": `${server.url}/v1`, "llm.model": "fake-model" },
     });
     try {

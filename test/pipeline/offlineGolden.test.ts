@@ -34,6 +34,7 @@ describe("offline pipeline golden files", () => {
       config: demoConfig,
       env: {},
       clock: () => NOW,
+      importLanes: false,
     });
     await cairn.run({ scan: { overrides: demoSources(), only: ["codex", "claude-code", "pi"] } });
     const produced = files(cairn.paths.memories);

@@ -7,8 +7,9 @@ import { agentConsolidator } from "../../src/pipeline/phase2/consolidators/agent
 import { llmConsolidator } from "../../src/pipeline/phase2/consolidators/llmConsolidator.js";
 import { offlineConsolidator } from "../../src/pipeline/phase2/consolidators/offlineConsolidator.js";
 import type { Consolidator } from "../../src/pipeline/phase2/consolidators/types.js";
-import { runPhase2, WATERMARK_KEY } from "../../src/pipeline/phase2/runPhase2.js";
+import { runPhase2 } from "../../src/pipeline/phase2/runPhase2.js";
 import { OpenAiProvider } from "../../src/providers/llm/openai.js";
+import { Phase2State } from "../../src/store/repositories/phase2State.js";
 import type { Storage } from "../../src/store/storage.js";
 import { DAY_MS } from "../../src/util/clock.js";
 import { projectWorkspace } from "../../src/workspace/workspacePaths.js";
@@ -91,10 +92,10 @@ describe("phase 2", () => {
   it("never moves the watermark backwards", async () => {
     addSession(storage, clock, { id: "s1", updatedAt: now - 3 * DAY_MS });
     await extract();
-    storage.meta.set(WATERMARK_KEY, now * 2);
+    new Phase2State(storage.meta).setWatermark(now * 2);
     const report = await consolidate(offlineConsolidator, true);
     expect(report.watermark).toBe(now * 2);
-    expect(storage.meta.get(WATERMARK_KEY)).toBe(now * 2);
+    expect(new Phase2State(storage.meta).watermark()).toBe(now * 2);
   });
 
   it("runs one consolidation at a time and takes over a stale lease", async () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { defaultRecallConfig } from "../../src/config/recallConfig.js";
-import { generateHints, HINTS_KIND, type HintsDeps } from "../../src/pipeline/hints/generateHints.js";
+import { generateHints, type HintsDeps } from "../../src/pipeline/hints/generateHints.js";
 import { parseHints } from "../../src/pipeline/hints/parseHints.js";
+import { HINTS_KIND } from "../../src/store/queue/jobKinds.js";
 import { JobQueue } from "../../src/store/queue/jobQueue.js";
 import { MetaRepository } from "../../src/store/repositories/metaRepository.js";
 import { FakeLlm, providerError } from "../helpers/fakeLlm.js";

@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { Cairn } from "../../src/cairn.js";
 import { demoConfig, demoSources } from "../../src/cli/demo.js";
-import { summaryFileName } from "../../src/pipeline/phase2/artifacts.js";
 import { parseCitations } from "../../src/read/citations.js";
+import { summaryFileName } from "../../src/workspace/summaryFileName.js";
 import { tempDir } from "../helpers/tempDir.js";
 
 const WEATHER = "/srv/demo/weather-api";

@@ -3,8 +3,8 @@ import type { MemoryStore } from "../../memory/memoryStore.js";
 import type { LlmProvider } from "../../providers/llm/types.js";
 import { GLOBAL_WORKSPACE } from "../../workspace/workspacePaths.js";
 import type { Stage1Output } from "../phase1/types.js";
-import { statesUserWideHabit } from "../phase2/consolidators/knowledge.js";
 import { ingestFacts } from "./ingestFacts.js";
+import { statesUserWideHabit } from "./statesUserWideHabit.js";
 
 /**
  * Sends a stage-1 output's facts into the memory store. A preference stated as the user's habit

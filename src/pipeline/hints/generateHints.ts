@@ -6,6 +6,7 @@ import { quoteAsData } from "../../prompts/quoteAsData.js";
 import { fillTemplate, loadPrompt } from "../../prompts/template.js";
 import { type LlmProvider, ProviderError } from "../../providers/llm/types.js";
 import { guardText } from "../../redact/index.js";
+import { HINTS_KIND } from "../../store/queue/jobKinds.js";
 import type { JobQueue } from "../../store/queue/jobQueue.js";
 import type { Lease } from "../../store/queue/types.js";
 import type { MetaRepository } from "../../store/repositories/metaRepository.js";
@@ -13,8 +14,6 @@ import { withWriteTx } from "../../store/tx.js";
 import { errorMessage } from "../../util/errors.js";
 import { hintsJsonSchema, parseHints } from "./parseHints.js";
 
-/** Job kind of prospective indexing: one job per memory, keyed by its id. */
-export const HINTS_KIND = "prospective_hints";
 /** Meta key: the highest memory id already given a job, so each pass only looks at newer rows. */
 const ENQUEUED_THROUGH = "hints.enqueued_through";
 const ENQUEUE_BATCH = 500;

@@ -2,18 +2,20 @@ import pLimit from "p-limit";
 import type { CairnConfig } from "../../config/schema.js";
 import { type LlmProvider, ProviderError } from "../../providers/llm/types.js";
 import { guardDeep } from "../../redact/index.js";
+import { PHASE1_KIND } from "../../store/queue/jobKinds.js";
+import { startLeaseHeartbeat } from "../../store/queue/leaseHeartbeat.js";
 import type { Lease } from "../../store/queue/types.js";
 import {
   EligibilityRepository,
   type EligibilityWindow,
   type PendingBreakdown,
-  PHASE1_KIND,
 } from "../../store/repositories/eligibilityRepository.js";
 import { TokenBudget } from "../../store/repositories/tokenBudget.js";
 import type { Storage } from "../../store/storage.js";
 import { withWriteTx } from "../../store/tx.js";
-import { type Clock, DAY_MS, HOUR_MS } from "../../util/clock.js";
+import type { Clock } from "../../util/clock.js";
 import { errorMessage } from "../../util/errors.js";
+import { eligibilityWindow } from "./eligibilityWindow.js";
 import { buildStage1Prompt, extractSession } from "./extractSession.js";
 import type { Stage1Output } from "./types.js";
 
@@ -71,8 +73,6 @@ export interface Phase1Deps {
   config: CairnConfig;
   clock: Clock;
   llm: LlmProvider | null;
-  /** Runs after an output is stored, outside any transaction (the fact pipeline attaches here). */
-  afterOutput?: (output: Stage1Output) => Promise<void>;
 }
 
 export interface Phase1Options {
@@ -93,11 +93,7 @@ export async function runPhase1(deps: Phase1Deps, options: Phase1Options = {}): 
   const now = clock();
   const eligibility = new EligibilityRepository(storage.db);
   const window: EligibilityWindow = {
-    now,
-    allowedKinds: config.memories.allowedKinds,
-    oldest: now - config.memories.maxRolloutAgeDays * DAY_MS,
-    newest: now - config.memories.minRolloutIdleHours * HOUR_MS,
-    scanLimit: config.extraction.scanLimit,
+    ...eligibilityWindow(config, now),
     ...(options.sessionIds ? { sessionIds: options.sessionIds } : {}),
   };
   const pending = eligibility.breakdown(window);
@@ -140,21 +136,14 @@ export async function runPhase1(deps: Phase1Deps, options: Phase1Options = {}): 
   const limit = pLimit(config.extraction.concurrency);
   // Every claimed lease is kept alive until its job ends, including those still waiting for a slot:
   // with a slow provider, a queued lease would otherwise expire and be taken over by another process.
-  const held = new Set(leases);
-  const leaseMs = config.queue.leaseSeconds * 1000;
-  const heartbeat = setInterval(
-    () => {
-      for (const lease of held) if (!storage.jobs.heartbeat(lease, leaseMs)) held.delete(lease);
-    },
-    Math.max(1000, leaseMs / 3),
-  );
+  const heartbeat = startLeaseHeartbeat({ jobs: storage.jobs, leases, leaseMs: config.queue.leaseSeconds * 1000 });
   let done = 0;
   try {
     await Promise.all(
       leases.map((lease) =>
         limit(async () => {
           const job = await processLease(deps, lease, budget, report);
-          held.delete(lease);
+          heartbeat.done(lease);
           report.jobs.push(job);
           done += 1;
           options.onJob?.(job, done, leases.length);
@@ -162,7 +151,7 @@ export async function runPhase1(deps: Phase1Deps, options: Phase1Options = {}): 
       ),
     );
   } finally {
-    clearInterval(heartbeat);
+    heartbeat.stop();
   }
   return report;
 }
@@ -208,7 +197,7 @@ async function processLease(
   try {
     const result = await extractSession({ session, items, llm: deps.llm, render: renderOptions(config) });
     if (deps.llm) budget.record(clock(), result.tokensIn ?? 0, result.tokensOut ?? 0);
-    // Guarded here too, not only by the store: `afterOutput` receives it as well.
+    // Guarded here too, not only by the store, so the output this run holds matches the stored one.
     const extraction = result.extraction ? guardDeep(result.extraction) : null;
     const output: Stage1Output | null = extraction
       ? {
@@ -240,7 +229,6 @@ async function processLease(
       else storage.stage1.delete(session.id);
       storage.sessions.markProcessed(session.id, itemTo, expected);
     });
-    if (output && deps.afterOutput) await deps.afterOutput(output);
     return finish(status, {
       tokensIn: result.tokensIn ?? null,
       tokensOut: result.tokensOut ?? null,

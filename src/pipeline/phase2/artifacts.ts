@@ -1,22 +1,6 @@
 import { toIso } from "../../util/clock.js";
-import { sha256 } from "../../util/hash.js";
+import { summaryFileName } from "../../workspace/summaryFileName.js";
 import type { Stage1Output } from "../phase1/types.js";
-
-/**
- * File name of a session's rollout summary: `<timestamp>-<short hash>[-<slug>].md`, so summaries sort by
- * time, never collide, and say what they are about.
- */
-export function summaryFileName(output: Stage1Output): string {
-  const stamp = (toIso(output.sourceUpdatedAt) ?? "1970-01-01T00:00:00").slice(0, 19).replace(/:/g, "-");
-  const hash = sha256(output.sessionId).slice(0, 6);
-  const slug = (output.rolloutSlug ?? "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "_")
-    .slice(0, 60)
-    .replace(/_+$/, "")
-    .replace(/^_+/, "");
-  return `${stamp}-${hash}${slug ? `-${slug}` : ""}.md`;
-}
 
 export function renderRolloutSummary(output: Stage1Output): string {
   return [

@@ -1,6 +1,7 @@
 import { addressesAgent, withoutAgentDirected } from "../../text/addressesAgent.js";
+import { statesUserWideHabit } from "../facts/statesUserWideHabit.js";
 import type { Stage1Output } from "../phase1/types.js";
-import { normalizeStatement, statesUserWideHabit } from "./consolidators/knowledge.js";
+import { normalizeStatement } from "./consolidators/mergeFacts.js";
 
 /**
  * A stage-1 output as any consolidator may see it: nothing addressed to an agent, in its facts, raw

@@ -1,7 +1,10 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { CairnConfig } from "../../config/schema.js";
+import { PHASE2_KEY, PHASE2_KIND } from "../../store/queue/jobKinds.js";
+import { startLeaseHeartbeat } from "../../store/queue/leaseHeartbeat.js";
 import type { Lease } from "../../store/queue/types.js";
+import { Phase2State } from "../../store/repositories/phase2State.js";
 import type { Storage } from "../../store/storage.js";
 import { withWriteTx } from "../../store/tx.js";
 import { writeFileAtomic } from "../../util/atomicWrite.js";
@@ -16,13 +19,6 @@ import type { Consolidator } from "./consolidators/types.js";
 import { selectionDiff } from "./selectionDiff.js";
 import { pruneToCurrent, renderDiffFile, syncInputs } from "./syncInputs.js";
 import { readIfExists, scrubSecrets, validateWorkspace, writeConsolidated } from "./workspaceFiles.js";
-
-export const PHASE2_KIND = "phase2";
-const PHASE2_KEY = "global";
-export const WATERMARK_KEY = "phase2.watermark";
-export const LAST_RUN_KEY = "phase2.last";
-/** Set by `cairn memory enqueue`: the next phase 2 consolidates every workspace even if nothing changed. */
-export const FORCE_NEXT_KEY = "phase2.forceNext";
 
 export interface WorkspaceReport {
   workspace: string;
@@ -63,10 +59,11 @@ export interface Phase2Deps {
  */
 export async function runPhase2(deps: Phase2Deps, options: { force?: boolean } = {}): Promise<Phase2Report> {
   const { storage, config } = deps;
-  const previousWatermark = storage.meta.get<number>(WATERMARK_KEY) ?? null;
+  const state = new Phase2State(storage.meta);
+  const previousWatermark = state.watermark();
   const inputWatermark = newestInput(storage);
   const leaseMs = config.queue.phase2LeaseSeconds * 1000;
-  const force = (options.force ?? false) || storage.meta.get<boolean>(FORCE_NEXT_KEY) === true;
+  const force = (options.force ?? false) || state.forceNextRequested();
   storage.jobs.enqueue({ kind: PHASE2_KIND, key: PHASE2_KEY, watermark: inputWatermark, force });
   const report: Phase2Report = {
     outcome: "succeeded",
@@ -96,12 +93,12 @@ export async function runPhase2(deps: Phase2Deps, options: { force?: boolean } =
   }
   const controller = new AbortController();
   const heartbeat = () => storage.jobs.heartbeat(lease, leaseMs);
-  const timer = setInterval(
-    () => {
-      if (!heartbeat()) controller.abort();
-    },
-    Math.max(1000, leaseMs / 3),
-  );
+  const renewal = startLeaseHeartbeat({
+    jobs: storage.jobs,
+    leases: [lease],
+    leaseMs,
+    onLost: () => controller.abort(),
+  });
   try {
     return await consolidateAll(deps, lease, report, { signal: controller.signal, heartbeat }, force);
   } catch (error) {
@@ -110,7 +107,7 @@ export async function runPhase2(deps: Phase2Deps, options: { force?: boolean } =
     storage.jobs.fail(lease, report.error);
     return report;
   } finally {
-    clearInterval(timer);
+    renewal.stop();
   }
 }
 
@@ -156,9 +153,10 @@ async function consolidateAll(
   const watermark = Math.max(report.previousWatermark ?? 0, newest);
   withWriteTx(storage.db, () => {
     if (!storage.jobs.succeed(lease, { result: { watermark } })) throw new Error("phase-2 lease lost before success");
-    storage.meta.set(WATERMARK_KEY, watermark);
-    storage.meta.delete(FORCE_NEXT_KEY);
-    storage.meta.set(LAST_RUN_KEY, { at: clock(), outcome: "succeeded", watermark, mode: report.mode });
+    const state = new Phase2State(storage.meta);
+    state.setWatermark(watermark);
+    state.clearForceNext();
+    state.recordLastRun({ at: clock(), outcome: "succeeded", watermark, mode: report.mode });
   });
   report.watermark = watermark;
   return report;

@@ -1,8 +1,9 @@
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../../util/atomicWrite.js";
+import { summaryFileName } from "../../workspace/summaryFileName.js";
 import type { Stage1Output } from "../phase1/types.js";
-import { renderRawMemories, renderRolloutSummary, summaryFileName } from "./artifacts.js";
+import { renderRawMemories, renderRolloutSummary } from "./artifacts.js";
 import type { SelectionDiff } from "./selectionDiff.js";
 
 /**

@@ -1,8 +1,7 @@
 import type { Database } from "better-sqlite3";
 import type { SessionKind } from "../../sources/types.js";
+import { PHASE1_KIND } from "../queue/jobKinds.js";
 import { Statements } from "../statements.js";
-
-export const PHASE1_KIND = "phase1";
 
 export interface EligibilityWindow {
   now: number;

@@ -4,7 +4,7 @@ import { projectName } from "../../../workspace/workspacePaths.js";
 import { commandFamily } from "../../phase1/offline/commands.js";
 import type { Stage1Output } from "../../phase1/types.js";
 import { globalInputs, guardedInput } from "../consolidationInputs.js";
-import { commandOf, mergeFacts, type SupportedStatement } from "./knowledge.js";
+import { mergeFacts, type SupportedStatement } from "./mergeFacts.js";
 import {
   type ConsolidatedFiles,
   type ConsolidationInput,
@@ -211,4 +211,9 @@ function skillsFrom(
         body,
       };
     });
+}
+
+/** The command inside backticks of a procedural fact, if any. */
+function commandOf(text: string): string | undefined {
+  return /`([^`]+)`/.exec(text)?.[1];
 }

@@ -1,0 +1,27 @@
+import { projectIdentity } from "../project/projectKey.js";
+import type { RememberInput } from "./types.js";
+
+/** The scope a memory lands in and a recall searches when none is named: the project of the caller's cwd. */
+export const PROJECT_SCOPE = "project";
+export const GLOBAL_SCOPE = "global";
+
+/**
+ * Where a remembered entry is stored: `project` (the default) becomes the key of the project of `cwd`;
+ * `global` and any other label stay as given. `who` defaults to the user, since an entry stored through
+ * the API or the CLI is the user's own statement unless the caller says otherwise.
+ */
+export function rememberScope(entry: RememberInput, cwd: string): RememberInput & { scope: string } {
+  const scope = entry.scope === undefined || entry.scope === PROJECT_SCOPE ? projectIdentity(cwd).key : entry.scope;
+  return { ...entry, scope, who: entry.who ?? "user" };
+}
+
+/**
+ * The scopes a recall searches: `project` (the default) is the project of `cwd` plus global, `all` is
+ * every scope, and any other label is that scope alone.
+ */
+export function recallScopes(scope: string | undefined, cwd: string): string[] | "all" {
+  const requested = scope ?? PROJECT_SCOPE;
+  if (requested === "all") return "all";
+  if (requested === PROJECT_SCOPE) return [projectIdentity(cwd).key, GLOBAL_SCOPE];
+  return [requested];
+}

@@ -1,0 +1,93 @@
+import type { FileReport, ScanReport } from "../collection/scanner.js";
+import type { SourceAgent } from "../sources/registry.js";
+import type { HintsReport } from "./hints/generateHints.js";
+import type { Phase1Options, Phase1Report } from "./phase1/runPhase1.js";
+import type { Phase2Report } from "./phase2/runPhase2.js";
+
+export interface ScanOptions {
+  /** Roots to scan instead of the configured ones, per agent. */
+  overrides?: Partial<Record<SourceAgent, string[]>>;
+  only?: SourceAgent[];
+  onFile?: (report: FileReport, done: number) => void;
+}
+
+/** What a cycle drives: the library facade (`Cairn`) is one. */
+export interface CycleHost {
+  scan(options?: ScanOptions): Promise<ScanReport>;
+  extract(options?: Phase1Options): Promise<Phase1Report>;
+  consolidate(options?: { force?: boolean }): Promise<Phase2Report>;
+  refreshEmbeddings(): Promise<number>;
+  generateHints(): Promise<HintsReport>;
+  /** Hands back every lease this process holds; returns how many. */
+  releaseLeases(): number;
+}
+
+/** What each step of a cycle reports, by step name. */
+export interface CycleReports {
+  scan: ScanReport;
+  extract: Phase1Report;
+  consolidate: Phase2Report;
+  /** Vectors written. */
+  embeddings: number;
+  hints: HintsReport;
+}
+
+export type CycleStepName = keyof CycleReports;
+
+/** One finished step and its report. */
+export type StepDone = { [K in CycleStepName]: { name: K; report: CycleReports[K] } }[CycleStepName];
+
+export interface CycleOptions {
+  scan?: ScanOptions;
+  extract?: Phase1Options;
+  /** Consolidate every workspace even if nothing changed. */
+  force?: boolean;
+  /** Called after each step, so a caller keeps what finished before a later step failed. */
+  onStepDone?: (done: StepDone) => void;
+}
+
+interface CycleStep<K extends CycleStepName> {
+  name: K;
+  run: (host: CycleHost, options: CycleOptions) => Promise<CycleReports[K]>;
+}
+
+const step = <K extends CycleStepName>(name: K, run: CycleStep<K>["run"]): CycleStep<K> => ({ name, run });
+
+/**
+ * The pipeline cycle, in order: collection, phase 1 (with its facts), phase 2, the vectors the
+ * provider could not compute at write time, then prospective hints. `cairn run`, the daemon's
+ * scheduler and the background run all go through this list.
+ *
+ * Hints always run as a step and decide themselves whether to skip (`recall.hints.enabled` off, no
+ * model, provider down), returning the reason: the rule lives in the hints pass alone, not again in
+ * each caller, and a failing pass hands back its leases like every other step. Whether to print a
+ * pass skipped as disabled is up to each front end.
+ */
+export const CYCLE_STEPS = [
+  step("scan", (host, options) => host.scan(options.scan)),
+  step("extract", (host, options) => host.extract(options.extract)),
+  step("consolidate", (host, options) => host.consolidate({ force: options.force ?? false })),
+  step("embeddings", (host) => host.refreshEmbeddings()),
+  // maintenance step: added when store's runMaintenanceJobs lands (the concept backfill job).
+  step("hints", (host) => host.generateHints()),
+] as const;
+
+/**
+ * Runs every step of the cycle in order. A step that throws ends the cycle; every lease the process
+ * still holds is handed back first, so its jobs are pending again at once instead of when the lease
+ * expires.
+ */
+export async function runCycle(host: CycleHost, options: CycleOptions = {}): Promise<CycleReports> {
+  const reports: Partial<Record<CycleStepName, unknown>> = {};
+  try {
+    for (const { name, run } of CYCLE_STEPS) {
+      const report = await run(host, options);
+      reports[name] = report;
+      options.onStepDone?.({ name, report } as StepDone);
+    }
+  } catch (error) {
+    host.releaseLeases();
+    throw error;
+  }
+  return reports as CycleReports;
+}

@@ -1,0 +1,66 @@
+import type { CairnConfig } from "../config/schema.js";
+import { PHASE1_KIND } from "../store/queue/jobKinds.js";
+import type { ForeignLeases, JobStatus } from "../store/queue/types.js";
+import { EligibilityRepository, type PendingBreakdown } from "../store/repositories/eligibilityRepository.js";
+import { type Phase2LastRun, Phase2State } from "../store/repositories/phase2State.js";
+import type { Storage } from "../store/storage.js";
+import { eligibilityWindow } from "./phase1/eligibilityWindow.js";
+import { newestInput } from "./phase2/runPhase2.js";
+
+export interface PipelineStatus {
+  home: string;
+  memoriesEnabled: boolean;
+  sessions: number;
+  items: number;
+  stage1Outputs: number;
+  /** Sessions phase 1 would take now, and why the others wait. */
+  pending: PendingBreakdown;
+  jobs: Record<string, Record<string, number>>;
+  failedJobs: Array<{ kind: string; key: string; status: JobStatus; attempts: number; error: string | null }>;
+  /** Phase-1 leases other processes hold. */
+  leases: ForeignLeases;
+  phase2: {
+    watermark: number | null;
+    newestInput: number;
+    /** New stage-1 input since the last successful phase 2. */
+    dirty: boolean;
+    last: Phase2LastRun | null;
+  };
+}
+
+/** Failed and dead jobs listed of each, newest first. */
+const FAILED_LIST = 20;
+
+/** What the pipeline is doing and whether phase 2 has new input (dirty) since its last success. */
+export function pipelineStatus(options: {
+  storage: Storage;
+  config: CairnConfig;
+  home: string;
+  now: number;
+}): PipelineStatus {
+  const { storage, config, now } = options;
+  const phase2 = new Phase2State(storage.meta);
+  const watermark = phase2.watermark();
+  const newest = newestInput(storage);
+  return {
+    home: options.home,
+    memoriesEnabled: config.memories.enabled,
+    sessions: storage.sessions.count(),
+    items: storage.items.count(),
+    stage1Outputs: storage.stage1.count(),
+    pending: new EligibilityRepository(storage.db).breakdown(eligibilityWindow(config, now)),
+    jobs: storage.jobs.stats(),
+    failedJobs: [
+      ...storage.jobs.list({ status: "failed", limit: FAILED_LIST }),
+      ...storage.jobs.list({ status: "dead", limit: FAILED_LIST }),
+    ].map((job) => ({
+      kind: job.kind,
+      key: job.key,
+      status: job.status,
+      attempts: job.attempts,
+      error: job.lastError,
+    })),
+    leases: storage.jobs.foreignLeases(PHASE1_KIND),
+    phase2: { watermark, newestInput: newest, dirty: newest > (watermark ?? 0), last: phase2.lastRun() },
+  };
+}

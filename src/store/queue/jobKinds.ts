@@ -1,0 +1,13 @@
+/**
+ * The kinds of job the queue holds, named once: the pipeline claims them, and the read path
+ * (`memory clear`) and the workers (is a run in progress?) look them up without importing the phases.
+ */
+
+/** One job per session: extract its stage-1 output. */
+export const PHASE1_KIND = "phase1";
+/** One global job: consolidate every workspace. */
+export const PHASE2_KIND = "phase2";
+/** The key of the one phase-2 job. */
+export const PHASE2_KEY = "global";
+/** One job per memory: ask the model for the questions it answers. */
+export const HINTS_KIND = "prospective_hints";

@@ -1,0 +1,56 @@
+import type { MetaRepository } from "./metaRepository.js";
+
+const WATERMARK_KEY = "phase2.watermark";
+const LAST_RUN_KEY = "phase2.last";
+const FORCE_NEXT_KEY = "phase2.forceNext";
+
+/** What `status` shows of the last successful phase 2. */
+export interface Phase2LastRun {
+  at: number;
+  outcome: string;
+  watermark: number;
+  mode: string;
+}
+
+/**
+ * Phase 2's state between runs, kept in the meta table: the watermark (the newest stage-1 input
+ * consolidated), the last run, and the flag `cairn memory enqueue` sets to force the next run. A typed
+ * view, so no caller spells a meta key.
+ */
+export class Phase2State {
+  constructor(private readonly meta: MetaRepository) {}
+
+  watermark(): number | null {
+    return this.meta.get<number>(WATERMARK_KEY) ?? null;
+  }
+
+  setWatermark(watermark: number): void {
+    this.meta.set(WATERMARK_KEY, watermark);
+  }
+
+  /** Forgets the watermark: the next phase 2 treats every input as new. */
+  clearWatermark(): void {
+    this.meta.delete(WATERMARK_KEY);
+  }
+
+  /** True when the next phase 2 must consolidate every workspace even if nothing changed. */
+  forceNextRequested(): boolean {
+    return this.meta.get<boolean>(FORCE_NEXT_KEY) === true;
+  }
+
+  requestForceNext(): void {
+    this.meta.set(FORCE_NEXT_KEY, true);
+  }
+
+  clearForceNext(): void {
+    this.meta.delete(FORCE_NEXT_KEY);
+  }
+
+  lastRun(): Phase2LastRun | null {
+    return this.meta.get<Phase2LastRun>(LAST_RUN_KEY) ?? null;
+  }
+
+  recordLastRun(run: Phase2LastRun): void {
+    this.meta.set(LAST_RUN_KEY, run);
+  }
+}

@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { Cairn } from "../../src/cairn.js";
+import { CYCLE_STEPS, type CycleHost, runCycle } from "../../src/pipeline/cycle.js";
+import { runPipelineCycle } from "../../src/workers/runPipeline.js";
+import { type TempHome, tempHome } from "../server/tempHome.js";
+
+const STEP_METHODS = ["scan", "extract", "consolidate", "refreshEmbeddings", "generateHints"] as const;
+
+/** A host whose steps only record that they ran; `failAt` makes that step throw. */
+function recordingHost(failAt?: (typeof STEP_METHODS)[number]) {
+  const calls: string[] = [];
+  let released = 0;
+  const method =
+    (name: (typeof STEP_METHODS)[number], value: unknown) =>
+    async (..._args: unknown[]) => {
+      calls.push(name);
+      if (name === failAt) throw new Error(`${name} broke`);
+      return value;
+    };
+  const host = {
+    scan: method("scan", { files: [], totals: { imported: 0, updated: 0 } }),
+    extract: method("extract", { jobs: [] }),
+    consolidate: method("consolidate", { outcome: "clean", error: null }),
+    refreshEmbeddings: method("refreshEmbeddings", 0),
+    generateHints: method("generateHints", { indexed: 0, failed: 0, pending: 0 }),
+    releaseLeases: () => {
+      released += 1;
+      return 0;
+    },
+  } as unknown as CycleHost;
+  return { host, calls, released: () => released };
+}
+
+describe("runCycle", () => {
+  it("runs scan, extract, consolidate, embeddings and hints in that order", async () => {
+    const { host, calls, released } = recordingHost();
+    const done: string[] = [];
+    const reports = await runCycle(host, { onStepDone: (step) => done.push(step.name) });
+    expect(calls).toEqual(["scan", "extract", "consolidate", "refreshEmbeddings", "generateHints"]);
+    expect(done).toEqual(CYCLE_STEPS.map((step) => step.name));
+    expect(reports.embeddings).toBe(0);
+    expect(released()).toBe(0);
+  });
+
+  it("stops at a failing step, hands back the leases, and has reported the steps before it", async () => {
+    const { host, calls, released } = recordingHost("consolidate");
+    const done: string[] = [];
+    await expect(runCycle(host, { onStepDone: (step) => done.push(step.name) })).rejects.toThrow("consolidate broke");
+    expect(calls).toEqual(["scan", "extract", "consolidate"]);
+    expect(done).toEqual(["scan", "extract"]);
+    expect(released()).toBe(1);
+  });
+});
+
+describe("cairn run and the background cycle", () => {
+  let temp: TempHome;
+  const realHome = process.env.HOME;
+
+  beforeAll(() => {
+    temp = tempHome();
+    process.env.HOME = temp.root;
+  });
+
+  afterAll(() => {
+    process.env.HOME = realHome;
+    temp.cleanup();
+  });
+
+  /** The step methods a call made on a real Cairn, in order. */
+  async function stepsOf(call: (cairn: Cairn) => Promise<unknown>): Promise<string[]> {
+    const cairn = new Cairn({ home: temp.home, env: temp.env });
+    const calls: string[] = [];
+    for (const name of STEP_METHODS) {
+      const original = cairn[name].bind(cairn) as (...args: unknown[]) => Promise<unknown>;
+      vi.spyOn(cairn, name).mockImplementation(((...args: unknown[]) => {
+        calls.push(name);
+        return original(...args);
+      }) as never);
+    }
+    try {
+      await call(cairn);
+    } finally {
+      cairn.close();
+    }
+    return calls;
+  }
+
+  it("take the same steps in the same order", async () => {
+    const run = await stepsOf((cairn) => cairn.run());
+    const daemon = await stepsOf((cairn) => runPipelineCycle(cairn));
+    const background = await stepsOf((cairn) => runPipelineCycle(cairn, { skipIfBusy: true }));
+    expect(run).toEqual(["scan", "extract", "consolidate", "refreshEmbeddings", "generateHints"]);
+    expect(daemon).toEqual(run);
+    expect(background).toEqual(run);
+  });
+});
