@@ -31,6 +31,11 @@ import { type ClearReport, clearMemory } from "./read/clearMemory.js";
 import { buildInjection, type Injection } from "./read/inject.js";
 import { readMemoryUrl } from "./read/memoryUrl.js";
 import { applyCitationUsage } from "./read/usageFeedback.js";
+import { injectRequest } from "./requests/inject.js";
+import { parseRequest } from "./requests/parseRequest.js";
+import { readRequest } from "./requests/read.js";
+import { recallRequest } from "./requests/recall.js";
+import { rememberEntry } from "./requests/remember.js";
 import { type SourceAgent, scanTargets } from "./sources/registry.js";
 import type { AgentName, SessionItem, SessionKind } from "./sources/types.js";
 import { EligibilityRepository, PHASE1_KIND } from "./store/repositories/eligibilityRepository.js";
@@ -198,6 +203,7 @@ export class Cairn {
 
   /** The Memory Guidance block for a session starting in `cwd` (files only: no store, no model). */
   inject(cwd: string = process.cwd()): Injection {
+    parseRequest(injectRequest, { cwd });
     return buildInjection({
       memoriesRoot: this.paths.memories,
       cwd,
@@ -207,6 +213,7 @@ export class Cairn {
 
   /** Reads a `memory://root/...` (current project) or `memory://global/...` file. */
   readMemory(url: string, cwd: string = process.cwd()): { url: string; content: string } {
+    parseRequest(readRequest, { url, cwd });
     return readMemoryUrl(url, { memoriesRoot: this.paths.memories, cwd });
   }
 
@@ -292,9 +299,7 @@ export class Cairn {
     input: (RememberInput & { cwd?: string }) | Array<RememberInput & { cwd?: string }>,
   ): Promise<RememberOutcome[]> {
     const list = (Array.isArray(input) ? input : [input]).map(({ cwd, ...entry }) => {
-      if (typeof entry.content !== "string" || entry.content.trim().length === 0) {
-        throw new CairnError("bad_input", "remember: content must be a non-empty string");
-      }
+      parseRequest(rememberEntry, entry);
       const project = projectIdentity(cwd ?? process.cwd()).key;
       const scope = entry.scope === undefined || entry.scope === "project" ? project : entry.scope;
       return { ...entry, scope, who: entry.who ?? "user" };
@@ -313,9 +318,7 @@ export class Cairn {
     cwd?: string;
     expand?: boolean;
   }): Promise<RecallResponse> {
-    if (typeof request.query !== "string" || request.query.trim().length === 0) {
-      throw new CairnError("bad_input", "recall: query must be a non-empty string");
-    }
+    parseRequest(recallRequest(this.config.recall.maxK), request);
     const scope = request.scope ?? "project";
     const scopes =
       scope === "all"

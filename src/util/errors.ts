@@ -50,7 +50,7 @@ export class CairnError extends Error {
   readonly code: CairnErrorCode;
   readonly status: CairnErrorStatus;
   readonly exitCode: number;
-  private readonly [marker] = true;
+  readonly [marker] = true;
 
   constructor(code: CairnErrorCode, message: string, options: { cause?: unknown; exitCode?: number } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
