@@ -8,6 +8,18 @@ import { requestLimits } from "./limits.js";
  * a larger k is an error naming that key, never quietly fewer results.
  */
 export function recallRequest(maxK: number) {
+  let schema = built.get(maxK);
+  if (!schema) {
+    schema = buildRecallRequest(maxK);
+    built.set(maxK, schema);
+  }
+  return schema;
+}
+
+// Built once per ceiling: the library checks every recall, and a process has one config.
+const built = new Map<number, ReturnType<typeof buildRecallRequest>>();
+
+function buildRecallRequest(maxK: number) {
   return request({
     query: text(requestLimits.queryChars, "the limit for a query"),
     k: z
