@@ -1,4 +1,4 @@
-/** The memory store's public shapes. Imports only the request vocabulary: CLI, HTTP and MCP wiring depend on this file. */
+/** The memory store's public shapes. Imports only the request vocabulary; CLI, HTTP and MCP depend on it. */
 
 import type { MemoryType } from "../requests/memoryTypes.js";
 
