@@ -7,7 +7,7 @@ import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const BOTTOM = ["util", "text"];
-const BASE = [...BOTTOM, "project", "config", "redact", "prompts"];
+const BASE = [...BOTTOM, "project", "config", "redact", "prompts", "requests"];
 const STORE = [...BASE, "sources", "store", "providers"];
 const SERVICES = [...STORE, "workspace", "memory", "collection", "recall"];
 const PIPELINE = ["pipeline/phase1", "pipeline/facts", "pipeline/hints", "pipeline/phase2"];
@@ -16,6 +16,7 @@ const PIPELINE = ["pipeline/phase1", "pipeline/facts", "pipeline/hints", "pipeli
 export const LAYERS = {
   util: [],
   text: [],
+  requests: ["util"],
   project: ["util"],
   config: ["util", "text", "project"],
   redact: ["util", "text"],

@@ -25,7 +25,12 @@ import { type ClearReport, clearMemory } from "./read/clearMemory.js";
 import { buildInjection, type Injection } from "./read/inject.js";
 import { readMemoryUrl } from "./read/memoryUrl.js";
 import { applyCitationUsage, recordRecallUsage } from "./read/usageFeedback.js";
-import { scanTargets } from "./sources/registry.js";
+import { injectRequest } from "./requests/inject.js";
+import { parseRequest } from "./requests/parseRequest.js";
+import { readRequest } from "./requests/read.js";
+import { recallRequest } from "./requests/recall.js";
+import { rememberEntry } from "./requests/remember.js";
+import { type SourceAgent, scanTargets } from "./sources/registry.js";
 import type { AgentName, SessionItem, SessionKind } from "./sources/types.js";
 import { PHASE1_KIND } from "./store/queue/jobKinds.js";
 import { Phase2State } from "./store/repositories/phase2State.js";
@@ -192,6 +197,7 @@ export class Cairn {
 
   /** The Memory Guidance block for a session starting in `cwd` (files only: no store, no model). */
   inject(cwd: string = process.cwd()): Injection {
+    parseRequest(injectRequest, { cwd });
     return buildInjection({
       memoriesRoot: this.paths.memories,
       cwd,
@@ -201,6 +207,7 @@ export class Cairn {
 
   /** Reads a `memory://root/...` (current project) or `memory://global/...` file. */
   readMemory(url: string, cwd: string = process.cwd()): { url: string; content: string } {
+    parseRequest(readRequest, { url, cwd });
     return readMemoryUrl(url, { memoriesRoot: this.paths.memories, cwd });
   }
 
@@ -275,9 +282,7 @@ export class Cairn {
     input: (RememberInput & { cwd?: string }) | Array<RememberInput & { cwd?: string }>,
   ): Promise<RememberOutcome[]> {
     const list = (Array.isArray(input) ? input : [input]).map(({ cwd, ...entry }) => {
-      if (typeof entry.content !== "string" || entry.content.trim().length === 0) {
-        throw new CairnError("bad_input", "remember: content must be a non-empty string");
-      }
+      parseRequest(rememberEntry, entry);
       return rememberScope(entry, cwd ?? process.cwd());
     });
     return this.memories.remember(list);
@@ -294,9 +299,7 @@ export class Cairn {
     cwd?: string;
     expand?: boolean;
   }): Promise<RecallResponse> {
-    if (typeof request.query !== "string" || request.query.trim().length === 0) {
-      throw new CairnError("bad_input", "recall: query must be a non-empty string");
-    }
+    parseRequest(recallRequest(this.config.recall.maxK), request);
     return this.memories.recall({
       query: request.query,
       scopes: recallScopes(request.scope, request.cwd ?? process.cwd()),

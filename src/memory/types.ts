@@ -1,7 +1,8 @@
-/** The memory store's public shapes. Imports nothing: CLI, HTTP and MCP wiring depend on this file. */
+/** The memory store's public shapes. Imports only the request vocabulary; CLI, HTTP and MCP depend on it. */
 
-export const memoryTypes = ["fact", "preference", "decision", "procedural", "semantic", "constraint", "note"] as const;
-export type MemoryType = (typeof memoryTypes)[number];
+import type { MemoryType } from "../requests/memoryTypes.js";
+
+export { type MemoryType, memoryTypes } from "../requests/memoryTypes.js";
 
 export interface Provenance {
   sessionId?: string;

@@ -53,7 +53,7 @@ export async function hybridRecall(deps: RecallDeps, request: RecallRequest): Pr
   const { config } = deps;
   const timer = stageTimer();
   const warnings: string[] = [];
-  const k = Math.max(1, Math.min(request.k ?? config.defaultK, config.maxK));
+  const k = request.k ?? Math.min(config.defaultK, config.maxK);
   const query = analyzeQuery(request.query);
   const filter = request.types ? { scopes: request.scopes, types: request.types } : { scopes: request.scopes };
 

@@ -87,7 +87,7 @@ export function createHttpApp(options: HttpAppOptions): Hono {
   });
 
   app.post("/api/memory/recall", async (c) => {
-    const body = await readJsonBody(c, recallBody);
+    const body = await readJsonBody(c, recallBody(cairn.config.recall.maxK));
     return c.json(await cairn.recall(body));
   });
 

@@ -1,9 +1,11 @@
 import { isAbsolute } from "node:path";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
 import type { Cairn } from "../cairn.js";
-import { memoryTypes } from "../memory/types.js";
+import { emptyRequest } from "../requests/emptyRequest.js";
+import { readRequest } from "../requests/read.js";
+import { recallRequest } from "../requests/recall.js";
+import { rememberFields } from "../requests/remember.js";
 import { CairnError, errorMessage } from "../util/errors.js";
 import { formatRecall, formatRemember } from "./formatToolText.js";
 
@@ -19,11 +21,12 @@ export interface McpServerOptions {
   cwd?: string;
 }
 
-const cwdField = z
-  .string()
-  .min(1)
-  .optional()
-  .describe("absolute directory whose project is meant (default for stdio: the directory the server was started in)");
+// Tool input schemas are the operations' shared request fields (src/requests/): the same limits and
+// messages as the CLI, HTTP and the library, checked by the MCP SDK before a call reaches cairn.
+
+const cwdField = readRequest.shape.cwd.describe(
+  "absolute directory whose project is meant (default for stdio: the directory the server was started in)",
+);
 
 /**
  * The MCP face of cairn: recall, remember, read and status over one Cairn instance. Each call's failure
@@ -31,6 +34,8 @@ const cwdField = z
  */
 export function createMcpServer(cairn: Cairn, options: McpServerOptions): McpServer {
   const server = new McpServer({ name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION });
+  const { defaultK, maxK } = cairn.config.recall;
+  const recallFields = recallRequest(maxK).shape;
 
   server.registerTool(
     "recall",
@@ -41,13 +46,11 @@ export function createMcpServer(cairn: Cairn, options: McpServerOptions): McpSer
         "with hybrid keyword and vector search. Memory is heuristic context: check it against the repository " +
         "before acting on it.",
       inputSchema: {
-        query: z.string().trim().min(1).describe("what to look for, in plain words"),
-        k: z.number().int().min(1).max(50).optional().describe("how many results (default 10)"),
-        scope: z
-          .string()
-          .min(1)
-          .optional()
-          .describe("project (this project and global, the default), global, all, or a label given to remember"),
+        query: recallFields.query.describe("what to look for, in plain words"),
+        k: recallFields.k.describe(`how many results (default ${Math.min(defaultK, maxK)}, at most ${maxK})`),
+        scope: recallFields.scope.describe(
+          "project (this project and global, the default), global, all, or a label given to remember",
+        ),
         cwd: cwdField,
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -68,13 +71,11 @@ export function createMcpServer(cairn: Cairn, options: McpServerOptions): McpSer
         "Store a durable memory for future sessions: use it when the user asks you to remember something, or " +
         "for a decision or fact that will clearly matter again. One self-contained statement per call.",
       inputSchema: {
-        text: z.string().trim().min(1).max(10_000).describe("the memory, as one self-contained statement"),
-        scope: z
-          .string()
-          .min(1)
-          .optional()
-          .describe("project (the default: this project), global (every project), or any label"),
-        type: z.enum(memoryTypes).optional().describe("kind of memory (default fact)"),
+        text: rememberFields.content.describe("the memory, as one self-contained statement"),
+        scope: rememberFields.scope.describe(
+          "project (the default: this project), global (every project), or any label",
+        ),
+        type: rememberFields.type.describe("kind of memory (default fact)"),
         cwd: cwdField,
       },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -101,7 +102,7 @@ export function createMcpServer(cairn: Cairn, options: McpServerOptions): McpSer
         "long-term memory), memory://root/skills/<name>/SKILL.md (a skill), memory://global/... (the global " +
         "workspace), or any other file of the workspace by its relative path.",
       inputSchema: {
-        url: z.string().min(1).describe("a memory:// URL"),
+        url: readRequest.shape.url.describe("a memory:// URL"),
         cwd: cwdField,
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -121,7 +122,7 @@ export function createMcpServer(cairn: Cairn, options: McpServerOptions): McpSer
     {
       title: "Memory pipeline status",
       description: "What cairn holds and is doing: sessions, pending extraction, jobs, last consolidation.",
-      inputSchema: {},
+      inputSchema: emptyRequest.shape,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     () => guarded(async () => JSON.stringify(cairn.status(), null, 2)),

@@ -1,70 +1,50 @@
 import { isAbsolute } from "node:path";
-import { z } from "zod";
-import { memoryTypes } from "../memory/types.js";
+import type { z } from "zod";
+import { emptyRequest } from "../requests/emptyRequest.js";
+import { injectRequest } from "../requests/inject.js";
+import { readRequest } from "../requests/read.js";
+import { recallRequest } from "../requests/recall.js";
+import { rememberRequest } from "../requests/remember.js";
 
-// Request bodies of the HTTP API. Strict objects: a misspelt field is a 400 naming it, not a silently
-// ignored option.
+// Request bodies of the HTTP API: each operation's shared request schema (src/requests/, the same limits
+// as the CLI, MCP and library) plus the one rule of a server: its own directory is nobody's project, so
+// a cwd must be absolute, and is required where the request is about the project of cwd.
 
-const cwd = z.string().min(1).refine(isAbsolute, "must be an absolute path");
-const scope = z.string().min(1);
+const ABSOLUTE = "cwd must be an absolute path";
+const PROJECT_NEEDS_CWD = "cwd is required when scope is project (the default)";
 
-/** Project scope (the default) means "the project of cwd": a daemon's own cwd is nobody's project. */
-function requireCwdForProject(body: { scope?: string | undefined; cwd?: string | undefined }, ctx: z.RefinementCtx) {
-  if ((body.scope ?? "project") === "project" && body.cwd === undefined) {
-    ctx.addIssue({ code: "custom", path: ["cwd"], message: "is required when scope is project (the default)" });
+function absoluteCwd(body: { cwd?: string | undefined }, ctx: z.RefinementCtx): void {
+  if (body.cwd !== undefined && !isAbsolute(body.cwd))
+    ctx.addIssue({ code: "custom", path: ["cwd"], message: ABSOLUTE });
+}
+
+function cwdForProject(scopes: Array<string | undefined>, body: { cwd?: string | undefined }, ctx: z.RefinementCtx) {
+  if (body.cwd === undefined && scopes.some((scope) => (scope ?? "project") === "project")) {
+    ctx.addIssue({ code: "custom", path: ["cwd"], message: PROJECT_NEEDS_CWD });
   }
 }
 
-export const injectBody = z.object({ cwd }).strict();
+export const injectBody = injectRequest.superRefine(absoluteCwd);
 
-export const recallBody = z
-  .object({
-    query: z.string().trim().min(1),
-    k: z.number().int().min(1).max(100).optional(),
-    scope: scope.optional(),
-    cwd: cwd.optional(),
-    expand: z.boolean().optional(),
-  })
-  .strict()
-  .superRefine(requireCwdForProject);
-
-const rememberItem = z
-  .object({
-    content: z.string().trim().min(1).max(100_000),
-    scope: scope.optional(),
-    ref: z.string().max(1000).optional(),
-    type: z.enum(memoryTypes).optional(),
-  })
-  .strict();
-
-export const rememberBody = z
-  .object({
-    content: rememberItem.shape.content.optional(),
-    items: z.array(rememberItem).min(1).max(1000).optional(),
-    scope: scope.optional(),
-    ref: rememberItem.shape.ref,
-    type: rememberItem.shape.type,
-    cwd: cwd.optional(),
-  })
-  .strict()
-  .superRefine((body, ctx) => {
-    if ((body.content === undefined) === (body.items === undefined)) {
-      ctx.addIssue({ code: "custom", path: ["content"], message: "or items is required (one of them, not both)" });
-      return;
-    }
-    const scopes = body.items ? body.items.map((item) => item.scope ?? body.scope) : [body.scope];
-    if (scopes.some((s) => (s ?? "project") === "project") && body.cwd === undefined) {
-      ctx.addIssue({ code: "custom", path: ["cwd"], message: "is required when scope is project (the default)" });
-    }
+/** Built per config: `k` is capped by `recall.maxK`. */
+export function recallBody(maxK: number) {
+  return recallRequest(maxK).superRefine((body, ctx) => {
+    absoluteCwd(body, ctx);
+    cwdForProject([body.scope], body, ctx);
   });
+}
 
-export const readBody = z
-  .object({ url: z.string().min(1), cwd: cwd.optional() })
-  .strict()
-  .superRefine((body, ctx) => {
-    if (body.url.trim().startsWith("memory://root") && body.cwd === undefined) {
-      ctx.addIssue({ code: "custom", path: ["cwd"], message: "is required for memory://root URLs" });
-    }
-  });
+export const rememberBody = rememberRequest.superRefine((body, ctx) => {
+  absoluteCwd(body, ctx);
+  const scopes = body.items ? body.items.map((item) => item.scope ?? body.scope) : [body.scope];
+  cwdForProject(scopes, body, ctx);
+});
 
-export const runBody = z.object({}).strict();
+export const readBody = readRequest.superRefine((body, ctx) => {
+  absoluteCwd(body, ctx);
+  if (body.url.trim().startsWith("memory://root") && body.cwd === undefined) {
+    ctx.addIssue({ code: "custom", path: ["cwd"], message: "cwd is required for memory://root URLs" });
+  }
+});
+
+export const runBody = emptyRequest;

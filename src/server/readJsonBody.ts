@@ -1,13 +1,15 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { z } from "zod";
+import { parseRequest } from "../requests/parseRequest.js";
 
 /**
  * Parses and validates a JSON request body. Requires `Content-Type: application/json`: a browser page
  * cannot send that cross-origin without a CORS preflight, which this server never approves, so a
- * malicious page cannot make a local cairn remember things. An empty body counts as `{}`.
+ * malicious page cannot make a local cairn remember things. An empty body counts as `{}`. A body that
+ * breaks its operation's request schema throws the same `bad_input` error as the CLI and MCP (a 400).
  */
-export async function readJsonBody<T>(c: Context, schema: z.ZodType<T>): Promise<T> {
+export async function readJsonBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
   if (!/^application\/json\b/i.test(c.req.header("content-type") ?? "")) {
     throw new HTTPException(415, { message: "Content-Type must be application/json" });
   }
@@ -20,21 +22,5 @@ export async function readJsonBody<T>(c: Context, schema: z.ZodType<T>): Promise
       throw new HTTPException(400, { message: "request body is not valid JSON" });
     }
   }
-  const result = schema.safeParse(value);
-  if (!result.success) throw new HTTPException(400, { message: describeIssue(result.error.issues[0]) });
-  return result.data;
-}
-
-/** One issue as a sentence that starts with the field it is about. */
-export function describeIssue(issue: z.core.$ZodIssue | undefined): string {
-  if (!issue) return "invalid request body";
-  const field = issue.path.map(String).join(".");
-  if (issue.code === "unrecognized_keys") {
-    const prefix = field ? `${field}.` : "";
-    return `unknown field ${issue.keys.map((key) => prefix + key).join(", ")}`;
-  }
-  if (!field) return `request body: ${issue.message}`;
-  if (issue.code === "invalid_type" && /received undefined/.test(issue.message)) return `${field} is required`;
-  if (issue.code === "custom") return `${field} ${issue.message}`;
-  return `${field}: ${issue.message}`;
+  return parseRequest(schema, value);
 }

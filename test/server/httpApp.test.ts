@@ -94,8 +94,9 @@ describe("HTTP API routes", () => {
       [{ query: "x", querry: "y", cwd: temp.project }, /unknown field querry/],
       [{ query: "x" }, /^cwd is required when scope is project/],
       [{ query: "x", cwd: "relative/dir" }, /^cwd must be an absolute path$/],
-      [{ query: "x", k: 0, cwd: temp.project }, /^k: /],
-      [[1, 2], /^request body:/],
+      [{ query: "x", k: 0, cwd: temp.project }, /^k must be at least 1; got 0$/],
+      [{ query: 5, cwd: temp.project }, /^query must be a string; got a number$/],
+      [[1, 2], /^request must be an object; got an array$/],
     ];
     for (const [body, message] of cases) {
       const response = await app.request("/api/memory/recall", json(body));

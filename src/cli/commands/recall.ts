@@ -7,7 +7,8 @@ export function registerRecall(program: Command): void {
   program
     .command("recall <query>")
     .description("search memory (hybrid keyword + vector); default scope: this project and global")
-    .option("--k <n>", "how many results (1 to 200)", wholeNumber("--k", 1, 200), 8)
+    // The upper bound is the config's recall.maxK, checked with the other request limits (src/requests/).
+    .option("--k <n>", "how many results (default recall.defaultK, at most recall.maxK)", wholeNumber("--k", 1))
     .option(
       "--scope <scope>",
       "project (default), global, all, or any label given to remember",
@@ -15,11 +16,11 @@ export function registerRecall(program: Command): void {
     )
     .option("--expand", "add the source transcript excerpt of each result")
     .option("--json", "print JSON")
-    .action(async (query: string, options: { k: number; scope?: string; expand?: boolean }, command: Command) => {
+    .action(async (query: string, options: { k?: number; scope?: string; expand?: boolean }, command: Command) => {
       await withCairn(command, async (cairn, global) => {
         const response = await cairn.recall({
           query,
-          k: options.k,
+          ...(options.k === undefined ? {} : { k: options.k }),
           cwd: process.cwd(),
           ...(options.scope ? { scope: options.scope } : {}),
           ...(options.expand ? { expand: true } : {}),
