@@ -30,7 +30,7 @@ import { parseRequest } from "./requests/parseRequest.js";
 import { readRequest } from "./requests/read.js";
 import { recallRequest } from "./requests/recall.js";
 import { rememberEntry } from "./requests/remember.js";
-import { type SourceAgent, scanTargets } from "./sources/registry.js";
+import { scanTargets } from "./sources/registry.js";
 import type { AgentName, SessionItem, SessionKind } from "./sources/types.js";
 import { PHASE1_KIND } from "./store/queue/jobKinds.js";
 import { Phase2State } from "./store/repositories/phase2State.js";
