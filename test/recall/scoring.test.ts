@@ -3,7 +3,7 @@ import { hashedEmbedding } from "../../src/providers/embeddings/hashedEmbedding.
 import { calibrateBm25, idealBm25, idf, saturate } from "../../src/recall/calibrate.js";
 import { buildFtsQuery } from "../../src/recall/ftsQuery.js";
 import { capHintOnly, fuseScores } from "../../src/recall/fuse.js";
-import { withinPostingBudget } from "../../src/recall/keywordLeg.js";
+import { withinPostingBudget } from "../../src/recall/postingBudget.js";
 import { analyzeQuery } from "../../src/recall/queryAnalyzer.js";
 import { dot } from "../../src/store/vectorCodec.js";
 import { stem } from "../../src/text/stem.js";
@@ -21,10 +21,9 @@ describe("query handling", () => {
     ]);
   });
 
-  it("drops stop words and possessives, keeps entities and phrases", () => {
+  it("drops stop words and possessives, keeps phrases", () => {
     const q = analyzeQuery('What did Caroline\'s "support group" say about Rust?');
     expect(q.terms).toEqual(["caroline", "support", "group", "say", "rust"]);
-    expect(q.entities).toEqual(["caroline", "rust"]);
     expect(q.phrases).toEqual(["support group"]);
   });
 
@@ -38,13 +37,15 @@ describe("query handling", () => {
     expect(analyzeQuery("What art does Caroline make?").kindOf).toEqual([]);
   });
 
-  it("builds an OR query, repeating entities by weight", () => {
-    const fts = buildFtsQuery(analyzeQuery("when did Jon open the studio"), 2);
-    expect(fts.match).toBe('"jon" OR "jon" OR "open" OR "studio"');
+  it("builds an OR query of the words and the quoted phrases", () => {
+    const fts = buildFtsQuery(analyzeQuery('when did Jon open the "pottery studio"'));
+    expect(fts.match).toBe('"jon" OR "open" OR "pottery" OR "studio" OR "pottery studio"');
     expect(fts.weightedTerms).toEqual([
-      { term: "jon", weight: 2 },
+      { term: "jon", weight: 1 },
       { term: "open", weight: 1 },
+      { term: "pottery", weight: 1 },
       { term: "studio", weight: 1 },
+      { term: "pottery studio", weight: 1 },
     ]);
   });
 
