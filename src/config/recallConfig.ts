@@ -5,7 +5,7 @@ const num = (min: number, max: number, fallback: number) => z.number().min(min).
 
 /**
  * Every recall constant with its default and range. Defaults marked "seed" are seed 004's; the others
- * were chosen on LoCoMo conversations 1-3 and checked on 4-5 (docs/recall.md has the figures).
+ * were chosen by measurement (docs/experiments/locomo-recall.md).
  */
 export const recallConfigSchema = z
   .object({
@@ -62,8 +62,7 @@ export const recallConfigSchema = z
         /**
          * Times a query's plural category words ("what activities ...") and the category it asks for a
          * kind of ("what kind of art ...") are searched again in the concept column alone, at its
-         * weight, so the memories naming an instance rank higher (0: off). 1 measured better than 0
-         * on both LoCoMo splits, 2 worse (docs/recall.md).
+         * weight, so the memories naming an instance rank higher (0: off).
          */
         categoryRepeat: int(0, 5, 1),
         /**
@@ -124,8 +123,8 @@ export const recallConfigSchema = z
       .object({
         /**
          * seed default: on. Off here: with entities from the inline regex linker (every capitalized
-         * word) the boost lifts every memory naming the query's subject; LoCoMo lost 2 points of
-         * recall@10 with it (docs/recall.md). Turn it on when entities come from phase-1 triples.
+         * word) the boost lifts every memory naming the query's subject, relevant or not
+         * (docs/experiments/locomo-recall.md). Turn it on when entities come from phase-1 triples.
          */
         enabled: z.boolean().default(false),
         /** seed: boosted score = (1 - w) * score + w. */
