@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { writeFileAtomic } from "../util/atomicWrite.js";
 import { CairnError, errorMessage } from "../util/errors.js";
 import { envOverrides } from "./envOverrides.js";
+import { withoutRetiredRecallKeys } from "./recallConfig.js";
 import { type CairnConfig, configSchema } from "./schema.js";
 
 type Tree = Record<string, unknown>;
@@ -14,6 +15,8 @@ export interface LoadConfigOptions {
   env?: NodeJS.ProcessEnv;
   /** Dotted keys from command-line flags, applied last. */
   overrides?: Record<string, unknown>;
+  /** Where a warning about the file goes (a retired key that is ignored); stderr by default. */
+  warn?: (line: string) => void;
 }
 
 /** Reads YAML, then the environment, then flags, and validates the result against the schema. */
@@ -24,11 +27,17 @@ export function loadConfig(options: LoadConfigOptions = {}): CairnConfig {
     if (raw !== undefined && raw !== "") setPath(tree, key, coerce(raw, type, variable));
   }
   for (const [key, value] of Object.entries(options.overrides ?? {})) setPath(tree, key, value);
-  return validateConfig(tree);
+  return validateConfig(tree, options.warn);
 }
 
-export function validateConfig(tree: unknown): CairnConfig {
-  const result = configSchema.safeParse(tree);
+export function validateConfig(
+  tree: unknown,
+  warn: (line: string) => void = (line) => process.stderr.write(`cairn: ${line}\n`),
+): CairnConfig {
+  const current = withoutRetiredRecallKeys(tree);
+  for (const key of current.retired)
+    warn(`config: ${key} is no longer a setting and is ignored; remove it from config.yaml`);
+  const result = configSchema.safeParse(current.tree);
   if (!result.success) throw new CairnError("config_invalid", formatIssue(result.error.issues[0], tree));
   return result.data;
 }

@@ -5,7 +5,7 @@ const num = (min: number, max: number, fallback: number) => z.number().min(min).
 
 /**
  * Every recall constant with its default and range. Defaults marked "seed" are seed 004's; the others
- * were chosen on LoCoMo conversations 1-3 and checked on 4-5 (docs/recall.md has the figures).
+ * were chosen by measurement (docs/experiments/locomo-recall.md).
  */
 export const recallConfigSchema = z
   .object({
@@ -15,19 +15,12 @@ export const recallConfigSchema = z
     alpha: num(0, 1, 0.15),
     /** seed: results below this calibrated score are dropped. */
     minScore: num(0, 1, 0.1),
-    /**
-     * Weight the query's words by the store's IDF in the query vector, for providers that support it
-     * (the hashed default). Stored vectors are unchanged. Off: it measured neutral on LoCoMo (docs/recall.md).
-     */
-    vectorIdf: z.boolean().default(false),
     /** Candidates taken from each leg before fusion. */
     candidatePool: int(10, 2000, 50),
     /** Binary-KNN candidates rescored with exact vectors in the vector leg. */
     vectorCandidates: int(10, 5000, 50),
     /** The keyword query keeps its rarest words while their summed document frequencies fit this. */
     postingBudget: int(100, 100_000_000, 5000),
-    /** Repetitions of a capitalized query word in the keyword query (1 = no extra weight). */
-    entityWeight: int(1, 5, 1),
     /**
      * Contextual indexing: weights of the text of the item just before and just after each memory in
      * its session, indexed with it. 0 leaves that column out. The item before weighs more: a reply is
@@ -69,8 +62,7 @@ export const recallConfigSchema = z
         /**
          * Times a query's plural category words ("what activities ...") and the category it asks for a
          * kind of ("what kind of art ...") are searched again in the concept column alone, at its
-         * weight, so the memories naming an instance rank higher (0: off). 1 measured better than 0
-         * on both LoCoMo splits, 2 worse (docs/recall.md).
+         * weight, so the memories naming an instance rank higher (0: off).
          */
         categoryRepeat: int(0, 5, 1),
         /**
@@ -89,17 +81,6 @@ export const recallConfigSchema = z
         weight: num(0, 1, 0.7),
         /** Each further item away lends this fraction of what the previous distance lent. */
         decay: num(0, 1, 0.8),
-      })
-      .strict()
-      .prefault({}),
-    /** Pseudo-relevance feedback: words shared by the best keyword hits join a second keyword pass. */
-    feedback: z
-      .object({
-        enabled: z.boolean().default(false),
-        docs: int(1, 20, 3),
-        terms: int(1, 20, 5),
-        /** How many times the query's own words count against one feedback word. */
-        queryWeight: int(1, 5, 2),
       })
       .strict()
       .prefault({}),
@@ -142,8 +123,8 @@ export const recallConfigSchema = z
       .object({
         /**
          * seed default: on. Off here: with entities from the inline regex linker (every capitalized
-         * word) the boost lifts every memory naming the query's subject; LoCoMo lost 2 points of
-         * recall@10 with it (docs/recall.md). Turn it on when entities come from phase-1 triples.
+         * word) the boost lifts every memory naming the query's subject, relevant or not
+         * (docs/experiments/locomo-recall.md). Turn it on when entities come from phase-1 triples.
          */
         enabled: z.boolean().default(false),
         /** seed: boosted score = (1 - w) * score + w. */
@@ -208,4 +189,25 @@ export type RecallConfig = z.infer<typeof recallConfigSchema>;
 /** The defaults, for callers (tests, benchmarks) that build a store without a config file. */
 export function defaultRecallConfig(overrides: z.input<typeof recallConfigSchema> = {}): RecallConfig {
   return recallConfigSchema.parse(overrides);
+}
+
+/**
+ * Recall settings that were measured, found no better than without them, and removed (the figures
+ * are in docs/experiments/locomo-recall.md). A config file that still sets one keeps loading.
+ */
+export const RETIRED_RECALL_KEYS = ["vectorIdf", "entityWeight", "feedback"] as const;
+
+/**
+ * The config tree without retired recall keys, and the dotted names of those it set (for a warning).
+ * The tree passed in is not changed.
+ */
+export function withoutRetiredRecallKeys(tree: unknown): { tree: unknown; retired: string[] } {
+  const recall = (tree as { recall?: unknown } | null | undefined)?.recall;
+  if (recall === null || typeof recall !== "object" || Array.isArray(recall)) return { tree, retired: [] };
+  const retired = RETIRED_RECALL_KEYS.filter((key) => key in recall);
+  if (retired.length === 0) return { tree, retired: [] };
+  const kept = Object.fromEntries(
+    Object.entries(recall).filter(([key]) => !(RETIRED_RECALL_KEYS as readonly string[]).includes(key)),
+  );
+  return { tree: { ...(tree as object), recall: kept }, retired: retired.map((key) => `recall.${key}`) };
 }

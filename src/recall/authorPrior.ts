@@ -28,8 +28,8 @@ export interface AuthorPriorOptions {
  *
  * Among the named author's memories, the ones in the second person with no first person ("Wow,
  * that painting of yours is great!") are about the one addressed, not about the author: they are
- * multiplied by `addressedPenalty`. On LoCoMo 2% of the named speaker's gold turns read that way,
- * against 21% of that speaker's turns. A candidate without loaded `content` is left alone.
+ * multiplied by `addressedPenalty` (measurements: docs/experiments/locomo-recall.md). A candidate
+ * without loaded `content` is left alone.
  */
 export function applyAuthorPrior(candidates: Candidate[], authorWords: string[], options: AuthorPriorOptions): void {
   if (authorWords.length === 0) return;

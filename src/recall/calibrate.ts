@@ -40,14 +40,14 @@ export const SATURATION_KNEE = 0.8;
  * left below 1. Three times the room (0.6): a memory at 1.4x the ideal scores 0.93, at 2x 0.96, so
  * strong hits stay apart. With the room itself (0.2) everything above 1.3x the ideal landed within
  * 0.02 of 1, and on list questions ("What has Jane painted?") the order of a dozen strong hits came
- * down to context and author factors; LoCoMo category 1 gained 1.5 points on both splits.
+ * down to context and author factors (measurements: docs/experiments/locomo-recall.md).
  */
 export const SATURATION_SPAN = 0.6;
 
 /**
  * Maps [0, inf) into [0, 1) keeping order: the identity up to `knee`, then an exponential approach to
- * 1. A hard clamp made every strong hit exactly 1.0 and their order a tie (about one LoCoMo question
- * in ten had several 1.0s at the top); this keeps them apart, and a weak score stays weak.
+ * 1. A hard clamp makes every strong hit exactly 1.0 and their order a tie; this keeps them apart, and
+ * a weak score stays weak.
  */
 export function saturate(x: number, knee = SATURATION_KNEE, span = SATURATION_SPAN): number {
   if (x <= knee) return Math.max(0, x);

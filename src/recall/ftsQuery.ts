@@ -14,16 +14,14 @@ function quote(text: string): string {
 /**
  * Builds an OR query: every content term may match, and BM25 rewards documents matching more and
  * rarer terms. (An implicit AND for short queries, as some peers use, returns nothing as soon as one
- * word differs.) FTS5 scores each phrase of the expression separately, so repeating a term weights
- * it: entities are repeated `entityWeight` times, explicit phrases are added as phrase matches.
+ * word differs.) Explicit "phrases" are added as phrase matches.
  */
-export function buildFtsQuery(query: AnalyzedQuery, entityWeight: number): FtsQuery {
+export function buildFtsQuery(query: AnalyzedQuery): FtsQuery {
   const parts: string[] = [];
   const weightedTerms: FtsQuery["weightedTerms"] = [];
   for (const term of query.terms) {
-    const weight = query.entities.includes(term) ? entityWeight : 1;
-    for (let i = 0; i < weight; i++) parts.push(quote(term));
-    weightedTerms.push({ term, weight });
+    parts.push(quote(term));
+    weightedTerms.push({ term, weight: 1 });
   }
   for (const phrase of query.phrases) {
     parts.push(quote(phrase));

@@ -1,10 +1,14 @@
 import type { RecallConfig } from "../config/recallConfig.js";
 import type { GraphRepository } from "../store/repositories/graphRepository.js";
+import type { Clock } from "../util/clock.js";
+import { errorMessage } from "../util/errors.js";
 import type { Candidate } from "./candidate.js";
 
 export interface GraphBoostResult {
   ids: Set<number>;
   timedOut: boolean;
+  /** Why the graph could not be read; the boost is then empty. */
+  error?: string;
 }
 
 export interface GraphBoostOptions {
@@ -20,8 +24,9 @@ export interface GraphBoostOptions {
 /**
  * Memories linked to the query's entities: tokens -> matching entities (most mentioned first) -> one
  * hop through relations -> memories mentioning any of them. Checked against the deadline after each
- * step; past it, what was collected so far is returned with `timedOut`. Errors give an empty set:
- * the boost is only ever additive, so losing it costs ranking quality, never correctness.
+ * step; past it, what was collected so far is returned with `timedOut`. An error gives an empty set
+ * with the reason in `error`: the boost is only ever additive, so losing it costs ranking quality,
+ * never correctness, and the caller reports it.
  */
 export function graphBoostIds(graph: GraphRepository, options: GraphBoostOptions): GraphBoostResult {
   const ids = new Set<number>();
@@ -38,17 +43,17 @@ export function graphBoostIds(graph: GraphRepository, options: GraphBoostOptions
     if (options.now() > options.deadlineMs) return { ids, timedOut: true };
     for (const id of graph.memoriesMentioning(expanded, options.scopes, options.maxMemories)) ids.add(id);
     return { ids, timedOut: options.now() > options.deadlineMs };
-  } catch {
-    return { ids: new Set(), timedOut: false };
+  } catch (error) {
+    return { ids: new Set(), timedOut: false, error: errorMessage(error) };
   }
 }
 
 /** Applies the boost to the ranked candidates in place: `(1 - w) * score + w` for linked memories. */
 export function applyGraphBoost(
-  deps: { graph: GraphRepository; config: RecallConfig; clock: () => number },
-  input: { ranked: Candidate[]; terms: string[]; scopes: string[] | "all" },
+  deps: { graph: GraphRepository; clock: Clock },
+  input: { ranked: Candidate[]; terms: string[]; scopes: string[] | "all"; config: RecallConfig["graph"] },
 ): GraphBoostResult {
-  const { graph: config } = deps.config;
+  const { config } = input;
   const boost = graphBoostIds(deps.graph, {
     tokens: input.terms,
     scopes: input.scopes,

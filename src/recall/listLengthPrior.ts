@@ -14,8 +14,8 @@ export interface ListLengthOptions {
  * category word alone are mostly short replies ("Have fun!", "That's so fun!"). So for such
  * questions shorter memories are multiplied by `(length / words) ^ exponent`: a gentle slope (0.3
  * gives a 10-word memory 0.66 of a 40-word one's score) that orders near-ties and cannot bury a
- * strong match. On LoCoMo it lifted multi-hop recall@10 on both splits; applied to every question it
- * cost recall@10 (docs/recall.md). Candidates need their `content` loaded.
+ * strong match. Only list questions get it: on every question it lowers crisp one-line answers
+ * (measurements: docs/experiments/locomo-recall.md). Candidates need their `content` loaded.
  */
 export function applyListLengthPrior(candidates: Candidate[], options: ListLengthOptions): void {
   if (options.exponent <= 0) return;

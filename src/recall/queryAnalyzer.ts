@@ -9,11 +9,9 @@ export interface AnalyzedQuery {
   terms: string[];
   /** Porter stems of `terms` (what the index matches), same order. */
   stems: string[];
-  /** Words written with a capital inside the query: names, products, places. */
-  entities: string[];
   /** "Quoted phrases" from the query, lowercased. */
   phrases: string[];
-  /** Calendar tokens of the dates the query names (src/memory/temporalTerms.ts). */
+  /** Calendar tokens of the dates the query names (src/text/temporalTerms.ts). */
   timeTerms: string[];
   /** The query words that spelled those dates ("may", "2023", "8"). */
   timeWords: string[];
@@ -61,16 +59,15 @@ function kindsAskedFor(query: string): string[] {
   return [...new Set(nouns)].filter((w) => !STOP_WORDS.has(w));
 }
 
-/** Question openers are capitalized by grammar; they are never the entity being asked about. */
+/** The word without a possessive "'s" or other apostrophes ("Caroline's" -> caroline). */
 function baseWord(word: string): string {
   return word.endsWith("'s") ? word.slice(0, -2) : word.replace(/'/g, "");
 }
 
 /**
  * Turns a natural-language query into matchable parts. Stop words and question scaffolding go, so
- * "What did Caroline research?" asks the index for {caroline, research}; capitalized words inside the
- * sentence are kept as entities (they are usually the subject and are weighted up in the keyword
- * query); explicit "phrases" become phrase matches.
+ * "What did Caroline research?" asks the index for {caroline, research}; explicit "phrases" become
+ * phrase matches.
  */
 export function analyzeQuery(query: string): AnalyzedQuery {
   const terms: string[] = [];
@@ -80,11 +77,6 @@ export function analyzeQuery(query: string): AnalyzedQuery {
     if (base.length < 2 || STOP_WORDS.has(base) || STOP_WORDS.has(word) || seen.has(base)) continue;
     seen.add(base);
     terms.push(base);
-  }
-  const entities: string[] = [];
-  for (const match of query.matchAll(/(?<=\S\s+)([A-Z][\p{L}\p{N}]+)/gu)) {
-    const base = baseWord((match[1] ?? "").toLowerCase());
-    if (seen.has(base) && !entities.includes(base)) entities.push(base);
   }
   const phrases: string[] = [];
   for (const match of query.matchAll(/["“]([^"”]{3,200})["”]/g)) {
@@ -96,7 +88,6 @@ export function analyzeQuery(query: string): AnalyzedQuery {
     raw: query,
     terms,
     stems: terms.map(stem),
-    entities,
     phrases,
     timeTerms: time.terms,
     timeWords: time.words,

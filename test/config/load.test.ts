@@ -54,6 +54,25 @@ describe("loadConfig", () => {
       "config: CAIRN_MEMORIES_ENABLED=maybe must be a boolean",
     );
   });
+
+  it("loads a file that still sets a removed recall setting, with one warning line per key", () => {
+    const file = configFile(
+      "recall:\n  vectorIdf: true\n  feedback:\n    enabled: true\n  alpha: 0.3\n  entityWeight: 2\n",
+    );
+    const warnings: string[] = [];
+    const config = loadConfig({ file, env: {}, warn: (line) => warnings.push(line) });
+    expect(config.recall.alpha).toBe(0.3);
+    expect(config.recall).not.toHaveProperty("feedback");
+    expect(warnings).toEqual([
+      "config: recall.vectorIdf is no longer a setting and is ignored; remove it from config.yaml",
+      "config: recall.entityWeight is no longer a setting and is ignored; remove it from config.yaml",
+      "config: recall.feedback is no longer a setting and is ignored; remove it from config.yaml",
+    ]);
+    // Any other unknown key is still a typo to fix.
+    expect(() => loadConfig({ file: configFile("recall:\n  vectorIdff: true\n"), env: {}, warn: () => {} })).toThrow(
+      "config: unknown key recall.vectorIdff",
+    );
+  });
 });
 
 describe("setConfigValue", () => {

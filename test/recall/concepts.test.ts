@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { defaultRecallConfig } from "../../src/config/recallConfig.js";
-import { categoryMatch } from "../../src/recall/keywordLeg.js";
+import { categoryMatch } from "../../src/recall/categoryMatch.js";
 import {
   categoryBreadth,
   conceptWords,

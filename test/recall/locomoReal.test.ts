@@ -14,7 +14,7 @@ if (!exists) console.warn(`LoCoMo recall suite skipped: ${data} (../shared) is a
 /**
  * The benchmark of issue 6 with the offline defaults, all five conversations in one store, as
  * `npm run bench:locomo` runs it. The floors are the issue's goals. Category 1 sits at 0.556
- * (0.5563 unrounded, docs/recall.md), less than one question above its floor: a change that loses
+ * (0.5563 unrounded, docs/experiments/locomo-recall.md), less than one question above its floor: a change that loses
  * one category-1 question fails here.
  */
 describe.skipIf(!exists)("LoCoMo recall with the offline defaults", () => {

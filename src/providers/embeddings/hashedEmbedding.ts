@@ -58,26 +58,17 @@ function featuresOf(word: string): WordFeatures | null {
  * with sublinear term frequency (1 + ln tf) and L2 normalization, so cosine is a bounded overlap score.
  * It knows no synonyms: a robust lexical view that complements BM25, not a semantic model.
  */
-export function hashedEmbedding(
-  text: string,
-  dimensions: number,
-  /** Per-word scale by stem (query-side IDF); 1 for every word when absent. */
-  weightOf?: (stem: string) => number,
-): Float32Array {
+export function hashedEmbedding(text: string, dimensions: number): Float32Array {
   const weights = new Map<number, number>();
   const add = (hash: number, weight: number) => weights.set(hash, (weights.get(hash) ?? 0) + weight);
   let previous: WordFeatures | null = null;
-  let previousScale = 1;
   for (const word of words(text)) {
     const f = featuresOf(word);
     if (!f) continue;
-    const scale = weightOf ? weightOf(f.stem) : 1;
-    add(f.stemHash, UNIGRAM_WEIGHT * scale);
-    if (previous)
-      add(fnv1a(f.stem, fnv1a(previous.stem, BIGRAM_SEED) ^ 0x20), BIGRAM_WEIGHT * Math.sqrt(scale * previousScale));
-    for (const gram of f.charGrams) add(gram, (CHARGRAM_WEIGHT * scale) / f.charGrams.length);
+    add(f.stemHash, UNIGRAM_WEIGHT);
+    if (previous) add(fnv1a(f.stem, fnv1a(previous.stem, BIGRAM_SEED) ^ 0x20), BIGRAM_WEIGHT);
+    for (const gram of f.charGrams) add(gram, CHARGRAM_WEIGHT / f.charGrams.length);
     previous = f;
-    previousScale = scale;
   }
   const vector = new Float32Array(dimensions);
   // Sublinear tf on the accumulated weight: repeating a word ten times is not ten times the evidence.
@@ -95,9 +86,6 @@ export function createHashedEmbeddingProvider(options: HashedEmbeddingOptions): 
     },
     async available() {
       return true;
-    },
-    embedWeighted(text, weightOf) {
-      return hashedEmbedding(text, options.dimensions, weightOf);
     },
   };
 }

@@ -7,10 +7,4 @@ export interface EmbeddingProvider {
   /** One vector per input text, in order, L2-normalized. `signal` cancels a remote call. */
   embed(texts: string[], options?: { signal?: AbortSignal }): Promise<Float32Array[]>;
   available(): Promise<boolean>;
-  /**
-   * Optional, for providers whose features are words: the query's vector with each word's features
-   * scaled by `weightOf(stem)`. Recall passes the store's IDF, so a query is matched on its rare words
-   * rather than on the names and dates every memory repeats. Stored vectors stay unweighted.
-   */
-  embedWeighted?(text: string, weightOf: (stem: string) => number): Float32Array;
 }

@@ -13,28 +13,39 @@ export function scopeTag(scope: string): string {
   return `s${Buffer.from(scope, "utf8").toString("hex").toUpperCase()}`;
 }
 
+/**
+ * One keyword search. A column of weight 0 neither ranks nor matches; every weight defaults to 0 and
+ * every extra clause to none.
+ */
+export interface KeywordSearch {
+  /** The MATCH expression over the memory's text (built by src/recall/ftsQuery.ts); "" for none. */
+  match: string;
+  scopes: string[] | "all";
+  limit: number;
+  /** Weights of the text of the items before and after each memory (contextual indexing). */
+  context?: { before: number; after: number };
+  /** Calendar tokens (src/text/temporalTerms.ts), searched in the `occurred` and `mentioned` columns only. */
+  timeMatch?: string;
+  /** Weights of the `occurred` and `mentioned` columns. */
+  time?: { occurred: number; mentioned: number };
+  /** Weight of the category words of each memory's nouns (concept indexing, migration 004). */
+  concepts?: number;
+  /** Category words searched in the concept column alone, on top of `match`. */
+  conceptMatch?: string;
+}
+
 /** FTS5 queries over memories and hints. The MATCH expression is built by src/recall/ftsQuery.ts. */
 export class SearchRepository {
   constructor(private readonly db: Database) {}
 
-  /**
-   * Best BM25 matches among live memories of the scopes (the scope token is part of the MATCH).
-   * `context` weighs the text of the items before and after each memory (contextual indexing); a
-   * column of weight 0 neither ranks nor matches. `timeMatch` (calendar tokens, src/memory/temporalTerms.ts)
-   * is searched in the `occurred` and `mentioned` columns only, weighted by `time`. `concepts` weighs
-   * the category words of each memory's nouns (concept indexing, migration 004); `conceptMatch` is
-   * searched in that column alone, on top of `match`.
-   */
-  keyword(
-    match: string,
-    scopes: string[] | "all",
-    limit: number,
-    context = { before: 0, after: 0 },
-    timeMatch = "",
-    time = { occurred: 0, mentioned: 0 },
-    concepts = 0,
-    conceptMatch = "",
-  ): KeywordHit[] {
+  /** Best BM25 matches among live memories of the scopes (the scope token is part of the MATCH). */
+  keyword(search: KeywordSearch): KeywordHit[] {
+    const { match, scopes, limit } = search;
+    const context = search.context ?? { before: 0, after: 0 };
+    const time = search.time ?? { occurred: 0, mentioned: 0 };
+    const concepts = search.concepts ?? 0;
+    const timeMatch = search.timeMatch ?? "";
+    const conceptMatch = search.conceptMatch ?? "";
     const columns = [
       "body",
       ...(context.before > 0 ? ["before"] : []),
