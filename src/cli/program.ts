@@ -26,7 +26,7 @@ const COMMANDS: [name: string, load: () => Promise<Register>][] = [
   ["config", async () => (await import("./commands/config.js")).registerConfig],
   ["serve", async () => (await import("./commands/serve.js")).registerServe],
   ["mcp", async () => (await import("./commands/mcp.js")).registerMcp],
-  // One module registers both.
+  // One module registers both: see the set in buildProgram.
   ["install", async () => (await import("./commands/install.js")).registerInstall],
   ["uninstall", async () => (await import("./commands/install.js")).registerInstall],
   ["hook", async () => (await import("./commands/hook.js")).registerHook],
@@ -60,8 +60,9 @@ export async function buildProgram(args: string[] = []): Promise<Command> {
     .exitOverride();
   const name = namedCommand(args);
   const named = COMMANDS.find(([command]) => command === name);
-  const loaders = named ? [named[1]] : [...new Set(COMMANDS.map(([, load]) => load))];
+  const loaders = named ? [named[1]] : COMMANDS.map(([, load]) => load);
   const registers = await Promise.all(loaders.map((load) => load()));
+  // A set: install and uninstall share a module, registered once.
   for (const register of new Set(registers)) register(program);
   return program;
 }
