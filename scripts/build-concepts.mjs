@@ -9,9 +9,11 @@
 // kept ancestor is spelled by up to `--lemmas` single-word lemmas; an ancestor named only by compounds is
 // spelled by their head word ("water sport" -> "sport").
 //
-// Output, one line per entry, '#' lines are comments:
-//   =<id> <lemma> [<lemma> ...]          an ancestor synset
-//   <word> <id>[,<id>...][;<id>...]      a noun and its ancestors, ';' between depths
+// Output, one line per entry, '#' lines are comments, in three sections each sorted by its key (the
+// lexicon binary-searches the file instead of parsing it, src/text/lexicon/concepts.ts):
+//   ~<word> <count> ...                  category breadths, by word
+//   =<id> <lemma> [<lemma> ...]          an ancestor synset, by id
+//   <word> <id>[,<id>...][;<id>...]      a noun and its ancestors, ';' between depths, by word
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
@@ -175,7 +177,9 @@ const lines = [
   "# ~word: nouns reaching the category word within 1..depth steps; =id: a category; then noun levels.",
   ...breadthLines,
   ...[...ids.values()].map(({ id, words }) => `=${id} ${words.join(" ")}`),
-  ...entries,
+  // Byte order (the words are [a-z]): index.noun lists them so already; sorted here so that the
+  // lookups' order never depends on it.
+  ...entries.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
 ];
 writeFileSync(out, `${lines.join("\n")}\n`);
 console.log(`${entries.length} words, ${ids.size} categories, ${lines.join("\n").length} bytes -> ${out}`);

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import type { Cairn } from "../cairn.js";
+import { recordKnownClean } from "../store/storeCheck.js";
 import { explainStoreError } from "../store/storeFault.js";
 
 /** Options every command accepts (declared on the root program). */
@@ -21,11 +22,15 @@ export async function withCairn<T>(
   // The facade pulls in the store, providers and recall: loaded only by commands that use it.
   const { Cairn } = await import("../cairn.js");
   const cairn = new Cairn(options.home ? { home: options.home } : {});
+  let result: T;
   try {
-    return await fn(cairn, options);
+    result = await fn(cairn, options);
   } catch (error) {
     throw explainStoreError(error, cairn.paths.database);
   } finally {
     cairn.close();
   }
+  // The next command need not quick_check a store this one found clean and changed only through SQLite.
+  recordKnownClean(cairn.paths.database);
+  return result;
 }

@@ -1,26 +1,55 @@
 import { createRequire } from "node:module";
 import { Command, CommanderError } from "commander";
 import { CairnError, errorMessage } from "../util/errors.js";
-import { registerConfig } from "./commands/config.js";
-import { registerConsolidate } from "./commands/consolidate.js";
-import { registerDoctor } from "./commands/doctor.js";
-import { registerExtract } from "./commands/extract.js";
-import { registerHook } from "./commands/hook.js";
-import { registerInject } from "./commands/inject.js";
-import { registerInstall } from "./commands/install.js";
-import { registerMcp } from "./commands/mcp.js";
-import { registerMemory } from "./commands/memory.js";
-import { registerRead } from "./commands/read.js";
-import { registerRecall } from "./commands/recall.js";
-import { registerRemember } from "./commands/remember.js";
-import { registerRun } from "./commands/run.js";
-import { registerScan } from "./commands/scan.js";
-import { registerServe } from "./commands/serve.js";
-import { registerSessions } from "./commands/sessions.js";
-import { registerStatus } from "./commands/status.js";
 import { nonEmpty } from "./flags.js";
 
-export function buildProgram(): Command {
+type Register = (program: Command) => void;
+
+/**
+ * Each top-level command's module, in help order. A command line loads only the module of the command
+ * it names: the others pull in the store, the pipeline or the servers, and an agent's hook or a recall
+ * should not pay for them at every start.
+ */
+const COMMANDS: [name: string, load: () => Promise<Register>][] = [
+  ["run", async () => (await import("./commands/run.js")).registerRun],
+  ["scan", async () => (await import("./commands/scan.js")).registerScan],
+  ["sessions", async () => (await import("./commands/sessions.js")).registerSessions],
+  ["extract", async () => (await import("./commands/extract.js")).registerExtract],
+  ["consolidate", async () => (await import("./commands/consolidate.js")).registerConsolidate],
+  ["status", async () => (await import("./commands/status.js")).registerStatus],
+  ["inject", async () => (await import("./commands/inject.js")).registerInject],
+  ["read", async () => (await import("./commands/read.js")).registerRead],
+  ["memory", async () => (await import("./commands/memory.js")).registerMemory],
+  ["remember", async () => (await import("./commands/remember.js")).registerRemember],
+  ["recall", async () => (await import("./commands/recall.js")).registerRecall],
+  ["doctor", async () => (await import("./commands/doctor.js")).registerDoctor],
+  ["config", async () => (await import("./commands/config.js")).registerConfig],
+  ["serve", async () => (await import("./commands/serve.js")).registerServe],
+  ["mcp", async () => (await import("./commands/mcp.js")).registerMcp],
+  // One module registers both: see the set in buildProgram.
+  ["install", async () => (await import("./commands/install.js")).registerInstall],
+  ["uninstall", async () => (await import("./commands/install.js")).registerInstall],
+  ["hook", async () => (await import("./commands/hook.js")).registerHook],
+];
+
+/**
+ * The command an argument list names: its first operand after the root program's own options, or
+ * undefined when there is none or something else comes first (help, version, an unknown option).
+ */
+export function namedCommand(args: string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === "--home") i++;
+    else if (!arg.startsWith("--home=")) return arg.startsWith("-") ? undefined : arg;
+  }
+  return undefined;
+}
+
+/**
+ * The program with the command `args` name registered, or every command when they name none that
+ * is known (help, version, a typo: commander then lists or suggests from all of them).
+ */
+export async function buildProgram(args: string[] = []): Promise<Command> {
   const program = new Command("cairn")
     .description(
       "Durable memory for coding agents: collects the sessions your agents write, extracts what a future session should know, consolidates it into a readable memory workspace, and gives it back.",
@@ -29,23 +58,12 @@ export function buildProgram(): Command {
     .option("--home <dir>", "memory root (default: $CAIRN_HOME or ~/.cairn)", nonEmpty("--home", "a directory"))
     .showHelpAfterError("(run 'cairn --help' for usage)")
     .exitOverride();
-  registerRun(program);
-  registerScan(program);
-  registerSessions(program);
-  registerExtract(program);
-  registerConsolidate(program);
-  registerStatus(program);
-  registerInject(program);
-  registerRead(program);
-  registerMemory(program);
-  registerRemember(program);
-  registerRecall(program);
-  registerDoctor(program);
-  registerConfig(program);
-  registerServe(program);
-  registerMcp(program);
-  registerInstall(program);
-  registerHook(program);
+  const name = namedCommand(args);
+  const named = COMMANDS.find(([command]) => command === name);
+  const loaders = named ? [named[1]] : COMMANDS.map(([, load]) => load);
+  const registers = await Promise.all(loaders.map((load) => load()));
+  // A set: install and uninstall share a module, registered once.
+  for (const register of new Set(registers)) register(program);
   return program;
 }
 
@@ -57,7 +75,7 @@ function packageVersion(): string {
 /** Runs the CLI; every failure ends as one line on stderr and a non-zero exit code. */
 export async function main(argv: string[]): Promise<number> {
   try {
-    await buildProgram().parseAsync(argv);
+    await (await buildProgram(argv.slice(2))).parseAsync(argv);
     // A command that finished but failed part of its work (a refused hook call) sets process.exitCode.
     return typeof process.exitCode === "number" ? process.exitCode : 0;
   } catch (error) {

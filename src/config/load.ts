@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
+import { createRequire } from "node:module";
 import type { z } from "zod";
 import { writeFileAtomic } from "../util/atomicWrite.js";
 import { CairnError, errorMessage } from "../util/errors.js";
@@ -8,6 +8,14 @@ import { withoutRetiredRecallKeys } from "./recallConfig.js";
 import { type CairnConfig, configSchema } from "./schema.js";
 
 type Tree = Record<string, unknown>;
+
+/**
+ * The YAML library (72 modules), loaded when a config file is read or written: most commands of a
+ * memory root without config.yaml never need it, and every command starts by loading the config.
+ */
+function yaml(): typeof import("yaml") {
+  return createRequire(import.meta.url)("yaml") as typeof import("yaml");
+}
 
 export interface LoadConfigOptions {
   /** Path of config.yaml; a missing file means all defaults. */
@@ -46,7 +54,7 @@ export function readConfigFile(file: string): Tree {
   if (!existsSync(file)) return {};
   let parsed: unknown;
   try {
-    parsed = parseYaml(readFileSync(file, "utf8"));
+    parsed = yaml().parse(readFileSync(file, "utf8"));
   } catch (error) {
     throw new CairnError("config_invalid", `config: ${file} is not valid YAML: ${errorMessage(error).split("\n")[0]}`);
   }
@@ -62,7 +70,7 @@ export function setConfigValue(file: string, key: string, rawValue: string): Cai
   const tree = readConfigFile(file);
   setPath(tree, key, parseScalar(rawValue));
   const config = validateConfig(tree);
-  writeFileAtomic(file, stringifyYaml(tree));
+  writeFileAtomic(file, yaml().stringify(tree));
   return config;
 }
 

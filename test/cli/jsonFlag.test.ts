@@ -35,8 +35,8 @@ function find(program: Command, path: string): Command | undefined {
 }
 
 describe("--json", () => {
-  it.each(resultCommands)("is an option of %s", (path) => {
-    const command = find(buildProgram(), path);
+  it.each(resultCommands)("is an option of %s", async (path) => {
+    const command = find(await buildProgram(), path);
     expect(command, path).toBeDefined();
     expect(command?.options.map((option) => option.long)).toContain("--json");
   });

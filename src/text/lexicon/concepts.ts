@@ -3,6 +3,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { STOP_WORDS } from "../stopWords.js";
 import { words } from "../tokenize.js";
+import { compareKey, lineEnd, searchLines } from "./sortedLines.js";
 
 /**
  * A noun -> category resource: for each common noun, the words of its WordNet hypernyms, nearest first
@@ -10,6 +11,14 @@ import { words } from "../tokenize.js";
  * scripts/build-concepts.mjs into concepts.txt next to this file (WordNet's license beside it).
  */
 export interface Lexicon {
+  /** The category ids per depth of a listed noun (index 0: direct hypernyms), or undefined. */
+  levelsOf(noun: string): readonly (readonly number[])[] | undefined;
+  /** The words that spell a category ([] for an unknown id). */
+  wordsOf(category: number): readonly string[];
+}
+
+/** A lexicon parsed whole into maps: small hand-made ones, and the breadth computation over every noun. */
+export interface ParsedLexicon extends Lexicon {
   /** Category id -> the words that spell it. */
   categories: string[][];
   /** Noun -> category ids per depth (index 0: direct hypernyms). */
@@ -17,7 +26,7 @@ export interface Lexicon {
 }
 
 /** Parses the text format written by scripts/build-concepts.mjs. */
-export function parseLexicon(text: string): Lexicon {
+export function parseLexicon(text: string): ParsedLexicon {
   const categories: string[][] = [];
   const nouns = new Map<string, number[][]>();
   for (const line of text.split("\n")) {
@@ -27,58 +36,139 @@ export function parseLexicon(text: string): Lexicon {
     if (head!.startsWith("=")) {
       categories[Number(head!.slice(1))] = rest;
     } else if (rest[0] !== undefined) {
-      nouns.set(
-        head!,
-        rest[0].split(";").map((level) => (level === "" ? [] : level.split(",").map(Number))),
-      );
+      nouns.set(head!, parseLevels(rest[0]));
     }
   }
-  return { categories, nouns };
+  return {
+    categories,
+    nouns,
+    levelsOf: (noun) => nouns.get(noun),
+    wordsOf: (category) => categories[category] ?? [],
+  };
 }
 
-const SHIPPED = join(dirname(fileURLToPath(import.meta.url)), "concepts.txt");
+function parseLevels(field: string): number[][] {
+  return field.split(";").map((level) => (level === "" ? [] : level.split(",").map(Number)));
+}
+
+/** The file the shipped lexicon is read from. */
+export const shippedLexiconPath = join(dirname(fileURLToPath(import.meta.url)), "concepts.txt");
+
+/**
+ * The shipped file's three sections, each sorted by its key: "~word" breadth lines by word, "=id"
+ * categories by number, noun lines by word (scripts/build-concepts.mjs writes them so). Lookups
+ * binary-search the raw bytes: reading the file takes about a millisecond, parsing all of it took a
+ * command a fifth of a second.
+ */
+interface ShippedFile {
+  buffer: Buffer;
+  breadths: { start: number; end: number };
+  categories: { start: number; end: number };
+  nouns: { start: number; end: number };
+}
+
+let shippedFile: ShippedFile | undefined;
+
+function readShipped(): ShippedFile {
+  if (shippedFile) return shippedFile;
+  const buffer = readFileSync(shippedLexiconPath);
+  const sectionStart = (marker: string) => {
+    const at = buffer.indexOf(`\n${marker}`);
+    return at < 0 ? buffer.length : at + 1;
+  };
+  const breadthStart = sectionStart("~");
+  const categoryStart = sectionStart("=");
+  const lastCategory = buffer.lastIndexOf("\n=");
+  const nounStart = lastCategory < 0 ? categoryStart : Math.min(buffer.length, lineEnd(buffer, lastCategory + 1) + 1);
+  shippedFile = {
+    buffer,
+    breadths: { start: breadthStart, end: Math.max(breadthStart, categoryStart) },
+    categories: { start: categoryStart, end: nounStart },
+    nouns: { start: nounStart, end: buffer.length },
+  };
+  return shippedFile;
+}
+
+/** The text after a line's key and one space, up to the next space (undefined when there is none). */
+function firstField(buffer: Buffer, lineStart: number): string | undefined {
+  const end = lineEnd(buffer, lineStart);
+  const space = buffer.indexOf(32, lineStart);
+  if (space < 0 || space >= end) return undefined;
+  const next = buffer.indexOf(32, space + 1);
+  return buffer.toString("latin1", space + 1, next < 0 || next > end ? end : next);
+}
+
+function compareId(buffer: Buffer, at: number, id: number): number {
+  let value = 0;
+  for (let p = at; p < buffer.length && buffer[p]! >= 48 && buffer[p]! <= 57; p++) value = value * 10 + buffer[p]! - 48;
+  return id - value;
+}
+
 let shipped: Lexicon | undefined;
 
-/** The shipped lexicon, parsed on first use (about 1 MB of text, about 200 ms). */
+/**
+ * The shipped lexicon. Each lookup binary-searches the file; nouns and categories found are kept
+ * (bounded by the file: 45,000 nouns, 11,000 categories), words that are not nouns are not.
+ */
 export function shippedLexicon(): Lexicon {
-  shipped ??= parseLexicon(readFileSync(SHIPPED, "utf8"));
+  if (shipped) return shipped;
+  const file = readShipped();
+  const { buffer } = file;
+  const levels = new Map<string, number[][]>();
+  const categories = new Map<number, string[]>();
+  shipped = {
+    levelsOf(noun) {
+      const known = levels.get(noun);
+      if (known) return known;
+      const at = searchLines(buffer, file.nouns, (line) => compareKey(buffer, line, noun));
+      const field = at < 0 ? undefined : firstField(buffer, at);
+      if (field === undefined) return undefined;
+      const parsed = parseLevels(field);
+      levels.set(noun, parsed);
+      return parsed;
+    },
+    wordsOf(category) {
+      const known = categories.get(category);
+      if (known) return known;
+      if (!Number.isInteger(category) || category < 0) return [];
+      const at = searchLines(buffer, file.categories, (line) => compareId(buffer, line + 1, category));
+      if (at < 0) return [];
+      const spelled = buffer.toString("latin1", at, lineEnd(buffer, at)).split(" ").slice(1);
+      categories.set(category, spelled);
+      return spelled;
+    },
+  };
   return shipped;
 }
 
-/** Category word -> nouns reaching it within 1, 2, 3 steps, from the "~" lines leading the file. */
-let shippedBreadths: Map<string, number[]> | undefined;
-const shippedByDepth = new Map<number, Map<string, number>>();
+/** How many nouns reach a category word (`categoryBreadth`); only lookups, so a Map serves as well. */
+export interface CategoryBreadth {
+  get(word: string): number | undefined;
+}
+
+const shippedByDepth = new Map<number, CategoryBreadth>();
 
 /**
- * `categoryBreadth` of the shipped lexicon, read from the counts its generator wrote at the head of
- * the file: recall needs only these, and parsing every noun for them cost a CLI recall a quarter of a
- * second.
+ * `categoryBreadth` of the shipped lexicon, read from the counts its generator wrote in the "~" lines
+ * of the file: recall needs only these, for the few words of a question.
  */
-export function shippedCategoryBreadth(depth: number): Map<string, number> {
+export function shippedCategoryBreadth(depth: number): CategoryBreadth {
   const known = shippedByDepth.get(depth);
   if (known) return known;
-  if (!shippedBreadths) {
-    shippedBreadths = new Map();
-    const text = readFileSync(SHIPPED, "utf8");
-    for (let start = 0; start < text.length; ) {
-      const end = text.indexOf("\n", start);
-      const line = text.slice(start, end < 0 ? text.length : end);
-      start = end < 0 ? text.length : end + 1;
-      if (line.startsWith("#")) continue;
-      if (!line.startsWith("~")) break;
-      const [word, ...counts] = line.slice(1).split(" ");
-      shippedBreadths.set(word!, counts.map(Number));
-    }
-  }
-  const out = new Map<string, number>();
-  if (depth > 0) {
-    for (const [word, counts] of shippedBreadths) {
+  const breadth: CategoryBreadth = {
+    get(word) {
+      if (depth <= 0) return undefined;
+      const file = readShipped();
+      const { buffer } = file;
+      const at = searchLines(buffer, file.breadths, (line) => compareKey(buffer, line + 1, word));
+      if (at < 0) return undefined;
+      const counts = buffer.toString("latin1", at, lineEnd(buffer, at)).split(" ").slice(1).map(Number);
       const count = counts[Math.min(depth, counts.length) - 1]!;
-      if (count > 0) out.set(word, count);
-    }
-  }
-  shippedByDepth.set(depth, out);
-  return out;
+      return count > 0 ? count : undefined;
+    },
+  };
+  shippedByDepth.set(depth, breadth);
+  return breadth;
 }
 
 /** WordNet's regular plural rules: suffix -> singular ending. */
@@ -106,18 +196,19 @@ function singularIn(word: string, known: (w: string) => boolean): string | undef
 
 /** The noun a word form is listed under: itself, or its singular by WordNet's regular noun rules. */
 export function nounOf(word: string, lexicon: Lexicon): string | undefined {
-  if (lexicon.nouns.has(word)) return word;
-  return singularIn(word, (w) => lexicon.nouns.has(w));
+  const listed = (w: string) => lexicon.levelsOf(w) !== undefined;
+  if (listed(word)) return word;
+  return singularIn(word, listed);
 }
 
-const breadths = new WeakMap<Lexicon, Map<number, Map<string, number>>>();
+const breadths = new WeakMap<ParsedLexicon, Map<number, Map<string, number>>>();
 
 /**
  * How many of the lexicon's nouns reach each category word within `depth` hypernym steps: the
  * breadth of a category ("activity" covers hundreds of nouns, "pottery" a couple). Computed once per
  * lexicon and depth.
  */
-export function categoryBreadth(lexicon: Lexicon, depth: number): Map<string, number> {
+export function categoryBreadth(lexicon: ParsedLexicon, depth: number): Map<string, number> {
   const byDepth = breadths.get(lexicon) ?? breadths.set(lexicon, new Map()).get(lexicon)!;
   const known = byDepth.get(depth);
   if (known) return known;
@@ -141,7 +232,7 @@ export function categoryBreadth(lexicon: Lexicon, depth: number): Map<string, nu
  */
 export function pluralCategories(
   terms: string[],
-  breadth: ReadonlyMap<string, number>,
+  breadth: CategoryBreadth,
   minBreadth: number,
 ): { word: string; category: string }[] {
   const out: { word: string; category: string }[] = [];
@@ -174,10 +265,10 @@ export function conceptWords(text: string, lexicon: Lexicon, depth: number): str
   const out: string[] = [];
   const seen = new Set<string>();
   for (const noun of new Set(nouns)) {
-    const levels = lexicon.nouns.get(noun)!;
+    const levels = lexicon.levelsOf(noun)!;
     for (const level of levels.slice(0, depth)) {
       for (const id of level) {
-        for (const category of lexicon.categories[id] ?? []) {
+        for (const category of lexicon.wordsOf(id)) {
           if (own.has(category) || seen.has(category)) continue;
           seen.add(category);
           out.push(category);

@@ -1,0 +1,108 @@
+// Startup cost (issue 16): the whole `cairn recall` process at 10,000 memories, timed beside a bare
+// `node -e ''` in the same run (the floor no code change can go below), plus `cairn inject` and
+// `cairn run --demo`. Target: `cairn recall` p95 <= 150 ms.
+// Run: npm run build && npx tsx bench/startup.ts [--runs 40] [--memories 10000] [--demo-runs 3] [--json]
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { Cairn } from "../src/cairn.js";
+import { demoConfig, demoSources } from "../src/cli/demo.js";
+import { CodingFacts } from "./lib/codingFacts.js";
+import { percentile } from "./lib/retrievalMetrics.js";
+import { mulberry32 } from "./lib/syntheticCorpus.js";
+
+const { values } = parseArgs({
+  options: {
+    runs: { type: "string", default: "40" },
+    memories: { type: "string", default: "10000" },
+    "demo-runs": { type: "string", default: "3" },
+    json: { type: "boolean" },
+  },
+});
+const runs = Number(values.runs);
+const root = mkdtempSync(join(tmpdir(), "cairn-bench-startup-"));
+const home = join(root, "home");
+const projects = Array.from({ length: 10 }, (_, i) => join(root, "projects", `app-${i}`));
+for (const dir of projects) mkdirSync(dir, { recursive: true });
+
+// The demo's consolidated workspaces give `inject` something to print; the memories are remembered
+// through the library with the default configuration (hashed embeddings, concept indexing).
+const demo = new Cairn({ home, config: demoConfig, env: {} });
+await demo.run({ scan: { overrides: demoSources(), only: ["codex", "claude-code", "pi"] } });
+demo.close();
+const cairn = new Cairn({ home, env: {} });
+const facts = new CodingFacts(16);
+const random = mulberry32(16);
+// Templates repeat now and then (deduplicated on remember): remember until the store holds the count.
+let remembered = 0;
+while (remembered < Number(values.memories)) {
+  const batch = Array.from({ length: Math.min(1000, Number(values.memories) - remembered) }, () => {
+    const global = random() < 0.1;
+    return {
+      content: facts.fact(),
+      cwd: projects[Math.floor(random() * projects.length)]!,
+      ...(global ? { scope: "global" } : {}),
+    };
+  });
+  remembered += (await cairn.remember(batch)).filter((o) => o.status === "created").length;
+}
+cairn.storage.db.pragma("wal_checkpoint(TRUNCATE)");
+cairn.close();
+
+const main = join(import.meta.dirname, "..", "dist", "cli", "main.js");
+const env = { ...process.env, CAIRN_HOME: home };
+const time = (args: string[], cwd: string, expect?: (stdout: string) => boolean): number => {
+  const started = performance.now();
+  const result = spawnSync(process.execPath, args, { cwd, env, encoding: "utf8" });
+  const ms = performance.now() - started;
+  if (result.status !== 0 || (expect && !expect(result.stdout)))
+    throw new Error(`${args.slice(1).join(" ")} failed: ${result.stderr || result.stdout}`);
+  return ms;
+};
+
+// Interleaved, so that load from other processes on the machine weighs on both series alike.
+const recall: number[] = [];
+const bare: number[] = [];
+const inject: number[] = [];
+const questions = new CodingFacts(7);
+time([main, "recall", "warm up the file cache"], projects[0]!);
+for (let i = 0; i < runs; i++) {
+  bare.push(time(["-e", ""], root));
+  recall.push(time([main, "recall", questions.question()], projects[i % projects.length]!, (out) => out.length > 0));
+  inject.push(
+    time([main, "inject", "--cwd", "/srv/demo/weather-api"], root, (out) =>
+      out.includes("Project memory (weather-api)"),
+    ),
+  );
+}
+const demoRuns: number[] = [];
+for (let i = 0; i < Number(values["demo-runs"]); i++) {
+  const demoHome = join(root, `demo-${i}`);
+  demoRuns.push(time([main, "--home", demoHome, "run", "--demo"], root));
+  rmSync(demoHome, { recursive: true, force: true });
+}
+rmSync(root, { recursive: true, force: true });
+
+const stats = (list: number[]) => {
+  const sorted = [...list].sort((a, b) => a - b);
+  return { p50ms: Math.round(percentile(sorted, 0.5)), p95ms: Math.round(percentile(sorted, 0.95)) };
+};
+const result = {
+  machine: `${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, Node ${process.version}`,
+  memories: remembered,
+  runs,
+  recall: stats(recall),
+  inject: stats(inject),
+  bareNode: stats(bare),
+  runDemoMedianMs: stats(demoRuns).p50ms,
+};
+if (values.json) console.log(JSON.stringify(result));
+else {
+  console.log(`startup benchmark on ${result.machine}: ${result.memories} memories, ${runs} runs of each process`);
+  console.log(`  cairn recall   p50 ${result.recall.p50ms} ms, p95 ${result.recall.p95ms} ms (target p95 <= 150 ms)`);
+  console.log(`  cairn inject   p50 ${result.inject.p50ms} ms, p95 ${result.inject.p95ms} ms`);
+  console.log(`  node -e ''     p50 ${result.bareNode.p50ms} ms, p95 ${result.bareNode.p95ms} ms`);
+  console.log(`  cairn run --demo: median ${result.runDemoMedianMs} ms of ${demoRuns.length}`);
+}
