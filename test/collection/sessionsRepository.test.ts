@@ -53,14 +53,14 @@ describe("SessionsRepository (collection loop, seed 001)", () => {
     expect(sessions.get("a")).toMatchObject({ invalidatedAt: 18, processedUntil: 10 });
   });
 
-  it("maxId and countSinceId follow the stored items", () => {
+  it("maxId and progress follow the stored items", () => {
     expect(items.maxId("a")).toBeNull();
-    expect(items.countSinceId("a", null)).toBe(0);
+    expect(items.progress("a", null)).toEqual({ maxId: null, since: 0 });
     items.upsert("a", [item(1), item(2), item(3)], 0);
     const max = items.maxId("a")!;
-    expect(items.countSinceId("a", null)).toBe(3);
-    expect(items.countSinceId("a", max - 1)).toBe(1);
-    expect(items.countSinceId("a", max)).toBe(0);
+    expect(items.progress("a", null)).toEqual({ maxId: max, since: 3 });
+    expect(items.progress("a", max - 1)).toEqual({ maxId: max, since: 1 });
+    expect(items.progress("a", max)).toEqual({ maxId: max, since: 0 });
   });
 
   it("re-writing an unchanged item keeps its id; a changed one is updated in place", () => {
