@@ -1,10 +1,11 @@
-// `npm run bench`: the collection and phase-1 benchmarks with their default sizes, each in its own
-// process so that one's memory does not weigh on the other. Run a single one with options directly,
-// e.g. `npx tsx bench/scan.ts --files 2000`.
+// `npm run bench`: the collection benchmarks (large files, then many small ones) and the phase-1
+// benchmark with their default sizes, each in its own process so that one's memory does not weigh on
+// the other. Run a single one with options directly, e.g. `npx tsx bench/scan.ts --files 2000` or
+// `npx tsx bench/small-files.ts --runs 5`.
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 
-for (const bench of ["scan.ts", "phase1.ts"]) {
+for (const bench of ["scan.ts", "small-files.ts", "phase1.ts"]) {
   const result = spawnSync(process.execPath, ["--import", "tsx", join(import.meta.dirname, bench)], {
     stdio: "inherit",
   });
