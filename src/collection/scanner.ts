@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import type { SourceAdapter, SourceFile } from "../sources/adapter.js";
-import { adapters } from "../sources/registry.js";
+import type { SourceFile } from "../sources/adapter.js";
+import { adapters, type ScanTarget } from "../sources/registry.js";
 import { withWriteTx } from "../store/tx.js";
 import {
   emptyReport,
@@ -27,10 +27,7 @@ export interface ScanReport {
   ms: number;
 }
 
-export interface ScanTarget {
-  adapter: SourceAdapter;
-  roots: string[];
-}
+export type { ScanTarget } from "../sources/registry.js";
 
 export type ScannerDeps = ImportDeps;
 
