@@ -93,13 +93,19 @@ const guardedStates = new WeakSet<object>();
  * session row, a remote losing its credentials first so that a resumed read still names the project.
  * Returns a guarded copy, marked so that guarding it again (as `save` does) returns it as it is: the
  * import guards each file's state while it reads, outside the import lanes' serialized write turn.
- * A marked state must not be changed afterwards.
+ * The copy is frozen: a marked state cannot change afterwards.
  */
 export function guardResumeState(state: unknown): unknown {
   if (state !== null && typeof state === "object" && guardedStates.has(state)) return state;
   const guarded = mapStringsDeep(state, (text) => guardText(stripUrlCredentials(text)));
-  if (guarded !== null && typeof guarded === "object") guardedStates.add(guarded);
+  if (guarded !== null && typeof guarded === "object") guardedStates.add(frozen(guarded));
   return guarded;
+}
+
+/** Frozen all the way down: a change after guarding would be stored unguarded, so it throws instead. */
+function frozen<T extends object>(value: T): T {
+  for (const item of Object.values(value)) if (item !== null && typeof item === "object") frozen(item);
+  return Object.freeze(value);
 }
 
 function toState(row: Row): SourceFileState {
