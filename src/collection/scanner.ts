@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import type { SourceFile } from "../sources/adapter.js";
-import { adapters, type ScanTarget } from "../sources/registry.js";
+import type { SourceAdapter, SourceFile } from "../sources/adapter.js";
+import { adapters } from "../sources/registry.js";
 import { withWriteTx } from "../store/tx.js";
 import {
   emptyReport,
@@ -27,7 +27,10 @@ export interface ScanReport {
   ms: number;
 }
 
-export type { ScanTarget } from "../sources/registry.js";
+export interface ScanTarget {
+  adapter: SourceAdapter;
+  roots: string[];
+}
 
 export type ScannerDeps = ImportDeps;
 

@@ -1,4 +1,5 @@
 import { homedir } from "node:os";
+import type { ScanTarget } from "../collection/scanner.js";
 import type { SourceAdapter } from "./adapter.js";
 import { claudeCodeAdapter } from "./claudeCode.js";
 import { codexAdapter } from "./codex.js";
@@ -17,12 +18,6 @@ export const adapters: readonly SourceAdapter[] = [
 ];
 
 export type SourceAgent = Exclude<AgentName, "push">;
-
-/** An adapter and the roots a scan walks with it. */
-export interface ScanTarget {
-  adapter: SourceAdapter;
-  roots: string[];
-}
 
 /**
  * Where to look for each agent: explicit roots (flags, then config) replace an agent's defaults;
