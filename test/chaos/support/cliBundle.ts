@@ -37,7 +37,7 @@ export function bundleCli(): string {
     );
   bundle(join(ROOT, "src", "cli", "main.ts"), main);
   // The import lanes' worker, where the bundled scanner looks for it: large scans run in lanes here too.
-  bundle(join(ROOT, "src", "sources", "importWorker.ts"), join(cliDir, "importWorker.js"));
+  bundle(join(ROOT, "src", "collection", "importWorker.ts"), join(cliDir, "importWorker.js"));
   // Prompt templates are read relative to the module that loads them (now the bundle).
   for (const name of readdirSync(join(ROOT, "src", "prompts"))) {
     if (!name.endsWith(".md")) continue;
