@@ -45,7 +45,7 @@ export function bundleCli(): string {
     copyFileSync(join(ROOT, "src", "prompts", name), join(dir, "prompts", name));
   }
   // So is the concept lexicon.
-  copyFileSync(join(ROOT, "src", "lexicon", "concepts.txt"), join(cliDir, "concepts.txt"));
+  copyFileSync(join(ROOT, "src", "text", "lexicon", "concepts.txt"), join(cliDir, "concepts.txt"));
   copyFileSync(join(ROOT, "package.json"), join(dir, "package.json"));
   symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
   return main;
