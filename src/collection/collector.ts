@@ -77,7 +77,7 @@ export class Collector {
         parsed.items.map((item) => item.key),
       );
     }
-    if (written > 0) this.afterItems(info.id, parsed.items);
+    if (written > 0) this.afterItems(info.id, parsed.items, existing?.processedUntil ?? null);
     const status: ApplyStatus = existing ? (written + removed > 0 ? "updated" : "unchanged") : "new";
     return { status, written };
   }
@@ -123,7 +123,7 @@ export class Collector {
     const seq = this.items.maxSeq(info.id) + 1;
     const full: SessionItem = { ...item, key: `push:${seq}` };
     this.items.upsert(info.id, [full], seq - 1);
-    this.afterItems(info.id, [full]);
+    this.afterItems(info.id, [full], existing?.processedUntil ?? null);
     return this.items.maxId(info.id) ?? 0;
   }
 
@@ -159,12 +159,14 @@ export class Collector {
     return key;
   }
 
-  private afterItems(sessionId: string, items: readonly SessionItem[]): void {
-    const session = this.sessions.get(sessionId);
-    const maxId = this.items.maxId(sessionId);
-    if (!session || maxId === null) return;
+  /**
+   * `processedUntil` is the session's as read before this write, which does not change it: the
+   * session is not read again (this runs for every file of an import).
+   */
+  private afterItems(sessionId: string, items: readonly SessionItem[], processedUntil: number | null): void {
+    const { maxId, since: pending } = this.items.progress(sessionId, processedUntil);
+    if (maxId === null) return;
     const compacted = items.some((item) => item.role === "compaction");
-    const pending = this.items.countSinceId(sessionId, session.processedUntil);
     if (compacted || pending > this.options.maxUnprocessedItems) this.sessions.invalidate(sessionId, maxId);
   }
 }

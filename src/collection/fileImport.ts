@@ -8,7 +8,11 @@ import {
   type SourceFile,
 } from "../sources/adapter.js";
 import type { AgentName, ParseProblem } from "../sources/types.js";
-import type { SourceFileState, SourceFilesRepository } from "../store/repositories/sourceFilesRepository.js";
+import {
+  guardResumeState,
+  type SourceFileState,
+  type SourceFilesRepository,
+} from "../store/repositories/sourceFilesRepository.js";
 import { withWriteTx } from "../store/tx.js";
 import type { Clock } from "../util/clock.js";
 import { errorMessage } from "../util/errors.js";
@@ -60,7 +64,16 @@ export function readRequestFor(entry: PendingFile, window = READ_WINDOW_BYTES): 
 export type FileRead = { read: SourceRead } | { failed: FileReport };
 
 /** Files imported together: read one after another, then written in one transaction. */
-export const GROUP_LIMITS = { files: 16, bytes: 8 * 1024 * 1024 };
+export const GROUP_LIMITS = { files: 64, bytes: 8 * 1024 * 1024 };
+
+/**
+ * Group limits for a scan of `count` changed files: up to 64 files a group, since every commit
+ * rewrites the index pages it touched and small transcripts make many groups, yet at least eight
+ * groups where there are 128 files or fewer (16 files at least), so that both lanes have work.
+ */
+export function groupLimitsFor(count: number): typeof GROUP_LIMITS {
+  return { ...GROUP_LIMITS, files: Math.max(16, Math.min(GROUP_LIMITS.files, Math.ceil(count / 8))) };
+}
 
 /** Splits changed files into consecutive groups bounded in files and bytes. */
 export function groupsOf<T extends { stamp: { size: number } }>(files: readonly T[], limits = GROUP_LIMITS): T[][] {
@@ -83,7 +96,7 @@ export function groupsOf<T extends { stamp: { size: number } }>(files: readonly 
 /** Reads (parses and redacts) one file outside any transaction. Never throws. */
 export async function readPending(entry: PendingFile, window?: number): Promise<FileRead> {
   try {
-    const read = await readSource(entry.adapter, readRequestFor(entry, window));
+    const read = prepareWrite(entry.file, await readSource(entry.adapter, readRequestFor(entry, window)));
     // Hashing here keeps it out of the write turn, where the other lane would wait for it.
     if (read.mode === "full") for (const parsed of read.result.sessions) parsed.contentHash = contentHash(parsed.items);
     return { read };
@@ -148,6 +161,19 @@ export async function importGroup(
   return reports;
 }
 
+/**
+ * The per-file work of a write done ahead of it, outside the import lanes' write turn (which the
+ * other lane waits for): the resume state guarded for storage and the hash of the bytes before the
+ * resume offset. A later window of the file continues from the guarded state, as a later scan would.
+ */
+function prepareWrite(file: SourceFile, read: SourceRead): SourceRead {
+  const { resume } = read.result;
+  if (!resume) return read;
+  read.result.resume = { ...resume, state: guardResumeState(resume.state ?? null) };
+  read.tailHash = tailHash(file.path, resume.offset);
+  return read;
+}
+
 /** Bytes read first from a file while `memories.exclude` is set: enough to learn its sessions' cwd. */
 export const EXCLUSION_PROBE_BYTES = 64 * 1024;
 
@@ -180,7 +206,7 @@ async function importWindows(deps: ImportDeps, entry: PendingFile, first: Source
     const request = { file: entry.file, resume, window: deps.readWindowBytes ?? READ_WINDOW_BYTES };
     let next: SourceRead;
     try {
-      next = await readSource(entry.adapter, request, { fullReadFallback: false });
+      next = prepareWrite(entry.file, await readSource(entry.adapter, request, { fullReadFallback: false }));
     } catch (error) {
       return merged(report, failedReport(entry.file, `unreadable: ${errorMessage(error)}`));
     }
@@ -247,7 +273,11 @@ export function applyRead(deps: ImportDeps, entry: PendingFile, read: SourceRead
       size: stamp.size,
       mtimeMs: stamp.mtimeMs,
       resume: result.resume ?? null,
-      tailHash: result.resume ? tailHash(file.path, result.resume.offset) : null,
+      tailHash: !result.resume
+        ? null
+        : read.tailHash !== undefined
+          ? read.tailHash
+          : tailHash(file.path, result.resume.offset),
       sessionIds: [...sessionIds],
       problems: result.problems.length,
       scannedAt: deps.clock(),

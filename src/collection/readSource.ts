@@ -5,6 +5,11 @@ export interface SourceRead {
   result: ReadResult;
   /** How the file was read in the end: from the stored offset, or whole. */
   mode: "append" | "full";
+  /**
+   * Hash of the bytes before the resume offset, taken once the read is done (see `prepareWrite`), so
+   * that the write turn does not open the file again; absent, the write takes it itself.
+   */
+  tailHash?: string | null;
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   type FileReport,
   type FileStatus,
   failedReport,
+  groupLimitsFor,
   groupsOf,
   type ImportDeps,
   importGroup,
@@ -76,7 +77,7 @@ export async function scanSources(
     }
   }
   // Groups finish out of order in lanes; the report lists files in discovery order all the same.
-  const groups = groupsOf(changed);
+  const groups = groupsOf(changed, groupLimitsFor(changed.length));
   const lanes = openLanes(deps, changed, options.lanes);
   let finished = reports.length;
   const importOne = async (group: readonly PendingFile[]) => {

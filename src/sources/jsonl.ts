@@ -72,7 +72,8 @@ export function readJsonLines(
   const fd = openSync(path, "r");
   try {
     const size = fstatSync(fd).size;
-    const chunk = Buffer.allocUnsafe(Math.max(1, limits.chunkBytes));
+    // No bigger than what is left to read: most transcripts are far smaller than a chunk.
+    const chunk = Buffer.allocUnsafe(Math.max(1, Math.min(limits.chunkBytes, size - from.offset)));
     /** Bytes of the line in progress (after the last newline), carried into the next chunk. */
     let carry: Buffer = Buffer.alloc(0);
     /** Set while skipping the rest of a line that outgrew `maxLineBytes`. */

@@ -53,14 +53,34 @@ describe("SessionsRepository (collection loop, seed 001)", () => {
     expect(sessions.get("a")).toMatchObject({ invalidatedAt: 18, processedUntil: 10 });
   });
 
-  it("maxId and countSinceId follow the stored items", () => {
+  it("maxId and progress follow the stored items", () => {
     expect(items.maxId("a")).toBeNull();
-    expect(items.countSinceId("a", null)).toBe(0);
+    expect(items.progress("a", null)).toEqual({ maxId: null, since: 0 });
     items.upsert("a", [item(1), item(2), item(3)], 0);
     const max = items.maxId("a")!;
-    expect(items.countSinceId("a", null)).toBe(3);
-    expect(items.countSinceId("a", max - 1)).toBe(1);
-    expect(items.countSinceId("a", max)).toBe(0);
+    expect(items.progress("a", null)).toEqual({ maxId: max, since: 3 });
+    expect(items.progress("a", max - 1)).toEqual({ maxId: max, since: 1 });
+    expect(items.progress("a", max)).toEqual({ maxId: max, since: 0 });
+  });
+
+  it("insertNew stores every item once and in order, however many there are", () => {
+    for (const [index, count] of [1, 2, 7, 26, 31, 32, 33, 70].entries()) {
+      const id = `n${index}`;
+      sessions.upsert({
+        info: { id, agent: "codex", kind: "interactive", cwd: "/w", startedAt: 1, updatedAt: 2 },
+        projectKey: "path:/w",
+        sourcePath: null,
+        now: 3,
+      });
+      items.insertNew(
+        id,
+        Array.from({ length: count }, (_, n) => item(n + 1)),
+      );
+      const stored = items.list(id);
+      expect(stored.map((row) => [row.seq, row.key])).toEqual(
+        Array.from({ length: count }, (_, n) => [n + 1, `k${n + 1}`]),
+      );
+    }
   });
 
   it("re-writing an unchanged item keeps its id; a changed one is updated in place", () => {

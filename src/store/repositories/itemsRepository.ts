@@ -1,8 +1,24 @@
 import type { Database } from "better-sqlite3";
-import type { ItemRecord } from "../../collection/types.js";
 import { guardItem } from "../../redact/guard.js";
-import type { SessionItem } from "../../sources/types.js";
+import type { ItemRole, SessionItem } from "../../sources/types.js";
 import { Statements } from "../statements.js";
+
+/** An item as stored. */
+export interface ItemRecord {
+  id: number;
+  sessionId: string;
+  seq: number;
+  key: string;
+  role: ItemRole;
+  text: string;
+  tool: string | null;
+  callId: string | null;
+  isError: boolean;
+  ts: number | null;
+  /** The file the item was read from; null when it is the session's own file (`sourcePath`) or unknown. */
+  originFile: string | null;
+  originLine: number | null;
+}
 
 interface ItemRow {
   id: number;
@@ -60,25 +76,22 @@ export class ItemsRepository {
   /**
    * Writes the items of a session that has none yet: a plain insert, cheaper than the upsert on the
    * import hot path, several rows per statement (each statement run costs a round trip into SQLite
-   * about as dear as the row itself). Duplicate keys within one read keep the last occurrence.
+   * about as dear as the row itself). Rows go in runs of 32, then 16, 8, 4, 2 and 1, so a short
+   * session (most are) also takes a few statements rather than one per item. Duplicate keys within
+   * one read keep the last occurrence.
    */
   insertNew(sessionId: string, items: readonly SessionItem[], sourcePath: string | null = null): number {
     let seq = 0;
     let index = 0;
-    if (items.length >= ROWS_PER_INSERT) {
-      const many = this.sql.get(INSERT_MANY);
-      const values = new Array<string | number | null>(ROWS_PER_INSERT * COLUMNS);
-      for (; index + ROWS_PER_INSERT <= items.length; index += ROWS_PER_INSERT) {
-        for (let row = 0; row < ROWS_PER_INSERT; row++)
+    for (let rows = ROWS_PER_INSERT; rows >= 1; rows >>= 1) {
+      if (items.length - index < rows) continue;
+      const statement = this.sql.get(INSERT_SQL.get(rows)!);
+      const values = new Array<string | number | null>(rows * COLUMNS);
+      for (; index + rows <= items.length; index += rows) {
+        for (let row = 0; row < rows; row++)
           setRow(values, row * COLUMNS, sessionId, ++seq, items[index + row]!, sourcePath);
-        many.run(values);
+        statement.run(values);
       }
-    }
-    const single = this.sql.get(INSERT_ONE);
-    const values = new Array<string | number | null>(COLUMNS);
-    for (; index < items.length; index++) {
-      setRow(values, 0, sessionId, ++seq, items[index]!, sourcePath);
-      single.run(values);
     }
     return items.length;
   }
@@ -105,12 +118,12 @@ export class ItemsRepository {
     return row.m;
   }
 
-  /** Items with id greater than `afterId` (everything when null). */
-  countSinceId(sessionId: string, afterId: number | null): number {
+  /** The session's highest item id (null when it has none) and how many items follow `afterId` (all when null), in one pass. */
+  progress(sessionId: string, afterId: number | null): { maxId: number | null; since: number } {
     const row = this.sql
-      .get("SELECT count(*) AS n FROM items WHERE session_id = ? AND id > ?")
-      .get(sessionId, afterId ?? 0) as { n: number };
-    return row.n;
+      .get("SELECT max(id) AS m, count(*) FILTER (WHERE id > ?) AS n FROM items WHERE session_id = ?")
+      .get(afterId ?? 0, sessionId) as { m: number | null; n: number };
+    return { maxId: row.m, since: row.n };
   }
 
   count(sessionId?: string): number {
@@ -157,14 +170,15 @@ export class ItemsRepository {
 const ROWS_PER_INSERT = 32;
 
 /** An insert of `rows` new items; a key met twice in one statement keeps the later row. */
-function insertSql(rows: number): string {
+function buildInsertSql(rows: number): string {
   const row = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
   return `INSERT INTO items (session_id, seq, key, role, text, tool, call_id, is_error, ts, origin_file, origin_line)
     VALUES ${Array.from({ length: rows }, () => row).join(", ")}
     ON CONFLICT(session_id, key) DO UPDATE SET text = excluded.text, role = excluded.role, seq = excluded.seq`;
 }
-const INSERT_MANY = insertSql(ROWS_PER_INSERT);
-const INSERT_ONE = insertSql(1);
+/** The SQL of each run length `insertNew` uses (32, 16, ..., 1), built once. */
+const INSERT_SQL = new Map<number, string>();
+for (let rows = ROWS_PER_INSERT; rows >= 1; rows >>= 1) INSERT_SQL.set(rows, buildInsertSql(rows));
 
 /** Columns of one row in the INSERT statements above. */
 const COLUMNS = 11;

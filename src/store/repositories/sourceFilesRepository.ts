@@ -65,7 +65,7 @@ export class SourceFilesRepository {
         state.resume?.offset ?? 0,
         state.resume?.line ?? 0,
         state.tailHash,
-        state.resume ? JSON.stringify(guardState(state.resume.state ?? null)) : null,
+        state.resume ? JSON.stringify(guardResumeState(state.resume.state ?? null)) : null,
         JSON.stringify(state.sessionIds),
         state.problems,
         state.scannedAt,
@@ -85,12 +85,27 @@ export class SourceFilesRepository {
   }
 }
 
+/** Resume states already guarded, by `guardResumeState` ahead of their write. */
+const guardedStates = new WeakSet<object>();
+
 /**
  * A resume state can carry what the file recorded (a session's remote URL, its title): guarded like the
  * session row, a remote losing its credentials first so that a resumed read still names the project.
+ * Returns a guarded copy, marked so that guarding it again (as `save` does) returns it as it is: the
+ * import guards each file's state while it reads, outside the import lanes' serialized write turn.
+ * The copy is frozen: a marked state cannot change afterwards.
  */
-function guardState(state: unknown): unknown {
-  return mapStringsDeep(state, (text) => guardText(stripUrlCredentials(text)));
+export function guardResumeState(state: unknown): unknown {
+  if (state !== null && typeof state === "object" && guardedStates.has(state)) return state;
+  const guarded = mapStringsDeep(state, (text) => guardText(stripUrlCredentials(text)));
+  if (guarded !== null && typeof guarded === "object") guardedStates.add(frozen(guarded));
+  return guarded;
+}
+
+/** Frozen all the way down: a change after guarding would be stored unguarded, so it throws instead. */
+function frozen<T extends object>(value: T): T {
+  for (const item of Object.values(value)) if (item !== null && typeof item === "object") frozen(item);
+  return Object.freeze(value);
 }
 
 function toState(row: Row): SourceFileState {
