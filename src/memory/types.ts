@@ -1,13 +1,11 @@
-/** The memory store's public shapes. Imports nothing: CLI, HTTP and MCP wiring depend on this file. */
+/** The memory service's public shapes. Imports only the store's record types: CLI, HTTP and MCP wiring depend on this file. */
+
+import type { EvidenceItem, HistoryEvent, MemoryRecord, Provenance } from "../store/types/memoryRecord.js";
+
+export type { EvidenceItem, HistoryEvent, MemoryRecord, Provenance };
 
 export const memoryTypes = ["fact", "preference", "decision", "procedural", "semantic", "constraint", "note"] as const;
 export type MemoryType = (typeof memoryTypes)[number];
-
-export interface Provenance {
-  sessionId?: string;
-  itemFrom?: number;
-  itemTo?: number;
-}
 
 export interface RememberInput {
   content: string;
@@ -40,41 +38,6 @@ export interface RememberOutcome {
   reason?: string;
 }
 
-export interface MemoryRecord {
-  id: number;
-  content: string;
-  normalizedContent: string;
-  contentHash: string;
-  type: string;
-  confidence: number;
-  importance: number;
-  scope: string;
-  project: string | null;
-  ref: string | null;
-  provenance: Provenance;
-  /** When the remembered thing was said (epoch ms), when the caller gave it. */
-  occurredAt: number | null;
-  who: string | null;
-  why: string | null;
-  embeddingModel: string | null;
-  usageCount: number;
-  createdAt: number;
-  updatedAt: number;
-  deletedAt: number | null;
-}
-
-export interface HistoryEvent {
-  id: number;
-  memoryId: number | null;
-  event: string;
-  oldContent: string | null;
-  newContent: string | null;
-  who: string | null;
-  reason: string | null;
-  metadata: Record<string, unknown> | null;
-  createdAt: number;
-}
-
 export interface RecallRequest {
   query: string;
   k?: number;
@@ -86,12 +49,6 @@ export interface RecallRequest {
   types?: string[];
   /** When false, hits do not bump usage counters (the decision stage reads without counting). */
   countUsage?: boolean;
-}
-
-export interface EvidenceItem {
-  seq: number;
-  role: string;
-  text: string;
 }
 
 export interface RecallResult {

@@ -1,5 +1,5 @@
 import type { Database } from "better-sqlite3";
-import type { HistoryEvent } from "../../memory/types.js";
+import type { HistoryEvent } from "../types/memoryRecord.js";
 import { guardDeep, guardOptional } from "../../redact/guard.js";
 import { cached } from "../statements.js";
 

@@ -1,5 +1,5 @@
 import type { Database } from "better-sqlite3";
-import type { ItemRecord } from "../../collection/types.js";
+import type { ItemRecord } from "../types/sessionRecord.js";
 import { guardItem } from "../../redact/guard.js";
 import type { SessionItem } from "../../sources/types.js";
 import { Statements } from "../statements.js";

@@ -1,5 +1,5 @@
 import type { Database } from "better-sqlite3";
-import type { MemoryRecord } from "../../memory/types.js";
+import type { MemoryRecord } from "../types/memoryRecord.js";
 import { guardOptional, guardText } from "../../redact/guard.js";
 import { cached } from "../statements.js";
 

@@ -1,5 +1,5 @@
 import type { Database } from "better-sqlite3";
-import type { SessionRecord } from "../../collection/types.js";
+import type { SessionRecord } from "../types/sessionRecord.js";
 import { EXCLUDED_MARK } from "../../project/exclusion.js";
 import { guardOptional, guardText, stripUrlCredentials } from "../../redact/guard.js";
 import type { SessionInfo } from "../../sources/types.js";

@@ -1,5 +1,5 @@
 import type { Database } from "better-sqlite3";
-import type { Stage1Output } from "../../pipeline/phase1/types.js";
+import type { Stage1Output } from "../types/stage1Output.js";
 import { guardDeep, guardOptional, guardText } from "../../redact/guard.js";
 import { Statements } from "../statements.js";
 

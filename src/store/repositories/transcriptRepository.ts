@@ -1,5 +1,5 @@
 import type { Database } from "better-sqlite3";
-import type { EvidenceItem } from "../../memory/types.js";
+import type { EvidenceItem } from "../types/memoryRecord.js";
 import { cached } from "../statements.js";
 
 /** Reads the collected session items a memory's provenance points at (for recall's `expand`). */
