@@ -31,9 +31,10 @@ import { type ClearReport, clearMemory } from "./read/clearMemory.js";
 import { buildInjection, type Injection } from "./read/inject.js";
 import { readMemoryUrl } from "./read/memoryUrl.js";
 import { applyCitationUsage } from "./read/usageFeedback.js";
+import { createRecall } from "./recall/createRecall.js";
 import { type SourceAgent, scanTargets } from "./sources/registry.js";
 import type { AgentName, SessionItem, SessionKind } from "./sources/types.js";
-import { EligibilityRepository, PHASE1_KIND } from "./store/repositories/eligibilityRepository.js";
+import { PHASE1_KIND } from "./store/repositories/eligibilityRepository.js";
 import { Storage } from "./store/storage.js";
 import { assertStoreUsable } from "./store/storeCheck.js";
 import { withWriteTx } from "./store/tx.js";
@@ -98,11 +99,14 @@ export class Cairn {
       assertStoreUsable(this.paths.database);
       const queue = this.config.queue;
       this.opened = Storage.open(this.paths.database, {
-        clock: this.clock,
-        leaseMs: queue.leaseSeconds * 1000,
-        maxAttempts: queue.maxAttempts,
-        backoffBaseMs: queue.backoffBaseMs,
-        backoffMaxMs: queue.backoffMaxMs,
+        queue: {
+          clock: this.clock,
+          leaseMs: queue.leaseSeconds * 1000,
+          maxAttempts: queue.maxAttempts,
+          backoffBaseMs: queue.backoffBaseMs,
+          backoffMaxMs: queue.backoffMaxMs,
+        },
+        dimensions: this.config.embeddings.dimensions,
       });
     }
     return this.opened;
@@ -212,14 +216,13 @@ export class Cairn {
 
   /** The fact store (memories, embeddings, graph, hints) over the same database. */
   get memories(): MemoryStore {
-    this.store ??= new MemoryStore({
-      db: this.storage.db,
-      embeddings: this.embedder,
-      config: this.config.recall,
-      clock: this.clock,
-      vectorIndex: this.storage.vecError === null,
-      onHit: (ids) => this.countRecallHits(ids),
-    });
+    if (!this.store) {
+      const { storage, embedder: embeddings, clock } = this;
+      const config = this.config.recall;
+      const onHit = (ids: number[]) => this.countRecallHits(ids);
+      const recall = createRecall({ storage, provider: embeddings, config, clock, onHit });
+      this.store = new MemoryStore({ storage, embeddings, config, clock, recall });
+    }
     return this.store;
   }
 
@@ -244,12 +247,12 @@ export class Cairn {
 
   private async refreshOnce(maxCycles: number): Promise<number> {
     if (!this.config.recall.embeddingTracker.enabled) return 0;
-    const store = this.memories;
+    const { db, memories, embeddings, vectors } = this.storage;
     const tracker = new EmbeddingTracker({
-      db: this.storage.db,
-      memories: store.memories,
-      embeddings: store.embeddingRows,
-      vectors: store.vectors,
+      db,
+      memories,
+      embeddings,
+      vectors,
       provider: this.embedder,
       config: this.config.recall.embeddingTracker,
       clock: this.clock,
@@ -351,7 +354,6 @@ export class Cairn {
   clearMemory(options: { cwd?: string; all?: boolean } = {}): ClearReport {
     return clearMemory({
       storage: this.storage,
-      store: this.memories,
       memoriesRoot: this.paths.memories,
       cwd: options.cwd ?? process.cwd(),
       all: options.all ?? false,
@@ -494,7 +496,7 @@ export class Cairn {
     const now = this.clock();
     const watermark = storage.meta.get<number>(WATERMARK_KEY) ?? null;
     const newest = newestInput(storage);
-    const pending = new EligibilityRepository(storage.db).breakdown({
+    const pending = storage.eligibility.breakdown({
       now,
       allowedKinds: this.config.memories.allowedKinds,
       oldest: now - this.config.memories.maxRolloutAgeDays * DAY_MS,

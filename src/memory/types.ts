@@ -36,6 +36,8 @@ export interface RememberOutcome {
   id?: number;
   contentHash: string;
   reason?: string;
+  /** What went wrong but lost nothing (the memory is stored without its vector until the tracker adds it). */
+  warnings?: string[];
 }
 
 export interface RecallRequest {

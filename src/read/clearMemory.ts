@@ -1,8 +1,6 @@
 import { rmSync } from "node:fs";
-import type { MemoryStore } from "../memory/memoryStore.js";
 import { FORCE_NEXT_KEY, PHASE2_KIND, WATERMARK_KEY } from "../pipeline/phase2/runPhase2.js";
 import { PHASE1_KIND } from "../store/repositories/eligibilityRepository.js";
-import { eraseScopes } from "../store/repositories/eraseRepository.js";
 import type { Storage } from "../store/storage.js";
 import { withWriteTx } from "../store/tx.js";
 import { workspaceForCwd } from "../workspace/projectIndex.js";
@@ -24,7 +22,6 @@ export interface ClearReport {
  */
 export function clearMemory(options: {
   storage: Storage;
-  store: MemoryStore;
   memoriesRoot: string;
   cwd: string;
   all: boolean;
@@ -35,7 +32,7 @@ export function clearMemory(options: {
   const report = withWriteTx(storage.db, () => {
     const stage1Outputs = storage.stage1.deleteForSessions(sessionIds);
     storage.stage1.clearSelection(workspace ? workspace.key : "*");
-    const memories = eraseScopes(storage.db, options.store.vectors, workspace ? [workspace.key] : "all");
+    const memories = storage.erase.scopes(workspace ? [workspace.key] : "all");
     storage.jobs.remove(PHASE1_KIND, sessionIds);
     storage.sessions.markAllProcessed(sessionIds);
     if (workspace) storage.meta.set(FORCE_NEXT_KEY, true);

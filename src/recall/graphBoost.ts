@@ -1,5 +1,5 @@
 import type { RecallConfig } from "../config/recallConfig.js";
-import type { GraphRepository } from "../store/repositories/graphRepository.js";
+import type { GraphRepo } from "../store/contracts/graph.js";
 import type { Candidate } from "./candidate.js";
 
 export interface GraphBoostResult {
@@ -23,7 +23,7 @@ export interface GraphBoostOptions {
  * step; past it, what was collected so far is returned with `timedOut`. Errors give an empty set:
  * the boost is only ever additive, so losing it costs ranking quality, never correctness.
  */
-export function graphBoostIds(graph: GraphRepository, options: GraphBoostOptions): GraphBoostResult {
+export function graphBoostIds(graph: GraphRepo, options: GraphBoostOptions): GraphBoostResult {
   const ids = new Set<number>();
   try {
     const entityIds = new Set<number>();
@@ -45,7 +45,7 @@ export function graphBoostIds(graph: GraphRepository, options: GraphBoostOptions
 
 /** Applies the boost to the ranked candidates in place: `(1 - w) * score + w` for linked memories. */
 export function applyGraphBoost(
-  deps: { graph: GraphRepository; config: RecallConfig; clock: () => number },
+  deps: { graph: GraphRepo; config: RecallConfig; clock: () => number },
   input: { ranked: Candidate[]; terms: string[]; scopes: string[] | "all" },
 ): GraphBoostResult {
   const { graph: config } = deps.config;

@@ -63,7 +63,7 @@ describe("concept indexing", () => {
     const none = { before: 0, after: 0 };
     const time = { occurred: 0, mentioned: 0 };
     const ids = (concepts: number, conceptMatch: string) =>
-      store.search.keyword('"zzzz"', ["conv"], 10, none, "", time, concepts, conceptMatch).map((h) => h.id);
+      store.storage.search.keyword('"zzzz"', ["conv"], 10, none, "", time, concepts, conceptMatch).map((h) => h.id);
     expect(ids(0.4, '"sports"')).toEqual([swim!.id]);
     expect(ids(0.4, '"sports"')).not.toContain(sportsDay!.id);
     expect(ids(0, '"sports"')).toEqual([]);

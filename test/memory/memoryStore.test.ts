@@ -52,7 +52,7 @@ describe("MemoryStore", () => {
     expect(store.get(d.id!)).toMatchObject({ type: "decision", importance: 0.85 });
     const plain = await store.remember({ content: "the tests take four minutes" });
     expect(store.get(plain.id!)).toMatchObject({ type: "fact", importance: 0.5 });
-    expect(store.graph.counts().mentions).toBeGreaterThanOrEqual(2);
+    expect(store.storage.graph.counts().mentions).toBeGreaterThanOrEqual(2);
   });
 
   it("stores vectors outside the transaction and keeps raw-first when the provider fails", async () => {

@@ -90,7 +90,7 @@ function enqueueNewMemories(deps: HintsDeps): number {
   let through = deps.meta.get<number>(ENQUEUED_THROUGH) ?? 0;
   let total = 0;
   for (;;) {
-    const ids = deps.store.memories.idsWithoutHintsAfter(through, ENQUEUE_BATCH);
+    const ids = deps.store.storage.memories.idsWithoutHintsAfter(through, ENQUEUE_BATCH);
     if (ids.length === 0) return total;
     through = ids[ids.length - 1]!;
     withWriteTx(deps.db, () => {

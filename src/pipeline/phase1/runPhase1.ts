@@ -4,12 +4,11 @@ import { type LlmProvider, ProviderError } from "../../providers/llm/types.js";
 import { guardDeep } from "../../redact/index.js";
 import type { Lease } from "../../store/queue/types.js";
 import {
-  EligibilityRepository,
   type EligibilityWindow,
   type PendingBreakdown,
   PHASE1_KIND,
 } from "../../store/repositories/eligibilityRepository.js";
-import { TokenBudget } from "../../store/repositories/tokenBudget.js";
+import type { TokenBudget } from "../../store/repositories/tokenBudget.js";
 import type { Storage } from "../../store/storage.js";
 import { withWriteTx } from "../../store/tx.js";
 import { type Clock, DAY_MS, HOUR_MS } from "../../util/clock.js";
@@ -91,7 +90,7 @@ class LeaseLost extends Error {}
 export async function runPhase1(deps: Phase1Deps, options: Phase1Options = {}): Promise<Phase1Report> {
   const { storage, config, clock } = deps;
   const now = clock();
-  const eligibility = new EligibilityRepository(storage.db);
+  const { eligibility } = storage;
   const window: EligibilityWindow = {
     now,
     allowedKinds: config.memories.allowedKinds,
@@ -136,7 +135,7 @@ export async function runPhase1(deps: Phase1Deps, options: Phase1Options = {}): 
     keys: candidates.map((candidate) => candidate.id),
   });
   report.waiting = Math.max(0, pending.eligible - leases.length);
-  const budget = new TokenBudget(storage.db, config.extraction.dailyTokenBudget);
+  const { budget } = storage;
   const limit = pLimit(config.extraction.concurrency);
   // Every claimed lease is kept alive until its job ends, including those still waiting for a slot:
   // with a slow provider, a queued lease would otherwise expire and be taken over by another process.
@@ -199,7 +198,7 @@ async function processLease(
     });
     return finish("unchanged");
   }
-  if (deps.llm && (report.budgetExhausted || budget.remaining(clock()) <= 0)) {
+  if (deps.llm && (report.budgetExhausted || budget.remaining(clock(), config.extraction.dailyTokenBudget) <= 0)) {
     report.budgetExhausted = true;
     storage.jobs.release(lease);
     return finish("skipped_budget", { error: "daily token budget spent; extraction resumes tomorrow" });

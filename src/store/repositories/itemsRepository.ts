@@ -1,8 +1,8 @@
 import type { Database } from "better-sqlite3";
-import type { ItemRecord } from "../types/sessionRecord.js";
 import { guardItem } from "../../redact/guard.js";
 import type { SessionItem } from "../../sources/types.js";
 import { Statements } from "../statements.js";
+import type { ItemRecord } from "../types/sessionRecord.js";
 
 interface ItemRow {
   id: number;

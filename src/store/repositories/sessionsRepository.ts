@@ -1,9 +1,9 @@
 import type { Database } from "better-sqlite3";
-import type { SessionRecord } from "../types/sessionRecord.js";
 import { EXCLUDED_MARK } from "../../project/exclusion.js";
 import { guardOptional, guardText, stripUrlCredentials } from "../../redact/guard.js";
 import type { SessionInfo } from "../../sources/types.js";
 import { Statements } from "../statements.js";
+import type { SessionRecord } from "../types/sessionRecord.js";
 
 interface SessionRow {
   id: string;

@@ -8,17 +8,14 @@ import { Statements } from "../statements.js";
 export class TokenBudget {
   private readonly sql: Statements;
 
-  constructor(
-    db: Database,
-    private readonly dailyLimit: number,
-  ) {
+  constructor(db: Database) {
     this.sql = new Statements(db);
   }
 
-  /** Tokens left today; Infinity when no budget is set. */
-  remaining(now: number): number {
-    if (this.dailyLimit <= 0) return Number.POSITIVE_INFINITY;
-    return Math.max(0, this.dailyLimit - this.usedOn(now));
+  /** Tokens left today of `dailyLimit` (`extraction.dailyTokenBudget`); Infinity when no budget is set. */
+  remaining(now: number, dailyLimit: number): number {
+    if (dailyLimit <= 0) return Number.POSITIVE_INFINITY;
+    return Math.max(0, dailyLimit - this.usedOn(now));
   }
 
   usedOn(now: number): number {
