@@ -7,6 +7,7 @@ import { type CairnPaths, cairnHome, cairnPaths, tightenHomePermissions } from "
 import type { CairnConfig } from "./config/schema.js";
 import { EmbeddingTracker } from "./memory/embeddingTracker.js";
 import { MemoryStore } from "./memory/memoryStore.js";
+import { runMaintenanceJobs } from "./memory/runMaintenanceJobs.js";
 import type { RecallResponse, RememberInput, RememberOutcome } from "./memory/types.js";
 import { ingestStage1Facts } from "./pipeline/facts/stage1Facts.js";
 import { generateHints, type HintsReport } from "./pipeline/hints/generateHints.js";
@@ -448,6 +449,7 @@ export class Cairn {
   async run(
     options: { scan?: Parameters<Cairn["scan"]>[0]; extract?: Phase1Options; force?: boolean } = {},
   ): Promise<{ scan: ScanReport; extract: Phase1Report; consolidate: Phase2Report; hints: HintsReport }> {
+    runMaintenanceJobs({ storage: this.storage });
     const scan = await this.scan(options.scan);
     const extract = await this.extract(options.extract);
     const consolidate = await this.consolidate({ force: options.force ?? false });

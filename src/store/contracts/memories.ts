@@ -57,6 +57,8 @@ export interface MemoryRepo {
   timeMentions(ids: number[]): Map<number, { occurredAt: number | null; timeTerms: string | null }>;
   contents(ids: number[]): Map<number, string>;
   idsWithoutHintsAfter(afterId: number, limit: number): number[];
+  withoutConcepts(afterId: number, upTo: number, limit: number): { id: number; content: string }[];
+  setConceptTerms(id: number, terms: string): void;
   tombstone(id: number, now: number): boolean;
   setEmbeddingModel(id: number, model: string): void;
   bumpUsage(ids: number[], now: number): void;

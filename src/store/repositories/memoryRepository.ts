@@ -158,6 +158,20 @@ export class MemoryRepository implements MemoryRepo {
     return rows.map((r) => r.id);
   }
 
+  /** Live memories up to `upTo` without concept words, after `afterId` in id order (the concepts backfill). */
+  withoutConcepts(afterId: number, upTo: number, limit: number): { id: number; content: string }[] {
+    return cached(
+      this.db,
+      `SELECT id, content FROM memories WHERE id > ? AND id <= ? AND deleted_at IS NULL AND concept_terms IS NULL
+         ORDER BY id LIMIT ?`,
+    ).all(afterId, upTo, limit) as { id: number; content: string }[];
+  }
+
+  /** Sets a memory's concept words; the update trigger re-indexes its full-text row. */
+  setConceptTerms(id: number, terms: string): void {
+    cached(this.db, "UPDATE memories SET concept_terms = ? WHERE id = ?").run(terms, id);
+  }
+
   tombstone(id: number, now: number): boolean {
     return (
       cached(this.db, "UPDATE memories SET deleted_at = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL").run(
