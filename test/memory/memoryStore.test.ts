@@ -66,6 +66,7 @@ describe("MemoryStore", () => {
     const { store } = makeStore({ embeddings: failing });
     const a = await store.remember({ content: "cached builds live in .turbo" });
     expect(a.status).toBe("created");
+    expect(a.warnings).toEqual([expect.stringContaining("the embedding provider failed: offline")]);
     expect(store.get(a.id!)?.embeddingModel).toBeNull();
     expect(store.counts().staleVectors).toBe(1);
     const r = await store.recall({ query: "where are cached builds", scopes: "all" });
