@@ -1,10 +1,13 @@
 import type { Database } from "better-sqlite3";
 import { openDatabase } from "./connection.js";
+import type { TokenBudgetRepo } from "./contracts/budget.js";
+import type { EligibilityRepo } from "./contracts/eligibility.js";
 import type { EmbeddingRepo } from "./contracts/embeddings.js";
 import type { EraseRepo } from "./contracts/erase.js";
 import type { GraphRepo } from "./contracts/graph.js";
 import type { HistoryRepo } from "./contracts/history.js";
 import type { MemoryRepo } from "./contracts/memories.js";
+import type { MetaRepo } from "./contracts/meta.js";
 import type { TranscriptRepo } from "./contracts/transcripts.js";
 import type { VectorIndexRepo } from "./contracts/vectors.js";
 import { JobQueue, type JobQueueOptions } from "./queue/jobQueue.js";
@@ -38,18 +41,19 @@ export interface StorageOptions {
 /**
  * The one facade over the store: a repository per table group as a readonly field, sharing one
  * connection. Nothing outside src/store/ builds a repository from a bare connection. Repositories hold
- * no data caches, because the CLI, the daemon and several workers share the same SQLite file. The
- * memory-side fields are typed by their contracts (src/store/contracts/), which a second backend implements.
+ * no data caches, because the CLI, the daemon and several workers share the same SQLite file. Fields
+ * typed by a contract (src/store/contracts/) are what a second backend implements; the others (search,
+ * sessions, items, source files, stage 1, the queue) are still typed by their SQLite classes.
  */
 export class Storage {
   readonly sessions: SessionsRepository;
   readonly items: ItemsRepository;
   readonly sourceFiles: SourceFilesRepository;
   readonly stage1: Stage1Repository;
-  readonly eligibility: EligibilityRepository;
+  readonly eligibility: EligibilityRepo;
   /** Tokens spent per UTC day, shared by every process (`extraction.dailyTokenBudget`). */
-  readonly budget: TokenBudget;
-  readonly meta: MetaRepository;
+  readonly budget: TokenBudgetRepo;
+  readonly meta: MetaRepo;
   /** The one leased job queue for all background work. */
   readonly jobs: JobQueue;
   readonly memories: MemoryRepo;

@@ -6,9 +6,9 @@ import { quoteAsData } from "../../prompts/quoteAsData.js";
 import { fillTemplate, loadPrompt } from "../../prompts/template.js";
 import { type LlmProvider, ProviderError } from "../../providers/llm/types.js";
 import { guardText } from "../../redact/index.js";
+import type { MetaRepo } from "../../store/contracts/meta.js";
 import type { JobQueue } from "../../store/queue/jobQueue.js";
 import type { Lease } from "../../store/queue/types.js";
-import type { MetaRepository } from "../../store/repositories/metaRepository.js";
 import { withWriteTx } from "../../store/tx.js";
 import { errorMessage } from "../../util/errors.js";
 import { hintsJsonSchema, parseHints } from "./parseHints.js";
@@ -25,7 +25,7 @@ export interface HintsDeps {
   db: Database;
   store: MemoryStore;
   jobs: JobQueue;
-  meta: MetaRepository;
+  meta: MetaRepo;
   /** The default model role; null (offline) skips the pass. */
   llm: LlmProvider | null;
   config: RecallConfig["hints"];

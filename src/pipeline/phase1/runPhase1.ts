@@ -2,13 +2,13 @@ import pLimit from "p-limit";
 import type { CairnConfig } from "../../config/schema.js";
 import { type LlmProvider, ProviderError } from "../../providers/llm/types.js";
 import { guardDeep } from "../../redact/index.js";
+import type { TokenBudgetRepo } from "../../store/contracts/budget.js";
 import type { Lease } from "../../store/queue/types.js";
 import {
   type EligibilityWindow,
   type PendingBreakdown,
   PHASE1_KIND,
 } from "../../store/repositories/eligibilityRepository.js";
-import type { TokenBudget } from "../../store/repositories/tokenBudget.js";
 import type { Storage } from "../../store/storage.js";
 import { withWriteTx } from "../../store/tx.js";
 import { type Clock, DAY_MS, HOUR_MS } from "../../util/clock.js";
@@ -169,7 +169,7 @@ export async function runPhase1(deps: Phase1Deps, options: Phase1Options = {}): 
 async function processLease(
   deps: Phase1Deps,
   lease: Lease,
-  budget: TokenBudget,
+  budget: TokenBudgetRepo,
   report: Phase1Report,
 ): Promise<Phase1JobReport> {
   const { storage, config, clock } = deps;

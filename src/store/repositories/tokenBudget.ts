@@ -1,11 +1,12 @@
 import type { Database } from "better-sqlite3";
+import type { TokenBudgetRepo } from "../contracts/budget.js";
 import { Statements } from "../statements.js";
 
 /**
  * The optional daily token budget shared by every process: usage is recorded per UTC day in the store,
  * so retries, parallel runs and the daemon all draw from the same allowance.
  */
-export class TokenBudget {
+export class TokenBudget implements TokenBudgetRepo {
   private readonly sql: Statements;
 
   constructor(db: Database) {
