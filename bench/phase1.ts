@@ -60,7 +60,7 @@ function provider(delayMs: number): LlmProvider {
 function seed(count: number, itemsPerSession: number): { storage: Storage; dir: string } {
   const dir = mkdtempSync(join(tmpdir(), "cairn-bench-p1-"));
   const now = Date.now();
-  const storage = Storage.open(join(dir, "cairn.db"), { leaseMs: 600_000 });
+  const storage = Storage.open(join(dir, "cairn.db"), { queue: { leaseMs: 600_000 } });
   const collector = new Collector(storage.sessions, storage.items, {
     maxUnprocessedItems: 5,
     clock: () => now,

@@ -11,7 +11,8 @@ import { parseArgs } from "node:util";
 import { defaultRecallConfig } from "../src/config/recallConfig.js";
 import { MemoryStore } from "../src/memory/memoryStore.js";
 import { createHashedEmbeddingProvider } from "../src/providers/embeddings/hashedEmbedding.js";
-import { openDatabase } from "../src/store/connection.js";
+import { createRecall } from "../src/recall/createRecall.js";
+import { Storage } from "../src/store/storage.js";
 import { percentile } from "./lib/retrievalMetrics.js";
 import { SyntheticCorpus } from "./lib/syntheticCorpus.js";
 
@@ -20,12 +21,15 @@ const BATCH = 2000;
 async function measure(size: number, queries: number) {
   const dir = mkdtempSync(join(tmpdir(), "cairn-scale-"));
   const path = join(dir, "memory.db");
-  const { db, vecError } = openDatabase(path);
+  const storage = Storage.open(path, { dimensions: 384 });
+  const { db } = storage;
+  const embeddings = createHashedEmbeddingProvider({ dimensions: 384 });
+  const config = defaultRecallConfig();
   const store = new MemoryStore({
-    db,
-    embeddings: createHashedEmbeddingProvider({ dimensions: 384 }),
-    config: defaultRecallConfig(),
-    vectorIndex: vecError === null,
+    storage,
+    embeddings,
+    config,
+    recall: createRecall({ storage, provider: embeddings, config }),
   });
   const corpus = new SyntheticCorpus(42, 50_000, Math.max(10, Math.round(size / 10_000)));
   const samples: { content: string; scope: string }[] = [];
@@ -56,7 +60,7 @@ async function measure(size: number, queries: number) {
     recallP99ms: round(percentile(latencies, 0.99)),
     rssMB: Math.round(process.memoryUsage().rss / 1e6),
     dbMB: Math.round(statSync(path).size / 1e6),
-    vectorIndex: vecError === null,
+    vectorIndex: storage.vecError === null,
   };
   db.close();
   rmSync(dir, { recursive: true, force: true });

@@ -7,6 +7,7 @@ import { type CairnPaths, cairnHome, cairnPaths, tightenHomePermissions } from "
 import type { CairnConfig } from "./config/schema.js";
 import { EmbeddingTracker } from "./memory/embeddingTracker.js";
 import { MemoryStore } from "./memory/memoryStore.js";
+import { type MaintenanceReport, runMaintenanceJobs } from "./memory/runMaintenanceJobs.js";
 import { recallScopes, rememberScope } from "./memory/scopes.js";
 import type { RecallResponse, RememberInput, RememberOutcome } from "./memory/types.js";
 import { type CycleOptions, type CycleReports, runCycle, type ScanOptions } from "./pipeline/cycle.js";
@@ -25,6 +26,7 @@ import { type ClearReport, clearMemory } from "./read/clearMemory.js";
 import { buildInjection, type Injection } from "./read/inject.js";
 import { readMemoryUrl } from "./read/memoryUrl.js";
 import { applyCitationUsage, recordRecallUsage } from "./read/usageFeedback.js";
+import { createRecall } from "./recall/createRecall.js";
 import { injectRequest } from "./requests/inject.js";
 import { parseRequest } from "./requests/parseRequest.js";
 import { readRequest } from "./requests/read.js";
@@ -33,7 +35,6 @@ import { rememberEntry } from "./requests/remember.js";
 import { scanTargets } from "./sources/registry.js";
 import type { AgentName, SessionItem, SessionKind } from "./sources/types.js";
 import { PHASE1_KIND } from "./store/queue/jobKinds.js";
-import { Phase2State } from "./store/repositories/phase2State.js";
 import { Storage } from "./store/storage.js";
 import { assertStoreUsable } from "./store/storeCheck.js";
 import { withWriteTx } from "./store/tx.js";
@@ -106,11 +107,14 @@ export class Cairn {
       assertStoreUsable(this.paths.database);
       const queue = this.config.queue;
       this.opened = Storage.open(this.paths.database, {
-        clock: this.clock,
-        leaseMs: queue.leaseSeconds * 1000,
-        maxAttempts: queue.maxAttempts,
-        backoffBaseMs: queue.backoffBaseMs,
-        backoffMaxMs: queue.backoffMaxMs,
+        queue: {
+          clock: this.clock,
+          leaseMs: queue.leaseSeconds * 1000,
+          maxAttempts: queue.maxAttempts,
+          backoffBaseMs: queue.backoffBaseMs,
+          backoffMaxMs: queue.backoffMaxMs,
+        },
+        dimensions: this.config.embeddings.dimensions,
       });
     }
     return this.opened;
@@ -213,14 +217,13 @@ export class Cairn {
 
   /** The fact store (memories, embeddings, graph, hints) over the same database. */
   get memories(): MemoryStore {
-    this.store ??= new MemoryStore({
-      db: this.storage.db,
-      embeddings: this.embedder,
-      config: this.config.recall,
-      clock: this.clock,
-      vectorIndex: this.storage.vecError === null,
-      onHit: (ids) => this.countRecallHits(ids),
-    });
+    if (!this.store) {
+      const { storage, embedder: embeddings, clock } = this;
+      const config = this.config.recall;
+      const onHit = (ids: number[]) => this.countRecallHits(ids);
+      const recall = createRecall({ storage, provider: embeddings, config, clock, onHit });
+      this.store = new MemoryStore({ storage, embeddings, config, clock, recall });
+    }
     return this.store;
   }
 
@@ -239,13 +242,18 @@ export class Cairn {
     return this.embeddingTracker().drain(maxCycles);
   }
 
+  /** Runs the store upkeep migrations queued (data backfills); a step of every pipeline cycle. */
+  async maintain(): Promise<MaintenanceReport> {
+    return runMaintenanceJobs({ storage: this.storage });
+  }
+
   private embeddingTracker(): EmbeddingTracker {
-    const store = this.memories;
+    const { db, memories, embeddings, vectors } = this.storage;
     this.tracker ??= new EmbeddingTracker({
-      db: this.storage.db,
-      memories: store.memories,
-      embeddings: store.embeddingRows,
-      vectors: store.vectors,
+      db,
+      memories,
+      embeddings,
+      vectors,
       provider: this.embedder,
       config: this.config.recall.embeddingTracker,
       clock: this.clock,
@@ -316,7 +324,6 @@ export class Cairn {
   clearMemory(options: { cwd?: string; all?: boolean } = {}): ClearReport {
     return clearMemory({
       storage: this.storage,
-      store: this.memories,
       memoriesRoot: this.paths.memories,
       cwd: options.cwd ?? process.cwd(),
       all: options.all ?? false,
@@ -325,7 +332,7 @@ export class Cairn {
 
   /** Forces the next phase 2 to consolidate every workspace (`memory enqueue`). */
   enqueueConsolidation(): void {
-    new Phase2State(this.storage.meta).requestForceNext();
+    this.storage.phase2.requestForceNext();
   }
 
   /** The model roles (resolved once per instance; null roles mean offline). */

@@ -2,7 +2,8 @@ import type { RecallConfig } from "../../src/config/recallConfig.js";
 import { MemoryStore } from "../../src/memory/memoryStore.js";
 import type { RecallResult } from "../../src/memory/types.js";
 import { createHashedEmbeddingProvider } from "../../src/providers/embeddings/hashedEmbedding.js";
-import { openDatabase } from "../../src/store/connection.js";
+import { createRecall } from "../../src/recall/createRecall.js";
+import { Storage } from "../../src/store/storage.js";
 import { ingestLocomo } from "./ingestLocomo.js";
 import type { LocomoConversation, LocomoQuestion } from "./locomoData.js";
 import { PlainBm25 } from "./plainBm25.js";
@@ -61,15 +62,14 @@ export async function evaluateLocomo(options: {
   onMiss?: (conversation: LocomoConversation, question: LocomoQuestion, results: RecallResult[]) => void;
 }): Promise<LocomoReport> {
   const { conversations, text } = options;
-  const { db, vecError } = openDatabase(":memory:");
+  const storage = Storage.open(":memory:", { dimensions: options.dimensions });
+  const { db } = storage;
   const baseline = new PlainBm25();
   try {
-    const store = new MemoryStore({
-      db,
-      embeddings: createHashedEmbeddingProvider({ dimensions: options.dimensions }),
-      config: options.config,
-      vectorIndex: vecError === null,
-    });
+    const embeddings = createHashedEmbeddingProvider({ dimensions: options.dimensions });
+    const { config } = options;
+    const recall = createRecall({ storage, provider: embeddings, config });
+    const store = new MemoryStore({ storage, embeddings, config, recall });
     for (const conversation of conversations) {
       const inputs = await ingestLocomo(store, conversation, text);
       baseline.add(inputs.map((i) => ({ scope: i.scope, ref: i.ref, body: i.content })));
@@ -104,7 +104,7 @@ export async function evaluateLocomo(options: {
         conversations: conversations.map((c) => c.sampleId),
         text,
         embeddings: store.provider.model,
-        vectorIndex: vecError === null,
+        vectorIndex: storage.vecError === null,
         unreadEvidence: conversations.flatMap((c) => c.unreadEvidence.map((e) => `${c.sampleId} ${e}`)),
       },
     };

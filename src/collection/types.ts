@@ -1,3 +1,2 @@
-// The stored shapes of sessions and items belong to their repositories; the collection names them here too.
-export type { ItemRecord } from "../store/repositories/itemsRepository.js";
-export type { SessionRecord } from "../store/repositories/sessionsRepository.js";
+/** Collected sessions and items as the store returns them (the records live with the store). */
+export type { ItemRecord, SessionRecord } from "../store/types/sessionRecord.js";

@@ -1,10 +1,10 @@
 import type { Database } from "better-sqlite3";
 import type { RecallConfig } from "../config/recallConfig.js";
 import type { EmbeddingProvider } from "../providers/embeddings/types.js";
-import type { EmbeddingRepository } from "../store/repositories/embeddingRepository.js";
-import type { MemoryRepository } from "../store/repositories/memoryRepository.js";
+import type { EmbeddingRepo } from "../store/contracts/embeddings.js";
+import type { MemoryRepo } from "../store/contracts/memories.js";
+import type { VectorIndexRepo } from "../store/contracts/vectors.js";
 import { withWriteTx } from "../store/tx.js";
-import type { VectorIndex } from "../store/vectorIndex.js";
 import { type Clock, systemClock } from "../util/clock.js";
 
 export interface EmbeddingTrackerStats {
@@ -18,9 +18,9 @@ export interface EmbeddingTrackerStats {
 
 export interface EmbeddingTrackerOptions {
   db: Database;
-  memories: MemoryRepository;
-  embeddings: EmbeddingRepository;
-  vectors: VectorIndex;
+  memories: MemoryRepo;
+  embeddings: EmbeddingRepo;
+  vectors: VectorIndexRepo;
   provider: EmbeddingProvider;
   config: RecallConfig["embeddingTracker"];
   clock?: Clock;

@@ -1,5 +1,5 @@
 import { guardText } from "../redact/guard.js";
-import type { NewMemoryRow } from "../store/repositories/memoryRepository.js";
+import type { NewMemoryRow } from "../store/contracts/memories.js";
 import { DECISION_IMPORTANCE, DEFAULT_IMPORTANCE, isDecisionContent } from "../text/decisionLanguage.js";
 import { conceptWords, type Lexicon } from "../text/lexicon/concepts.js";
 import { mentionedTimeTerms, toOccurredAt } from "../text/temporalTerms.js";

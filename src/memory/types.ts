@@ -1,14 +1,12 @@
-/** The memory store's public shapes. Imports only the request vocabulary; CLI, HTTP and MCP depend on it. */
+/** The memory service's public shapes. Imports only the store's record types and the request vocabulary: CLI, HTTP and MCP wiring depend on this file. */
+
+import type { EvidenceItem, HistoryEvent, MemoryRecord, Provenance } from "../store/types/memoryRecord.js";
+
+export type { EvidenceItem, HistoryEvent, MemoryRecord, Provenance };
 
 import type { MemoryType } from "../requests/memoryTypes.js";
 
 export { type MemoryType, memoryTypes } from "../requests/memoryTypes.js";
-
-export interface Provenance {
-  sessionId?: string;
-  itemFrom?: number;
-  itemTo?: number;
-}
 
 export interface RememberInput {
   content: string;
@@ -39,41 +37,8 @@ export interface RememberOutcome {
   id?: number;
   contentHash: string;
   reason?: string;
-}
-
-export interface MemoryRecord {
-  id: number;
-  content: string;
-  normalizedContent: string;
-  contentHash: string;
-  type: string;
-  confidence: number;
-  importance: number;
-  scope: string;
-  project: string | null;
-  ref: string | null;
-  provenance: Provenance;
-  /** When the remembered thing was said (epoch ms), when the caller gave it. */
-  occurredAt: number | null;
-  who: string | null;
-  why: string | null;
-  embeddingModel: string | null;
-  usageCount: number;
-  createdAt: number;
-  updatedAt: number;
-  deletedAt: number | null;
-}
-
-export interface HistoryEvent {
-  id: number;
-  memoryId: number | null;
-  event: string;
-  oldContent: string | null;
-  newContent: string | null;
-  who: string | null;
-  reason: string | null;
-  metadata: Record<string, unknown> | null;
-  createdAt: number;
+  /** What went wrong but lost nothing (the memory is stored without its vector until the tracker adds it). */
+  warnings?: string[];
 }
 
 export interface RecallRequest {
@@ -87,12 +52,6 @@ export interface RecallRequest {
   types?: string[];
   /** When false, hits do not bump usage counters (the decision stage reads without counting). */
   countUsage?: boolean;
-}
-
-export interface EvidenceItem {
-  seq: number;
-  role: string;
-  text: string;
 }
 
 export interface RecallResult {

@@ -1,4 +1,5 @@
 import type { FileReport, ScanReport } from "../collection/scanner.js";
+import type { MaintenanceReport } from "../memory/runMaintenanceJobs.js";
 import type { SourceAgent } from "../sources/registry.js";
 import type { HintsReport } from "./hints/generateHints.js";
 import type { Phase1Options, Phase1Report } from "./phase1/runPhase1.js";
@@ -17,6 +18,8 @@ export interface CycleHost {
   extract(options?: Phase1Options): Promise<Phase1Report>;
   consolidate(options?: { force?: boolean }): Promise<Phase2Report>;
   refreshEmbeddings(): Promise<number>;
+  /** Store upkeep that migrations queue (e.g. the concept backfill). */
+  maintain(): Promise<MaintenanceReport>;
   generateHints(): Promise<HintsReport>;
   /** Hands back every lease this process holds; returns how many. */
   releaseLeases(): number;
@@ -29,6 +32,7 @@ export interface CycleReports {
   consolidate: Phase2Report;
   /** Vectors written. */
   embeddings: number;
+  maintenance: MaintenanceReport;
   hints: HintsReport;
 }
 
@@ -68,7 +72,7 @@ export const CYCLE_STEPS = [
   step("extract", (host, options) => host.extract(options.extract)),
   step("consolidate", (host, options) => host.consolidate({ force: options.force ?? false })),
   step("embeddings", (host) => host.refreshEmbeddings()),
-  // maintenance step: added when store's runMaintenanceJobs lands (the concept backfill job).
+  step("maintenance", (host) => host.maintain()),
   step("hints", (host) => host.generateHints()),
 ] as const;
 

@@ -39,7 +39,7 @@ export function pipelineStatus(options: {
   now: number;
 }): PipelineStatus {
   const { storage, config, now } = options;
-  const phase2 = new Phase2State(storage.meta);
+  const phase2 = storage.phase2;
   const watermark = phase2.watermark();
   const newest = newestInput(storage);
   return {
@@ -48,7 +48,7 @@ export function pipelineStatus(options: {
     sessions: storage.sessions.count(),
     items: storage.items.count(),
     stage1Outputs: storage.stage1.count(),
-    pending: new EligibilityRepository(storage.db).breakdown(eligibilityWindow(config, now)),
+    pending: storage.eligibility.breakdown(eligibilityWindow(config, now)),
     jobs: storage.jobs.stats(),
     failedJobs: [
       ...storage.jobs.list({ status: "failed", limit: FAILED_LIST }),

@@ -1,8 +1,5 @@
 import { rmSync } from "node:fs";
-import type { MemoryStore } from "../memory/memoryStore.js";
 import { PHASE1_KIND, PHASE2_KEY, PHASE2_KIND } from "../store/queue/jobKinds.js";
-import { eraseScopes } from "../store/repositories/eraseRepository.js";
-import { Phase2State } from "../store/repositories/phase2State.js";
 import type { Storage } from "../store/storage.js";
 import { withWriteTx } from "../store/tx.js";
 import { workspaceForCwd } from "../workspace/projectIndex.js";
@@ -24,7 +21,6 @@ export interface ClearReport {
  */
 export function clearMemory(options: {
   storage: Storage;
-  store: MemoryStore;
   memoriesRoot: string;
   cwd: string;
   all: boolean;
@@ -35,10 +31,10 @@ export function clearMemory(options: {
   const report = withWriteTx(storage.db, () => {
     const stage1Outputs = storage.stage1.deleteForSessions(sessionIds);
     storage.stage1.clearSelection(workspace ? workspace.key : "*");
-    const memories = eraseScopes(storage.db, options.store.vectors, workspace ? [workspace.key] : "all");
+    const memories = storage.erase.scopes(workspace ? [workspace.key] : "all");
     storage.jobs.remove(PHASE1_KIND, sessionIds);
     storage.sessions.markAllProcessed(sessionIds);
-    const phase2 = new Phase2State(storage.meta);
+    const phase2 = storage.phase2;
     if (workspace) phase2.requestForceNext();
     else {
       storage.jobs.remove(PHASE2_KIND, [PHASE2_KEY]);

@@ -1,5 +1,5 @@
 import type { RecallConfig } from "../config/recallConfig.js";
-import type { GraphRepository } from "../store/repositories/graphRepository.js";
+import type { GraphRepo } from "../store/contracts/graph.js";
 import type { Clock } from "../util/clock.js";
 import { errorMessage } from "../util/errors.js";
 import type { Candidate } from "./candidate.js";
@@ -28,7 +28,7 @@ export interface GraphBoostOptions {
  * with the reason in `error`: the boost is only ever additive, so losing it costs ranking quality,
  * never correctness, and the caller reports it.
  */
-export function graphBoostIds(graph: GraphRepository, options: GraphBoostOptions): GraphBoostResult {
+export function graphBoostIds(graph: GraphRepo, options: GraphBoostOptions): GraphBoostResult {
   const ids = new Set<number>();
   try {
     const entityIds = new Set<number>();
@@ -50,7 +50,7 @@ export function graphBoostIds(graph: GraphRepository, options: GraphBoostOptions
 
 /** Applies the boost to the ranked candidates in place: `(1 - w) * score + w` for linked memories. */
 export function applyGraphBoost(
-  deps: { graph: GraphRepository; clock: Clock },
+  deps: { graph: GraphRepo; clock: Clock },
   input: { ranked: Candidate[]; terms: string[]; scopes: string[] | "all"; config: RecallConfig["graph"] },
 ): GraphBoostResult {
   const { config } = input;

@@ -1,22 +1,22 @@
 import type { RecallConfig } from "../config/recallConfig.js";
 import type { EmbeddingProvider } from "../providers/embeddings/types.js";
-import type { EmbeddingRepository } from "../store/repositories/embeddingRepository.js";
-import type { GraphRepository } from "../store/repositories/graphRepository.js";
-import type { MemoryRepository } from "../store/repositories/memoryRepository.js";
+import type { EmbeddingRepo } from "../store/contracts/embeddings.js";
+import type { GraphRepo } from "../store/contracts/graph.js";
+import type { MemoryRepo } from "../store/contracts/memories.js";
+import type { TranscriptRepo } from "../store/contracts/transcripts.js";
+import type { VectorIndexRepo } from "../store/contracts/vectors.js";
 import type { SearchRepository } from "../store/repositories/searchRepository.js";
-import type { TranscriptRepository } from "../store/repositories/transcriptRepository.js";
-import type { VectorIndex } from "../store/vectorIndex.js";
 import type { Clock } from "../util/clock.js";
 import type { RerankProvider } from "./rerank.js";
 
 /** What recall reads from. Every SQL statement sits behind one of these repositories. */
 export interface RecallDeps {
-  memories: MemoryRepository;
+  memories: MemoryRepo;
   search: SearchRepository;
-  embeddings: EmbeddingRepository;
-  vectorIndex: VectorIndex;
-  graph: GraphRepository;
-  transcripts: TranscriptRepository;
+  embeddings: EmbeddingRepo;
+  vectorIndex: VectorIndexRepo;
+  graph: GraphRepo;
+  transcripts: TranscriptRepo;
   provider: EmbeddingProvider;
   config: RecallConfig;
   clock: Clock;

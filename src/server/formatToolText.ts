@@ -23,7 +23,8 @@ export function formatRecall(query: string, response: RecallResponse): string {
 
 export function formatRemember(outcome: RememberOutcome | undefined): string {
   if (!outcome) return "Nothing was stored.";
-  if (outcome.status === "created") return `Remembered (id ${outcome.id}).`;
+  if (outcome.status === "created")
+    return [`Remembered (id ${outcome.id}).`, ...(outcome.warnings ?? []).map((w) => `warning: ${w}`)].join("\n\n");
   if (outcome.status === "deduped") return `Already remembered (id ${outcome.id}); nothing new was stored.`;
   return `Not stored: ${outcome.reason ?? "skipped"}.`;
 }

@@ -1,40 +1,105 @@
 import type { Database } from "better-sqlite3";
 import { openDatabase } from "./connection.js";
+import type { TokenBudgetRepo } from "./contracts/budget.js";
+import type { EligibilityRepo } from "./contracts/eligibility.js";
+import type { EmbeddingRepo } from "./contracts/embeddings.js";
+import type { EraseRepo } from "./contracts/erase.js";
+import type { GraphRepo } from "./contracts/graph.js";
+import type { HistoryRepo } from "./contracts/history.js";
+import type { MemoryRepo } from "./contracts/memories.js";
+import type { MetaRepo } from "./contracts/meta.js";
+import type { TranscriptRepo } from "./contracts/transcripts.js";
+import type { VectorIndexRepo } from "./contracts/vectors.js";
 import { JobQueue, type JobQueueOptions } from "./queue/jobQueue.js";
+import { EligibilityRepository } from "./repositories/eligibilityRepository.js";
+import { EmbeddingRepository } from "./repositories/embeddingRepository.js";
+import { EraseRepository } from "./repositories/eraseRepository.js";
+import { GraphRepository } from "./repositories/graphRepository.js";
+import { HistoryRepository } from "./repositories/historyRepository.js";
 import { ItemsRepository } from "./repositories/itemsRepository.js";
+import { MemoryRepository } from "./repositories/memoryRepository.js";
 import { MetaRepository } from "./repositories/metaRepository.js";
+import { Phase2State } from "./repositories/phase2State.js";
+import { SearchRepository } from "./repositories/searchRepository.js";
 import { SessionsRepository } from "./repositories/sessionsRepository.js";
 import { SourceFilesRepository } from "./repositories/sourceFilesRepository.js";
 import { Stage1Repository } from "./repositories/stage1Repository.js";
+import { TokenBudget } from "./repositories/tokenBudget.js";
+import { TranscriptRepository } from "./repositories/transcriptRepository.js";
+import { VectorIndex } from "./vectorIndex.js";
+
+/** The default of `embeddings.dimensions`. */
+const DEFAULT_DIMENSIONS = 384;
+
+export interface StorageOptions {
+  queue?: JobQueueOptions;
+  /** The configured embedding dimensions (`embeddings.dimensions`): the vector index is per width. */
+  dimensions?: number;
+  /** False keeps the vector index off even when sqlite-vec loaded (vectors are then scanned). */
+  vectorIndex?: boolean;
+}
 
 /**
- * One facade over the store: a repository per table group, sharing one connection. Repositories hold
- * no data caches, because the CLI, the daemon and several workers share the same SQLite file.
+ * The one facade over the store: a repository per table group as a readonly field, sharing one
+ * connection. Nothing outside src/store/ builds a repository from a bare connection. Repositories hold
+ * no data caches, because the CLI, the daemon and several workers share the same SQLite file. Fields
+ * typed by a contract (src/store/contracts/) are what a second backend implements; the others (search,
+ * sessions, items, source files, stage 1, the queue) are still typed by their SQLite classes.
  */
 export class Storage {
   readonly sessions: SessionsRepository;
   readonly items: ItemsRepository;
   readonly sourceFiles: SourceFilesRepository;
   readonly stage1: Stage1Repository;
-  readonly meta: MetaRepository;
+  readonly eligibility: EligibilityRepo;
+  /** Tokens spent per UTC day, shared by every process (`extraction.dailyTokenBudget`). */
+  readonly budget: TokenBudgetRepo;
+  readonly meta: MetaRepo;
+  /** The one leased job queue for all background work. */
   readonly jobs: JobQueue;
+  readonly memories: MemoryRepo;
+  readonly history: HistoryRepo;
+  readonly graph: GraphRepo;
+  /** Full-text search over memories and their hints. */
+  readonly search: SearchRepository;
+  readonly embeddings: EmbeddingRepo;
+  readonly vectors: VectorIndexRepo;
+  readonly transcripts: TranscriptRepo;
+  /** Hard deletion of whole scopes (`cairn memory clear`). */
+  readonly erase: EraseRepo;
+  /** Phase 2's watermark, force-next flag and last run, over meta. */
+  readonly phase2: Phase2State;
 
   private constructor(
     readonly db: Database,
+    /** null when sqlite-vec loaded; otherwise why it did not (vectors are then scanned). */
     readonly vecError: string | null,
-    queue: JobQueueOptions,
+    options: StorageOptions,
   ) {
     this.sessions = new SessionsRepository(db);
     this.items = new ItemsRepository(db);
     this.sourceFiles = new SourceFilesRepository(db);
     this.stage1 = new Stage1Repository(db);
+    this.eligibility = new EligibilityRepository(db);
+    this.budget = new TokenBudget(db);
     this.meta = new MetaRepository(db);
-    this.jobs = new JobQueue(db, queue);
+    this.jobs = new JobQueue(db, options.queue);
+    this.memories = new MemoryRepository(db);
+    this.history = new HistoryRepository(db);
+    this.graph = new GraphRepository(db);
+    this.search = new SearchRepository(db);
+    this.embeddings = new EmbeddingRepository(db);
+    const indexed = (options.vectorIndex ?? true) && vecError === null;
+    this.vectors = new VectorIndex(db, options.dimensions ?? DEFAULT_DIMENSIONS, indexed);
+    this.transcripts = new TranscriptRepository(db);
+    this.erase = new EraseRepository(db, this.vectors);
+    this.phase2 = new Phase2State(this.meta);
   }
 
-  static open(path: string, queue: JobQueueOptions = {}): Storage {
+  /** Opens (creating and migrating if needed) the store at `path`; `:memory:` gives a private in-memory one. */
+  static open(path: string, options: StorageOptions = {}): Storage {
     const { db, vecError } = openDatabase(path);
-    return new Storage(db, vecError, queue);
+    return new Storage(db, vecError, options);
   }
 
   close(): void {

@@ -1,4 +1,5 @@
 import type { Database } from "better-sqlite3";
+import type { VectorIndexRepo } from "./contracts/vectors.js";
 import { cached } from "./statements.js";
 import { binaryQuantize } from "./vectorCodec.js";
 
@@ -10,7 +11,7 @@ import { binaryQuantize } from "./vectorCodec.js";
  * vectors (see vectorLeg.ts), which restores the ranking the bits blur. Without sqlite-vec the index is
  * absent and the vector leg scans the float vectors of the wanted scopes (fine up to ~20k per scope).
  */
-export class VectorIndex {
+export class VectorIndex implements VectorIndexRepo {
   private readonly table: string;
   private ready = false;
 

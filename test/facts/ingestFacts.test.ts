@@ -144,7 +144,7 @@ describe("ingestFacts", () => {
     );
     expect(r.outcomes[0]).toMatchObject({ status: "none", reason: "shadow_mode" });
     expect(store.counts().live).toBe(0);
-    expect(store.history.recent("fact_none", 5)).toHaveLength(1);
+    expect(store.storage.history.recent("fact_none", 5)).toHaveLength(1);
   });
 });
 

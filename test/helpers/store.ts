@@ -7,12 +7,7 @@ import type { Clock } from "../../src/util/clock.js";
 /** A fresh in-memory store whose queue and collector use the given clock. */
 export function memoryStorage(clock: Clock): Storage {
   return Storage.open(":memory:", {
-    clock,
-    leaseMs: 60_000,
-    maxAttempts: 3,
-    backoffBaseMs: 1_000,
-    backoffMaxMs: 60_000,
-    random: () => 0,
+    queue: { clock, leaseMs: 60_000, maxAttempts: 3, backoffBaseMs: 1_000, backoffMaxMs: 60_000, random: () => 0 },
   });
 }
 

@@ -61,7 +61,9 @@ describe("concept indexing", () => {
       { content: "Sports day at school was fun.", scope: "conv" },
     ])) as { id: number }[];
     const ids = (concepts: number, conceptMatch: string) =>
-      store.search.keyword({ match: '"zzzz"', scopes: ["conv"], limit: 10, concepts, conceptMatch }).map((h) => h.id);
+      store.storage.search
+        .keyword({ match: '"zzzz"', scopes: ["conv"], limit: 10, concepts, conceptMatch })
+        .map((h) => h.id);
     expect(ids(0.4, '"sports"')).toEqual([swim!.id]);
     expect(ids(0.4, '"sports"')).not.toContain(sportsDay!.id);
     expect(ids(0, '"sports"')).toEqual([]);

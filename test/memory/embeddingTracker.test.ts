@@ -33,9 +33,9 @@ describe("EmbeddingTracker", () => {
     expect(store.counts().staleVectors).toBe(3);
     const tracker = new EmbeddingTracker({
       db,
-      memories: store.memories,
-      embeddings: store.embeddingRows,
-      vectors: store.vectors,
+      memories: store.storage.memories,
+      embeddings: store.storage.embeddings,
+      vectors: store.storage.vectors,
       provider,
       config: defaultRecallConfig({ embeddingTracker: { batchSize: 2 } }).embeddingTracker,
     });
@@ -62,9 +62,9 @@ describe("EmbeddingTracker", () => {
     await store.remember({ content: "already embedded" });
     const tracker = new EmbeddingTracker({
       db,
-      memories: store.memories,
-      embeddings: store.embeddingRows,
-      vectors: store.vectors,
+      memories: store.storage.memories,
+      embeddings: store.storage.embeddings,
+      vectors: store.storage.vectors,
       provider: { ...provider, available: async () => expect.unreachable("available() on an idle cycle") },
       config: defaultRecallConfig().embeddingTracker,
     });
@@ -82,14 +82,14 @@ describe("EmbeddingTracker", () => {
     next.available = async () => true;
     const tracker = new EmbeddingTracker({
       db,
-      memories: store.memories,
-      embeddings: store.embeddingRows,
-      vectors: store.vectors,
+      memories: store.storage.memories,
+      embeddings: store.storage.embeddings,
+      vectors: store.storage.vectors,
       provider: next,
       config: defaultRecallConfig().embeddingTracker,
     });
-    expect(store.embeddingRows.countStale("flaky-2")).toBe(1);
+    expect(store.storage.embeddings.countStale("flaky-2")).toBe(1);
     expect(await tracker.runCycle()).toBe(1);
-    expect(store.embeddingRows.countStale("flaky-2")).toBe(0);
+    expect(store.storage.embeddings.countStale("flaky-2")).toBe(0);
   });
 });

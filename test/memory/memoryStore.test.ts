@@ -52,7 +52,7 @@ describe("MemoryStore", () => {
     expect(store.get(d.id!)).toMatchObject({ type: "decision", importance: 0.85 });
     const plain = await store.remember({ content: "the tests take four minutes" });
     expect(store.get(plain.id!)).toMatchObject({ type: "fact", importance: 0.5 });
-    expect(store.graph.counts().mentions).toBeGreaterThanOrEqual(2);
+    expect(store.storage.graph.counts().mentions).toBeGreaterThanOrEqual(2);
   });
 
   it("stores vectors outside the transaction and keeps raw-first when the provider fails", async () => {
@@ -66,6 +66,7 @@ describe("MemoryStore", () => {
     const { store } = makeStore({ embeddings: failing });
     const a = await store.remember({ content: "cached builds live in .turbo" });
     expect(a.status).toBe("created");
+    expect(a.warnings).toEqual([expect.stringContaining("the embedding provider failed: offline")]);
     expect(store.get(a.id!)?.embeddingModel).toBeNull();
     expect(store.counts().staleVectors).toBe(1);
     const r = await store.recall({ query: "where are cached builds", scopes: "all" });

@@ -3,7 +3,8 @@ import { defaultRecallConfig } from "../../src/config/recallConfig.js";
 import { MemoryStore } from "../../src/memory/memoryStore.js";
 import { createHashedEmbeddingProvider } from "../../src/providers/embeddings/hashedEmbedding.js";
 import type { EmbeddingProvider } from "../../src/providers/embeddings/types.js";
-import { openDatabase } from "../../src/store/connection.js";
+import { createRecall } from "../../src/recall/createRecall.js";
+import { Storage } from "../../src/store/storage.js";
 
 type ConfigInput = Parameters<typeof defaultRecallConfig>[0];
 
@@ -11,15 +12,15 @@ type ConfigInput = Parameters<typeof defaultRecallConfig>[0];
 export function makeStore(
   options: { config?: ConfigInput; embeddings?: EmbeddingProvider; vectorIndex?: boolean } = {},
 ): { db: Database; store: MemoryStore; advance: (ms: number) => number } {
-  const { db, vecError } = openDatabase(":memory:");
+  const embeddings = options.embeddings ?? createHashedEmbeddingProvider({ dimensions: 64 });
+  const storage = Storage.open(":memory:", {
+    dimensions: embeddings.dimensions,
+    ...(options.vectorIndex === undefined ? {} : { vectorIndex: options.vectorIndex }),
+  });
   let now = 1_700_000_000_000;
   const clock = () => now;
-  const store = new MemoryStore({
-    db,
-    embeddings: options.embeddings ?? createHashedEmbeddingProvider({ dimensions: 64 }),
-    config: defaultRecallConfig(options.config),
-    clock,
-    vectorIndex: options.vectorIndex ?? vecError === null,
-  });
-  return { db, store, advance: (ms: number) => (now += ms) };
+  const config = defaultRecallConfig(options.config);
+  const recall = createRecall({ storage, provider: embeddings, config, clock });
+  const store = new MemoryStore({ storage, embeddings, config, clock, recall });
+  return { db: storage.db, store, advance: (ms: number) => (now += ms) };
 }

@@ -92,10 +92,10 @@ describe("phase 2", () => {
   it("never moves the watermark backwards", async () => {
     addSession(storage, clock, { id: "s1", updatedAt: now - 3 * DAY_MS });
     await extract();
-    new Phase2State(storage.meta).setWatermark(now * 2);
+    storage.phase2.setWatermark(now * 2);
     const report = await consolidate(offlineConsolidator, true);
     expect(report.watermark).toBe(now * 2);
-    expect(new Phase2State(storage.meta).watermark()).toBe(now * 2);
+    expect(storage.phase2.watermark()).toBe(now * 2);
   });
 
   it("runs one consolidation at a time and takes over a stale lease", async () => {

@@ -43,7 +43,7 @@ describe("pipelineStatus", () => {
       dirty: false,
       last: null,
     });
-    const state = new Phase2State(storage.meta);
+    const state = storage.phase2;
     state.setWatermark(5);
     state.recordLastRun({ at: NOW, outcome: "succeeded", watermark: 5, mode: "offline" });
     expect(pipelineStatus({ storage, config, home: "h", now: NOW }).phase2).toMatchObject({

@@ -27,13 +27,13 @@ describe("cairn memory clear --all", () => {
     });
     persistGraph({
       db: cairn.storage.db,
-      graph: cairn.memories.graph,
+      graph: cairn.memories.storage.graph,
       triples: [{ source: "Terraform", relationship: "deploys to", target: "Hetzner Cloud", confidence: 0.9 }],
       memoryIds: [outcome!.id!],
       now: 1,
     });
     // A fact the pipeline skipped is audited without a memory; its text is still the user's.
-    cairn.memories.history.add({
+    cairn.memories.storage.history.add({
       memoryId: null,
       event: "fact_skipped",
       newContent: "The staging database is called orchid",

@@ -239,12 +239,12 @@ describe("hybridRecall runs the stage list it is given", () => {
       },
     };
     const deps: RecallDeps = {
-      memories: store.memories,
-      search: store.search,
-      embeddings: store.embeddingRows,
-      vectorIndex: store.vectors,
-      graph: store.graph,
-      transcripts: new TranscriptRepository(db),
+      memories: store.storage.memories,
+      search: store.storage.search,
+      embeddings: store.storage.embeddings,
+      vectorIndex: store.storage.vectors,
+      graph: store.storage.graph,
+      transcripts: store.storage.transcripts,
       provider: store.provider,
       config,
       clock: () => 0,

@@ -198,7 +198,7 @@ describe("graph boost", () => {
     const { store } = makeStore();
     const a = await store.remember({ content: "the manifests live in the Helm chart" });
     await store.remember({ content: "nothing to see here" });
-    const full = graphBoostIds(store.graph, {
+    const full = graphBoostIds(store.storage.graph, {
       tokens: ["helm"],
       scopes: "all",
       deadlineMs: Number.POSITIVE_INFINITY,
@@ -210,7 +210,7 @@ describe("graph boost", () => {
     expect([...full.ids]).toEqual([a.id]);
     expect(full.timedOut).toBe(false);
     let t = 0;
-    const late = graphBoostIds(store.graph, {
+    const late = graphBoostIds(store.storage.graph, {
       tokens: ["helm"],
       scopes: "all",
       deadlineMs: 5,

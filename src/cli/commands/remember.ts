@@ -46,6 +46,8 @@ export function registerRemember(program: Command): void {
           } else {
             printLine(`${count("created")} remembered, ${count("deduped")} already known, ${count("skipped")} skipped`);
           }
+          const warnings = new Set(outcomes.flatMap((outcome) => outcome.warnings ?? []));
+          for (const warning of warnings) printLine(`warning: ${warning}`);
         });
       },
     );

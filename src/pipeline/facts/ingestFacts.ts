@@ -56,7 +56,13 @@ export async function ingestFacts(
   const written = outcomes.flatMap((o) => (o.memoryId !== undefined && o.status !== "none" ? [o.memoryId] : []));
   const graph =
     config.graphEnabled && !config.shadow && input.entities.length > 0
-      ? persistGraph({ db: deps.db, graph: deps.store.graph, triples: input.entities, memoryIds: written, now: now() })
+      ? persistGraph({
+          db: deps.db,
+          graph: deps.store.storage.graph,
+          triples: input.entities,
+          memoryIds: written,
+          now: now(),
+        })
       : { entities: 0, relations: 0 };
   if (graph.error) warnings.push(`graph not updated: ${graph.error}`);
   return { outcomes, graph, warnings };
@@ -72,7 +78,7 @@ async function ingestOne(
   const audit = (decision: FactDecision | null, status: FactOutcome["status"], extra: Partial<FactOutcome> = {}) => {
     const outcome: FactOutcome = { content, decision, status, ...extra };
     withWriteTx(deps.db, () =>
-      store.history.add({
+      store.storage.history.add({
         memoryId: outcome.memoryId ?? outcome.targetId ?? null,
         event: `fact_${status}`,
         newContent: content,

@@ -1,5 +1,5 @@
 import type { Database } from "better-sqlite3";
-import type { GraphRepository } from "../../store/repositories/graphRepository.js";
+import type { GraphRepo } from "../../store/contracts/graph.js";
 import { withWriteTx } from "../../store/tx.js";
 import { errorMessage } from "../../util/errors.js";
 import type { EntityTriple } from "./types.js";
@@ -11,7 +11,7 @@ import type { EntityTriple } from "./types.js";
  */
 export function persistGraph(input: {
   db: Database;
-  graph: GraphRepository;
+  graph: GraphRepo;
   triples: EntityTriple[];
   memoryIds: number[];
   now: number;

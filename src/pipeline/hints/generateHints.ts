@@ -6,10 +6,10 @@ import { quoteAsData } from "../../prompts/quoteAsData.js";
 import { fillTemplate, loadPrompt } from "../../prompts/template.js";
 import { type LlmProvider, ProviderError } from "../../providers/llm/types.js";
 import { guardText } from "../../redact/index.js";
+import type { MetaRepo } from "../../store/contracts/meta.js";
 import { HINTS_KIND } from "../../store/queue/jobKinds.js";
 import type { JobQueue } from "../../store/queue/jobQueue.js";
 import type { Lease } from "../../store/queue/types.js";
-import type { MetaRepository } from "../../store/repositories/metaRepository.js";
 import { withWriteTx } from "../../store/tx.js";
 import { errorMessage } from "../../util/errors.js";
 import { hintsJsonSchema, parseHints } from "./parseHints.js";
@@ -24,7 +24,7 @@ export interface HintsDeps {
   db: Database;
   store: MemoryStore;
   jobs: JobQueue;
-  meta: MetaRepository;
+  meta: MetaRepo;
   /** The default model role; null (offline) skips the pass. */
   llm: LlmProvider | null;
   config: RecallConfig["hints"];
@@ -89,7 +89,7 @@ function enqueueNewMemories(deps: HintsDeps): number {
   let through = deps.meta.get<number>(ENQUEUED_THROUGH) ?? 0;
   let total = 0;
   for (;;) {
-    const ids = deps.store.memories.idsWithoutHintsAfter(through, ENQUEUE_BATCH);
+    const ids = deps.store.storage.memories.idsWithoutHintsAfter(through, ENQUEUE_BATCH);
     if (ids.length === 0) return total;
     through = ids[ids.length - 1]!;
     withWriteTx(deps.db, () => {

@@ -2,15 +2,11 @@ import pLimit from "p-limit";
 import type { CairnConfig } from "../../config/schema.js";
 import { type LlmProvider, ProviderError } from "../../providers/llm/types.js";
 import { guardDeep } from "../../redact/index.js";
+import type { TokenBudgetRepo } from "../../store/contracts/budget.js";
 import { PHASE1_KIND } from "../../store/queue/jobKinds.js";
 import { startLeaseHeartbeat } from "../../store/queue/leaseHeartbeat.js";
 import type { Lease } from "../../store/queue/types.js";
-import {
-  EligibilityRepository,
-  type EligibilityWindow,
-  type PendingBreakdown,
-} from "../../store/repositories/eligibilityRepository.js";
-import { TokenBudget } from "../../store/repositories/tokenBudget.js";
+import type { EligibilityWindow, PendingBreakdown } from "../../store/repositories/eligibilityRepository.js";
 import type { Storage } from "../../store/storage.js";
 import { withWriteTx } from "../../store/tx.js";
 import type { Clock } from "../../util/clock.js";
@@ -91,7 +87,7 @@ class LeaseLost extends Error {}
 export async function runPhase1(deps: Phase1Deps, options: Phase1Options = {}): Promise<Phase1Report> {
   const { storage, config, clock } = deps;
   const now = clock();
-  const eligibility = new EligibilityRepository(storage.db);
+  const { eligibility } = storage;
   const window: EligibilityWindow = {
     ...eligibilityWindow(config, now),
     ...(options.sessionIds ? { sessionIds: options.sessionIds } : {}),
@@ -132,7 +128,7 @@ export async function runPhase1(deps: Phase1Deps, options: Phase1Options = {}): 
     keys: candidates.map((candidate) => candidate.id),
   });
   report.waiting = Math.max(0, pending.eligible - leases.length);
-  const budget = new TokenBudget(storage.db, config.extraction.dailyTokenBudget);
+  const { budget } = storage;
   const limit = pLimit(config.extraction.concurrency);
   // Every claimed lease is kept alive until its job ends, including those still waiting for a slot:
   // with a slow provider, a queued lease would otherwise expire and be taken over by another process.
@@ -159,7 +155,7 @@ export async function runPhase1(deps: Phase1Deps, options: Phase1Options = {}): 
 async function processLease(
   deps: Phase1Deps,
   lease: Lease,
-  budget: TokenBudget,
+  budget: TokenBudgetRepo,
   report: Phase1Report,
 ): Promise<Phase1JobReport> {
   const { storage, config, clock } = deps;
@@ -188,7 +184,7 @@ async function processLease(
     });
     return finish("unchanged");
   }
-  if (deps.llm && (report.budgetExhausted || budget.remaining(clock()) <= 0)) {
+  if (deps.llm && (report.budgetExhausted || budget.remaining(clock(), config.extraction.dailyTokenBudget) <= 0)) {
     report.budgetExhausted = true;
     storage.jobs.release(lease);
     return finish("skipped_budget", { error: "daily token budget spent; extraction resumes tomorrow" });

@@ -1,44 +1,9 @@
-export const factTypes = ["fact", "preference", "decision", "procedural", "semantic"] as const;
-export type FactType = (typeof factTypes)[number];
-
-/** A discrete memory extracted from a session, pointing back to the items it came from. */
-export interface ExtractedFact {
-  content: string;
-  type: FactType;
-  confidence: number;
-  /** Item ids (the `items.id` of the session) supporting the fact. */
-  evidence: number[];
-}
-
-export interface EntityTriple {
-  source: string;
-  relationship: string;
-  target: string;
-  confidence: number;
-}
-
-/** What phase 1 produces for one session (the model's answer after validation, or the offline extractor's). */
-export interface Stage1Extraction {
-  rolloutSummary: string;
-  rolloutSlug: string | null;
-  rawMemory: string;
-  facts: ExtractedFact[];
-  entities: EntityTriple[];
-}
-
-export interface Stage1Output extends Stage1Extraction {
-  sessionId: string;
-  projectKey: string | null;
-  cwd: string | null;
-  agent: string | null;
-  /** The session's updated_at that this output reflects: the phase-2 input watermark. */
-  sourceUpdatedAt: number;
-  itemFrom: number | null;
-  itemTo: number | null;
-  generator: string;
-  generatedAt: number;
-  usageCount: number;
-  lastUsage: number | null;
-  selectedForPhase2: boolean;
-  selectedForPhase2SourceUpdatedAt: number | null;
-}
+/** Phase 1's output shapes; the store keeps them, so the records live with it. */
+export {
+  type EntityTriple,
+  type ExtractedFact,
+  type FactType,
+  factTypes,
+  type Stage1Extraction,
+  type Stage1Output,
+} from "../../store/types/stage1Output.js";

@@ -4,7 +4,6 @@ import type { CairnConfig } from "../../config/schema.js";
 import { PHASE2_KEY, PHASE2_KIND } from "../../store/queue/jobKinds.js";
 import { startLeaseHeartbeat } from "../../store/queue/leaseHeartbeat.js";
 import type { Lease } from "../../store/queue/types.js";
-import { Phase2State } from "../../store/repositories/phase2State.js";
 import type { Storage } from "../../store/storage.js";
 import { withWriteTx } from "../../store/tx.js";
 import { writeFileAtomic } from "../../util/atomicWrite.js";
@@ -59,7 +58,7 @@ export interface Phase2Deps {
  */
 export async function runPhase2(deps: Phase2Deps, options: { force?: boolean } = {}): Promise<Phase2Report> {
   const { storage, config } = deps;
-  const state = new Phase2State(storage.meta);
+  const state = storage.phase2;
   const previousWatermark = state.watermark();
   const inputWatermark = newestInput(storage);
   const leaseMs = config.queue.phase2LeaseSeconds * 1000;
@@ -153,7 +152,7 @@ async function consolidateAll(
   const watermark = Math.max(report.previousWatermark ?? 0, newest);
   withWriteTx(storage.db, () => {
     if (!storage.jobs.succeed(lease, { result: { watermark } })) throw new Error("phase-2 lease lost before success");
-    const state = new Phase2State(storage.meta);
+    const state = storage.phase2;
     state.setWatermark(watermark);
     state.clearForceNext();
     state.recordLastRun({ at: clock(), outcome: "succeeded", watermark, mode: report.mode });

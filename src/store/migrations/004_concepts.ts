@@ -1,4 +1,3 @@
-import { conceptWords, type Lexicon, shippedLexicon } from "../../text/lexicon/concepts.js";
 import type { Migration } from "../migration.js";
 
 /** Live memories `n` of the same scope and session as `m`, `offset` items after it (-1: the one before). */
@@ -55,37 +54,21 @@ const ftsTriggers = `
     ${refreshNeighbours("new")}
   END;`;
 
-/** Hypernym steps indexed for the memories already stored (the default of `recall.conceptIndex.depth`). */
-const BACKFILL_DEPTH = 2;
-
 /**
  * Concept indexing: `memories.concept_terms` holds the category words of a memory's nouns (from the
- * shipped WordNet lexicon, src/lexicon/), indexed in a new low-weight `concepts` column of memories_fts,
- * so "what activities ..." finds "went swimming". FTS5 cannot add a column: the index and its
- * triggers are rebuilt, after the live memories got their concept words.
+ * shipped WordNet lexicon, src/text/lexicon/), indexed in a new low-weight `concepts` column of
+ * memories_fts, so "what activities ..." finds "went swimming". FTS5 cannot add a column: the index and
+ * its triggers are rebuilt. The migration is SQL only: the concept words of the memories already stored
+ * are computed by a maintenance job (src/memory/runMaintenanceJobs.ts) that this step enqueues when
+ * there are any, for the ids up to the newest one now, at depth 2 (the default of
+ * `recall.conceptIndex.depth`). The job's kind and key are written out here, frozen like the rest.
  */
 export const concepts: Migration = {
   version: 4,
   name: "concepts",
   up(db) {
-    db.exec("ALTER TABLE memories ADD COLUMN concept_terms TEXT");
-    // Parsing the lexicon takes a few hundred ms: only a store that already holds memories pays it.
-    let lexicon: Lexicon | undefined;
-    const update = db.prepare("UPDATE memories SET concept_terms = ? WHERE id = ?");
-    const page = db.prepare(
-      "SELECT id, content FROM memories WHERE deleted_at IS NULL AND id > ? ORDER BY id LIMIT 1000",
-    );
-    for (let after = 0; ; ) {
-      const rows = page.all(after) as { id: number; content: string }[];
-      if (rows.length === 0) break;
-      for (const row of rows) {
-        lexicon ??= shippedLexicon();
-        const words = conceptWords(row.content, lexicon, BACKFILL_DEPTH);
-        if (words.length > 0) update.run(words.join(" "), row.id);
-      }
-      after = rows[rows.length - 1]!.id;
-    }
     db.exec(`
+      ALTER TABLE memories ADD COLUMN concept_terms TEXT;
       DROP TRIGGER memories_ai; DROP TRIGGER memories_ai_context; DROP TRIGGER memories_ad;
       DROP TRIGGER memories_ad_context; DROP TRIGGER memories_au; DROP TRIGGER memories_au_context;
       DROP TABLE memories_fts_vocab;
@@ -97,6 +80,10 @@ export const concepts: Migration = {
       CREATE VIRTUAL TABLE memories_fts_vocab USING fts5vocab(memories_fts, 'row');
       ${ftsTriggers}
       INSERT INTO memories_fts(${FTS_COLUMNS}) SELECT ${ftsRow("x")} FROM memories x WHERE x.deleted_at IS NULL;
+      INSERT INTO jobs (kind, key, status, payload, max_attempts, run_after, input_watermark, created_at, updated_at)
+        SELECT 'maintenance', 'concepts-backfill', 'pending', json_object('upTo', max(id), 'depth', 2), 5, 0, 0,
+               CAST(strftime('%s', 'now') AS INTEGER) * 1000, CAST(strftime('%s', 'now') AS INTEGER) * 1000
+        FROM memories WHERE deleted_at IS NULL HAVING count(*) > 0;
     `);
   },
 };

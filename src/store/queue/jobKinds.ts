@@ -11,3 +11,5 @@ export const PHASE2_KIND = "phase2";
 export const PHASE2_KEY = "global";
 /** One job per memory: ask the model for the questions it answers. */
 export const HINTS_KIND = "prospective_hints";
+/** Store upkeep a migration leaves behind (data work frozen SQL cannot do), one job per task key. */
+export const MAINTENANCE_KIND = "maintenance";

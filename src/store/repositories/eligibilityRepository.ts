@@ -1,36 +1,16 @@
 import type { Database } from "better-sqlite3";
-import type { SessionKind } from "../../sources/types.js";
+import type { EligibilityRepo, EligibilityWindow, PendingBreakdown } from "../contracts/eligibility.js";
 import { PHASE1_KIND } from "../queue/jobKinds.js";
 import { Statements } from "../statements.js";
 
-export interface EligibilityWindow {
-  now: number;
-  allowedKinds: readonly SessionKind[];
-  /** Sessions updated before this are too old. */
-  oldest: number;
-  /** Sessions updated after this are not idle long enough. */
-  newest: number;
-  scanLimit: number;
-  /** Limit to these sessions (e.g. one project), or all when absent. */
-  sessionIds?: readonly string[];
-}
-
-export interface PendingBreakdown {
-  eligible: number;
-  tooRecent: number;
-  tooOld: number;
-  kindExcluded: number;
-  leased: number;
-  backingOff: number;
-  dead: number;
-}
+export type { EligibilityWindow, PendingBreakdown };
 
 /**
  * The phase-1 claim rules as SQL (seeds 000 and 002): the idle and age windows and the kind filter are
  * part of the selection itself, so recent sessions never fill the scan limit and starve older ones.
  * Sessions held by a live lease, backing off after a failure, or dead at the same input are left out.
  */
-export class EligibilityRepository {
+export class EligibilityRepository implements EligibilityRepo {
   private readonly sql: Statements;
 
   constructor(db: Database) {

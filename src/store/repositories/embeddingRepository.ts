@@ -1,16 +1,12 @@
 import type { Database } from "better-sqlite3";
+import type { EmbeddingRepo, StaleMemory } from "../contracts/embeddings.js";
 import { cached } from "../statements.js";
 import { blobToVector, vectorToBlob } from "../vectorCodec.js";
 
-export interface StaleMemory {
-  id: number;
-  content: string;
-  contentHash: string;
-  scope: string;
-}
+export type { StaleMemory };
 
 /** Vectors keyed by content hash: identical content in two scopes shares one vector. */
-export class EmbeddingRepository {
+export class EmbeddingRepository implements EmbeddingRepo {
   constructor(private readonly db: Database) {}
 
   upsert(contentHash: string, model: string, vector: Float32Array, now: number): void {

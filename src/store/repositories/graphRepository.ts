@@ -1,5 +1,6 @@
 import type { Database } from "better-sqlite3";
 import { guardText } from "../../redact/guard.js";
+import type { GraphRepo } from "../contracts/graph.js";
 import { cached } from "../statements.js";
 
 export function canonicalEntityName(name: string): string {
@@ -15,7 +16,7 @@ export interface MentionInput {
 }
 
 /** Entities, relations and memory mentions (seed 004 "Knowledge Graph"). */
-export class GraphRepository {
+export class GraphRepository implements GraphRepo {
   constructor(private readonly db: Database) {}
 
   /** Inserts the entity or increments its mentions; returns its id. */

@@ -1,18 +1,10 @@
 import type { Database } from "better-sqlite3";
-import type { HistoryEvent } from "../../memory/types.js";
 import { guardDeep, guardOptional } from "../../redact/guard.js";
+import type { HistoryRepo, NewHistoryEvent } from "../contracts/history.js";
 import { cached } from "../statements.js";
+import type { HistoryEvent } from "../types/memoryRecord.js";
 
-export interface NewHistoryEvent {
-  memoryId: number | null;
-  event: string;
-  oldContent?: string | null;
-  newContent?: string | null;
-  who?: string | null;
-  reason?: string | null;
-  metadata?: Record<string, unknown>;
-  now: number;
-}
+export type { NewHistoryEvent };
 
 interface HistoryRowDb {
   id: number;
@@ -27,7 +19,7 @@ interface HistoryRowDb {
 }
 
 /** Append-only audit of every change and every pipeline proposal. */
-export class HistoryRepository {
+export class HistoryRepository implements HistoryRepo {
   constructor(private readonly db: Database) {}
 
   add(event: NewHistoryEvent): void {

@@ -2,23 +2,9 @@ import type { Database } from "better-sqlite3";
 import { guardItem } from "../../redact/guard.js";
 import type { ItemRole, SessionItem } from "../../sources/types.js";
 import { Statements } from "../statements.js";
+import type { ItemRecord } from "../types/sessionRecord.js";
 
-/** An item as stored. */
-export interface ItemRecord {
-  id: number;
-  sessionId: string;
-  seq: number;
-  key: string;
-  role: ItemRole;
-  text: string;
-  tool: string | null;
-  callId: string | null;
-  isError: boolean;
-  ts: number | null;
-  /** The file the item was read from; null when it is the session's own file (`sourcePath`) or unknown. */
-  originFile: string | null;
-  originLine: number | null;
-}
+export type { ItemRecord };
 
 interface ItemRow {
   id: number;

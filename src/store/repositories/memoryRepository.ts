@@ -1,33 +1,10 @@
 import type { Database } from "better-sqlite3";
-import type { MemoryRecord } from "../../memory/types.js";
 import { guardOptional, guardText } from "../../redact/guard.js";
+import type { MemoryRef, MemoryRepo, NeighborRow, NewMemoryRow } from "../contracts/memories.js";
 import { cached } from "../statements.js";
+import type { MemoryRecord } from "../types/memoryRecord.js";
 
-/** A row as stored; the store builds it from a RememberInput after normalization. */
-export interface NewMemoryRow {
-  content: string;
-  normalizedContent: string;
-  contentHash: string;
-  type: string;
-  confidence: number;
-  importance: number;
-  scope: string;
-  project: string | null;
-  sessionId: string | null;
-  itemFrom: number | null;
-  itemTo: number | null;
-  /** When the remembered thing was said (epoch ms). */
-  occurredAt: number | null;
-  /** Calendar tokens of the times the content mentions (src/memory/temporalTerms.ts), or null. */
-  timeTerms: string | null;
-  /** Category words of the content's nouns (src/lexicon/concepts.ts), or null. */
-  conceptTerms: string | null;
-  ref: string | null;
-  who: string | null;
-  why: string | null;
-  embeddingModel: string | null;
-  now: number;
-}
+export type { MemoryRef, NeighborRow, NewMemoryRow };
 
 interface MemoryRowDb {
   id: number;
@@ -82,7 +59,7 @@ function toRecord(row: MemoryRowDb): MemoryRecord {
 }
 
 /** SQL for the memories table. No caching: several processes share the file. */
-export class MemoryRepository {
+export class MemoryRepository implements MemoryRepo {
   constructor(private readonly db: Database) {}
 
   /**
@@ -181,6 +158,20 @@ export class MemoryRepository {
     return rows.map((r) => r.id);
   }
 
+  /** Live memories up to `upTo` without concept words, after `afterId` in id order (the concepts backfill). */
+  withoutConcepts(afterId: number, upTo: number, limit: number): { id: number; content: string }[] {
+    return cached(
+      this.db,
+      `SELECT id, content FROM memories WHERE id > ? AND id <= ? AND deleted_at IS NULL AND concept_terms IS NULL
+         ORDER BY id LIMIT ?`,
+    ).all(afterId, upTo, limit) as { id: number; content: string }[];
+  }
+
+  /** Sets a memory's concept words; the update trigger re-indexes its full-text row. */
+  setConceptTerms(id: number, terms: string): void {
+    cached(this.db, "UPDATE memories SET concept_terms = ? WHERE id = ?").run(terms, id);
+  }
+
   tombstone(id: number, now: number): boolean {
     return (
       cached(this.db, "UPDATE memories SET deleted_at = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL").run(
@@ -246,22 +237,4 @@ export class MemoryRepository {
     }
     return { live, deleted, byScope };
   }
-}
-
-export interface NeighborRow {
-  id: number;
-  sessionId: string;
-  itemFrom: number;
-  scope: string;
-}
-
-/** What recall needs to score and filter a memory, without its text. */
-export interface MemoryRef {
-  id: number;
-  contentHash: string;
-  scope: string;
-  type: string;
-  who: string | null;
-  sessionId: string | null;
-  itemFrom: number | null;
 }

@@ -1,8 +1,9 @@
 import type { Database } from "better-sqlite3";
+import type { MetaRepo } from "../contracts/meta.js";
 import { Statements } from "../statements.js";
 
 /** A small key/value table for process-wide state (watermarks, last outcomes, budgets). */
-export class MetaRepository {
+export class MetaRepository implements MetaRepo {
   private readonly sql: Statements;
 
   constructor(db: Database) {

@@ -1,4 +1,4 @@
-import type { MetaRepository } from "./metaRepository.js";
+import type { MetaRepo } from "../contracts/meta.js";
 
 const WATERMARK_KEY = "phase2.watermark";
 const LAST_RUN_KEY = "phase2.last";
@@ -18,7 +18,7 @@ export interface Phase2LastRun {
  * view, so no caller spells a meta key.
  */
 export class Phase2State {
-  constructor(private readonly meta: MetaRepository) {}
+  constructor(private readonly meta: MetaRepo) {}
 
   watermark(): number | null {
     return this.meta.get<number>(WATERMARK_KEY) ?? null;

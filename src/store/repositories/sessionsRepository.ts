@@ -3,30 +3,9 @@ import { EXCLUDED_MARK } from "../../project/exclusion.js";
 import { guardOptional, guardText, stripUrlCredentials } from "../../redact/guard.js";
 import type { AgentName, SessionInfo, SessionKind } from "../../sources/types.js";
 import { Statements } from "../statements.js";
+import type { SessionRecord } from "../types/sessionRecord.js";
 
-/** A session as stored. Item ids (not sequence numbers) are the watermarks of the collection loop. */
-export interface SessionRecord {
-  id: string;
-  agent: AgentName;
-  kind: SessionKind;
-  cwd: string | null;
-  projectKey: string | null;
-  gitBranch: string | null;
-  gitCommit: string | null;
-  gitRemote: string | null;
-  title: string | null;
-  parentId: string | null;
-  sourcePath: string | null;
-  startedAt: number;
-  updatedAt: number;
-  endedAt: number | null;
-  contentHash: string | null;
-  /** Item id of the newest item when the session was marked for processing; null = nothing pending. */
-  invalidatedAt: number | null;
-  /** Item id up to which the session has been processed; null = never. */
-  processedUntil: number | null;
-  createdAt: number;
-}
+export type { SessionRecord };
 
 interface SessionRow {
   id: string;

@@ -1,7 +1,7 @@
 import type { Database } from "better-sqlite3";
-import type { Stage1Output } from "../../pipeline/phase1/types.js";
 import { guardDeep, guardOptional, guardText } from "../../redact/guard.js";
 import { Statements } from "../statements.js";
+import type { Stage1Output } from "../types/stage1Output.js";
 
 interface Row {
   session_id: string;

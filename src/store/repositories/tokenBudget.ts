@@ -1,24 +1,22 @@
 import type { Database } from "better-sqlite3";
+import type { TokenBudgetRepo } from "../contracts/budget.js";
 import { Statements } from "../statements.js";
 
 /**
  * The optional daily token budget shared by every process: usage is recorded per UTC day in the store,
  * so retries, parallel runs and the daemon all draw from the same allowance.
  */
-export class TokenBudget {
+export class TokenBudget implements TokenBudgetRepo {
   private readonly sql: Statements;
 
-  constructor(
-    db: Database,
-    private readonly dailyLimit: number,
-  ) {
+  constructor(db: Database) {
     this.sql = new Statements(db);
   }
 
-  /** Tokens left today; Infinity when no budget is set. */
-  remaining(now: number): number {
-    if (this.dailyLimit <= 0) return Number.POSITIVE_INFINITY;
-    return Math.max(0, this.dailyLimit - this.usedOn(now));
+  /** Tokens left today of `dailyLimit` (`extraction.dailyTokenBudget`); Infinity when no budget is set. */
+  remaining(now: number, dailyLimit: number): number {
+    if (dailyLimit <= 0) return Number.POSITIVE_INFINITY;
+    return Math.max(0, dailyLimit - this.usedOn(now));
   }
 
   usedOn(now: number): number {

@@ -1,9 +1,10 @@
 import type { Database } from "better-sqlite3";
-import type { EvidenceItem } from "../../memory/types.js";
+import type { TranscriptRepo } from "../contracts/transcripts.js";
 import { cached } from "../statements.js";
+import type { EvidenceItem } from "../types/memoryRecord.js";
 
 /** Reads the collected session items a memory's provenance points at (for recall's `expand`). */
-export class TranscriptRepository {
+export class TranscriptRepository implements TranscriptRepo {
   constructor(private readonly db: Database) {}
 
   /** Items `from..to` (sequence numbers) of a session, at most `limit`. */

@@ -1,0 +1,56 @@
+import type { RecallConfig } from "../config/recallConfig.js";
+import type { RecallRequest, RecallResponse } from "../memory/types.js";
+import type { EmbeddingProvider } from "../providers/embeddings/types.js";
+import type { Storage } from "../store/storage.js";
+import { withWriteTx } from "../store/tx.js";
+import { type Clock, systemClock } from "../util/clock.js";
+import { errorMessage } from "../util/errors.js";
+import { hybridRecall } from "./hybridRecall.js";
+import type { RecallDeps } from "./recallDeps.js";
+import type { RerankProvider } from "./rerank.js";
+
+export interface CreateRecallOptions {
+  storage: Storage;
+  provider: EmbeddingProvider;
+  /** The `recall` section of the configuration. */
+  config: RecallConfig;
+  clock?: Clock;
+  /** The reranker used when `reranker.kind` is `provider`. */
+  reranker?: RerankProvider;
+  /** Called with the ids recall returned, after usage counters were bumped. */
+  onHit?: (ids: number[]) => void;
+}
+
+/**
+ * Recall over the store: hybrid ranking, then usage counters for the hits (unless the request says
+ * not to). A failed counter write (a read-only or full store) becomes a warning, never a failed recall.
+ */
+export function createRecall(options: CreateRecallOptions): (request: RecallRequest) => Promise<RecallResponse> {
+  const { storage } = options;
+  const clock = options.clock ?? systemClock;
+  const deps: RecallDeps = {
+    memories: storage.memories,
+    search: storage.search,
+    embeddings: storage.embeddings,
+    vectorIndex: storage.vectors,
+    graph: storage.graph,
+    transcripts: storage.transcripts,
+    provider: options.provider,
+    config: options.config,
+    clock,
+    ...(options.reranker ? { reranker: options.reranker } : {}),
+  };
+  return async (request) => {
+    const response = await hybridRecall(deps, request);
+    const ids = response.results.map((r) => r.id);
+    if (request.countUsage !== false && ids.length > 0) {
+      try {
+        withWriteTx(storage.db, () => storage.memories.bumpUsage(ids, clock()));
+      } catch (error) {
+        response.warnings.push(`usage counters not updated: ${errorMessage(error)}`);
+      }
+    }
+    options.onHit?.(ids);
+    return response;
+  };
+}

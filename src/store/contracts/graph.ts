@@ -1,0 +1,12 @@
+/** Entities, relations and memory mentions. */
+export interface GraphRepo {
+  upsertEntity(rawName: string, entityType: string, now: number): number;
+  upsertRelation(sourceId: number, targetId: number, relationType: string, confidence: number, now: number): void;
+  /** False when the memory already mentions the entity. */
+  addMention(memoryId: number, entityId: number, mentionText: string, confidence: number, kind: string): boolean;
+  entitiesMatching(token: string, limit: number): number[];
+  neighbors(entityIds: number[], limit: number): number[];
+  memoriesMentioning(entityIds: number[], scopes: string[] | "all", limit: number): number[];
+  entityDegrees(memoryIds: number[]): Map<number, number[]>;
+  counts(): { entities: number; relations: number; mentions: number };
+}

@@ -1,0 +1,68 @@
+import type { MemoryRecord } from "../types/memoryRecord.js";
+
+/** A row as stored; the memory service builds it from a RememberInput after normalization. */
+export interface NewMemoryRow {
+  content: string;
+  normalizedContent: string;
+  contentHash: string;
+  type: string;
+  confidence: number;
+  importance: number;
+  scope: string;
+  project: string | null;
+  sessionId: string | null;
+  itemFrom: number | null;
+  itemTo: number | null;
+  /** When the remembered thing was said (epoch ms). */
+  occurredAt: number | null;
+  /** Calendar tokens of the times the content mentions (src/text/temporalTerms.ts), or null. */
+  timeTerms: string | null;
+  /** Category words of the content's nouns (src/text/lexicon/concepts.ts), or null. */
+  conceptTerms: string | null;
+  ref: string | null;
+  who: string | null;
+  why: string | null;
+  embeddingModel: string | null;
+  now: number;
+}
+
+export interface NeighborRow {
+  id: number;
+  sessionId: string;
+  itemFrom: number;
+  scope: string;
+}
+
+/** What recall needs to score and filter a memory, without its text. */
+export interface MemoryRef {
+  id: number;
+  contentHash: string;
+  scope: string;
+  type: string;
+  who: string | null;
+  sessionId: string | null;
+  itemFrom: number | null;
+}
+
+export type MemoryFilter = { scopes: string[] | "all"; types?: string[] };
+
+/** The memories table group: live rows, tombstones (never a hard delete here), usage counters. */
+export interface MemoryRepo {
+  /** A live row's id, or undefined when a live row with the same scope and hash exists. */
+  insert(row: NewMemoryRow): number | undefined;
+  findLiveByHash(scope: string, contentHash: string): number | undefined;
+  get(id: number): MemoryRecord | undefined;
+  getLive(ids: number[], filter: MemoryFilter): MemoryRecord[];
+  getRefs(ids: number[], filter: MemoryFilter): MemoryRef[];
+  timeMentions(ids: number[]): Map<number, { occurredAt: number | null; timeTerms: string | null }>;
+  contents(ids: number[]): Map<number, string>;
+  idsWithoutHintsAfter(afterId: number, limit: number): number[];
+  withoutConcepts(afterId: number, upTo: number, limit: number): { id: number; content: string }[];
+  setConceptTerms(id: number, terms: string): void;
+  tombstone(id: number, now: number): boolean;
+  setEmbeddingModel(id: number, model: string): void;
+  bumpUsage(ids: number[], now: number): void;
+  sessionNeighbors(anchors: { sessionId: string; item: number; scope: string }[], window: number): NeighborRow[];
+  authorsNamed(words: string[], scopes: string[] | "all"): string[];
+  counts(): { live: number; deleted: number; byScope: Record<string, number> };
+}

@@ -1,0 +1,32 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const SRC = join(import.meta.dirname, "..", "..", "src");
+
+/** Building a repository, the queue, the budget or the vector index from a connection: only Storage does that. */
+const BUILDS_A_REPOSITORY = /\bnew\s+(\w+Repository|TokenBudget|VectorIndex|JobQueue)\s*\(|\beraseScopes\s*\(/g;
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = join(dir, entry.name);
+    return entry.isDirectory() ? sourceFiles(full) : entry.name.endsWith(".ts") ? [full] : [];
+  });
+}
+
+describe("the one Storage facade", () => {
+  it("is the only place outside src/store/ that gets a repository: nothing else builds one from a bare connection", () => {
+    const found = sourceFiles(SRC)
+      .map((file) => relative(SRC, file))
+      .filter((file) => !file.startsWith(`store${sep}`))
+      .flatMap((file) =>
+        [...readFileSync(join(SRC, file), "utf8").matchAll(BUILDS_A_REPOSITORY)].map((m) => `${file}: ${m[0]}`),
+      );
+    expect(found).toEqual([]);
+  });
+
+  it("leaves recall out of the memory service: MemoryStore imports nothing from src/recall", () => {
+    const text = readFileSync(join(SRC, "memory", "memoryStore.ts"), "utf8");
+    expect(text).not.toMatch(/from\s+["']\.\.\/recall\//);
+  });
+});
