@@ -1,6 +1,6 @@
-import { readFileSync } from "node:fs";
 import type { RecallResult } from "../../memory/types.js";
 import { quoteAsData } from "../../prompts/quoteAsData.js";
+import { loadPrompt } from "../../prompts/template.js";
 import type { LlmProvider } from "../../providers/llm/types.js";
 import { contentStems } from "../../text/tokenize.js";
 import { errorMessage } from "../../util/errors.js";
@@ -13,7 +13,7 @@ const NEAR_DUPLICATE_JACCARD = 0.8;
 
 let template: string | undefined;
 function decisionTemplate(): string {
-  template ??= readFileSync(new URL("../../prompts/fact_decision.md", import.meta.url), "utf8");
+  template ??= loadPrompt("fact_decision.md");
   return template;
 }
 
