@@ -1,7 +1,5 @@
 import { z } from "zod";
-
-const int = (min: number, max: number, fallback: number) => z.number().int().min(min).max(max).default(fallback);
-const num = (min: number, max: number, fallback: number) => z.number().min(min).max(max).default(fallback);
+import { int, num } from "./boundedNumbers.js";
 
 /**
  * Every recall constant with its default and range. Defaults marked "seed" are seed 004's; the others

@@ -1,9 +1,7 @@
 import { z } from "zod";
 import { globProblem } from "../project/exclusion.js";
+import { int, num } from "./boundedNumbers.js";
 import { recallConfigSchema } from "./recallConfig.js";
-
-const int = (min: number, max: number, fallback: number) => z.number().int().min(min).max(max).default(fallback);
-const num = (min: number, max: number, fallback: number) => z.number().min(min).max(max).default(fallback);
 
 export const sessionKinds = ["interactive", "exec", "subagent", "internal"] as const;
 export const llmProviderNames = [
