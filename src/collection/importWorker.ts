@@ -17,7 +17,7 @@ const init = workerData as ImportWorkerData;
 const storage = Storage.open(init.dbPath);
 // An automatic checkpoint runs inside the commit, within the turn: the other lane would wait for it
 // (and its fsync). Lanes checkpoint between turns instead, beside the other lane's writes.
-storage.db.pragma("wal_autocheckpoint = 0");
+storage.manualCheckpoints();
 /** Transcript bytes a lane imports between two checkpoints (about a third of that reaches the WAL). */
 const CHECKPOINT_BYTES = 64 * 1024 * 1024;
 let uncheckpointed = 0;
@@ -49,7 +49,7 @@ parentPort?.on("message", async (task: ImportTask | "close") => {
   const stored = await importGroup(deps, group, (write) => mutex.hold(init.holder, write));
   uncheckpointed += group.reduce((sum, entry) => sum + entry.stamp.size, 0);
   if (uncheckpointed >= CHECKPOINT_BYTES) {
-    storage.db.pragma("wal_checkpoint(PASSIVE)");
+    storage.checkpoint();
     uncheckpointed = 0;
   }
   const reply: ImportWorkerReply = {

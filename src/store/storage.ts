@@ -102,6 +102,24 @@ export class Storage {
     return new Storage(db, vecError, options);
   }
 
+  /**
+   * Stops SQLite's automatic WAL checkpoint on this connection: an import lane checkpoints between its
+   * write turns instead (`checkpoint()`), so the other lane never waits for one inside a commit.
+   */
+  manualCheckpoints(): void {
+    this.db.pragma("wal_autocheckpoint = 0");
+  }
+
+  /** Copies what the WAL holds into the database file without waiting for readers. */
+  checkpoint(): void {
+    this.db.pragma("wal_checkpoint(PASSIVE)");
+  }
+
+  /** The schema version the store is migrated to. */
+  schemaVersion(): number {
+    return this.db.pragma("user_version", { simple: true }) as number;
+  }
+
   close(): void {
     if (this.db.open) this.db.close();
   }

@@ -25,6 +25,18 @@ describe("the one Storage facade", () => {
     expect(found).toEqual([]);
   });
 
+  it("keeps SQL behind the repositories: no query or pragma on the store's connection outside src/store/ (an adapter reading an agent's own database is a source, not the store)", () => {
+    const found = sourceFiles(SRC)
+      .map((file) => relative(SRC, file))
+      .filter((file) => !file.startsWith(`store${sep}`))
+      .flatMap((file) =>
+        [...readFileSync(join(SRC, file), "utf8").matchAll(/\.db\.(prepare|pragma|exec)\(/g)].map(
+          (m) => `${file}: ${m[0]}`,
+        ),
+      );
+    expect(found).toEqual([]);
+  });
+
   it("leaves recall out of the memory service: MemoryStore imports nothing from src/recall", () => {
     const text = readFileSync(join(SRC, "memory", "memoryStore.ts"), "utf8");
     expect(text).not.toMatch(/from\s+["']\.\.\/recall\//);

@@ -59,7 +59,7 @@ export async function doctor(cairn: Cairn): Promise<DoctorReport> {
     store: {
       path: cairn.paths.database,
       bytes: existsSync(cairn.paths.database) ? statSync(cairn.paths.database).size : 0,
-      schemaVersion: storage.db.pragma("user_version", { simple: true }) as number,
+      schemaVersion: storage.schemaVersion(),
       sessions: storage.sessions.count(),
       items: storage.items.count(),
     },

@@ -172,9 +172,7 @@ function workspacesToConsolidate(deps: Phase2Deps): WorkspaceRef[] {
 }
 
 function workspacesWithSelection(storage: Storage): string[] {
-  return (
-    storage.db.prepare("SELECT DISTINCT workspace FROM phase2_selection").all() as Array<{ workspace: string }>
-  ).map((row) => row.workspace);
+  return storage.stage1.selectionWorkspaces();
 }
 
 async function consolidateWorkspace(
@@ -280,8 +278,5 @@ async function consolidateWorkspace(
 
 /** The newest stage-1 input time: the watermark a phase-2 claim records. */
 export function newestInput(storage: Storage): number {
-  const row = storage.db.prepare("SELECT max(source_updated_at) AS m FROM stage1_outputs").get() as {
-    m: number | null;
-  };
-  return row.m ?? 0;
+  return storage.stage1.newestSourceUpdate();
 }

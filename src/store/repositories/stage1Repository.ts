@@ -138,6 +138,19 @@ export class Stage1Repository {
   }
 
   /** The last successful phase-2 selection of a workspace. */
+  /** Workspaces that hold a phase-2 selection (each was consolidated at least once). */
+  selectionWorkspaces(): string[] {
+    return (this.sql.get("SELECT DISTINCT workspace FROM phase2_selection").all() as Array<{ workspace: string }>).map(
+      (row) => row.workspace,
+    );
+  }
+
+  /** The newest `source_updated_at` of any output, 0 when there is none: phase 2's input watermark. */
+  newestSourceUpdate(): number {
+    const row = this.sql.get("SELECT max(source_updated_at) AS m FROM stage1_outputs").get() as { m: number | null };
+    return row.m ?? 0;
+  }
+
   previousSelection(workspace: string): SelectionEntry[] {
     const rows = this.sql
       .get("SELECT session_id, source_updated_at FROM phase2_selection WHERE workspace = ?")
