@@ -6,7 +6,7 @@ import { mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import type { ScanReport } from "../src/collection/scanner.js";
+import { cliScan } from "./lib/cliScan.js";
 
 const { values } = parseArgs({
   options: {
@@ -194,9 +194,7 @@ const bytes = generate();
 // not billed for the generator's I/O.
 spawnSync("sync");
 const generateMs = performance.now() - generateStart;
-// The built CLI, as a user runs it (compiled code, worker-thread parsing). HOME points into the bench
-// folder so that no agent's real sessions on this machine are scanned along.
-const main = join(import.meta.dirname, "..", "dist", "cli", "main.js");
+// HOME points into the bench folder so that no agent's real sessions on this machine are scanned along.
 const env = {
   ...process.env,
   HOME: root,
@@ -204,31 +202,7 @@ const env = {
   CODEX_HOME: codexRoot,
   CLAUDE_CONFIG_DIR: claudeRoot,
 };
-const scan = (): { report: ScanReport; wallMs: number } => {
-  const started = performance.now();
-  const child = spawnSync(
-    process.execPath,
-    [
-      // CAIRN_BENCH_PROFILE=<dir> writes CPU profiles of the scans there.
-      ...(process.env.CAIRN_BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.CAIRN_BENCH_PROFILE}`] : []),
-      main,
-      "scan",
-      "--json",
-      "--source",
-      `codex=${codexRoot}`,
-      "--source",
-      `claude-code=${claudeRoot}`,
-    ],
-    {
-      env,
-      encoding: "utf8",
-      maxBuffer: 1 << 30,
-    },
-  );
-  const wallMs = performance.now() - started;
-  if (child.status !== 0) throw new Error(`cairn scan failed: ${child.stderr}`);
-  return { report: JSON.parse(child.stdout) as ScanReport, wallMs };
-};
+const scan = () => cliScan({ sources: [`codex=${codexRoot}`, `claude-code=${claudeRoot}`], env });
 const first = scan();
 const second = scan();
 const result = {

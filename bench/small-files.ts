@@ -9,6 +9,7 @@ import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { ScanReport } from "../src/collection/scanner.js";
+import { cliScan } from "./lib/cliScan.js";
 
 const { values } = parseArgs({
   options: {
@@ -183,32 +184,15 @@ function floor(): { ms: number; lines: number } {
   return { ms: performance.now() - started, lines };
 }
 
-/** `cairn scan` as a user runs it: the built CLI, into a fresh CAIRN_HOME, lanes as in production. */
+/** `cairn scan` as a user runs it, into a fresh CAIRN_HOME. */
 function scan(run: number): { report: ScanReport; wallMs: number } {
   const home = join(root, `home-${run}`);
-  const main = join(import.meta.dirname, "..", "dist", "cli", "main.js");
-  const started = performance.now();
-  const child = spawnSync(
-    process.execPath,
-    [
-      ...(process.env.CAIRN_BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.CAIRN_BENCH_PROFILE}`] : []),
-      main,
-      "scan",
-      "--json",
-      "--source",
-      `claude-code=${claudeRoot}`,
-    ],
-    {
-      // HOME inside the bench folder: no agent's real sessions on this machine are scanned along.
-      env: { ...process.env, HOME: root, CAIRN_HOME: home, CLAUDE_CONFIG_DIR: claudeRoot },
-      encoding: "utf8",
-      maxBuffer: 1 << 30,
-    },
-  );
-  const wallMs = performance.now() - started;
-  if (child.status !== 0) throw new Error(`cairn scan failed: ${child.stderr}`);
+  const result = cliScan({
+    sources: [`claude-code=${claudeRoot}`],
+    env: { ...process.env, HOME: root, CAIRN_HOME: home, CLAUDE_CONFIG_DIR: claudeRoot },
+  });
   rmSync(home, { recursive: true, force: true });
-  return { report: JSON.parse(child.stdout) as ScanReport, wallMs };
+  return result;
 }
 
 const median = (numbers: number[]) => {
