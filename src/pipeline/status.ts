@@ -1,8 +1,8 @@
 import type { CairnConfig } from "../config/schema.js";
 import { PHASE1_KIND } from "../store/queue/jobKinds.js";
 import type { ForeignLeases, JobStatus } from "../store/queue/types.js";
-import { EligibilityRepository, type PendingBreakdown } from "../store/repositories/eligibilityRepository.js";
-import { type Phase2LastRun, Phase2State } from "../store/repositories/phase2State.js";
+import type { PendingBreakdown } from "../store/repositories/eligibilityRepository.js";
+import type { Phase2LastRun } from "../store/repositories/phase2State.js";
 import type { Storage } from "../store/storage.js";
 import { eligibilityWindow } from "./phase1/eligibilityWindow.js";
 import { newestInput } from "./phase2/runPhase2.js";

@@ -1,18 +1,12 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { describe, expect, it } from "vitest";
+import { sourceFiles } from "../helpers/sourceFiles.js";
 
 const SRC = join(import.meta.dirname, "..", "..", "src");
 
 /** Building a repository, the queue, the budget or the vector index from a connection: only Storage does that. */
 const BUILDS_A_REPOSITORY = /\bnew\s+(\w+Repository|TokenBudget|VectorIndex|JobQueue)\s*\(|\beraseScopes\s*\(/g;
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = join(dir, entry.name);
-    return entry.isDirectory() ? sourceFiles(full) : entry.name.endsWith(".ts") ? [full] : [];
-  });
-}
 
 describe("the one Storage facade", () => {
   it("is the only place outside src/store/ that gets a repository: nothing else builds one from a bare connection", () => {

@@ -9,7 +9,6 @@ import { offlineConsolidator } from "../../src/pipeline/phase2/consolidators/off
 import type { Consolidator } from "../../src/pipeline/phase2/consolidators/types.js";
 import { runPhase2 } from "../../src/pipeline/phase2/runPhase2.js";
 import { OpenAiProvider } from "../../src/providers/llm/openai.js";
-import { Phase2State } from "../../src/store/repositories/phase2State.js";
 import type { Storage } from "../../src/store/storage.js";
 import { DAY_MS } from "../../src/util/clock.js";
 import { projectWorkspace } from "../../src/workspace/workspacePaths.js";

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/load.js";
 import { pipelineStatus } from "../../src/pipeline/status.js";
-import { Phase2State } from "../../src/store/repositories/phase2State.js";
 import type { Storage } from "../../src/store/storage.js";
 import { DAY_MS, HOUR_MS } from "../../src/util/clock.js";
 import { addSession, memoryStorage } from "../helpers/store.js";

@@ -13,7 +13,6 @@ import { listLengthStage } from "../../src/recall/stages/listLengthStage.js";
 import { minScoreStage } from "../../src/recall/stages/minScoreStage.js";
 import { rerankStage } from "../../src/recall/stages/rerankStage.js";
 import { timeAnswerStage } from "../../src/recall/stages/timeAnswerStage.js";
-import { TranscriptRepository } from "../../src/store/repositories/transcriptRepository.js";
 import { occurredTokens } from "../../src/text/temporalTerms.js";
 import { makeStore } from "../memory/storeFixture.js";
 import { candidate, recallContext } from "./candidateFixture.js";
@@ -213,7 +212,7 @@ describe("hybridRecall runs the stage list it is given", () => {
       embed: async (texts: string[]) => texts.map(() => new Float32Array(8)),
       available: async () => true,
     };
-    const { db, store } = makeStore({ embeddings });
+    const { store } = makeStore({ embeddings });
     const [a, b] = (await store.remember([
       { content: "The deploy uses the staging branch", scope: "p" },
       { content: "Lunch was pizza", scope: "p" },

@@ -1,10 +1,10 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Cairn } from "../../src/cairn.js";
 import { main } from "../../src/cli/program.js";
 import { createHttpApp } from "../../src/server/createHttpApp.js";
 import { CairnError } from "../../src/util/errors.js";
+import { inProcessMcpClient } from "../helpers/inProcessMcp.js";
 import { type TempHome, tempHome } from "../server/tempHome.js";
 
 // The same over-limit requests through every door: CLI, HTTP, MCP and the library each refuse them with
@@ -19,9 +19,7 @@ beforeAll(async () => {
   temp = tempHome();
   cairn = new Cairn({ home: temp.home, env: temp.env });
   app = createHttpApp({ cairn });
-  client = new Client({ name: "cairn-limits-test", version: "1.0.0" });
-  const fetchApp = (url: string | URL, init?: RequestInit) => Promise.resolve(app.request(url.toString(), init));
-  await client.connect(new StreamableHTTPClientTransport(new URL("http://localhost/mcp"), { fetch: fetchApp }));
+  client = await inProcessMcpClient(app, "cairn-limits-test");
 });
 
 afterAll(async () => {

@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Storage } from "../../src/store/storage.js";
+import { sourceFiles } from "../helpers/sourceFiles.js";
 
 const SRC = join(import.meta.dirname, "..", "..", "src");
 
@@ -18,16 +19,9 @@ const NO_SUPPLIED_TEXT: Record<string, string> = {
   "store/salvageStore.ts": "copies rows of a damaged store, already guarded when first written",
 };
 
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = join(dir, entry.name);
-    return entry.isDirectory() ? sources(full) : entry.name.endsWith(".ts") ? [full] : [];
-  });
-}
-
 describe("every repository write path runs the guard", () => {
   it("finds the guard imported wherever the store is written", () => {
-    const unguarded = sources(SRC)
+    const unguarded = sourceFiles(SRC)
       .map((path) => ({ path: relative(SRC, path), text: readFileSync(path, "utf8") }))
       .filter(({ path }) => !Object.keys(NO_SUPPLIED_TEXT).some((allowed) => path.startsWith(allowed)))
       .filter(({ text }) => /\b(INSERT\s+(OR\s+\w+\s+)?INTO|UPDATE\s+\w+\s+SET)\b/.test(text))

@@ -1,8 +1,8 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Cairn } from "../../src/cairn.js";
 import { createHttpApp } from "../../src/server/createHttpApp.js";
+import { inProcessMcpClient } from "../helpers/inProcessMcp.js";
 import { type TempHome, tempHome, writeSummary } from "./tempHome.js";
 
 let temp: TempHome;
@@ -13,10 +13,7 @@ beforeAll(async () => {
   temp = tempHome();
   cairn = new Cairn({ home: temp.home, env: temp.env });
   const app = createHttpApp({ cairn });
-  client = new Client({ name: "cairn-mcp-http-test", version: "1.0.0" });
-  // The MCP client talks to the Hono app in-process: no port, same requests as over the wire.
-  const fetchApp = (url: string | URL, init?: RequestInit) => Promise.resolve(app.request(url.toString(), init));
-  await client.connect(new StreamableHTTPClientTransport(new URL("http://localhost/mcp"), { fetch: fetchApp }));
+  client = await inProcessMcpClient(app, "cairn-mcp-http-test");
 });
 
 afterAll(async () => {

@@ -1,6 +1,6 @@
 import type { Database } from "better-sqlite3";
 import { guardItem } from "../../redact/guard.js";
-import type { ItemRole, SessionItem } from "../../sources/types.js";
+import type { SessionItem } from "../../sources/types.js";
 import { Statements } from "../statements.js";
 import type { ItemRecord } from "../types/sessionRecord.js";
 

@@ -1,7 +1,7 @@
 import type { Database } from "better-sqlite3";
 import { EXCLUDED_MARK } from "../../project/exclusion.js";
 import { guardOptional, guardText, stripUrlCredentials } from "../../redact/guard.js";
-import type { AgentName, SessionInfo, SessionKind } from "../../sources/types.js";
+import type { SessionInfo } from "../../sources/types.js";
 import { Statements } from "../statements.js";
 import type { SessionRecord } from "../types/sessionRecord.js";
 
