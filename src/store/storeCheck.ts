@@ -88,7 +88,9 @@ const openedClean = new Set<string>();
  */
 export function recordKnownClean(path: string): void {
   if (!openedClean.has(path) || !existsSync(path) || isMarkedDamaged(path)) return;
-  writeFingerprint(path, fileFingerprint(path));
+  const fingerprint = fileFingerprint(path);
+  // A command that wrote nothing leaves the fingerprint as recorded: no write needed.
+  if (fingerprint !== recordedFingerprint(path)) writeFingerprint(path, fingerprint);
 }
 
 /** The sidecar holding the fingerprint of the store when last known clean. */
