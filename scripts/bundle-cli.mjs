@@ -4,7 +4,7 @@
 // keeps each command's modules out of the others' way (bench/startup.ts has the figures).
 // Assets the code reads relative to its own module (prompt templates, the concept lexicon) are copied
 // beside the bundle; package.json and examples/ are found two folders up, as from the unbundled files.
-import { chmodSync, copyFileSync, readdirSync } from "node:fs";
+import { chmodSync, copyFileSync, readdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -12,6 +12,26 @@ import { build } from "esbuild";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const outdir = join(root, "dist", "cli");
 
+// zod's namespace re-exports every locale (`z.locales`, about 370 KB), and esbuild cannot drop a
+// member of a namespace it hands out whole. cairn reports in English only, so the locale index zod
+// imports is replaced by one that holds English alone: every `recall` compiled the rest for nothing.
+const englishZodOnly = {
+  name: "english-zod-only",
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes(`${join("node_modules", "zod")}`)
+        ? { path: join(dirname(args.importer), "..", "locales", "index.js"), namespace: "zod-locales" }
+        : undefined,
+    );
+    pluginBuild.onLoad({ filter: /.*/, namespace: "zod-locales" }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(join(dirname(args.path), "en.js"))};`,
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
+
+// Chunk names carry a content hash: without a clean folder every build would leave the last one's.
+rmSync(outdir, { recursive: true, force: true });
 await build({
   entryPoints: [join(root, "src/cli/main.ts"), join(root, "src/collection/importWorker.ts")],
   outdir,
@@ -28,6 +48,7 @@ await build({
   banner: {
     js: "import{createRequire as __cairnRequire}from'node:module';const require=__cairnRequire(import.meta.url);",
   },
+  plugins: [englishZodOnly],
   logLevel: "warning",
 });
 

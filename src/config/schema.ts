@@ -101,6 +101,33 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    /**
+     * The write pipeline's modes (seed 004): `enabled` false stops fact extraction and decisions,
+     * `shadowMode` decides and audits without writing memories, `mutationsFrozen` stops every memory
+     * write (remember included), `allowUpdateDelete` lets UPDATE and DELETE decisions supersede or
+     * forget (as tombstones with history, so they can be undone), `autonomousFrozen` stops the daemon's
+     * scheduled maintenance. docs/lifecycle.md has where cairn departs from the seed.
+     */
+    pipeline: z
+      .object({
+        enabled: z.boolean().default(true),
+        shadowMode: z.boolean().default(false),
+        allowUpdateDelete: z.boolean().default(true),
+        mutationsFrozen: z.boolean().default(false),
+        autonomousFrozen: z.boolean().default(false),
+        minFactConfidenceForWrite: num(0, 1, 0.7),
+        semanticContradictionEnabled: z.boolean().default(false),
+        semanticContradictionTimeoutMs: int(5_000, 300_000, 45_000),
+        structural: z
+          .object({
+            enabled: z.boolean().default(true),
+            classifyBatchSize: int(1, 200, 20),
+          })
+          .strict()
+          .prefault({}),
+      })
+      .strict()
+      .prefault({}),
     consolidation: z
       .object({
         mode: z.enum(["auto", "llm", "agent", "offline"]).default("auto"),

@@ -139,6 +139,51 @@ export class MemoryStore {
     });
   }
 
+  /**
+   * Marks `oldId` as replaced by `newId`: a tombstone that names its successor, out of recall and the
+   * workspaces, kept in the table and the history (`recall --include-superseded` shows it).
+   */
+  supersede(oldId: number, newId: number, options: { who?: string; reason?: string } = {}): boolean {
+    const now = this.clock();
+    const { memories, vectors, history } = this.storage;
+    return withWriteTx(this.storage.db, () => {
+      const record = memories.get(oldId);
+      if (!record || oldId === newId || !memories.supersede(oldId, newId, now)) return false;
+      vectors.remove(oldId);
+      history.add({
+        memoryId: oldId,
+        event: "superseded",
+        oldContent: record.content,
+        who: options.who ?? null,
+        reason: options.reason ?? null,
+        metadata: { supersededBy: newId },
+        now,
+      });
+      return true;
+    });
+  }
+
+  /** Brings back a forgotten or superseded memory, vector included; false when it cannot come back. */
+  restore(id: number, options: { who?: string; reason?: string } = {}): boolean {
+    const now = this.clock();
+    const { memories, vectors, embeddings, history } = this.storage;
+    return withWriteTx(this.storage.db, () => {
+      const record = memories.get(id);
+      if (!record || !memories.restore(id, now)) return false;
+      const vector = embeddings.getMany([record.contentHash], this.provider.model).get(record.contentHash);
+      if (vector) vectors.upsert(id, record.scope, vector, false);
+      history.add({
+        memoryId: id,
+        event: "restored",
+        newContent: record.content,
+        who: options.who ?? null,
+        reason: options.reason ?? null,
+        now,
+      });
+      return true;
+    });
+  }
+
   historyOf(id: number): HistoryEvent[] {
     return this.storage.history.list(id);
   }

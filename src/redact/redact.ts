@@ -1,5 +1,5 @@
 import { RULES } from "./rules.js";
-import { createScreen } from "./screen.js";
+import { createScreen, type Screen } from "./screen.js";
 import type { Finding, RedactResult, SecretRule } from "./types.js";
 import { type TextView, textView } from "./view.js";
 
@@ -28,7 +28,9 @@ const prepared: Prepared[] = RULES.map((rule, priority) => ({
   ),
   keywords: rule.keywords,
 }));
-const screen = createScreen(prepared);
+// Built on first use: commands that never redact (recall, inject) do not pay for the automaton.
+let screen: Screen<Prepared> | undefined;
+const screenOf = () => (screen ??= createScreen(prepared));
 
 interface Candidate extends Finding {
   priority: number;
@@ -120,7 +122,7 @@ function merge(candidates: Candidate[]): Finding[] {
 /** Finds every secret in `text` and replaces each with `[REDACTED:<rule>]`, keeping its context. */
 export function redact(text: string): RedactResult {
   const view = textView(text);
-  const rules = screen.select(view.text);
+  const rules = screenOf().select(view.text);
   if (rules.length === 0) return { text, findings: [] };
   const candidates = outsideMarkers(
     text,

@@ -7,6 +7,7 @@ import type { EraseRepo } from "./contracts/erase.js";
 import type { GraphRepo } from "./contracts/graph.js";
 import type { HistoryRepo } from "./contracts/history.js";
 import type { MemoryRepo } from "./contracts/memories.js";
+import type { ReviewRepo } from "./contracts/reviews.js";
 import type { MetaRepo } from "./contracts/meta.js";
 import type { TranscriptRepo } from "./contracts/transcripts.js";
 import type { VectorIndexRepo } from "./contracts/vectors.js";
@@ -16,6 +17,7 @@ import { EmbeddingRepository } from "./repositories/embeddingRepository.js";
 import { EraseRepository } from "./repositories/eraseRepository.js";
 import { GraphRepository } from "./repositories/graphRepository.js";
 import { HistoryRepository } from "./repositories/historyRepository.js";
+import { ReviewRepository } from "./repositories/reviewRepository.js";
 import { ItemsRepository } from "./repositories/itemsRepository.js";
 import { MemoryRepository } from "./repositories/memoryRepository.js";
 import { MetaRepository } from "./repositories/metaRepository.js";
@@ -59,6 +61,8 @@ export class Storage {
   readonly jobs: JobQueue;
   readonly memories: MemoryRepo;
   readonly history: HistoryRepo;
+  /** Contradictions and other flags awaiting a person (`cairn memory review`). */
+  readonly reviews: ReviewRepo;
   readonly graph: GraphRepo;
   /** Full-text search over memories and their hints. */
   readonly search: SearchRepository;
@@ -86,6 +90,7 @@ export class Storage {
     this.jobs = new JobQueue(db, options.queue);
     this.memories = new MemoryRepository(db);
     this.history = new HistoryRepository(db);
+    this.reviews = new ReviewRepository(db);
     this.graph = new GraphRepository(db);
     this.search = new SearchRepository(db);
     this.embeddings = new EmbeddingRepository(db);

@@ -53,7 +53,8 @@ function diskIsFull(databasePath: string): boolean {
 }
 
 export function damagedStoreError(databasePath: string, cause?: unknown): CairnError {
-  const detail = cause === undefined ? "" : ` (${errorMessage(cause)})`;
+  // SQLite's integrity report spans lines; the user gets one line.
+  const detail = cause === undefined ? "" : ` (${errorMessage(cause).replace(/\s*\n\s*/g, "; ")})`;
   return new CairnError(
     "store_damaged",
     `the store at ${databasePath} is damaged${detail}; cairn writes nothing to it. Run 'cairn doctor' to see what is readable, then 'cairn doctor --repair' to keep the damaged file aside and rebuild the store from it`,

@@ -51,6 +51,12 @@ export interface MemoryRepo {
   /** A live row's id, or undefined when a live row with the same scope and hash exists. */
   insert(row: NewMemoryRow): number | undefined;
   findLiveByHash(scope: string, contentHash: string): number | undefined;
+  /** Tombstones a live memory as replaced by `byId`; false when it was not live. */
+  supersede(id: number, byId: number, now: number): boolean;
+  /** Brings a tombstoned memory back (clears supersession); false when a live twin holds its hash. */
+  restore(id: number, now: number): boolean;
+  /** Memories replaced by any of `ids`. */
+  supersededBy(ids: number[]): MemoryRecord[];
   get(id: number): MemoryRecord | undefined;
   getLive(ids: number[], filter: MemoryFilter): MemoryRecord[];
   getRefs(ids: number[], filter: MemoryFilter): MemoryRef[];

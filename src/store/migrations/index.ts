@@ -5,6 +5,7 @@ import { memory } from "./003_memory.js";
 import { concepts } from "./004_concepts.js";
 import { cwdProjectIndex } from "./005_cwd_project_index.js";
 import { embeddingModelIndex } from "./006_embedding_model_index.js";
+import { lifecycle } from "./007_lifecycle.js";
 
 /** Every schema step in order. Append only: a shipped migration never changes. */
 export const migrations: readonly Migration[] = [
@@ -14,4 +15,5 @@ export const migrations: readonly Migration[] = [
   concepts,
   cwdProjectIndex,
   embeddingModelIndex,
+  lifecycle,
 ];

@@ -28,6 +28,8 @@ interface MemoryRowDb {
   created_at: number;
   updated_at: number;
   deleted_at: number | null;
+  superseded_by: number | null;
+  superseded_at: number | null;
 }
 
 function toRecord(row: MemoryRowDb): MemoryRecord {
@@ -55,6 +57,8 @@ function toRecord(row: MemoryRowDb): MemoryRecord {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     deletedAt: row.deleted_at,
+    supersededBy: row.superseded_by ?? null,
+    supersededAt: row.superseded_at ?? null,
   };
 }
 
@@ -180,6 +184,42 @@ export class MemoryRepository implements MemoryRepo {
         id,
       ).changes > 0
     );
+  }
+
+  /** Tombstones a live memory as replaced by `byId`; false when it was not live. */
+  supersede(id: number, byId: number, now: number): boolean {
+    return (
+      cached(
+        this.db,
+        `UPDATE memories SET deleted_at = @now, updated_at = @now, superseded_by = @byId, superseded_at = @now
+           WHERE id = @id AND deleted_at IS NULL`,
+      ).run({ id, byId, now }).changes > 0
+    );
+  }
+
+  /** Brings a tombstoned (forgotten or superseded) memory back; false when a live twin holds its hash. */
+  restore(id: number, now: number): boolean {
+    const row = this.get(id);
+    if (!row || row.deletedAt === null || this.findLiveByHash(row.scope, row.contentHash) !== undefined) return false;
+    return (
+      cached(
+        this.db,
+        `UPDATE memories SET deleted_at = NULL, superseded_by = NULL, superseded_at = NULL, updated_at = @now
+           WHERE id = @id AND deleted_at IS NOT NULL`,
+      ).run({ id, now }).changes > 0
+    );
+  }
+
+  /** Memories that `ids` replaced, newest replacement first: what `--include-superseded` shows. */
+  supersededBy(ids: number[]): MemoryRecord[] {
+    if (ids.length === 0) return [];
+    return (
+      cached(
+        this.db,
+        `SELECT * FROM memories WHERE superseded_by IN (SELECT value FROM json_each(?))
+           ORDER BY superseded_at DESC, id DESC`,
+      ).all(JSON.stringify(ids)) as MemoryRowDb[]
+    ).map(toRecord);
   }
 
   setEmbeddingModel(id: number, model: string): void {

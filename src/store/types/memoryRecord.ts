@@ -27,6 +27,9 @@ export interface MemoryRecord {
   createdAt: number;
   updatedAt: number;
   deletedAt: number | null;
+  /** The memory that replaced this one (a superseded memory is also a tombstone), and when. */
+  supersededBy: number | null;
+  supersededAt: number | null;
 }
 
 export interface HistoryEvent {

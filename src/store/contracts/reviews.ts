@@ -1,0 +1,32 @@
+/** What a contradiction detector, or a person, flagged for a person to decide. */
+export interface ReviewFlag {
+  id: number;
+  /** The stored memory the flag is about. */
+  memoryId: number;
+  /** The memory it conflicts with, when one was written. */
+  relatedId: number | null;
+  /** The fact that was proposed and not applied (shadow mode, a blocked UPDATE), when there is no memory for it. */
+  proposedContent: string | null;
+  reason: string;
+  /** "syntactic", "semantic" or "user". */
+  detector: string;
+  createdAt: number;
+  resolvedAt: number | null;
+  /** "kept", "superseded" or "forgotten" once resolved. */
+  resolution: string | null;
+}
+
+export type NewReviewFlag = Pick<ReviewFlag, "memoryId" | "reason" | "detector"> &
+  Partial<Pick<ReviewFlag, "relatedId" | "proposedContent">> & { now: number };
+
+export const reviewResolutions = ["kept", "superseded", "forgotten"] as const;
+export type ReviewResolution = (typeof reviewResolutions)[number];
+
+/** Flags awaiting a person (`cairn memory review`). */
+export interface ReviewRepo {
+  add(flag: NewReviewFlag): number;
+  get(id: number): ReviewFlag | undefined;
+  /** Open flags, oldest first; only those about memories in `scopes` when given. */
+  open(options?: { scopes?: string[]; limit?: number }): ReviewFlag[];
+  resolve(id: number, resolution: ReviewResolution, now: number): boolean;
+}

@@ -1,0 +1,74 @@
+import type { Database } from "better-sqlite3";
+import { guardOptional, guardText } from "../../redact/guard.js";
+import type { NewReviewFlag, ReviewFlag, ReviewRepo, ReviewResolution } from "../contracts/reviews.js";
+import { cached } from "../statements.js";
+
+interface ReviewRowDb {
+  id: number;
+  memory_id: number;
+  related_id: number | null;
+  proposed_content: string | null;
+  reason: string;
+  detector: string;
+  created_at: number;
+  resolved_at: number | null;
+  resolution: string | null;
+}
+
+const toFlag = (row: ReviewRowDb): ReviewFlag => ({
+  id: row.id,
+  memoryId: row.memory_id,
+  relatedId: row.related_id,
+  proposedContent: row.proposed_content,
+  reason: row.reason,
+  detector: row.detector,
+  createdAt: row.created_at,
+  resolvedAt: row.resolved_at,
+  resolution: row.resolution,
+});
+
+/** SQL for memory_reviews. Proposed text is guarded like every text that enters the store. */
+export class ReviewRepository implements ReviewRepo {
+  constructor(private readonly db: Database) {}
+
+  add(flag: NewReviewFlag): number {
+    const result = cached(
+      this.db,
+      `INSERT INTO memory_reviews (memory_id, related_id, proposed_content, reason, detector, created_at)
+         VALUES (?, ?, ?, ?, ?, ?)`,
+    ).run(
+      flag.memoryId,
+      flag.relatedId ?? null,
+      guardOptional(flag.proposedContent ?? null),
+      guardText(flag.reason),
+      flag.detector,
+      flag.now,
+    );
+    return Number(result.lastInsertRowid);
+  }
+
+  get(id: number): ReviewFlag | undefined {
+    const row = cached(this.db, "SELECT * FROM memory_reviews WHERE id = ?").get(id) as ReviewRowDb | undefined;
+    return row ? toFlag(row) : undefined;
+  }
+
+  open(options: { scopes?: string[]; limit?: number } = {}): ReviewFlag[] {
+    const scoped = options.scopes !== undefined;
+    const rows = cached(
+      this.db,
+      `SELECT r.* FROM memory_reviews r ${scoped ? "JOIN memories m ON m.id = r.memory_id" : ""}
+         WHERE r.resolved_at IS NULL ${scoped ? "AND m.scope IN (SELECT value FROM json_each(@scopes))" : ""}
+         ORDER BY r.id LIMIT @limit`,
+    ).all({ limit: options.limit ?? -1, ...(scoped ? { scopes: JSON.stringify(options.scopes) } : {}) });
+    return (rows as ReviewRowDb[]).map(toFlag);
+  }
+
+  resolve(id: number, resolution: ReviewResolution, now: number): boolean {
+    return (
+      cached(
+        this.db,
+        "UPDATE memory_reviews SET resolved_at = ?, resolution = ? WHERE id = ? AND resolved_at IS NULL",
+      ).run(now, resolution, id).changes > 0
+    );
+  }
+}
