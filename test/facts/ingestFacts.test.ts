@@ -7,6 +7,10 @@ import { makeStore } from "../memory/storeFixture.js";
 
 const fact = (content: string, confidence = 0.9): Fact => ({ content, type: "fact", confidence, evidence: [3, 5] });
 const scope = "proj";
+/** The batched decisions answer (fact_decisions.md): one entry per fact number. */
+const answer = (...decisions: Array<{ fact?: number; action: string; targetId?: number | null; reason: string }>) => ({
+  json: { decisions: decisions.map((d) => ({ fact: 1, targetId: null, confidence: 0.9, ...d })) },
+});
 
 describe("ingestFacts", () => {
   it("adds without a model call when nothing similar exists, and records provenance", async () => {
@@ -51,7 +55,7 @@ describe("ingestFacts", () => {
     expect(store.counts().live).toBe(1);
   });
 
-  it("applies UPDATE and DELETE from the model as tombstones, keeping history", async () => {
+  it("applies UPDATE as a supersession and DELETE as a tombstone, keeping history", async () => {
     const { db, store } = makeStore();
     const first = await ingestFacts(
       { facts: [fact("The deploy target is Heroku for the staging app")], entities: [], scope, provenance: {} },
@@ -59,7 +63,7 @@ describe("ingestFacts", () => {
     );
     const oldId = first.outcomes[0]!.memoryId!;
     const llm = new FakeLlm({
-      answers: [{ json: { action: "UPDATE", targetId: oldId, confidence: 0.9, reason: "moved to Fly" } }],
+      answers: [answer({ action: "UPDATE", targetId: oldId, reason: "moved to Fly" })],
     });
     const updated = await ingestFacts(
       { facts: [fact("The deploy target is Fly.io for the staging app")], entities: [], scope, provenance: {} },
@@ -71,12 +75,15 @@ describe("ingestFacts", () => {
     expect(llm.lastCall?.system).toContain("targetId");
     expect(store.get(oldId)?.deletedAt).not.toBeNull();
     const newId = updated.outcomes[0]!.memoryId!;
-    expect(store.historyOf(oldId).map((e) => e.event)).toEqual(["created", "fact_created", "deleted"]);
-    expect(store.historyOf(oldId)[2]?.reason).toContain(`superseded by memory ${newId}`);
+    expect(store.get(oldId)?.supersededBy).toBe(newId);
+    expect(store.historyOf(oldId).map((e) => e.event)).toEqual(["created", "fact_created", "superseded"]);
+    expect(store.historyOf(oldId)[2]?.reason).toBe("moved to Fly");
     expect(store.historyOf(newId).map((e) => e.event)).toEqual(["created", "fact_updated"]);
+    const recalled = await store.recall({ query: "deploy target staging app", scopes: [scope], countUsage: false });
+    expect(recalled.results.map((r) => r.id)).toEqual([newId]);
 
     llm.enqueue(
-      `<think>no longer true</think>\n\`\`\`json\n{"action":"DELETE","targetId":${newId},"confidence":0.8,"reason":"staging app removed"}\n\`\`\``,
+      `<think>no longer true</think>\n\`\`\`json\n{"decisions":[{"fact":1,"action":"DELETE","targetId":${newId},"confidence":0.8,"reason":"staging app removed"}]}\n\`\`\``,
     );
     const deleted = await ingestFacts(
       { facts: [fact("The staging app deploy target was removed")], entities: [], scope, provenance: {} },
@@ -92,7 +99,7 @@ describe("ingestFacts", () => {
       { facts: [fact("Use pnpm for every package install")], entities: [], scope, provenance: {} },
       { store, db },
     );
-    const llm = new FakeLlm({ answers: [{ json: { action: "DELETE", targetId: 999, confidence: 1, reason: "x" } }] });
+    const llm = new FakeLlm({ answers: [answer({ action: "DELETE", targetId: 999, reason: "x" })] });
     const r = await ingestFacts(
       { facts: [fact("Package installs use pnpm workspaces")], entities: [], scope, provenance: {} },
       { store, db, llm },
@@ -104,7 +111,7 @@ describe("ingestFacts", () => {
       {
         store,
         db,
-        llm: new FakeLlm({ fallback: { json: { action: "DELETE", targetId: 1, confidence: 1, reason: "switched" } } }),
+        llm: new FakeLlm({ fallback: answer({ action: "DELETE", targetId: 1, reason: "switched" }) }),
         config: { allowUpdateDelete: false },
       },
     );
