@@ -155,6 +155,225 @@ describe("ingestFacts", () => {
   });
 });
 
+describe("batched decisions", () => {
+  const seed = async (
+    store: ReturnType<typeof makeStore>["store"],
+    db: ReturnType<typeof makeStore>["db"],
+    texts: string[],
+  ) =>
+    (
+      await ingestFacts({ facts: texts.map((t) => fact(t)), entities: [], scope, provenance: {} }, { store, db })
+    ).outcomes.map((o) => o.memoryId!);
+
+  it("decides every fact with candidates in one model call; exact duplicates and new subjects need none", async () => {
+    const { db, store } = makeStore();
+    const [port, db1, cache] = await seed(store, db, [
+      "The API server listens on port 3000 locally",
+      "The invoices database is MySQL 8",
+      "Build caches live in the .turbo folder",
+    ]);
+    const llm = new FakeLlm({
+      answers: [
+        answer(
+          { fact: 1, action: "UPDATE", targetId: port!, reason: "new port" },
+          { fact: 2, action: "UPDATE", targetId: db1!, reason: "moved to Postgres" },
+        ),
+      ],
+    });
+    const result = await ingestFacts(
+      {
+        facts: [
+          fact("The API server listens on port 8080 locally"),
+          fact("The invoices database is PostgreSQL 16"),
+          fact("Build caches live in the .turbo folder."),
+          fact("Release notes are written in CHANGES.md"),
+          fact("The staging cluster runs on Fly.io machines"),
+        ],
+        entities: [],
+        scope,
+        provenance: {},
+      },
+      { store, db, llm },
+    );
+    expect(llm.calls).toHaveLength(1);
+    const asked = llm.calls[0]!.prompt;
+    expect(asked).toContain("port 8080");
+    expect(asked).toContain("PostgreSQL 16");
+    expect(asked).not.toContain("CHANGES.md");
+    expect(llm.calls[0]!.jsonSchema?.name).toBe("fact_decisions");
+    expect(result.outcomes.map((o) => [o.status, o.decision?.decidedBy])).toEqual([
+      ["updated", "llm"],
+      ["updated", "llm"],
+      ["none", "exact-duplicate"],
+      ["created", "no-candidates"],
+      ["created", "no-candidates"],
+    ]);
+    expect(result.outcomes[2]!.targetId).toBe(cache);
+    expect(store.get(port!)?.supersededBy).toBe(result.outcomes[0]!.memoryId);
+  });
+
+  it("decides a fact the answer leaves out deterministically, with a warning", async () => {
+    const { db, store } = makeStore();
+    const [old] = await seed(store, db, ["Lint runs with eslint and the airbnb preset"]);
+    const llm = new FakeLlm({ answers: [answer({ fact: 7, action: "NONE", reason: "same" })] });
+    const result = await ingestFacts(
+      {
+        facts: [fact("Lint runs with biome instead of eslint and the airbnb preset")],
+        entities: [],
+        scope,
+        provenance: {},
+      },
+      { store, db, llm },
+    );
+    expect(result.outcomes[0]?.decision?.decidedBy).toBe("deterministic");
+    expect(result.warnings.join("\n")).toContain("fact 7, which was not asked about");
+    expect(result.warnings.join("\n")).toContain("fact 1: no decision");
+    expect(store.get(old!)?.deletedAt).toBeNull();
+  });
+
+  it("uses minConfidence from the config instead of a fixed threshold", async () => {
+    const { db, store } = makeStore();
+    const result = await ingestFacts(
+      { facts: [fact("Docs build with mkdocs", 0.6)], entities: [], scope, provenance: {} },
+      { store, db, config: { minConfidence: 0.5 } },
+    );
+    expect(result.outcomes[0]?.status).toBe("created");
+  });
+});
+
+describe("contradiction flags", () => {
+  const reviews = (db: ReturnType<typeof makeStore>["db"]) =>
+    db
+      .prepare("SELECT memory_id, related_id, proposed_content, detector, reason FROM memory_reviews ORDER BY id")
+      .all() as Array<{
+      memory_id: number;
+      related_id: number | null;
+      proposed_content: string | null;
+      detector: string;
+      reason: string;
+    }>;
+
+  it("flags a new fact that negates a candidate, writes it anyway, and records the review", async () => {
+    const { db, store } = makeStore();
+    const old = (
+      await ingestFacts(
+        { facts: [fact("Use npm for package installs in the web app")], entities: [], scope, provenance: {} },
+        { store, db },
+      )
+    ).outcomes[0]!.memoryId!;
+    const llm = new FakeLlm({ answers: [answer({ action: "ADD", reason: "new rule" })] });
+    const result = await ingestFacts(
+      { facts: [fact("Never use npm for package installs in the web app")], entities: [], scope, provenance: {} },
+      { store, db, llm },
+    );
+    const outcome = result.outcomes[0]!;
+    expect(outcome).toMatchObject({ status: "created", reviewNeeded: true });
+    expect(reviews(db)).toEqual([
+      {
+        memory_id: old,
+        related_id: outcome.memoryId,
+        proposed_content: null,
+        detector: "syntactic",
+        reason: expect.stringContaining("negates"),
+      },
+    ]);
+    const audit = store.historyOf(outcome.memoryId!).find((e) => e.event === "fact_created");
+    expect(audit?.metadata).toMatchObject({
+      reviewNeeded: true,
+      contradictions: [{ memoryId: old, detector: "syntactic" }],
+    });
+  });
+
+  it("flags a blocked DELETE with the proposed text, and leaves unrelated facts unflagged", async () => {
+    const { db, store } = makeStore();
+    const old = (
+      await ingestFacts(
+        { facts: [fact("Telemetry is enabled on the dev server")], entities: [], scope, provenance: {} },
+        { store, db },
+      )
+    ).outcomes[0]!.memoryId!;
+    const llm = new FakeLlm({ answers: [answer({ action: "DELETE", targetId: old, reason: "turned off" })] });
+    const result = await ingestFacts(
+      { facts: [fact("Telemetry is disabled on the dev server")], entities: [], scope, provenance: {} },
+      { store, db, llm, config: { allowUpdateDelete: false } },
+    );
+    expect(result.outcomes[0]).toMatchObject({ status: "blocked", reviewNeeded: true });
+    expect(reviews(db)).toEqual([
+      {
+        memory_id: old,
+        related_id: null,
+        proposed_content: "Telemetry is disabled on the dev server",
+        detector: "syntactic",
+        reason: expect.stringContaining("disable / enable"),
+      },
+    ]);
+    await ingestFacts(
+      { facts: [fact("The dev server restarts on file changes")], entities: [], scope, provenance: {} },
+      { store, db },
+    );
+    expect(reviews(db)).toHaveLength(1);
+  });
+
+  it("asks the model when enabled and the statements share three words, and flags what it says contradicts", async () => {
+    const { db, store } = makeStore();
+    const old = (
+      await ingestFacts(
+        { facts: [fact("The invoices service stores data in MySQL")], entities: [], scope, provenance: {} },
+        { store, db },
+      )
+    ).outcomes[0]!.memoryId!;
+    const llm = new FakeLlm({
+      fallback: (request) =>
+        request.jsonSchema?.name === "contradiction_check"
+          ? { json: { contradicts: true, confidence: 0.9, reason: "MySQL was replaced by Postgres" } }
+          : answer({ action: "ADD", reason: "new store" }),
+    });
+    const result = await ingestFacts(
+      { facts: [fact("The invoices service stores data in Postgres")], entities: [], scope, provenance: {} },
+      { store, db, llm, config: { semantic: { enabled: true, timeoutMs: 5_000 } } },
+    );
+    expect(llm.calls.map((c) => c.jsonSchema?.name).sort()).toEqual(["contradiction_check", "fact_decisions"]);
+    expect(result.outcomes[0]).toMatchObject({ status: "created", reviewNeeded: true });
+    expect(reviews(db)).toEqual([
+      {
+        memory_id: old,
+        related_id: result.outcomes[0]!.memoryId,
+        proposed_content: null,
+        detector: "semantic",
+        reason: "MySQL was replaced by Postgres",
+      },
+    ]);
+  });
+
+  it("treats a semantic check that outlives its timeout as no contradiction, warns, and still writes", async () => {
+    const { db, store } = makeStore();
+    await ingestFacts(
+      { facts: [fact("The invoices service stores data in MySQL")], entities: [], scope, provenance: {} },
+      { store, db },
+    );
+    let aborted = false;
+    const llm = new FakeLlm({
+      fallback: (request) =>
+        request.jsonSchema?.name === "contradiction_check"
+          ? new Promise(() => {
+              request.signal?.addEventListener("abort", () => {
+                aborted = true;
+              });
+            })
+          : answer({ action: "ADD", reason: "new store" }),
+    });
+    const result = await ingestFacts(
+      { facts: [fact("The invoices service stores data in Postgres")], entities: [], scope, provenance: {} },
+      { store, db, llm, config: { semantic: { enabled: true, timeoutMs: 50 } } },
+    );
+    expect(result.outcomes[0]).toMatchObject({ status: "created" });
+    expect(result.outcomes[0]?.reviewNeeded).toBeUndefined();
+    expect(result.warnings.join("\n")).toContain("no answer within 50 ms");
+    expect(aborted).toBe(true);
+    expect(reviews(db)).toEqual([]);
+  });
+});
+
 describe("parseDecision", () => {
   it("rejects unknown actions, empty reasons and missing targets", () => {
     expect(parseDecision('{"action":"MERGE","reason":"x"}', [1])).toEqual({ problem: "unknown action MERGE" });

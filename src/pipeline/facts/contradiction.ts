@@ -44,7 +44,6 @@ const CONTRACTED = new Set([
 /** Opposite settings and directions that keep a sentence's subject while reversing what it says. */
 const ANTONYMS: ReadonlyArray<readonly [string, string]> = [
   ["enable", "disable"],
-  ["enabled", "disabled"],
   ["allow", "deny"],
   ["allow", "disallow"],
   ["allow", "forbid"],
