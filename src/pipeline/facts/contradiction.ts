@@ -69,26 +69,56 @@ const ANTONYMS: ReadonlyArray<readonly [string, string]> = [
 ];
 const STEMMED = ANTONYMS.map(([a, b]) => ({ a, b, x: stem(a), y: stem(b) }));
 
+/** What the detector reads from one statement. */
+interface Statement {
+  negated: boolean;
+  /** Stemmed content words (stop words left out). */
+  content: Set<string>;
+  /** Every word stemmed, stop words kept: "on" and "off" are stop words and antonyms. */
+  stems: Set<string>;
+}
+
+/**
+ * Statements read recently: a session compares each fact with several candidates, and a stored memory
+ * is a candidate for many facts. Bounded, so a long run does not grow it.
+ */
+const recent = new Map<string, Statement>();
+const RECENT_MAX = 2000;
+
+function statementOf(text: string): Statement {
+  let statement = recent.get(text);
+  if (!statement) {
+    const all = words(text);
+    statement = {
+      negated: all.some(isNegation),
+      content: new Set(contentStems(text)),
+      stems: new Set(all.map((word) => stem(word.replace(/'/g, "")))),
+    };
+    if (recent.size >= RECENT_MAX) recent.clear();
+    recent.set(text, statement);
+  }
+  return statement;
+}
+
+function isNegation(word: string): boolean {
+  return NEGATIONS.has(word) || word.endsWith("n't") || CONTRACTED.has(word);
+}
+
 /** Whether the text negates what it states. */
 export function hasNegation(text: string): boolean {
-  return words(text).some((word) => NEGATIONS.has(word) || word.endsWith("n't") || CONTRACTED.has(word));
+  return statementOf(text).negated;
 }
 
 /** Stemmed content words both texts contain (stop words left out). */
 export function sharedTokens(a: string, b: string): string[] {
-  const right = new Set(contentStems(b));
-  return [...new Set(contentStems(a))].filter((token) => right.has(token));
-}
-
-/** Every word stemmed, stop words kept: "on" and "off" are stop words and antonyms. */
-function stemSet(text: string): Set<string> {
-  return new Set(words(text).map((word) => stem(word.replace(/'/g, ""))));
+  const right = statementOf(b).content;
+  return [...statementOf(a).content].filter((token) => right.has(token));
 }
 
 /** The first opposite pair with one side in each text and neither side in both. */
 function antonymPair(a: string, b: string): readonly [string, string] | undefined {
-  const left = stemSet(a);
-  const right = stemSet(b);
+  const left = statementOf(a).stems;
+  const right = statementOf(b).stems;
   for (const { a: one, b: other, x, y } of STEMMED) {
     if (left.has(x) && right.has(y) && !left.has(y) && !right.has(x)) return [one, other];
     if (left.has(y) && right.has(x) && !left.has(x) && !right.has(y)) return [other, one];
