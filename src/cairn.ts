@@ -5,6 +5,7 @@ import type { SessionRecord } from "./collection/types.js";
 import { loadConfig } from "./config/load.js";
 import { type CairnPaths, cairnHome, cairnPaths, tightenHomePermissions } from "./config/paths.js";
 import type { CairnConfig } from "./config/schema.js";
+import { assertWritable } from "./memory/assertWritable.js";
 import { EmbeddingTracker } from "./memory/embeddingTracker.js";
 import { MemoryStore } from "./memory/memoryStore.js";
 import { type MaintenanceReport, runMaintenanceJobs } from "./memory/runMaintenanceJobs.js";
@@ -324,6 +325,7 @@ export class Cairn {
 
   /** Deletes the memory of the project of `cwd`, or everything with `all`. */
   clearMemory(options: { cwd?: string; all?: boolean } = {}): ClearReport {
+    assertWritable(this.config.pipeline.mutationsFrozen);
     return clearMemory({
       storage: this.storage,
       memoriesRoot: this.paths.memories,

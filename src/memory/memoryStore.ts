@@ -4,7 +4,8 @@ import type { Storage } from "../store/storage.js";
 import { withWriteTx } from "../store/tx.js";
 import { shippedLexicon } from "../text/lexicon/concepts.js";
 import { type Clock, systemClock } from "../util/clock.js";
-import { CairnError, errorMessage } from "../util/errors.js";
+import { errorMessage } from "../util/errors.js";
+import { assertWritable } from "./assertWritable.js";
 import { linkEntities } from "./entityLinker.js";
 import { type PreparedMemory, prepareRemember } from "./prepareRemember.js";
 import type {
@@ -55,7 +56,7 @@ export class MemoryStore {
   async remember(input: RememberInput): Promise<RememberOutcome>;
   async remember(input: RememberInput[]): Promise<RememberOutcome[]>;
   async remember(input: RememberInput | RememberInput[]): Promise<RememberOutcome | RememberOutcome[]> {
-    this.assertWritable();
+    assertWritable(this.options.frozen);
     const inputs = Array.isArray(input) ? input : [input];
     const now = this.clock();
     const { depth } = this.options.config.conceptIndex;
@@ -124,7 +125,7 @@ export class MemoryStore {
 
   /** Tombstones a memory (never a hard delete) and records why. */
   forget(id: number, options: { who?: string; reason?: string } = {}): boolean {
-    this.assertWritable();
+    assertWritable(this.options.frozen);
     const now = this.clock();
     const { memories, vectors, history } = this.storage;
     return withWriteTx(this.storage.db, () => {
@@ -148,7 +149,7 @@ export class MemoryStore {
    * workspaces, kept in the table and the history (`recall --include-superseded` shows it).
    */
   supersede(oldId: number, newId: number, options: { who?: string; reason?: string } = {}): boolean {
-    this.assertWritable();
+    assertWritable(this.options.frozen);
     const now = this.clock();
     const { memories, vectors, history } = this.storage;
     return withWriteTx(this.storage.db, () => {
@@ -170,7 +171,7 @@ export class MemoryStore {
 
   /** Brings back a forgotten or superseded memory, vector included; false when it cannot come back. */
   restore(id: number, options: { who?: string; reason?: string } = {}): boolean {
-    this.assertWritable();
+    assertWritable(this.options.frozen);
     const now = this.clock();
     const { memories, vectors, embeddings, history } = this.storage;
     return withWriteTx(this.storage.db, () => {
@@ -188,16 +189,6 @@ export class MemoryStore {
       });
       return true;
     });
-  }
-
-  /** Refuses a memory write at the door while the configuration freezes them. */
-  private assertWritable(): void {
-    if (this.options.frozen) {
-      throw new CairnError(
-        "mutations_frozen",
-        "memory writes are frozen (pipeline.mutationsFrozen is true): set it to false to change memories",
-      );
-    }
   }
 
   historyOf(id: number): HistoryEvent[] {

@@ -171,6 +171,8 @@ describe("the fact stage on the path cairn extract and cairn run take", () => {
         status: 409,
       });
       expect(() => cairn.memories.forget(1)).toThrow("pipeline.mutationsFrozen");
+      expect(() => cairn.memories.restore(1)).toThrow("pipeline.mutationsFrozen");
+      expect(() => cairn.clearMemory({ all: true })).toThrow("pipeline.mutationsFrozen");
     } finally {
       cairn.close();
     }
