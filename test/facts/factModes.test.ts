@@ -103,7 +103,12 @@ describe("the fact stage on the path cairn extract and cairn run take", () => {
       const id = (text: string) => rows.find((r) => r.content.includes(text))!.id;
       expect(rows.find((r) => r.content.includes("3000"))?.supersededBy).toBe(id("8080"));
       expect(rows.find((r) => r.content.includes("to a file"))?.supersededBy).toBe(id("to stdout"));
+      // The candidate lookups are the write path's own: they do not count as the sessions' memories being used.
+      const usage = (session: string) =>
+        cairn.storage.db.prepare("SELECT usage_count AS n FROM stage1_outputs WHERE session_id = ?").get(session);
+      expect([usage("first"), usage("second")]).toEqual([{ n: 0 }, { n: 0 }]);
       const { results } = await cairn.recall({ query: "which port does the API server listen on", scope: "all" });
+      expect(usage("second")).toEqual({ n: 1 });
       expect(results.map((r) => r.content)).toContain("The API server listens on port 8080 locally");
       expect(results.map((r) => r.content)).not.toContain("The API server listens on port 3000 locally");
     } finally {
