@@ -5,12 +5,14 @@ import type { SessionRecord } from "./collection/types.js";
 import { loadConfig } from "./config/load.js";
 import { type CairnPaths, cairnHome, cairnPaths, tightenHomePermissions } from "./config/paths.js";
 import type { CairnConfig } from "./config/schema.js";
+import { assertWritable } from "./memory/assertWritable.js";
 import { EmbeddingTracker } from "./memory/embeddingTracker.js";
 import { MemoryStore } from "./memory/memoryStore.js";
 import { type MaintenanceReport, runMaintenanceJobs } from "./memory/runMaintenanceJobs.js";
 import { recallScopes, rememberScope } from "./memory/scopes.js";
 import type { RecallResponse, RememberInput, RememberOutcome } from "./memory/types.js";
 import { type CycleOptions, type CycleReports, runCycle, type ScanOptions } from "./pipeline/cycle.js";
+import { ingestConfigOf } from "./pipeline/facts/ingestFacts.js";
 import { ingestPendingFacts } from "./pipeline/facts/ingestPending.js";
 import { ingestStage1Facts } from "./pipeline/facts/stage1Facts.js";
 import { generateHints, type HintsReport } from "./pipeline/hints/generateHints.js";
@@ -222,7 +224,8 @@ export class Cairn {
       const config = this.config.recall;
       const onHit = (ids: number[]) => this.countRecallHits(ids);
       const recall = createRecall({ storage, provider: embeddings, config, clock, onHit });
-      this.store = new MemoryStore({ storage, embeddings, config, clock, recall });
+      const frozen = this.config.pipeline.mutationsFrozen;
+      this.store = new MemoryStore({ storage, embeddings, config, clock, recall, frozen });
     }
     return this.store;
   }
@@ -322,6 +325,7 @@ export class Cairn {
 
   /** Deletes the memory of the project of `cwd`, or everything with `all`. */
   clearMemory(options: { cwd?: string; all?: boolean } = {}): ClearReport {
+    assertWritable(this.config.pipeline.mutationsFrozen);
     return clearMemory({
       storage: this.storage,
       memoriesRoot: this.paths.memories,
@@ -381,12 +385,19 @@ export class Cairn {
     return this.opened?.jobs.releaseHeld() ?? 0;
   }
 
-  private ingestPendingFacts(llm: ResolvedLlm["default"]): Promise<NonNullable<Phase1Report["facts"]>> {
+  /** The fact stage under the `pipeline` modes; `enabled: false` leaves every output pending. */
+  private async ingestPendingFacts(llm: ResolvedLlm["default"]): Promise<NonNullable<Phase1Report["facts"]>> {
+    const { pipeline, extraction } = this.config;
+    if (!pipeline.enabled) {
+      return { outputs: 0, written: 0, failed: 0, errors: [], skipped: "pipeline.enabled is false" };
+    }
+    const config = ingestConfigOf(pipeline);
     return ingestPendingFacts({
       stage1: this.storage.stage1,
       ingest: (output) =>
-        ingestStage1Facts(output, { store: this.memories, db: this.storage.db, llm, now: this.clock }),
+        ingestStage1Facts(output, { store: this.memories, db: this.storage.db, llm, now: this.clock, config }),
       clock: this.clock,
+      concurrency: extraction.concurrency,
     });
   }
 

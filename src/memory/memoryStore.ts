@@ -5,6 +5,7 @@ import { withWriteTx } from "../store/tx.js";
 import { shippedLexicon } from "../text/lexicon/concepts.js";
 import { type Clock, systemClock } from "../util/clock.js";
 import { errorMessage } from "../util/errors.js";
+import { assertWritable } from "./assertWritable.js";
 import { linkEntities } from "./entityLinker.js";
 import { type PreparedMemory, prepareRemember } from "./prepareRemember.js";
 import type {
@@ -27,6 +28,8 @@ export interface MemoryStoreOptions {
   clock?: Clock;
   /** The composed recall (createRecall); without it `recall` fails with a clear error. */
   recall?: RecallFn;
+  /** pipeline.mutationsFrozen: remember, forget, supersede and restore refuse to run. */
+  frozen?: boolean;
 }
 
 /** Texts per embedding call on the write path. */
@@ -53,6 +56,7 @@ export class MemoryStore {
   async remember(input: RememberInput): Promise<RememberOutcome>;
   async remember(input: RememberInput[]): Promise<RememberOutcome[]>;
   async remember(input: RememberInput | RememberInput[]): Promise<RememberOutcome | RememberOutcome[]> {
+    assertWritable(this.options.frozen);
     const inputs = Array.isArray(input) ? input : [input];
     const now = this.clock();
     const { depth } = this.options.config.conceptIndex;
@@ -121,6 +125,7 @@ export class MemoryStore {
 
   /** Tombstones a memory (never a hard delete) and records why. */
   forget(id: number, options: { who?: string; reason?: string } = {}): boolean {
+    assertWritable(this.options.frozen);
     const now = this.clock();
     const { memories, vectors, history } = this.storage;
     return withWriteTx(this.storage.db, () => {
@@ -144,6 +149,7 @@ export class MemoryStore {
    * workspaces, kept in the table and the history (`recall --include-superseded` shows it).
    */
   supersede(oldId: number, newId: number, options: { who?: string; reason?: string } = {}): boolean {
+    assertWritable(this.options.frozen);
     const now = this.clock();
     const { memories, vectors, history } = this.storage;
     return withWriteTx(this.storage.db, () => {
@@ -165,6 +171,7 @@ export class MemoryStore {
 
   /** Brings back a forgotten or superseded memory, vector included; false when it cannot come back. */
   restore(id: number, options: { who?: string; reason?: string } = {}): boolean {
+    assertWritable(this.options.frozen);
     const now = this.clock();
     const { memories, vectors, embeddings, history } = this.storage;
     return withWriteTx(this.storage.db, () => {

@@ -13,6 +13,8 @@ export interface MaintenanceReport {
   done: string[];
   /** One line per job that failed (it is retried by a later run, with the queue's backoff). */
   warnings: string[];
+  /** Why the step did not run (a scheduled cycle while pipeline.autonomousFrozen is true). */
+  skipped?: string;
 }
 
 type MaintenanceTask = (storage: Storage, lease: Lease) => void;

@@ -46,6 +46,8 @@ export interface CycleOptions {
   extract?: Phase1Options;
   /** Consolidate every workspace even if nothing changed. */
   force?: boolean;
+  /** Leave the maintenance step out, saying why (a scheduled cycle under pipeline.autonomousFrozen). */
+  skipMaintenance?: string;
   /** Called after each step, so a caller keeps what finished before a later step failed. */
   onStepDone?: (done: StepDone) => void;
 }
@@ -72,7 +74,11 @@ export const CYCLE_STEPS = [
   step("extract", (host, options) => host.extract(options.extract)),
   step("consolidate", (host, options) => host.consolidate({ force: options.force ?? false })),
   step("embeddings", (host) => host.refreshEmbeddings()),
-  step("maintenance", (host) => host.maintain()),
+  step("maintenance", (host, options) =>
+    options.skipMaintenance === undefined
+      ? host.maintain()
+      : Promise.resolve({ done: [], warnings: [], skipped: options.skipMaintenance }),
+  ),
   step("hints", (host) => host.generateHints()),
 ] as const;
 

@@ -43,7 +43,9 @@ export function createRecall(options: CreateRecallOptions): (request: RecallRequ
   return async (request) => {
     const response = await hybridRecall(deps, request);
     const ids = response.results.map((r) => r.id);
-    if (request.countUsage !== false && ids.length > 0) {
+    // A lookup the write path makes for itself (countUsage false) is not a hit: no counters, no feedback.
+    if (request.countUsage === false) return response;
+    if (ids.length > 0) {
       try {
         withWriteTx(storage.db, () => storage.memories.bumpUsage(ids, clock()));
       } catch (error) {

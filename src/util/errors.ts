@@ -35,7 +35,10 @@ export const cairnErrorStatus = {
   store_readonly: 500,
   store_io: 500,
   not_stored: 500,
-} as const satisfies Record<string, 400 | 404 | 500>;
+  // A memory write while the configuration freezes them (pipeline.mutationsFrozen): the request is
+  // fine, the store's state refuses it.
+  mutations_frozen: 409,
+} as const satisfies Record<string, 400 | 404 | 409 | 500>;
 
 export type CairnErrorCode = keyof typeof cairnErrorStatus;
 export type CairnErrorStatus = (typeof cairnErrorStatus)[CairnErrorCode];

@@ -24,7 +24,7 @@ export interface CycleReport {
 export interface PipelineHost extends CycleHost {
   paths: Pick<CairnPaths, "home">;
   storage: { jobs: Pick<JobQueue, "stats"> };
-  config: { recall: { hints: { enabled: boolean } } };
+  config: { recall: { hints: { enabled: boolean } }; pipeline: { autonomousFrozen: boolean } };
 }
 
 /** True while some process holds a live phase-1 or phase-2 lease (expired ones count as `stale`, not running). */
@@ -36,7 +36,8 @@ export function pipelineBusy(host: Pick<PipelineHost, "storage">): boolean {
 /**
  * One pipeline cycle, the same steps as `cairn run` (pipeline/cycle.ts), under the machine-wide run
  * lock; `skipIfBusy` also skips when another process (a `cairn run` in a terminal) holds a phase
- * lease, so a background run never scans just to find the phases taken.
+ * lease, so a background run never scans just to find the phases taken. Nobody asked for this cycle,
+ * so `pipeline.autonomousFrozen` leaves its maintenance step out (an on-demand `cairn run` still runs it).
  */
 export async function runPipelineCycle(
   host: PipelineHost,
@@ -52,6 +53,7 @@ export async function runPipelineCycle(
       return { ...report, outcome: "skipped", reason: "a run is in progress in another process" };
     }
     await runCycle(host, {
+      ...(host.config.pipeline.autonomousFrozen ? { skipMaintenance: "pipeline.autonomousFrozen is true" } : {}),
       onStepDone: (done) => {
         if (done.name === "scan") {
           const { files, totals } = done.report;

@@ -7,6 +7,10 @@ import { makeStore } from "../memory/storeFixture.js";
 
 const fact = (content: string, confidence = 0.9): Fact => ({ content, type: "fact", confidence, evidence: [3, 5] });
 const scope = "proj";
+/** The batched decisions answer (fact_decisions.md): one entry per fact number. */
+const answer = (...decisions: Array<{ fact?: number; action: string; targetId?: number | null; reason: string }>) => ({
+  json: { decisions: decisions.map((d) => ({ fact: 1, targetId: null, confidence: 0.9, ...d })) },
+});
 
 describe("ingestFacts", () => {
   it("adds without a model call when nothing similar exists, and records provenance", async () => {
@@ -51,7 +55,7 @@ describe("ingestFacts", () => {
     expect(store.counts().live).toBe(1);
   });
 
-  it("applies UPDATE and DELETE from the model as tombstones, keeping history", async () => {
+  it("applies UPDATE as a supersession and DELETE as a tombstone, keeping history", async () => {
     const { db, store } = makeStore();
     const first = await ingestFacts(
       { facts: [fact("The deploy target is Heroku for the staging app")], entities: [], scope, provenance: {} },
@@ -59,7 +63,7 @@ describe("ingestFacts", () => {
     );
     const oldId = first.outcomes[0]!.memoryId!;
     const llm = new FakeLlm({
-      answers: [{ json: { action: "UPDATE", targetId: oldId, confidence: 0.9, reason: "moved to Fly" } }],
+      answers: [answer({ action: "UPDATE", targetId: oldId, reason: "moved to Fly" })],
     });
     const updated = await ingestFacts(
       { facts: [fact("The deploy target is Fly.io for the staging app")], entities: [], scope, provenance: {} },
@@ -71,12 +75,15 @@ describe("ingestFacts", () => {
     expect(llm.lastCall?.system).toContain("targetId");
     expect(store.get(oldId)?.deletedAt).not.toBeNull();
     const newId = updated.outcomes[0]!.memoryId!;
-    expect(store.historyOf(oldId).map((e) => e.event)).toEqual(["created", "fact_created", "deleted"]);
-    expect(store.historyOf(oldId)[2]?.reason).toContain(`superseded by memory ${newId}`);
+    expect(store.get(oldId)?.supersededBy).toBe(newId);
+    expect(store.historyOf(oldId).map((e) => e.event)).toEqual(["created", "fact_created", "superseded"]);
+    expect(store.historyOf(oldId)[2]?.reason).toBe("moved to Fly");
     expect(store.historyOf(newId).map((e) => e.event)).toEqual(["created", "fact_updated"]);
+    const recalled = await store.recall({ query: "deploy target staging app", scopes: [scope], countUsage: false });
+    expect(recalled.results.map((r) => r.id)).toEqual([newId]);
 
     llm.enqueue(
-      `<think>no longer true</think>\n\`\`\`json\n{"action":"DELETE","targetId":${newId},"confidence":0.8,"reason":"staging app removed"}\n\`\`\``,
+      `<think>no longer true</think>\n\`\`\`json\n{"decisions":[{"fact":1,"action":"DELETE","targetId":${newId},"confidence":0.8,"reason":"staging app removed"}]}\n\`\`\``,
     );
     const deleted = await ingestFacts(
       { facts: [fact("The staging app deploy target was removed")], entities: [], scope, provenance: {} },
@@ -92,7 +99,7 @@ describe("ingestFacts", () => {
       { facts: [fact("Use pnpm for every package install")], entities: [], scope, provenance: {} },
       { store, db },
     );
-    const llm = new FakeLlm({ answers: [{ json: { action: "DELETE", targetId: 999, confidence: 1, reason: "x" } }] });
+    const llm = new FakeLlm({ answers: [answer({ action: "DELETE", targetId: 999, reason: "x" })] });
     const r = await ingestFacts(
       { facts: [fact("Package installs use pnpm workspaces")], entities: [], scope, provenance: {} },
       { store, db, llm },
@@ -104,7 +111,7 @@ describe("ingestFacts", () => {
       {
         store,
         db,
-        llm: new FakeLlm({ fallback: { json: { action: "DELETE", targetId: 1, confidence: 1, reason: "switched" } } }),
+        llm: new FakeLlm({ fallback: answer({ action: "DELETE", targetId: 1, reason: "switched" }) }),
         config: { allowUpdateDelete: false },
       },
     );
@@ -145,6 +152,225 @@ describe("ingestFacts", () => {
     expect(r.outcomes[0]).toMatchObject({ status: "none", reason: "shadow_mode" });
     expect(store.counts().live).toBe(0);
     expect(store.storage.history.recent("fact_none", 5)).toHaveLength(1);
+  });
+});
+
+describe("batched decisions", () => {
+  const seed = async (
+    store: ReturnType<typeof makeStore>["store"],
+    db: ReturnType<typeof makeStore>["db"],
+    texts: string[],
+  ) =>
+    (
+      await ingestFacts({ facts: texts.map((t) => fact(t)), entities: [], scope, provenance: {} }, { store, db })
+    ).outcomes.map((o) => o.memoryId!);
+
+  it("decides every fact with candidates in one model call; exact duplicates and new subjects need none", async () => {
+    const { db, store } = makeStore();
+    const [port, db1, cache] = await seed(store, db, [
+      "The API server listens on port 3000 locally",
+      "The invoices database is MySQL 8",
+      "Build caches live in the .turbo folder",
+    ]);
+    const llm = new FakeLlm({
+      answers: [
+        answer(
+          { fact: 1, action: "UPDATE", targetId: port!, reason: "new port" },
+          { fact: 2, action: "UPDATE", targetId: db1!, reason: "moved to Postgres" },
+        ),
+      ],
+    });
+    const result = await ingestFacts(
+      {
+        facts: [
+          fact("The API server listens on port 8080 locally"),
+          fact("The invoices database is PostgreSQL 16"),
+          fact("Build caches live in the .turbo folder."),
+          fact("Release notes are written in CHANGES.md"),
+          fact("The staging cluster runs on Fly.io machines"),
+        ],
+        entities: [],
+        scope,
+        provenance: {},
+      },
+      { store, db, llm },
+    );
+    expect(llm.calls).toHaveLength(1);
+    const asked = llm.calls[0]!.prompt;
+    expect(asked).toContain("port 8080");
+    expect(asked).toContain("PostgreSQL 16");
+    expect(asked).not.toContain("CHANGES.md");
+    expect(llm.calls[0]!.jsonSchema?.name).toBe("fact_decisions");
+    expect(result.outcomes.map((o) => [o.status, o.decision?.decidedBy])).toEqual([
+      ["updated", "llm"],
+      ["updated", "llm"],
+      ["none", "exact-duplicate"],
+      ["created", "no-candidates"],
+      ["created", "no-candidates"],
+    ]);
+    expect(result.outcomes[2]!.targetId).toBe(cache);
+    expect(store.get(port!)?.supersededBy).toBe(result.outcomes[0]!.memoryId);
+  });
+
+  it("decides a fact the answer leaves out deterministically, with a warning", async () => {
+    const { db, store } = makeStore();
+    const [old] = await seed(store, db, ["Lint runs with eslint and the airbnb preset"]);
+    const llm = new FakeLlm({ answers: [answer({ fact: 7, action: "NONE", reason: "same" })] });
+    const result = await ingestFacts(
+      {
+        facts: [fact("Lint runs with biome instead of eslint and the airbnb preset")],
+        entities: [],
+        scope,
+        provenance: {},
+      },
+      { store, db, llm },
+    );
+    expect(result.outcomes[0]?.decision?.decidedBy).toBe("deterministic");
+    expect(result.warnings.join("\n")).toContain("fact 7, which was not asked about");
+    expect(result.warnings.join("\n")).toContain("fact 1: no decision");
+    expect(store.get(old!)?.deletedAt).toBeNull();
+  });
+
+  it("uses minConfidence from the config instead of a fixed threshold", async () => {
+    const { db, store } = makeStore();
+    const result = await ingestFacts(
+      { facts: [fact("Docs build with mkdocs", 0.6)], entities: [], scope, provenance: {} },
+      { store, db, config: { minConfidence: 0.5 } },
+    );
+    expect(result.outcomes[0]?.status).toBe("created");
+  });
+});
+
+describe("contradiction flags", () => {
+  const reviews = (db: ReturnType<typeof makeStore>["db"]) =>
+    db
+      .prepare("SELECT memory_id, related_id, proposed_content, detector, reason FROM memory_reviews ORDER BY id")
+      .all() as Array<{
+      memory_id: number;
+      related_id: number | null;
+      proposed_content: string | null;
+      detector: string;
+      reason: string;
+    }>;
+
+  it("flags a new fact that negates a candidate, writes it anyway, and records the review", async () => {
+    const { db, store } = makeStore();
+    const old = (
+      await ingestFacts(
+        { facts: [fact("Use npm for package installs in the web app")], entities: [], scope, provenance: {} },
+        { store, db },
+      )
+    ).outcomes[0]!.memoryId!;
+    const llm = new FakeLlm({ answers: [answer({ action: "ADD", reason: "new rule" })] });
+    const result = await ingestFacts(
+      { facts: [fact("Never use npm for package installs in the web app")], entities: [], scope, provenance: {} },
+      { store, db, llm },
+    );
+    const outcome = result.outcomes[0]!;
+    expect(outcome).toMatchObject({ status: "created", reviewNeeded: true });
+    expect(reviews(db)).toEqual([
+      {
+        memory_id: old,
+        related_id: outcome.memoryId,
+        proposed_content: null,
+        detector: "syntactic",
+        reason: expect.stringContaining("negates"),
+      },
+    ]);
+    const audit = store.historyOf(outcome.memoryId!).find((e) => e.event === "fact_created");
+    expect(audit?.metadata).toMatchObject({
+      reviewNeeded: true,
+      contradictions: [{ memoryId: old, detector: "syntactic" }],
+    });
+  });
+
+  it("flags a blocked DELETE with the proposed text, and leaves unrelated facts unflagged", async () => {
+    const { db, store } = makeStore();
+    const old = (
+      await ingestFacts(
+        { facts: [fact("Telemetry is enabled on the dev server")], entities: [], scope, provenance: {} },
+        { store, db },
+      )
+    ).outcomes[0]!.memoryId!;
+    const llm = new FakeLlm({ answers: [answer({ action: "DELETE", targetId: old, reason: "turned off" })] });
+    const result = await ingestFacts(
+      { facts: [fact("Telemetry is disabled on the dev server")], entities: [], scope, provenance: {} },
+      { store, db, llm, config: { allowUpdateDelete: false } },
+    );
+    expect(result.outcomes[0]).toMatchObject({ status: "blocked", reviewNeeded: true });
+    expect(reviews(db)).toEqual([
+      {
+        memory_id: old,
+        related_id: null,
+        proposed_content: "Telemetry is disabled on the dev server",
+        detector: "syntactic",
+        reason: expect.stringContaining("disable / enable"),
+      },
+    ]);
+    await ingestFacts(
+      { facts: [fact("The dev server restarts on file changes")], entities: [], scope, provenance: {} },
+      { store, db },
+    );
+    expect(reviews(db)).toHaveLength(1);
+  });
+
+  it("asks the model when enabled and the statements share three words, and flags what it says contradicts", async () => {
+    const { db, store } = makeStore();
+    const old = (
+      await ingestFacts(
+        { facts: [fact("The invoices service stores data in MySQL")], entities: [], scope, provenance: {} },
+        { store, db },
+      )
+    ).outcomes[0]!.memoryId!;
+    const llm = new FakeLlm({
+      fallback: (request) =>
+        request.jsonSchema?.name === "contradiction_check"
+          ? { json: { contradicts: true, confidence: 0.9, reason: "MySQL was replaced by Postgres" } }
+          : answer({ action: "ADD", reason: "new store" }),
+    });
+    const result = await ingestFacts(
+      { facts: [fact("The invoices service stores data in Postgres")], entities: [], scope, provenance: {} },
+      { store, db, llm, config: { semantic: { enabled: true, timeoutMs: 5_000 } } },
+    );
+    expect(llm.calls.map((c) => c.jsonSchema?.name).sort()).toEqual(["contradiction_check", "fact_decisions"]);
+    expect(result.outcomes[0]).toMatchObject({ status: "created", reviewNeeded: true });
+    expect(reviews(db)).toEqual([
+      {
+        memory_id: old,
+        related_id: result.outcomes[0]!.memoryId,
+        proposed_content: null,
+        detector: "semantic",
+        reason: "MySQL was replaced by Postgres",
+      },
+    ]);
+  });
+
+  it("treats a semantic check that outlives its timeout as no contradiction, warns, and still writes", async () => {
+    const { db, store } = makeStore();
+    await ingestFacts(
+      { facts: [fact("The invoices service stores data in MySQL")], entities: [], scope, provenance: {} },
+      { store, db },
+    );
+    let aborted = false;
+    const llm = new FakeLlm({
+      fallback: (request) =>
+        request.jsonSchema?.name === "contradiction_check"
+          ? new Promise(() => {
+              request.signal?.addEventListener("abort", () => {
+                aborted = true;
+              });
+            })
+          : answer({ action: "ADD", reason: "new store" }),
+    });
+    const result = await ingestFacts(
+      { facts: [fact("The invoices service stores data in Postgres")], entities: [], scope, provenance: {} },
+      { store, db, llm, config: { semantic: { enabled: true, timeoutMs: 50 } } },
+    );
+    expect(result.outcomes[0]).toMatchObject({ status: "created" });
+    expect(result.outcomes[0]?.reviewNeeded).toBeUndefined();
+    expect(result.warnings.join("\n")).toContain("no answer within 50 ms");
+    expect(aborted).toBe(true);
+    expect(reviews(db)).toEqual([]);
   });
 });
 

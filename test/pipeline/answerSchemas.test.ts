@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decisionJsonSchema } from "../../src/pipeline/facts/parseDecision.js";
+import { decisionsJsonSchema } from "../../src/pipeline/facts/parseDecision.js";
 import { hintsJsonSchema } from "../../src/pipeline/hints/parseHints.js";
 import { stage1Schema } from "../../src/pipeline/phase1/parseStage1.js";
 import { workspaceJsonSchema } from "../../src/pipeline/phase2/consolidators/llmConsolidator.js";
@@ -74,16 +74,27 @@ const workspaceLiteral = {
   },
 };
 
-/** The decision prompt's answer line, as a schema (it had none before). */
-const decisionExpected = {
+/** The decisions prompt's answer line (fact_decisions.md), as a schema. */
+const decisionsExpected = {
   type: "object",
   additionalProperties: false,
-  required: ["action", "targetId", "confidence", "reason"],
+  required: ["decisions"],
   properties: {
-    action: { type: "string", enum: ["ADD", "UPDATE", "DELETE", "NONE"] },
-    targetId: { type: ["integer", "null"] },
-    confidence,
-    reason: { type: "string" },
+    decisions: {
+      type: "array",
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["fact", "action", "targetId", "confidence", "reason"],
+        properties: {
+          fact: { type: "integer" },
+          action: { type: "string", enum: ["ADD", "UPDATE", "DELETE", "NONE"] },
+          targetId: { type: ["integer", "null"] },
+          confidence,
+          reason: { type: "string" },
+        },
+      },
+    },
   },
 };
 
@@ -118,7 +129,7 @@ describe.each([
   ["stage1_memory", stage1Schema, stage1Literal],
   ["prospective_hints", hintsJsonSchema, hintsLiteral],
   ["memory_workspace", workspaceJsonSchema, workspaceLiteral],
-  ["fact_decision", decisionJsonSchema, decisionExpected],
+  ["fact_decisions", decisionsJsonSchema, decisionsExpected],
 ])("the %s schema generated from its zod schema", (_name, generated, expected) => {
   it("asks the model for the same shape as the hand-written schema did", () => {
     expect(generated).toEqual(expected);

@@ -68,8 +68,11 @@ describe("cairn run and the background cycle", () => {
   });
 
   /** The step methods a call made on a real Cairn, in order. */
-  async function stepsOf(call: (cairn: Cairn) => Promise<unknown>): Promise<string[]> {
-    const cairn = new Cairn({ home: temp.home, env: temp.env });
+  async function stepsOf(
+    call: (cairn: Cairn) => Promise<unknown>,
+    config?: Record<string, unknown>,
+  ): Promise<string[]> {
+    const cairn = new Cairn({ home: temp.home, env: temp.env, ...(config ? { config } : {}) });
     const calls: string[] = [];
     for (const name of STEP_METHODS) {
       const original = cairn[name].bind(cairn) as (...args: unknown[]) => Promise<unknown>;
@@ -93,5 +96,13 @@ describe("cairn run and the background cycle", () => {
     expect(run).toEqual(["scan", "extract", "consolidate", "refreshEmbeddings", "maintain", "generateHints"]);
     expect(daemon).toEqual(run);
     expect(background).toEqual(run);
+  });
+
+  it("leave maintenance out of the scheduled cycle only, while pipeline.autonomousFrozen is true", async () => {
+    const frozen = { "pipeline.autonomousFrozen": true };
+    const run = await stepsOf((cairn) => cairn.run(), frozen);
+    const daemon = await stepsOf((cairn) => runPipelineCycle(cairn), frozen);
+    expect(run).toContain("maintain");
+    expect(daemon).toEqual(run.filter((step) => step !== "maintain"));
   });
 });

@@ -59,6 +59,11 @@ export function printPhase1(report: Phase1Report, again = "cairn extract"): void
   for (const job of report.jobs.filter((job) => job.error))
     printLine(`  ${job.sessionId}: ${job.outcome}: ${job.error}`);
   if (report.budgetExhausted) printLine("  the daily token budget is spent: remaining sessions wait for tomorrow");
+  if (report.facts?.skipped) {
+    printLine(
+      `  facts not stored (${report.facts.skipped}): the extracted memories keep them pending until it is true`,
+    );
+  }
   for (const failure of report.facts?.errors ?? []) {
     printLine(`  facts of ${failure.sessionId} not stored (retried next run): ${failure.error}`);
   }

@@ -1,61 +1,155 @@
 import type { Database } from "better-sqlite3";
+import type { CairnConfig } from "../../config/schema.js";
 import type { MemoryStore } from "../../memory/memoryStore.js";
 import { normalizeContent } from "../../memory/normalizeContent.js";
+import type { RecallResult } from "../../memory/types.js";
 import type { LlmProvider } from "../../providers/llm/types.js";
 import { withWriteTx } from "../../store/tx.js";
-import { decideFact } from "./decideFact.js";
+import { type Contradiction, detectSyntacticContradiction, sharedTokens } from "./contradiction.js";
+import { decideFacts } from "./decideFacts.js";
 import { persistGraph } from "./persistGraph.js";
+import { detectSemanticContradiction } from "./semanticContradiction.js";
 import type { EntityTriple, Fact, FactDecision, FactOutcome, FactProvenance, IngestFactsResult } from "./types.js";
 
 export interface IngestFactsConfig {
-  /** Facts below this confidence are not written (seed: 0.7). */
+  /** Facts below this confidence are not written (pipeline.minFactConfidenceForWrite). */
   minConfidence: number;
-  /** Decide and audit, write nothing. */
+  /** Decide and audit, write nothing to memories (pipeline.shadowMode). */
   shadow: boolean;
-  /** Apply UPDATE and DELETE (as tombstones); otherwise they are audited as blocked. */
+  /** Every memory write is refused (pipeline.mutationsFrozen): decide and audit like shadow mode. */
+  frozen: boolean;
+  /** Apply UPDATE (as a supersession) and DELETE (as a tombstone); otherwise they are audited as blocked. */
   allowUpdateDelete: boolean;
   graphEnabled: boolean;
   /** Candidates recalled per fact. */
   candidates: number;
+  /** The model-backed contradiction check (advisory, never blocks a write). */
+  semantic: { enabled: boolean; timeoutMs: number };
 }
 
 export const defaultIngestFactsConfig: IngestFactsConfig = {
   minConfidence: 0.7,
   shadow: false,
+  frozen: false,
   allowUpdateDelete: true,
   graphEnabled: true,
   candidates: 5,
+  semantic: { enabled: false, timeoutMs: 45_000 },
 };
 
+/** The fact stage's settings from the configuration's `pipeline` section. */
+export function ingestConfigOf(pipeline: CairnConfig["pipeline"]): Partial<IngestFactsConfig> {
+  return {
+    minConfidence: pipeline.minFactConfidenceForWrite,
+    shadow: pipeline.shadowMode,
+    frozen: pipeline.mutationsFrozen,
+    allowUpdateDelete: pipeline.allowUpdateDelete,
+    semantic: { enabled: pipeline.semanticContradictionEnabled, timeoutMs: pipeline.semanticContradictionTimeoutMs },
+  };
+}
+
 const WHO = "fact-pipeline";
+/** The semantic check runs only where the statements share this many content words. */
+const SEMANTIC_MIN_SHARED = 3;
+
+/** A contradiction found between a fact and one stored memory. */
+interface Conflict extends Contradiction {
+  memoryId: number;
+}
+
+/** A fact past the gates, with everything needed to apply its decision. */
+interface Planned {
+  fact: Fact;
+  content: string;
+  candidates: RecallResult[];
+  decision: FactDecision;
+  conflicts: Conflict[];
+}
+
+interface IngestDeps {
+  store: MemoryStore;
+  db: Database;
+  llm?: LlmProvider | null;
+  config?: Partial<IngestFactsConfig>;
+  now?: () => number;
+}
 
 /**
- * Stores extracted facts: per fact, recall the top candidates in its scope, decide, pass the gates
- * (confidence, empty content, exact duplicate) and apply. Model and embedding calls happen before
- * each write transaction, never inside. Every proposal is audited in memory_history; UPDATE and
- * DELETE tombstone the old row (kept in history), never delete it. Triples go to the graph last,
- * in their own transaction.
+ * Stores the facts of one session. Gates first (empty, low confidence); then every remaining fact's
+ * candidates (recall in its scope); exact duplicates are NONE and facts without candidates ADD without
+ * a model call; every other fact is decided in ONE model call for the session. Contradictions between
+ * a fact and its candidates are flagged for review (never blocking). Writes come last, each in its own
+ * short transaction: no model or embedding call ever runs inside one. Every proposal is audited in
+ * memory_history; UPDATE supersedes the old row and DELETE tombstones it, both kept with history.
  */
 export async function ingestFacts(
   input: { facts: Fact[]; entities: EntityTriple[]; scope: string; provenance: FactProvenance },
-  deps: {
-    store: MemoryStore;
-    db: Database;
-    llm?: LlmProvider | null;
-    config?: Partial<IngestFactsConfig>;
-    now?: () => number;
-  },
+  deps: IngestDeps,
 ): Promise<IngestFactsResult> {
   const config = { ...defaultIngestFactsConfig, ...deps.config };
   const now = deps.now ?? Date.now;
+  const llm = deps.llm ?? null;
   const warnings: string[] = [];
-  const outcomes: FactOutcome[] = [];
-  for (const fact of input.facts) {
-    outcomes.push(await ingestOne(fact, input, { ...deps, config, warnings }));
+  const ctx = { ...deps, config, now, warnings, input };
+  const outcomes: Array<FactOutcome | undefined> = [];
+  const passing: Array<{ index: number; fact: Fact; content: string }> = [];
+  input.facts.forEach((fact, index) => {
+    const content = normalizeContent(fact.content ?? "").storageContent;
+    if (content.length === 0)
+      outcomes[index] = audit(ctx, { fact, content }, null, "skipped", { reason: "empty_fact_content" });
+    else if (fact.confidence < config.minConfidence)
+      outcomes[index] = audit(ctx, { fact, content }, null, "skipped", { reason: "low_fact_confidence" });
+    else passing.push({ index, fact, content });
+  });
+
+  const withCandidates = await Promise.all(
+    passing.map(async (p) => {
+      const recalled = await deps.store.recall({
+        query: p.content,
+        k: config.candidates,
+        scopes: [input.scope],
+        countUsage: false,
+      });
+      return { ...p, candidates: recalled.results };
+    }),
+  );
+  const decisions = new Map<number, FactDecision>();
+  const questions: typeof withCandidates = [];
+  for (const p of withCandidates) {
+    const hash = normalizeContent(p.content).contentHash;
+    const twin = p.candidates.find((c) => normalizeContent(c.content).contentHash === hash);
+    if (twin) {
+      decisions.set(p.index, {
+        action: "NONE",
+        targetId: twin.id,
+        confidence: p.fact.confidence,
+        reason: "exact duplicate of a stored memory",
+        decidedBy: "exact-duplicate",
+      });
+    } else if (p.candidates.length === 0) {
+      decisions.set(p.index, {
+        action: "ADD",
+        confidence: p.fact.confidence,
+        reason: "no similar memories",
+        decidedBy: "no-candidates",
+      });
+    } else questions.push(p);
   }
-  const written = outcomes.flatMap((o) => (o.memoryId !== undefined && o.status !== "none" ? [o.memoryId] : []));
+  const decided = await decideFacts({ questions, llm, warnings });
+  for (const [i, q] of questions.entries()) decisions.set(q.index, decided[i]!);
+
+  const planned = await Promise.all(
+    withCandidates.map(async (p): Promise<Planned & { index: number }> => {
+      const decision = decisions.get(p.index)!;
+      return { ...p, decision, conflicts: await contradictions(p, decision, { llm, config, warnings }) };
+    }),
+  );
+  for (const p of planned) outcomes[p.index] = await apply(ctx, p);
+
+  const final = outcomes.filter((o): o is FactOutcome => o !== undefined);
+  const written = final.flatMap((o) => (o.memoryId !== undefined && o.status !== "none" ? [o.memoryId] : []));
   const graph =
-    config.graphEnabled && !config.shadow && input.entities.length > 0
+    config.graphEnabled && !config.shadow && !config.frozen && input.entities.length > 0
       ? persistGraph({
           db: deps.db,
           graph: deps.store.storage.graph,
@@ -65,88 +159,155 @@ export async function ingestFacts(
         })
       : { entities: 0, relations: 0 };
   if (graph.error) warnings.push(`graph not updated: ${graph.error}`);
-  return { outcomes, graph, warnings };
+  return { outcomes: final, graph, warnings };
 }
 
-async function ingestOne(
-  fact: Fact,
-  input: { scope: string; provenance: FactProvenance },
-  deps: { store: MemoryStore; db: Database; llm?: LlmProvider | null; config: IngestFactsConfig; warnings: string[] },
-): Promise<FactOutcome> {
-  const { store, config } = deps;
-  const content = normalizeContent(fact.content ?? "").storageContent;
-  const audit = (decision: FactDecision | null, status: FactOutcome["status"], extra: Partial<FactOutcome> = {}) => {
-    const outcome: FactOutcome = { content, decision, status, ...extra };
-    withWriteTx(deps.db, () =>
-      store.storage.history.add({
-        memoryId: outcome.memoryId ?? outcome.targetId ?? null,
-        event: `fact_${status}`,
-        newContent: content,
-        who: WHO,
-        reason: outcome.reason ?? decision?.reason ?? null,
-        metadata: {
-          action: decision?.action ?? null,
-          confidence: fact.confidence,
-          type: fact.type,
-          scope: input.scope,
-          decidedBy: decision?.decidedBy ?? null,
-          targetId: outcome.targetId ?? null,
-          shadow: config.shadow,
-        },
-        now: Date.now(),
-      }),
-    );
-    return outcome;
-  };
-  if (content.length === 0) return audit(null, "skipped", { reason: "empty_fact_content" });
-  if (fact.confidence < config.minConfidence) return audit(null, "skipped", { reason: "low_fact_confidence" });
-
-  const recalled = await store.recall({
-    query: content,
-    k: config.candidates,
-    scopes: [input.scope],
-    countUsage: false,
-  });
-  const decision = await decideFact({
-    fact,
-    candidates: recalled.results,
-    llm: deps.llm ?? null,
+/**
+ * The syntactic detector on the fact against every candidate (the UPDATE / DELETE target is one of
+ * them); the semantic one, when enabled, on the closest pair the syntactic one left alone that shares
+ * enough words: the target of an UPDATE / DELETE, else the best candidate. One model call per fact at
+ * most, all of a session's checks at once.
+ */
+async function contradictions(
+  p: { content: string; candidates: RecallResult[] },
+  decision: FactDecision,
+  deps: { llm: LlmProvider | null; config: IngestFactsConfig; warnings: string[] },
+): Promise<Conflict[]> {
+  const conflicts: Conflict[] = [];
+  for (const candidate of p.candidates) {
+    if (decision.action === "NONE" && decision.targetId === candidate.id) continue;
+    const found = detectSyntacticContradiction(p.content, candidate.content);
+    if (found) conflicts.push({ ...found, memoryId: candidate.id });
+  }
+  const { semantic } = deps.config;
+  if (!semantic.enabled || !deps.llm) return conflicts;
+  const flagged = new Set(conflicts.map((c) => c.memoryId));
+  const ordered =
+    decision.targetId === undefined
+      ? p.candidates
+      : [...p.candidates].sort((a, b) => Number(b.id === decision.targetId) - Number(a.id === decision.targetId));
+  const pair = ordered.find(
+    (c) =>
+      !flagged.has(c.id) &&
+      !(decision.action === "NONE" && decision.targetId === c.id) &&
+      sharedTokens(p.content, c.content).length >= SEMANTIC_MIN_SHARED,
+  );
+  if (!pair) return conflicts;
+  const found = await detectSemanticContradiction({
+    fact: p.content,
+    stored: pair.content,
+    llm: deps.llm,
+    timeoutMs: semantic.timeoutMs,
     warnings: deps.warnings,
   });
-  if (config.shadow) return audit(decision, "none", { reason: "shadow_mode", ...target(decision) });
-  if (decision.action === "NONE") return audit(decision, "none", target(decision));
+  if (found) conflicts.push({ ...found, memoryId: pair.id });
+  return conflicts;
+}
+
+type Ctx = Required<Omit<IngestDeps, "config" | "llm">> & {
+  config: IngestFactsConfig;
+  warnings: string[];
+  input: { scope: string; provenance: FactProvenance };
+};
+
+async function apply(ctx: Ctx, p: Planned): Promise<FactOutcome> {
+  const { store, config, input } = ctx;
+  const { decision } = p;
+  const out = (status: FactOutcome["status"], extra: Partial<FactOutcome> = {}) =>
+    audit(ctx, p, decision, status, extra);
+  if (config.frozen) return out("none", { reason: "mutations_frozen", ...target(decision) });
+  if (config.shadow) return out("none", { reason: "shadow_mode", ...target(decision) });
+  if (decision.action === "NONE") return out("none", target(decision));
   if ((decision.action === "UPDATE" || decision.action === "DELETE") && !config.allowUpdateDelete) {
-    return audit(decision, "blocked", { reason: "update_delete_disabled", ...target(decision) });
+    return out("blocked", { reason: "update_delete_disabled", ...target(decision) });
   }
   if (decision.action === "DELETE") {
     const deleted = store.forget(decision.targetId!, { who: WHO, reason: decision.reason });
-    return audit(decision, deleted ? "deleted" : "skipped", {
-      ...target(decision),
-      ...(deleted ? {} : { reason: "target_gone" }),
-    });
+    return out(deleted ? "deleted" : "skipped", { ...target(decision), ...(deleted ? {} : { reason: "target_gone" }) });
   }
   const remembered = await store.remember({
-    content,
+    content: p.content,
     scope: input.scope,
-    type: fact.type,
-    confidence: fact.confidence,
+    type: p.fact.type,
+    confidence: p.fact.confidence,
     who: WHO,
     why: decision.action === "UPDATE" ? "updated-fact" : "extracted-fact",
     ...(input.provenance.ref ? { ref: input.provenance.ref } : {}),
     ...(input.provenance.project ? { project: input.provenance.project } : {}),
-    provenance: provenanceOf(fact, input.provenance),
+    provenance: provenanceOf(p.fact, input.provenance),
   });
-  if (remembered.status === "deduped")
-    return audit(decision, "deduped", {
-      ...(remembered.id === undefined ? {} : { memoryId: remembered.id }),
-      reason: "exact_duplicate",
+  const id = remembered.id;
+  if (remembered.status === "skipped" || id === undefined)
+    return out("skipped", { reason: remembered.reason ?? "not_stored" });
+  if (decision.action === "UPDATE" && decision.targetId !== id) {
+    const superseded = store.supersede(decision.targetId!, id, { who: WHO, reason: decision.reason });
+    return out(superseded ? "updated" : "created", {
+      memoryId: id,
+      ...target(decision),
+      ...(superseded ? {} : { reason: "target_gone" }),
     });
-  if (remembered.status !== "created") return audit(decision, "skipped", { reason: remembered.reason ?? "not_stored" });
-  if (decision.action === "UPDATE") {
-    store.forget(decision.targetId!, { who: WHO, reason: `superseded by memory ${remembered.id}: ${decision.reason}` });
-    return audit(decision, "updated", { memoryId: remembered.id!, ...target(decision) });
   }
-  return audit(decision, "created", { memoryId: remembered.id! });
+  if (remembered.status === "deduped") return out("deduped", { memoryId: id, reason: "exact_duplicate" });
+  return out("created", { memoryId: id });
+}
+
+/**
+ * Audits one proposal in memory_history and, when a detector fired, flags it for review: the flag is
+ * about the stored memory, related to the new memory when one was written, else carrying the fact.
+ */
+function audit(
+  ctx: Ctx,
+  p: { fact: Fact; content: string; conflicts?: Conflict[] },
+  decision: FactDecision | null,
+  status: FactOutcome["status"],
+  extra: Partial<FactOutcome> = {},
+): FactOutcome {
+  const conflicts = p.conflicts ?? [];
+  const outcome: FactOutcome = {
+    content: p.content,
+    decision,
+    status,
+    ...extra,
+    ...(conflicts.length > 0 ? { reviewNeeded: true } : {}),
+  };
+  const now = ctx.now();
+  const written = status === "created" || status === "updated" || status === "deduped" ? outcome.memoryId : undefined;
+  withWriteTx(ctx.db, () => {
+    ctx.store.storage.history.add({
+      memoryId: outcome.memoryId ?? outcome.targetId ?? null,
+      event: `fact_${status}`,
+      newContent: p.content,
+      who: WHO,
+      reason: outcome.reason ?? decision?.reason ?? null,
+      metadata: {
+        action: decision?.action ?? null,
+        confidence: p.fact.confidence,
+        type: p.fact.type,
+        scope: ctx.input.scope,
+        decidedBy: decision?.decidedBy ?? null,
+        targetId: outcome.targetId ?? null,
+        shadow: ctx.config.shadow,
+        ...(conflicts.length > 0
+          ? {
+              reviewNeeded: true,
+              contradictions: conflicts.map((c) => ({ memoryId: c.memoryId, detector: c.detector, reason: c.reason })),
+            }
+          : {}),
+      },
+      now,
+    });
+    for (const conflict of conflicts) {
+      if (conflict.memoryId === written) continue;
+      ctx.store.storage.reviews.add({
+        memoryId: conflict.memoryId,
+        reason: conflict.reason,
+        detector: conflict.detector,
+        ...(written === undefined ? { proposedContent: p.content } : { relatedId: written }),
+        now,
+      });
+    }
+  });
+  return outcome;
 }
 
 function target(decision: FactDecision): Partial<FactOutcome> {

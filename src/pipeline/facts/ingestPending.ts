@@ -12,30 +12,51 @@ const BATCH = 50;
 /**
  * Stage-1 outputs are stored first; their facts follow in this separate step, so a crash or a failing
  * decision model leaves them pending for the next run instead of losing them. Each output is marked
- * ingested only after `ingest` succeeded for it.
+ * ingested only after `ingest` succeeded for it. `concurrency` workers pull outputs from one stream
+ * (refilled from the store as it drains, so no batch boundary idles a worker): their model calls
+ * overlap, their writes (short synchronous transactions) serialize by themselves.
  */
 export async function ingestPendingFacts(deps: {
   stage1: Pick<Stage1Repository, "pendingFacts" | "markFactsIngested">;
   ingest: (output: Stage1Output) => Promise<{ written: number }>;
   clock: Clock;
+  /** Outputs ingested at once (extraction.concurrency); default 1. */
+  concurrency?: number;
 }): Promise<FactsReport> {
   const totals: FactsReport = { outputs: 0, written: 0, failed: 0, errors: [] };
-  const failed = new Set<string>();
-  for (;;) {
-    // Outputs that failed this run stay pending for the next one; skip past them, not stop at them.
-    const batch = deps.stage1.pendingFacts(BATCH + failed.size).filter((output) => !failed.has(output.sessionId));
-    if (batch.length === 0) return totals;
-    for (const output of batch) {
+  // Sessions in flight, and those that failed this run: they stay pending for the next run, so
+  // refills skip past them instead of stopping at them.
+  const taken = new Set<string>();
+  let queue: Stage1Output[] = [];
+  let drained = false;
+  const next = (): Stage1Output | undefined => {
+    if (queue.length === 0 && !drained) {
+      // One output per session at a time, oldest first: a session's later output waits for a later refill.
+      const bySession = new Map<string, Stage1Output>();
+      for (const output of deps.stage1.pendingFacts(BATCH + taken.size)) {
+        if (!taken.has(output.sessionId) && !bySession.has(output.sessionId)) bySession.set(output.sessionId, output);
+      }
+      queue = [...bySession.values()];
+      drained = queue.length === 0;
+    }
+    const output = queue.shift();
+    if (output) taken.add(output.sessionId);
+    return output;
+  };
+  const worker = async () => {
+    for (let output = next(); output; output = next()) {
       try {
         const { written } = await deps.ingest(output);
         deps.stage1.markFactsIngested(output.sessionId, output.generatedAt, deps.clock());
+        taken.delete(output.sessionId);
         totals.outputs += 1;
         totals.written += written;
       } catch (error) {
-        failed.add(output.sessionId);
         totals.failed += 1;
         totals.errors.push({ sessionId: output.sessionId, error: errorMessage(error) });
       }
     }
-  }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, deps.concurrency ?? 1) }, worker));
+  return totals;
 }

@@ -3,7 +3,7 @@ import type { MemoryStore } from "../../memory/memoryStore.js";
 import type { LlmProvider } from "../../providers/llm/types.js";
 import { GLOBAL_WORKSPACE } from "../../workspace/workspacePaths.js";
 import type { Stage1Output } from "../phase1/types.js";
-import { ingestFacts } from "./ingestFacts.js";
+import { type IngestFactsConfig, ingestFacts } from "./ingestFacts.js";
 import { statesUserWideHabit } from "./statesUserWideHabit.js";
 
 /**
@@ -13,7 +13,14 @@ import { statesUserWideHabit } from "./statesUserWideHabit.js";
  */
 export async function ingestStage1Facts(
   output: Stage1Output,
-  deps: { store: MemoryStore; db: Database; llm: LlmProvider | null; now: () => number },
+  deps: {
+    store: MemoryStore;
+    db: Database;
+    llm: LlmProvider | null;
+    now: () => number;
+    /** The modes and thresholds (ingestConfigOf(config.pipeline)). */
+    config?: Partial<IngestFactsConfig>;
+  },
 ): Promise<{ written: number }> {
   const project = output.projectKey ?? GLOBAL_WORKSPACE;
   const isUserLevel = (fact: Stage1Output["facts"][number]) =>
@@ -32,7 +39,7 @@ export async function ingestStage1Facts(
         scope: group.scope,
         provenance: { sessionId: output.sessionId, ...(output.projectKey ? { project: output.projectKey } : {}) },
       },
-      { store: deps.store, db: deps.db, llm: deps.llm, now: deps.now },
+      { store: deps.store, db: deps.db, llm: deps.llm, now: deps.now, ...(deps.config ? { config: deps.config } : {}) },
     );
     written += result.outcomes.filter((outcome) => outcome.status === "created" || outcome.status === "updated").length;
   }

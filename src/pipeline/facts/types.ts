@@ -18,7 +18,7 @@ export interface FactDecision {
   targetId?: number;
   confidence: number;
   reason: string;
-  /** "llm", "deterministic" or "no-candidates". */
+  /** "llm", "deterministic", "no-candidates" or "exact-duplicate". */
   decidedBy: string;
 }
 
@@ -31,6 +31,8 @@ export interface FactOutcome {
   memoryId?: number;
   targetId?: number;
   reason?: string;
+  /** A contradiction detector fired: the proposal is flagged for a person (storage.reviews). */
+  reviewNeeded?: boolean;
 }
 
 export interface IngestFactsResult {

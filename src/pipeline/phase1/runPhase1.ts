@@ -61,6 +61,8 @@ export interface Phase1Report {
     /** Outputs whose facts could not be stored this run; they stay pending for the next one. */
     failed: number;
     errors: Array<{ sessionId: string; error: string }>;
+    /** Why the fact step did not run (`pipeline.enabled` false); the outputs stay pending. */
+    skipped?: string;
   };
 }
 

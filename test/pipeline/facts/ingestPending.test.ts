@@ -52,6 +52,31 @@ describe("ingestPendingFacts", () => {
     expect(stage1.marked).toEqual(Array.from({ length: 10 }, (_, index) => `s${60 + index}`));
   });
 
+  it("ingests up to `concurrency` outputs at once, never one session twice, and keeps failures pending", async () => {
+    const stage1 = stage1Table(Array.from({ length: 120 }, (_, index) => `s${index}`));
+    let inFlight = 0;
+    let most = 0;
+    const started: string[] = [];
+    const report = await ingestPendingFacts({
+      stage1,
+      concurrency: 8,
+      ingest: async (output) => {
+        started.push(output.sessionId);
+        inFlight += 1;
+        most = Math.max(most, inFlight);
+        await new Promise((resolve) => setImmediate(resolve));
+        inFlight -= 1;
+        if (output.sessionId === "s7" || output.sessionId === "s99") throw new Error("decision model down");
+        return { written: 1 };
+      },
+      clock: () => 1,
+    });
+    expect(most).toBe(8);
+    expect(new Set(started).size).toBe(started.length);
+    expect(report).toMatchObject({ outputs: 118, written: 118, failed: 2 });
+    expect(stage1.pendingFacts(10).map((output) => output.sessionId)).toEqual(["s7", "s99"]);
+  });
+
   it("with nothing pending reports nothing", async () => {
     const report = await ingestPendingFacts({
       stage1: stage1Table([]),

@@ -1,0 +1,155 @@
+import { stem } from "../../text/stem.js";
+import { contentStems, words } from "../../text/tokenize.js";
+
+/** What a contradiction detector found between a new fact and a stored memory. */
+export interface Contradiction {
+  detector: "syntactic" | "semantic";
+  reason: string;
+}
+
+/**
+ * Words that turn a statement around. "n't" contractions are matched by suffix; "stop" and "avoid"
+ * are here because coding instructions negate with them ("stop using X", "avoid X") as often as with "not".
+ */
+const NEGATIONS = new Set([
+  "not",
+  "no",
+  "never",
+  "none",
+  "neither",
+  "nor",
+  "without",
+  "cannot",
+  "stop",
+  "stopped",
+  "stops",
+  "avoid",
+  "avoids",
+  "avoided",
+]);
+const CONTRACTED = new Set([
+  "dont",
+  "doesnt",
+  "didnt",
+  "isnt",
+  "wasnt",
+  "arent",
+  "werent",
+  "wont",
+  "cant",
+  "shouldnt",
+  "mustnt",
+]);
+
+/** Opposite settings and directions that keep a sentence's subject while reversing what it says. */
+const ANTONYMS: ReadonlyArray<readonly [string, string]> = [
+  ["enable", "disable"],
+  ["allow", "deny"],
+  ["allow", "disallow"],
+  ["allow", "forbid"],
+  ["accept", "reject"],
+  ["on", "off"],
+  ["include", "exclude"],
+  ["add", "remove"],
+  ["install", "uninstall"],
+  ["sync", "async"],
+  ["synchronous", "asynchronous"],
+  ["true", "false"],
+  ["required", "optional"],
+  ["public", "private"],
+  ["local", "remote"],
+  ["online", "offline"],
+  ["visible", "hidden"],
+  ["mutable", "immutable"],
+  ["lock", "unlock"],
+  ["increase", "decrease"],
+  ["pass", "fail"],
+  ["valid", "invalid"],
+  ["static", "dynamic"],
+];
+const STEMMED = ANTONYMS.map(([a, b]) => ({ a, b, x: stem(a), y: stem(b) }));
+
+/** What the detector reads from one statement. */
+interface Statement {
+  negated: boolean;
+  /** Stemmed content words (stop words left out). */
+  content: Set<string>;
+  /** Every word stemmed, stop words kept: "on" and "off" are stop words and antonyms. */
+  stems: Set<string>;
+}
+
+/**
+ * Statements read recently: a session compares each fact with several candidates, and a stored memory
+ * is a candidate for many facts. Bounded, so a long run does not grow it.
+ */
+const recent = new Map<string, Statement>();
+const RECENT_MAX = 2000;
+
+function statementOf(text: string): Statement {
+  let statement = recent.get(text);
+  if (!statement) {
+    const all = words(text);
+    statement = {
+      negated: all.some(isNegation),
+      content: new Set(contentStems(text)),
+      stems: new Set(all.map((word) => stem(word.replace(/'/g, "")))),
+    };
+    if (recent.size >= RECENT_MAX) recent.clear();
+    recent.set(text, statement);
+  }
+  return statement;
+}
+
+function isNegation(word: string): boolean {
+  return NEGATIONS.has(word) || word.endsWith("n't") || CONTRACTED.has(word);
+}
+
+/** Whether the text negates what it states. */
+export function hasNegation(text: string): boolean {
+  return statementOf(text).negated;
+}
+
+/** Stemmed content words both texts contain (stop words left out). */
+export function sharedTokens(a: string, b: string): string[] {
+  const right = statementOf(b).content;
+  return [...statementOf(a).content].filter((token) => right.has(token));
+}
+
+/** The first opposite pair with one side in each text and neither side in both. */
+function antonymPair(a: string, b: string): readonly [string, string] | undefined {
+  const left = statementOf(a).stems;
+  const right = statementOf(b).stems;
+  for (const { a: one, b: other, x, y } of STEMMED) {
+    if (left.has(x) && right.has(y) && !left.has(y) && !right.has(x)) return [one, other];
+    if (left.has(y) && right.has(x) && !left.has(x) && !right.has(y)) return [other, one];
+  }
+  return undefined;
+}
+
+/** The shared stems as the fact spells them, for a reason a person reads. */
+function spelled(fact: string, shared: string[]): string {
+  const wanted = new Set(shared);
+  const out: string[] = [];
+  for (const word of words(fact)) {
+    const token = stem(word.replace(/'/g, ""));
+    if (wanted.delete(token)) out.push(word);
+  }
+  return out.slice(0, 4).join(", ");
+}
+
+/**
+ * The syntactic contradiction detector: two statements about the same thing (at least two shared
+ * content words) where one is negated and the other not, or where they use opposite words
+ * (enabled / disabled). Cheap and pure, so it runs on every proposal; it only flags for review.
+ */
+export function detectSyntacticContradiction(fact: string, stored: string): Contradiction | null {
+  const shared = sharedTokens(fact, stored);
+  if (shared.length < 2) return null;
+  const about = spelled(fact, shared);
+  if (hasNegation(fact) !== hasNegation(stored)) {
+    return { detector: "syntactic", reason: `one statement negates the other (shared: ${about})` };
+  }
+  const pair = antonymPair(fact, stored);
+  if (pair) return { detector: "syntactic", reason: `opposite terms ${pair[0]} / ${pair[1]} (shared: ${about})` };
+  return null;
+}
