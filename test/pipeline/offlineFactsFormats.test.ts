@@ -80,7 +80,8 @@ describe("offline facts and changes, stated by the user in each transcript forma
 
         expect(first).toEqual([
           { type: "fact", content: "The API listens on port 3000 locally." },
-          { type: "fact", content: "We use MySQL 8 for the database, and the tests run with Jest." },
+          { type: "fact", content: "We use MySQL 8 for the database." },
+          { type: "fact", content: "The tests run with Jest." },
         ]);
         expect(later).toEqual([
           { type: "decision", content: "We migrated from MySQL to Postgres 16 last week." },

@@ -7,7 +7,7 @@ import { procedureCommandPattern } from "./patterns.js";
 import { isPreference } from "./preferences.js";
 import { headline } from "./sentences.js";
 import { isStatedDecision } from "./statedDecision.js";
-import { statedFact } from "./statedFacts.js";
+import { statedFacts } from "./statedFacts.js";
 import { ownSentences } from "./userStatements.js";
 
 interface Evidence {
@@ -69,8 +69,7 @@ function gatherEvidence(session: SessionRecord, items: readonly ItemRecord[]): S
   const projectFacts = dedupe(
     statements.flatMap((s) => {
       if (isPreference(s.text) || isStatedDecision(s.text)) return [];
-      const fact = statedFact(s.text);
-      return fact ? [{ text: fact.text, itemId: s.itemId }] : [];
+      return statedFacts(s.text).map((fact) => ({ text: fact.text, itemId: s.itemId }));
     }),
   ).slice(0, 12);
   const runs = commandRuns(items);

@@ -117,3 +117,19 @@ export function statedFact(sentence: string): StatedFact | null {
     return { text, change: /\bnow\b/.test(value) };
   return null;
 }
+
+/**
+ * The facts of one sentence. Clauses joined by "; " or ", and" that each state a fact are kept apart
+ * ("We use MySQL 8 for the database, and the tests run with Jest"): a later change to one of them
+ * must be able to replace it without taking the other along.
+ */
+export function statedFacts(sentence: string): StatedFact[] {
+  if (!isAssertion(sentence)) return [];
+  const clauses = sentence
+    .split(/;\s+|,\s+(?:and|but|while|whereas)\s+/)
+    .map((clause) => statedFact(clause))
+    .filter((fact): fact is StatedFact => fact !== null);
+  if (clauses.length > 1) return clauses;
+  const whole = statedFact(sentence);
+  return whole ? [whole] : [];
+}
