@@ -28,6 +28,9 @@ describe("a user's statement of project fact", () => {
     ["We migrated from MySQL to Postgres 16.", "We migrated from MySQL to Postgres 16.", true],
     ["Heads up: the default branch was renamed to main.", "The default branch was renamed to main.", true],
     ["FYI: the database is Postgres 16 now.", "The database is Postgres 16 now.", true],
+    ["Now the API listens on 8080.", "Now the API listens on 8080.", true],
+    ["We're now on Node 22.", "We're now on Node 22.", true],
+    ["we’re using Biome for linting", "We’re using Biome for linting.", false],
   ])("%s", (sentence, text, change) => {
     expect(statedFact(sentence)).toEqual({ text, change });
   });

@@ -13,6 +13,8 @@ import { ownSentences } from "./userStatements.js";
 interface Evidence {
   text: string;
   itemId: number;
+  /** For a stated fact: whether it states a change, which makes it explicitly the current value. */
+  change?: boolean;
 }
 
 /** What a session says, gathered once; the summary, the raw memory and the facts are written from it. */
@@ -60,8 +62,9 @@ function gatherEvidence(session: SessionRecord, items: readonly ItemRecord[]): S
     .filter((t) => t.text.length >= 8);
   // Only the user's own words become preferences, decisions and facts. An assistant turn is the
   // agent's reply: its acknowledgements ("Understood, switching to pnpm.", "Got it, I'll use Vitest")
-  // echo or anticipate the user and would turn a guess or a courtesy into a standing instruction. What
-  // the agent did is kept where the session itself shows the result: commands, by the outcome their
+  // echo or anticipate the user, and its reports ("the config now includes ...") are its own claims
+  // about work in progress; kept, they would turn a courtesy or a guess into a standing instruction.
+  // What the agent did is kept where the session shows the result: commands, by the outcome their
   // tool results report, and files, by its edit calls.
   const statements = userItems.flatMap((item) => ownSentences(item.text).map((text) => ({ text, itemId: item.id })));
   const preferences = dedupe(statements.filter((s) => isPreference(s.text))).slice(0, 12);
@@ -69,7 +72,7 @@ function gatherEvidence(session: SessionRecord, items: readonly ItemRecord[]): S
   const projectFacts = dedupe(
     statements.flatMap((s) => {
       if (isPreference(s.text) || isStatedDecision(s.text)) return [];
-      return statedFacts(s.text).map((fact) => ({ text: fact.text, itemId: s.itemId }));
+      return statedFacts(s.text).map((fact) => ({ text: fact.text, itemId: s.itemId, change: fact.change }));
     }),
   ).slice(0, 12);
   const runs = commandRuns(items);
@@ -244,7 +247,8 @@ function facts(found: {
     ...found.projectFacts.map((f) => ({
       content: f.text,
       type: "fact" as const,
-      confidence: 0.8,
+      // The user said so; a change ("is now", "we moved to") also says the value is the current one.
+      confidence: f.change ? 0.85 : 0.8,
       evidence: [f.itemId],
     })),
     ...found.procedures.slice(0, 5).map((p) => ({

@@ -32,8 +32,8 @@ const NOUN_PHRASE = String.raw`(?:${DETERMINER}\s+(?:${WORD}\s+){0,4}?${WORD}|${
  */
 const CHANGED_SUBJECT = String.raw`(?:${DETERMINER}\s+(?:${WORD}\s+){0,4}?${WORD}|(?!${PRONOUN})(?<bare>${WORD})(?:\s+${WORD}){0,2}?)`;
 const WE = String.raw`(?:we|our\s+team|the\s+team|this\s+(?:project|repo(?:sitory)?|codebase))`;
-/** A short opening adverbial before the subject: "As of today, ...", "Since the last release, ...". */
-const OPENING = String.raw`^(?:[^,]{1,40},\s+)?`;
+/** A short opening before the subject: "As of today, ...", "Since the last release, ...", "Now ...". */
+const OPENING = String.raw`^(?:[^,]{1,40},\s+)?(?:now\s+)?`;
 const ADVERBS = String.raw`(?:(?:have|has|had|'ve|just|recently|finally|now|already|fully|officially|completely|also|since|then|all)\s+)*`;
 
 /** Statements of change: the strongest evidence that an older memory on the subject is stale. */
@@ -71,7 +71,7 @@ const SETUP_VERB = String.raw`(?:listens?|runs?|lives?|sits?|uses?|is\s+using|ar
 
 /** "We use MySQL 8 for the database", "we're on Node 20", "we don't use Redux". */
 const WE_STATE = new RegExp(
-  String.raw`${OPENING}${WE}\s+(?:(?:currently|still|only|mostly|always|also|now)\s+)?(?:use|are\s+using|'re\s+using|run|deploy|host|target|rely\s+on|depend\s+on|are\s+on|'re\s+on|store|keep|pin|build\s+with|test\s+with|(?:do\s+not|don't)\s+use)\s+(?<value>(?!(?:it|this|that|them|these|those)\b).+)$`,
+  String.raw`${OPENING}${WE}\s+(?:(?:currently|still|only|mostly|always|also|now)\s+)?(?:use|are\s+(?:(?:currently|still|now|all|also)\s+)?(?:using|on)|run|deploy|host|target|rely\s+on|depend\s+on|store|keep|pin|build\s+with|test\s+with|(?:do\s+not|don't)\s+use)\s+(?<value>(?!(?:it|this|that|them|these|those)\b).+)$`,
 );
 
 /** "The API listens on port 3000 locally", "our CI runs on GitHub Actions", "the database is MySQL 8". */
@@ -107,14 +107,15 @@ export function statedFact(sentence: string): StatedFact | null {
   const text = statementText(cleaned);
   // The patterns are written in lower case; only the sentence's first letter is folded, since the
   // capitals inside it are what tell a name ("Vitest", "API") from a word.
-  const body = cleaned.charAt(0).toLowerCase() + cleaned.slice(1);
+  const body = (cleaned.charAt(0).toLowerCase() + cleaned.slice(1)).replace(/’/g, "'").replace(/\bwe're\b/gi, "we are");
   if (CHANGE.some((pattern) => matching(pattern, body))) return { text, change: true };
   const now = matching(NOW_STATE, body)?.groups?.value;
   if (now !== undefined && hasValue(now)) return { text, change: true };
-  if (WE_STATE.test(body)) return { text, change: false };
+  // A plain state marked as current ("we are now on Node 22") is a change too.
+  const marked = /\bnow\b/.test(body);
+  if (WE_STATE.test(body)) return { text, change: marked };
   const value = (SUBJECT_STATE.exec(body) ?? matching(BARE_SUBJECT_SETUP, body))?.groups?.value;
-  if (value !== undefined && hasValue(value) && value.split(/\s+/).length <= 12)
-    return { text, change: /\bnow\b/.test(value) };
+  if (value !== undefined && hasValue(value) && value.split(/\s+/).length <= 12) return { text, change: marked };
   return null;
 }
 
