@@ -28,6 +28,8 @@ function sessions(ids: [string, string]): SessionToWrite[] {
         { role: "user", text: "Add a health check endpoint. The API listens on port 3000 locally." },
         { role: "assistant", text: `${ACKNOWLEDGEMENTS[3]} I added GET /health.` },
         { role: "user", text: "We use MySQL 8 for the database, and the tests run with Jest." },
+        { role: "shell", command: "npm run lint", output: "error: 'x' is defined but never used", failed: true },
+        { role: "shell", command: "npx jest src/invoice", output: "Tests: 4 passed, 4 total", failed: false },
         { role: "assistant", text: ACKNOWLEDGEMENTS[2]! },
       ],
     },
@@ -59,7 +61,7 @@ const IDS: Partial<Record<SourceAgent, [string, string]>> = {
 
 describe("offline facts and changes, stated by the user in each transcript format", () => {
   it.each(Object.keys(IDS) as SourceAgent[])(
-    "%s: keeps the user's facts and changes with their subject, and no acknowledgement",
+    "%s: keeps the user's facts and changes with their subject, commands that succeeded, and no acknowledgement",
     async (agent) => {
       const root = tempDir("cairn-offline-facts-src-");
       transcriptWriters[agent]!(root, sessions(IDS[agent]!));
@@ -82,6 +84,8 @@ describe("offline facts and changes, stated by the user in each transcript forma
           { type: "fact", content: "The API listens on port 3000 locally." },
           { type: "fact", content: "We use MySQL 8 for the database." },
           { type: "fact", content: "The tests run with Jest." },
+          // Only the command whose result shows that it succeeded.
+          { type: "procedural", content: "Command that worked: `npx jest src/invoice`" },
         ]);
         expect(later).toEqual([
           { type: "decision", content: "We migrated from MySQL to Postgres 16 last week." },
