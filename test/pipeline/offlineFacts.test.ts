@@ -53,6 +53,7 @@ describe("a user's statement of project fact", () => {
     "Now run the e2e tests with pnpm test:e2e.",
     // No subject, or nothing named.
     "it now listens on 8080",
+    "This is now set to 8080.",
     "the dim is too dim",
     "Code is merged to main locally, not pushed.",
     "This is an ephemeral branch (no upstream).",

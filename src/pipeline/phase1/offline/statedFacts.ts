@@ -20,7 +20,8 @@ export interface StatedFact {
 const SHAPED = String.raw`(?:\x60[^\x60]+\x60|"[^"]+"|[A-Z]{2,}[\w.-]*|[a-z]+[A-Z][\w.-]*|[A-Z][a-z]+[A-Z][\w.-]*|[\w-]*\d[\w.:/-]*|[\w-]+[./_][\w./_-]+)`;
 /** A value worth remembering: a shaped token, or a capitalised name inside the sentence ("Vitest"). */
 const VALUE_TOKEN = new RegExp(String.raw`(?:^|[\s(])(?:${SHAPED}|[A-Z][a-z]+)`);
-const DETERMINER = `(?:the|our|this|that|these|those|my|its|their|all|every|each)`;
+/** A determiner, then a noun: "this is now set to 8080" starts with a pronoun, not a noun phrase. */
+const DETERMINER = String.raw`(?:the|our|this|that|these|those|my|its|their|all|every|each)(?=\s+(?!(?:is|are|was|were|be|been|has|have|had|will|would|can|could|should|shall|may|might|must|does|do|did)\b))`;
 const WORD = String.raw`[\w@./:\x60'"#-]+`;
 const PRONOUN = String.raw`(?:it|this|that|they|them|he|she|you|there|here|which|what|who|everything|something|nothing|anything|one)\b`;
 /** "the API", "our staging database", "this repo's CI", "\x60src/api\x60", "API_PORT". */
