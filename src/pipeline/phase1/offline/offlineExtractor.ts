@@ -1,16 +1,20 @@
 import type { ItemRecord, SessionRecord } from "../../../collection/types.js";
-import { isDecisionContent } from "../../../text/decisionLanguage.js";
 import { isTopicWord } from "../../../text/stopWords.js";
 import type { EntityTriple, ExtractedFact, Stage1Extraction } from "../types.js";
 import { type CommandRun, commandFamily, commandRuns } from "./commands.js";
 import { filesTouched } from "./filesTouched.js";
 import { procedureCommandPattern } from "./patterns.js";
-import { statedPreferences } from "./preferences.js";
-import { headline, sentences } from "./sentences.js";
+import { isPreference } from "./preferences.js";
+import { headline } from "./sentences.js";
+import { isStatedDecision } from "./statedDecision.js";
+import { statedFacts } from "./statedFacts.js";
+import { ownSentences } from "./userStatements.js";
 
 interface Evidence {
   text: string;
   itemId: number;
+  /** For a stated fact: whether it states a change, which makes it explicitly the current value. */
+  change?: boolean;
 }
 
 /** What a session says, gathered once; the summary, the raw memory and the facts are written from it. */
@@ -19,6 +23,8 @@ interface SessionEvidence {
   tasks: Evidence[];
   preferences: Evidence[];
   decisions: Evidence[];
+  /** What the user stated about the project: how it is set up, or how that changed. */
+  projectFacts: Evidence[];
   runs: CommandRun[];
   procedures: ReturnType<typeof workedProcedures>;
   fixes: ReturnType<typeof failuresAndFixes>;
@@ -54,24 +60,28 @@ function gatherEvidence(session: SessionRecord, items: readonly ItemRecord[]): S
   const tasks = userItems
     .map((item) => ({ text: headline(item.text), itemId: item.id }))
     .filter((t) => t.text.length >= 8);
-  const preferences = dedupe(
-    userItems.flatMap((item) => statedPreferences(item.text).map((text) => ({ text, itemId: item.id }))),
+  // Only the user's own words become preferences, decisions and facts. An assistant turn is the
+  // agent's reply: its acknowledgements ("Understood, switching to pnpm.", "Got it, I'll use Vitest")
+  // echo or anticipate the user, and its reports ("the config now includes ...") are its own claims
+  // about work in progress; kept, they would turn a courtesy or a guess into a standing instruction.
+  // What the agent did is kept where the session shows the result: commands, by the outcome their
+  // tool results report, and files, by its edit calls.
+  const statements = userItems.flatMap((item) => ownSentences(item.text).map((text) => ({ text, itemId: item.id })));
+  const preferences = dedupe(statements.filter((s) => isPreference(s.text))).slice(0, 12);
+  const decisions = dedupe(statements.filter((s) => isStatedDecision(s.text))).slice(0, 10);
+  const projectFacts = dedupe(
+    statements.flatMap((s) => {
+      if (isPreference(s.text) || isStatedDecision(s.text)) return [];
+      return statedFacts(s.text).map((fact) => ({ text: fact.text, itemId: s.itemId, change: fact.change }));
+    }),
   ).slice(0, 12);
-  const decisions = dedupe(
-    items
-      .filter((item) => item.role === "user" || item.role === "assistant")
-      .flatMap((item) =>
-        sentences(item.text)
-          .filter(isDecisionContent)
-          .map((text) => ({ text, itemId: item.id })),
-      ),
-  ).slice(0, 10);
   const runs = commandRuns(items);
   return {
     mainTask: tasks[0]?.text ?? headline(first.text),
     tasks,
     preferences,
     decisions,
+    projectFacts,
     runs,
     procedures: workedProcedures(runs),
     fixes: failuresAndFixes(runs),
@@ -108,8 +118,19 @@ function summaryOf({ mainTask, tasks, runs, files, outcome, preferences }: Sessi
 }
 
 function rawMemoryOf(session: SessionRecord, evidence: SessionEvidence): string {
-  const { mainTask, tasks, outcome, preferences, decisions, procedures, fixes, files, compactions, keywords } =
-    evidence;
+  const {
+    mainTask,
+    tasks,
+    outcome,
+    preferences,
+    decisions,
+    projectFacts,
+    procedures,
+    fixes,
+    files,
+    compactions,
+    keywords,
+  } = evidence;
   return [
     section("Task", [
       `${mainTask} (${session.agent} session in ${session.cwd ?? "an unknown directory"})`,
@@ -123,6 +144,10 @@ function rawMemoryOf(session: SessionRecord, evidence: SessionEvidence): string 
     section(
       "Decisions",
       decisions.map((d) => d.text),
+    ),
+    section(
+      "Project facts",
+      projectFacts.map((f) => f.text),
     ),
     section(
       "Procedures",
@@ -202,6 +227,7 @@ function failuresAndFixes(runs: readonly CommandRun[]): Array<{ failed: CommandR
 function facts(found: {
   preferences: Evidence[];
   decisions: Evidence[];
+  projectFacts: Evidence[];
   procedures: Procedure[];
   fixes: Array<{ failed: CommandRun; fixed: CommandRun }>;
 }): ExtractedFact[] {
@@ -217,6 +243,13 @@ function facts(found: {
       type: "decision" as const,
       confidence: 0.75,
       evidence: [d.itemId],
+    })),
+    ...found.projectFacts.map((f) => ({
+      content: f.text,
+      type: "fact" as const,
+      // The user said so; a change ("is now", "we moved to") also says the value is the current one.
+      confidence: f.change ? 0.85 : 0.8,
+      evidence: [f.itemId],
     })),
     ...found.procedures.slice(0, 5).map((p) => ({
       content: `Command that worked: \`${p.command}\``,

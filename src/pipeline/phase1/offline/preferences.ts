@@ -1,7 +1,5 @@
-import { PRIVATE_MARKER } from "../../../redact/privateBlocks.js";
-import { addressesAgent } from "../../../text/addressesAgent.js";
 import { isDecisionContent } from "../../../text/decisionLanguage.js";
-import { sentences } from "./sentences.js";
+import { ownSentences } from "./userStatements.js";
 
 /**
  * Wording that makes a statement outlast the task at hand: a standing rule ("always", "never",
@@ -39,21 +37,11 @@ const TRANSCRIPT_PATH =
   /\S+\.jsonl\b|[/\\]\.(?:pi|omp|claude|codex|gemini|opencode)[/\\]|[/\\]sessions[/\\]\S*\d{4}-\d{2}-\d{2}|\brollout-\d{4}-\d{2}-\d{2}/i;
 
 /**
- * The sentences of one user message that state a durable preference. A message that carries text
- * addressed to an agent ("ignore previous instructions ...") is pasted material, so nothing in it
- * counts; quoted and pasted parts (code blocks, `>` quotes, tagged blocks, indented blocks) and text
- * between quotation marks never do either.
+ * The sentences of one user message that state a durable preference (`ownSentences` leaves out what
+ * was pasted); text between quotation marks inside a sentence is never read as the rule either.
  */
 export function statedPreferences(message: string): string[] {
-  if (addressesAgent(message)) return [];
-  const own = message
-    // Where a private block was, one thought ended: the next sentence starts after it.
-    .replaceAll(PRIVATE_MARKER, "\n")
-    .replace(/<([a-z][\w-]*)\b[^>]*>[\s\S]*?<\/\1>/gi, " ")
-    .split("\n")
-    .filter((line) => !/^(?: {4,}|\t)/.test(line))
-    .join("\n");
-  return sentences(own).filter(isPreference);
+  return ownSentences(message).filter(isPreference);
 }
 
 export function isPreference(sentence: string): boolean {
