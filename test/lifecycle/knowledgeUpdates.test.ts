@@ -1,16 +1,26 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Cairn } from "../../src/cairn.js";
+import type { SourceAgent } from "../../src/sources/registry.js";
 import { DAY_MS } from "../../src/util/clock.js";
 import { tempDir } from "../helpers/tempDir.js";
-import { type FileFormat, fileFormats, writeConversation } from "../helpers/transcriptFormats.js";
+import { transcriptWriters, WRITTEN_CWD } from "../sources/transcriptWriters.js";
 
 /**
  * Knowledge updates end to end, offline defaults: a project's earlier session states how things are,
  * a later one changes them, with the agent's acknowledgements in between. After `run`, recall and the
  * injected summary give the new state and never present the old one as current.
  */
-const CWD = "/home/dev/shop-api";
+const CWD = WRITTEN_CWD;
+
+/** Session ids in the shape each agent uses. */
+const IDS: Partial<Record<SourceAgent, [string, string]>> = {
+  codex: ["0199c0de-0000-7000-8000-0000000ad701", "0199c0de-0000-7000-8000-0000000ad702"],
+  "claude-code": ["0a1b2c3d-0000-4000-8000-0000000ad701", "0a1b2c3d-0000-4000-8000-0000000ad702"],
+  pi: ["c0de0000-aaaa-4bbb-8ccc-0000000ad701", "c0de0000-aaaa-4bbb-8ccc-0000000ad702"],
+  gemini: ["ad700001-2222-4333-8444-555566667777", "ad700002-2222-4333-8444-555566667777"],
+  opencode: ["ses_ad70000000000000000000001", "ses_ad70000000000000000000002"],
+};
 
 const before = [
   { role: "user", text: "We use npm in this repo; run the tests with npm test." },
@@ -30,22 +40,15 @@ const after = [
   { role: "assistant", text: "Okay, Postgres 16 it is." },
 ] as const;
 
-async function runFormat(format: FileFormat): Promise<Cairn> {
+async function runFormat(format: SourceAgent): Promise<Cairn> {
   const root = tempDir(`cairn-updates-${format}-`);
   const sources = join(root, "sources");
   const now = Date.now();
-  writeConversation(format, sources, {
-    id: "0a1b2c3d-0000-4000-8000-000000000001",
-    cwd: CWD,
-    startedAt: now - 20 * DAY_MS,
-    turns: before,
-  });
-  writeConversation(format, sources, {
-    id: "0a1b2c3d-0000-4000-8000-000000000002",
-    cwd: CWD,
-    startedAt: now - 2 * DAY_MS,
-    turns: after,
-  });
+  const [older, newer] = IDS[format]!;
+  transcriptWriters[format]!(sources, [
+    { id: older, start: new Date(now - 20 * DAY_MS), turns: before },
+    { id: newer, start: new Date(now - 2 * DAY_MS), turns: after },
+  ]);
   const cairn = new Cairn({
     home: join(root, "home"),
     config: {
@@ -60,7 +63,7 @@ async function runFormat(format: FileFormat): Promise<Cairn> {
   return cairn;
 }
 
-describe.each(fileFormats)("knowledge updates from %s transcripts, offline", (format) => {
+describe.each(Object.keys(IDS) as SourceAgent[])("knowledge updates from %s transcripts, offline", (format) => {
   it("recall and injection give the new state, never the old one as current", async () => {
     const cairn = await runFormat(format);
     try {
