@@ -76,7 +76,7 @@ export interface RecallResult {
   scope: string;
   ref: string | null;
   provenance: Provenance;
-  /** Which legs found it: "keyword", "vector", "hint", "graph" or "context". */
+  /** Which legs found it: "keyword", "vector", "hint", "graph" or "context"; "recency" when it took the place of an older memory on the same subject. */
   sources: string[];
   evidence?: EvidenceItem[];
   /** With `includeSuperseded`: what this memory replaced, newest first (never ranked, never counted in k). */
