@@ -118,9 +118,9 @@ export const recallConfigSchema = z
       .strict()
       .prefault({}),
     /**
-     * Of two memories near the top that are about the same subject (same scope, the IDF-weighted
-     * share of the smaller one's subject words that the other also has at least `minOverlap`; words
-     * with a digit, the values, left out), the newer takes the better place (src/recall/stages/recencyStage.ts).
+     * Of two memories near the top that are about the same subject (same scope, Dice coefficient of
+     * their stemmed content words at least `minOverlap`, plain and IDF-weighted; words with a digit,
+     * the values, left out), the newer takes the better place (src/recall/stages/recencyStage.ts).
      * `window`: how many leading candidates are compared (at least k).
      */
     recency: z

@@ -1,4 +1,19 @@
-import { contentStems } from "../text/tokenize.js";
+import { stem } from "../text/stem.js";
+import { isContentWord, words } from "../text/tokenize.js";
+
+/** Stems of words seen before: candidates of one project repeat most of their vocabulary. */
+const stems = new Map<string, string>();
+const MAX_CACHED_STEMS = 20_000;
+
+function cachedStem(word: string): string {
+  let stemmed = stems.get(word);
+  if (stemmed === undefined) {
+    if (stems.size >= MAX_CACHED_STEMS) stems.clear();
+    stemmed = stem(word);
+    stems.set(word, stemmed);
+  }
+  return stemmed;
+}
 
 /**
  * The words that say what a memory is about: stemmed content words without values. A word with a
@@ -7,20 +22,27 @@ import { contentStems } from "../text/tokenize.js";
  * never counts for or against being about the same thing.
  */
 export function subjectWords(content: string): string[] {
-  return [...new Set(contentStems(content).filter((word) => !/\d/.test(word)))];
+  const out = new Set<string>();
+  for (const word of words(content)) {
+    const base = word.endsWith("'s") ? word.slice(0, -2) : word.replace(/'/g, "");
+    if (isContentWord(base) && !/\d/.test(base)) out.add(cachedStem(base));
+  }
+  return [...out];
 }
 
 /**
- * How much two memories share what they are about, in [0, 1]: twice the IDF weight of the subject
- * words they share over the weight of both memories' subject words (a weighted Dice coefficient).
- * Rare words (a tool, a file, a flag) weigh most; words most memories of the store use weigh little.
- * Symmetric, so a short memory that shares two common words with a long one is not "the same".
- * `weight` gives a word's IDF.
+ * How much two memories share what they are about, in [0, 1]: twice the weight of the subject words
+ * they share over the weight of both memories' subject words (the Dice coefficient; each word weighs
+ * 1 unless `weight` says otherwise, e.g. its IDF). Symmetric, so a short memory that shares two words
+ * with a long one is not "the same".
  */
-export function subjectOverlap(a: readonly string[], b: readonly string[], weight: (word: string) => number): number {
+export function subjectOverlap(
+  a: readonly string[],
+  b: readonly string[],
+  weight: (word: string) => number = () => 1,
+): number {
   const other = new Set(b);
-  const total = (words: readonly string[]) => words.reduce((sum, word) => sum + weight(word), 0);
+  const total = (list: readonly string[]) => list.reduce((sum, word) => sum + weight(word), 0);
   const both = total(a) + total(b);
-  if (both <= 0) return 0;
-  return (2 * total(a.filter((word) => other.has(word)))) / both;
+  return both > 0 ? (2 * total(a.filter((word) => other.has(word)))) / both : 0;
 }

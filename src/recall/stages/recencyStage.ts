@@ -5,8 +5,9 @@ import type { RecallStage } from "../stage.js";
 
 /**
  * Recency between memories on the same subject: when two candidates near the top are about the same
- * thing (same scope, `subjectOverlap` at least `minOverlap`), the newer one (occurredAt, else when
- * it was stored) takes the better of the two places. A knowledge update often leaves what it
+ * thing (same scope, `subjectOverlap` at least `minOverlap` both with every word counted once and
+ * with words weighted by their IDF), the newer one (occurredAt, else when it was stored) takes the
+ * better of the two places. A knowledge update often leaves what it
  * replaced in place (stated in another session, in other words); when both come back, the later
  * statement is the one that holds. Each memory is paired at most once, with the memory it shares
  * most with; only the two places of a pair change hands, so unrelated memories keep their scores
@@ -22,11 +23,25 @@ export function recencyStage(options: RecallConfig["recency"]): RecallStage {
       const head = window(ctx, candidates);
       if (head.length < 2) return candidates;
       const words = new Map(head.map((c) => [c.id, subjectWords(c.content ?? "")]));
-      const frequencies = ctx.deps.search.documentFrequencies([...new Set([...words.values()].flat())]);
+      const plain = new Set<string>();
+      for (let i = 0; i < head.length; i++) {
+        for (let j = i + 1; j < head.length; j++) {
+          const [a, b] = [head[i]!, head[j]!];
+          if (a.ref.scope === b.ref.scope && subjectOverlap(words.get(a.id)!, words.get(b.id)!) >= options.minOverlap)
+            plain.add(`${a.id}:${b.id}`);
+        }
+      }
+      if (plain.size === 0) return candidates;
+      // Counted by rarity too: words most memories of the store use (a speaker's or the project's
+      // name) cannot make two memories the same subject alone. Looked up for the few close pairs only.
+      const close = new Set([...plain].flatMap((key) => key.split(":").map(Number)));
+      const frequencies = ctx.deps.search.documentFrequencies([
+        ...new Set(head.filter((c) => close.has(c.id)).flatMap((c) => words.get(c.id)!)),
+      ]);
       const corpus = Math.max(1, ctx.deps.search.corpusSizeEstimate());
-      const weight = (word: string) => Math.log(1 + corpus / Math.max(1, frequencies.get(word) ?? 0));
+      const idf = (word: string) => Math.log(1 + corpus / Math.max(1, frequencies.get(word) ?? 0));
       const pairs = sameSubjectPairs(head, (a, b) =>
-        a.ref.scope === b.ref.scope ? subjectOverlap(words.get(a.id)!, words.get(b.id)!, weight) : 0,
+        plain.has(`${a.id}:${b.id}`) ? subjectOverlap(words.get(a.id)!, words.get(b.id)!, idf) : 0,
       ).filter((pair) => pair.overlap >= options.minOverlap);
       if (pairs.length === 0) return candidates;
       const ids = pairs.flatMap((pair) => [pair.a.id, pair.b.id]);
