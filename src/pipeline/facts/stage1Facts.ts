@@ -9,8 +9,9 @@ import { statesUserWideHabit } from "./statesUserWideHabit.js";
 /**
  * Sends a stage-1 output's facts into the memory store. A preference stated as the user's habit
  * beyond one repository ("in all my projects", "I always ...") lands in the global scope; everything
- * else stays in the session's project. Runs after the stage-1 transaction, never inside one. Evidence the session does not hold (an id the
- * model made up, an item removed since) is dropped rather than pointing at another session's items.
+ * else stays in the session's project. Runs after the stage-1 transaction, never inside one.
+ * Evidence the session does not hold (an id the model made up, an item removed since) is dropped
+ * rather than pointing at another session's items.
  */
 export async function ingestStage1Facts(
   output: Stage1Output,

@@ -7,11 +7,11 @@ import type { RecallStage } from "../stage.js";
  * Recency between memories on the same subject: when two candidates near the top are about the same
  * thing (same scope, `subjectOverlap` at least `minOverlap` both with every word counted once and
  * with words weighted by their IDF), the newer one (occurredAt, else when it was stored) takes the
- * better of the two places. A knowledge update often leaves what it
- * replaced in place (stated in another session, in other words); when both come back, the later
- * statement is the one that holds. Each memory is paired at most once, with the memory it shares
- * most with; only the two places of a pair change hands, so unrelated memories keep their scores
- * and order, and no memory enters or leaves the window.
+ * better of the two places. A knowledge update often leaves what it replaced in place (stated in
+ * another session, in other words); when both come back, the later statement is the one that
+ * holds. Each memory is paired at most once, with the memory it shares most with; only the two
+ * places of a pair change hands, so unrelated memories keep their scores and order, and no memory
+ * enters or leaves the window.
  */
 export function recencyStage(options: RecallConfig["recency"]): RecallStage {
   const window = (ctx: { k: number }, candidates: Candidate[]) =>
