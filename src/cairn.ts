@@ -309,6 +309,7 @@ export class Cairn {
     scope?: string;
     cwd?: string;
     expand?: boolean;
+    includeSuperseded?: boolean;
   }): Promise<RecallResponse> {
     parseRequest(recallRequest(this.config.recall.maxK), request);
     return this.memories.recall({
@@ -316,6 +317,7 @@ export class Cairn {
       scopes: recallScopes(request.scope, request.cwd ?? process.cwd()),
       ...(request.k === undefined ? {} : { k: request.k }),
       ...(request.expand === undefined ? {} : { expand: request.expand }),
+      ...(request.includeSuperseded === undefined ? {} : { includeSuperseded: request.includeSuperseded }),
     });
   }
 

@@ -22,13 +22,19 @@ export class PlainBm25 {
   }
 
   search(scope: string, question: string, k: number): string[] {
+    return this.searchScored([scope], question, k).map((r) => r.ref);
+  }
+
+  /** The hits in any of `scopes`, best first, with their BM25 score (higher is better, unbounded). */
+  searchScored(scopes: readonly string[], question: string, k: number): { ref: string; score: number }[] {
     const terms = [...new Set(words(question).filter(isContentWord))].map((w) => `"${w.replace(/"/g, '""')}"`);
-    if (terms.length === 0) return [];
-    return (
-      this.db
-        .prepare("SELECT ref FROM docs WHERE docs MATCH ? AND scope = ? ORDER BY bm25(docs) LIMIT ?")
-        .all(terms.join(" OR "), scope, k) as { ref: string }[]
-    ).map((r) => r.ref);
+    if (terms.length === 0 || scopes.length === 0) return [];
+    const marks = scopes.map(() => "?").join(", ");
+    return this.db
+      .prepare(
+        `SELECT ref, -bm25(docs) AS score FROM docs WHERE docs MATCH ? AND scope IN (${marks}) ORDER BY bm25(docs) LIMIT ?`,
+      )
+      .all(terms.join(" OR "), ...scopes, k) as { ref: string; score: number }[];
   }
 
   close(): void {

@@ -117,6 +117,20 @@ export const recallConfigSchema = z
       })
       .strict()
       .prefault({}),
+    /**
+     * Of two memories near the top that are about the same subject (same scope, Dice coefficient of
+     * their stemmed content words at least `minOverlap`, plain and IDF-weighted; words with a digit,
+     * the values, left out), the newer takes the better place (src/recall/stages/recencyStage.ts).
+     * `window`: how many leading candidates are compared (at least k).
+     */
+    recency: z
+      .object({
+        enabled: z.boolean().default(true),
+        minOverlap: num(0, 1, 0.5),
+        window: int(2, 100, 20),
+      })
+      .strict()
+      .prefault({}),
     graph: z
       .object({
         /**

@@ -52,6 +52,19 @@ export interface RecallRequest {
   types?: string[];
   /** When false, hits do not bump usage counters (the decision stage reads without counting). */
   countUsage?: boolean;
+  /** Adds to each result the memories it replaced (transitively), outside the ranking and k. */
+  includeSuperseded?: boolean;
+}
+
+/** A memory a result replaced: a tombstone kept for the record, shown with `includeSuperseded`. */
+export interface SupersededMemory {
+  id: number;
+  content: string;
+  type: string;
+  /** Epoch ms. */
+  supersededAt: number;
+  /** The memory that replaced this one: the result itself, or a memory of the chain in between. */
+  supersededBy: number;
 }
 
 export interface RecallResult {
@@ -63,9 +76,11 @@ export interface RecallResult {
   scope: string;
   ref: string | null;
   provenance: Provenance;
-  /** Which legs found it: "keyword", "vector", "hint", "graph" or "context". */
+  /** Which legs found it: "keyword", "vector", "hint", "graph" or "context"; "recency" when it took the place of an older memory on the same subject. */
   sources: string[];
   evidence?: EvidenceItem[];
+  /** With `includeSuperseded`: what this memory replaced, newest first (never ranked, never counted in k). */
+  superseded?: SupersededMemory[];
 }
 
 export interface RecallTimings {

@@ -8,6 +8,7 @@ import type { RecallDeps } from "./recallDeps.js";
 import { recallStages } from "./recallStages.js";
 import type { RecallContext, RecallStage } from "./stage.js";
 import { stageTimer } from "./stageTimer.js";
+import { supersededChains } from "./supersededChains.js";
 import { toResults } from "./toResults.js";
 import { vectorCandidates } from "./vectorLeg.js";
 
@@ -76,6 +77,14 @@ export async function hybridRecall(
   }
   candidates.sort(byScoreDesc);
   const results = toResults(deps, candidates.slice(0, k), request.expand === true);
+  if (request.includeSuperseded) {
+    // Attached to their successors after the cut: a replaced memory never takes a place in the top k.
+    const chains = supersededChains(deps.memories, { ids: results.map((r) => r.id), scopes: request.scopes });
+    for (const result of results) {
+      const chain = chains.get(result.id);
+      if (chain) result.superseded = chain;
+    }
+  }
   timer.lap("hydrate");
   return { results, timings: timer.done(), warnings };
 }

@@ -7,6 +7,7 @@ import { graphStage } from "./stages/graphStage.js";
 import { headStage } from "./stages/headStage.js";
 import { listLengthStage } from "./stages/listLengthStage.js";
 import { minScoreStage } from "./stages/minScoreStage.js";
+import { recencyStage } from "./stages/recencyStage.js";
 import { rerankStage } from "./stages/rerankStage.js";
 import { timeAnswerStage } from "./stages/timeAnswerStage.js";
 
@@ -19,7 +20,9 @@ import { timeAnswerStage } from "./stages/timeAnswerStage.js";
  *   before context it measured worse: docs/experiments/locomo-recall.md);
  * - min score before the graph boost: the boost cannot lift a memory its own evidence rejected;
  * - head before the list prior, rerank and dampening: they read text, which only the head loads;
- * - dampening last: it sorts the final order.
+ * - dampening after them: it sorts the order by evidence;
+ * - recency last: it only hands places between memories on the same subject, so it reads the
+ *   final places (a later score change would undo it).
  */
 export function recallStages(config: RecallConfig): RecallStage[] {
   const { reranker } = config;
@@ -33,5 +36,6 @@ export function recallStages(config: RecallConfig): RecallStage[] {
     ...(config.listLength.exponent > 0 ? [listLengthStage(config.listLength)] : []),
     ...(reranker.enabled && reranker.kind !== "none" ? [rerankStage(reranker)] : []),
     dampeningStage(config.dampening),
+    ...(config.recency.enabled ? [recencyStage(config.recency)] : []),
   ];
 }

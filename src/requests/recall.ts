@@ -30,6 +30,7 @@ function buildRecallRequest(maxK: number) {
     scope: scope.optional(),
     cwd: cwd.optional(),
     expand: flag.optional(),
+    includeSuperseded: flag.optional(),
   });
 }
 

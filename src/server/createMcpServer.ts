@@ -51,6 +51,9 @@ export function createMcpServer(cairn: Cairn, options: McpServerOptions): McpSer
         scope: recallFields.scope.describe(
           "project (this project and global, the default), global, all, or a label given to remember",
         ),
+        includeSuperseded: recallFields.includeSuperseded.describe(
+          "also show, under each result, the older memories it replaced (history; they are no longer true)",
+        ),
         cwd: cwdField,
       },
       annotations: { readOnlyHint: true, openWorldHint: false },

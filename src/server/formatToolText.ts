@@ -16,6 +16,11 @@ export function formatRecall(query: string, response: RecallResponse): string {
       ...result.content.split("\n").map((line) => `> ${line}`),
     );
     for (const item of result.evidence ?? []) lines.push(`   evidence #${item.seq} ${item.role}: ${item.text}`);
+    for (const old of result.superseded ?? []) {
+      const day = new Date(old.supersededAt).toISOString().slice(0, 10);
+      lines.push(`   superseded ${day} by id ${old.supersededBy} (no longer true), id ${old.id}:`);
+      lines.push(...old.content.split("\n").map((line) => `   > ${line}`));
+    }
   });
   for (const warning of response.warnings) lines.push("", `warning: ${warning}`);
   return lines.join("\n");

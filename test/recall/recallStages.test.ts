@@ -30,6 +30,7 @@ describe("recallStages", () => {
       "head",
       "listLength",
       "dampening",
+      "recency",
     ]);
     const all = defaultRecallConfig({ graph: { enabled: true }, reranker: { enabled: true } });
     expect(recallStages(all).map((s) => s.name)).toEqual([
@@ -42,12 +43,14 @@ describe("recallStages", () => {
       "listLength",
       "rerank",
       "dampening",
+      "recency",
     ]);
     const fewer = defaultRecallConfig({
       timeAnswer: { penalty: 1 },
       context: { enabled: false },
       author: { enabled: false },
       listLength: { exponent: 0 },
+      recency: { enabled: false },
     });
     expect(recallStages(fewer).map((s) => s.name)).toEqual(["minScore", "head", "dampening"]);
   });

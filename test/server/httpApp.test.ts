@@ -63,6 +63,32 @@ describe("HTTP API routes", () => {
     });
   });
 
+  it("recalls with the memories a result replaced when includeSuperseded is set", async () => {
+    const app = createHttpApp({ cairn });
+    const [old] = await cairn.remember({ content: "Staging deploys need the VPN profile acme-old", scope: "global" });
+    const [current] = await cairn.remember({ content: "Staging deploys need the VPN profile acme-2", scope: "global" });
+    cairn.memories.supersede(old!.id!, current!.id!);
+    const query = { query: "staging deploys VPN profile", scope: "global" };
+    const plain = (await (await app.request("/api/memory/recall", json(query))).json()) as {
+      results: Array<{ id: number; superseded?: unknown }>;
+    };
+    expect(plain.results.map((r) => r.id)).toEqual([current!.id]);
+    expect(plain.results[0]!.superseded).toBeUndefined();
+    const withOld = await app.request("/api/memory/recall", json({ ...query, includeSuperseded: true }));
+    expect(withOld.status).toBe(200);
+    const body = (await withOld.json()) as { results: Array<{ id: number; superseded?: unknown[] }> };
+    expect(body.results.map((r) => r.id)).toEqual([current!.id]);
+    expect(body.results[0]!.superseded).toEqual([
+      {
+        id: old!.id,
+        content: "Staging deploys need the VPN profile acme-old",
+        type: "fact",
+        supersededAt: expect.any(Number),
+        supersededBy: current!.id,
+      },
+    ]);
+  });
+
   it("injects the project's memory for a cwd", async () => {
     writeSummary(temp.home, { cwd: temp.project }, "- Build with make, not npm.");
     const app = createHttpApp({ cairn });
@@ -96,6 +122,7 @@ describe("HTTP API routes", () => {
       [{ query: "x", cwd: "relative/dir" }, /^cwd must be an absolute path$/],
       [{ query: "x", k: 0, cwd: temp.project }, /^k must be at least 1; got 0$/],
       [{ query: 5, cwd: temp.project }, /^query must be a string; got a number$/],
+      [{ query: "x", includeSuperseded: "yes", cwd: temp.project }, /^includeSuperseded must be a boolean/],
       [[1, 2], /^request must be an object; got an array$/],
     ];
     for (const [body, message] of cases) {

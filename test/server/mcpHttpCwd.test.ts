@@ -50,6 +50,21 @@ describe("MCP over HTTP (cairn serve): the daemon's folder is nobody's project",
     expect(recalled.text).toContain("> Builds use make");
   });
 
+  it("shows what a recalled memory replaced, marked as no longer true, when asked", async () => {
+    const [old] = await cairn.remember({ content: "Lint runs with eslint --fix", scope: "global" });
+    const [current] = await cairn.remember({ content: "Lint runs with biome check --write", scope: "global" });
+    cairn.memories.supersede(old!.id!, current!.id!);
+    const plain = await call("recall", { query: "lint runs", scope: "global" });
+    expect(plain.text).toContain("> Lint runs with biome check --write");
+    expect(plain.text).not.toContain("eslint");
+    const text = (await call("recall", { query: "lint runs", scope: "global", includeSuperseded: true })).text;
+    expect(text).toMatch(
+      new RegExp(
+        `superseded \\d{4}-\\d{2}-\\d{2} by id ${current!.id} \\(no longer true\\), id ${old!.id}:\\n   > Lint runs with eslint --fix`,
+      ),
+    );
+  });
+
   it("refuses recall for the project scope and read of memory://root without cwd", async () => {
     expect(await call("recall", { query: "builds" })).toEqual({
       isError: true,

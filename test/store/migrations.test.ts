@@ -11,8 +11,10 @@ function columns(db: BetterSqlite3.Database, table: string): string[] {
 }
 
 describe("migrations", () => {
-  it("are numbered 1..n in order", () => {
-    expect(migrations.map((m) => m.version)).toEqual(migrations.map((_, i) => i + 1));
+  it("are numbered in increasing order from 1", () => {
+    const versions = migrations.map((m) => m.version);
+    expect(versions[0]).toBe(1);
+    expect(versions.every((v, i) => i === 0 || v > versions[i - 1]!)).toBe(true);
   });
 
   it("001 creates sessions with the collection-loop columns, items, source_files and jobs", () => {
@@ -122,6 +124,33 @@ describe("migrations", () => {
         /^SEARCH memories USING (COVERING )?INDEX idx_memories_embedding \(embedding_model[=<>]\?\)$/,
       );
     }
+  });
+
+  it("011 turns phase-1 facts' store-wide item ids into positions within their session", () => {
+    const db = new BetterSqlite3(":memory:");
+    migrate(db, migrations.slice(0, 7));
+    const session = db.prepare(
+      "INSERT INTO sessions (id, agent, kind, started_at, updated_at, created_at) VALUES (?, 'codex', 'interactive', 1, 1, 1)",
+    );
+    const item = db.prepare("INSERT INTO items (session_id, seq, key, role, text) VALUES (?, ?, ?, 'user', 'x')");
+    for (const id of ["s1", "s2", "s3"]) {
+      session.run(id);
+      for (let seq = 1; seq <= 4; seq++) item.run(id, seq, `k${seq}`);
+    }
+    // Items of s3 have the store-wide ids 9..12.
+    const memory = db.prepare(
+      `INSERT INTO memories (content, normalized_content, content_hash, scope, who, session_id, item_from, item_to, created_at, updated_at)
+       VALUES (?, ?, ?, 'p', ?, ?, ?, ?, 1, 1)`,
+    );
+    memory.run("fact of s3", "a", "h1", "fact-pipeline", "s3", 10, 11);
+    memory.run("fact citing a removed item", "b", "h2", "fact-pipeline", "s3", 99, 99);
+    memory.run("remembered with positions", "c", "h3", "user", "s3", 2, 3);
+    migrate(db, migrations);
+    expect(db.prepare("SELECT item_from AS f, item_to AS t FROM memories ORDER BY id").all()).toEqual([
+      { f: 2, t: 3 },
+      { f: null, t: null },
+      { f: 2, t: 3 },
+    ]);
   });
 
   it("is idempotent: a second run changes nothing", () => {

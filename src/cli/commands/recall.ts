@@ -3,6 +3,13 @@ import { withCairn } from "../context.js";
 import { nonEmpty, wholeNumber } from "../flags.js";
 import { printJson, printLine, shorten } from "../output.js";
 
+interface RecallOptions {
+  k?: number;
+  scope?: string;
+  expand?: boolean;
+  includeSuperseded?: boolean;
+}
+
 export function registerRecall(program: Command): void {
   program
     .command("recall <query>")
@@ -15,8 +22,12 @@ export function registerRecall(program: Command): void {
       nonEmpty("--scope", "project, global, all or a label"),
     )
     .option("--expand", "add the source transcript excerpt of each result")
+    .option(
+      "--include-superseded",
+      "follow each result with the memories it replaced (never ranked, not counted in --k)",
+    )
     .option("--json", "print JSON")
-    .action(async (query: string, options: { k?: number; scope?: string; expand?: boolean }, command: Command) => {
+    .action(async (query: string, options: RecallOptions, command: Command) => {
       await withCairn(command, async (cairn, global) => {
         const response = await cairn.recall({
           query,
@@ -24,6 +35,7 @@ export function registerRecall(program: Command): void {
           cwd: process.cwd(),
           ...(options.scope ? { scope: options.scope } : {}),
           ...(options.expand ? { expand: true } : {}),
+          ...(options.includeSuperseded ? { includeSuperseded: true } : {}),
         });
         if (global.json) return printJson(response);
         if (response.results.length === 0) return printLine("no memories matched");
@@ -33,9 +45,15 @@ export function registerRecall(program: Command): void {
             : result.ref
               ? ` ref ${result.ref}`
               : "";
-          printLine(`${result.score.toFixed(2)}  [${result.type}, ${shorten(result.scope, 40)}${source}]`);
+          printLine(
+            `${result.score.toFixed(2)}  #${result.id} [${result.type}, ${shorten(result.scope, 40)}${source}]`,
+          );
           printLine(`      ${shorten(result.content, 300)}`);
           for (const item of result.evidence ?? []) printLine(`        > ${item.role}: ${shorten(item.text, 200)}`);
+          for (const old of result.superseded ?? []) {
+            const day = new Date(old.supersededAt).toISOString().slice(0, 10);
+            printLine(`        superseded ${day} by #${old.supersededBy}: ${shorten(old.content, 240)}`);
+          }
         }
         for (const warning of response.warnings) printLine(`warning: ${warning}`);
       });

@@ -10,6 +10,8 @@ import { statesUserWideHabit } from "./statesUserWideHabit.js";
  * Sends a stage-1 output's facts into the memory store. A preference stated as the user's habit
  * beyond one repository ("in all my projects", "I always ...") lands in the global scope; everything
  * else stays in the session's project. Runs after the stage-1 transaction, never inside one.
+ * Evidence the session does not hold (an id the model made up, an item removed since) is dropped
+ * rather than pointing at another session's items.
  */
 export async function ingestStage1Facts(
   output: Stage1Output,
@@ -23,11 +25,23 @@ export async function ingestStage1Facts(
   },
 ): Promise<{ written: number }> {
   const project = output.projectKey ?? GLOBAL_WORKSPACE;
+  // The extractor cites store-wide item ids; a memory's provenance holds positions within its session.
+  const positions = deps.store.storage.items.positions(
+    output.sessionId,
+    output.facts.flatMap((fact) => fact.evidence),
+  );
+  const facts = output.facts.map((fact) => ({
+    ...fact,
+    evidence: fact.evidence.flatMap((id) => {
+      const seq = positions.get(id);
+      return seq === undefined ? [] : [seq];
+    }),
+  }));
   const isUserLevel = (fact: Stage1Output["facts"][number]) =>
     fact.type === "preference" && statesUserWideHabit(fact.content);
   const groups = [
-    { scope: GLOBAL_WORKSPACE, facts: output.facts.filter(isUserLevel), entities: [] },
-    { scope: project, facts: output.facts.filter((fact) => !isUserLevel(fact)), entities: output.entities },
+    { scope: GLOBAL_WORKSPACE, facts: facts.filter(isUserLevel), entities: [] },
+    { scope: project, facts: facts.filter((fact) => !isUserLevel(fact)), entities: output.entities },
   ];
   let written = 0;
   for (const group of groups) {

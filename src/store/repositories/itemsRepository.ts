@@ -143,6 +143,18 @@ export class ItemsRepository {
     return (this.sql.get("SELECT coalesce(max(id), 0) AS m FROM items").get() as { m: number }).m;
   }
 
+  /**
+   * Each of `ids` (store-wide item ids) that belongs to the session, mapped to its position in the
+   * session (`seq`). Ids of other sessions or of removed items are left out.
+   */
+  positions(sessionId: string, ids: readonly number[]): Map<number, number> {
+    if (ids.length === 0) return new Map();
+    const rows = this.sql
+      .get("SELECT id, seq FROM items WHERE session_id = ? AND id IN (SELECT value FROM json_each(?))")
+      .all(sessionId, JSON.stringify(ids)) as Array<{ id: number; seq: number }>;
+    return new Map(rows.map((row) => [row.id, row.seq]));
+  }
+
   /** The session's items in order, optionally limited to an id range (inclusive). */
   list(sessionId: string, range: { fromId?: number; toId?: number } = {}): ItemRecord[] {
     const rows = this.sql

@@ -2,6 +2,7 @@
 
 export interface Provenance {
   sessionId?: string;
+  /** Positions within the session (`items.seq`), not store-wide item ids. */
   itemFrom?: number;
   itemTo?: number;
 }

@@ -1,0 +1,48 @@
+import { stem } from "../text/stem.js";
+import { isContentWord, words } from "../text/tokenize.js";
+
+/** Stems of words seen before: candidates of one project repeat most of their vocabulary. */
+const stems = new Map<string, string>();
+const MAX_CACHED_STEMS = 20_000;
+
+function cachedStem(word: string): string {
+  let stemmed = stems.get(word);
+  if (stemmed === undefined) {
+    if (stems.size >= MAX_CACHED_STEMS) stems.clear();
+    stemmed = stem(word);
+    stems.set(word, stemmed);
+  }
+  return stemmed;
+}
+
+/**
+ * The words that say what a memory is about: stemmed content words without values. A word with a
+ * digit (a port, a version, a count, a date) is the value a statement gives its subject, and is
+ * exactly what changes when a fact is updated ("listens on port 3000" -> "on port 8080"), so it
+ * never counts for or against being about the same thing.
+ */
+export function subjectWords(content: string): string[] {
+  const out = new Set<string>();
+  for (const word of words(content)) {
+    const base = word.endsWith("'s") ? word.slice(0, -2) : word.replace(/'/g, "");
+    if (isContentWord(base) && !/\d/.test(base)) out.add(cachedStem(base));
+  }
+  return [...out];
+}
+
+/**
+ * How much two memories share what they are about, in [0, 1]: twice the weight of the subject words
+ * they share over the weight of both memories' subject words (the Dice coefficient; each word weighs
+ * 1 unless `weight` says otherwise, e.g. its IDF). Symmetric, so a short memory that shares two words
+ * with a long one is not "the same".
+ */
+export function subjectOverlap(
+  a: readonly string[],
+  b: readonly string[],
+  weight: (word: string) => number = () => 1,
+): number {
+  const other = new Set(b);
+  const total = (list: readonly string[]) => list.reduce((sum, word) => sum + weight(word), 0);
+  const both = total(a) + total(b);
+  return both > 0 ? (2 * total(a.filter((word) => other.has(word)))) / both : 0;
+}

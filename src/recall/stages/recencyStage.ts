@@ -1,0 +1,88 @@
+import type { RecallConfig } from "../../config/recallConfig.js";
+import { byScoreDesc, type Candidate } from "../candidate.js";
+import { subjectOverlap, subjectWords } from "../sameSubject.js";
+import type { RecallStage } from "../stage.js";
+
+/**
+ * Recency between memories on the same subject: when two candidates near the top are about the same
+ * thing (same scope, `subjectOverlap` at least `minOverlap` both with every word counted once and
+ * with words weighted by their IDF), the newer one (occurredAt, else when it was stored) takes the
+ * better of the two places. A knowledge update often leaves what it replaced in place (stated in
+ * another session, in other words); when both come back, the later statement is the one that
+ * holds. Each memory is paired at most once, with the memory it shares most with; only the two
+ * places of a pair change hands, so unrelated memories keep their scores and order, and no memory
+ * enters or leaves the window.
+ */
+export function recencyStage(options: RecallConfig["recency"]): RecallStage {
+  const window = (ctx: { k: number }, candidates: Candidate[]) =>
+    [...candidates].sort(byScoreDesc).slice(0, Math.max(options.window, ctx.k));
+  return {
+    name: "recency",
+    needsContent: window,
+    apply(ctx, candidates) {
+      const head = window(ctx, candidates);
+      if (head.length < 2) return candidates;
+      const words = new Map(head.map((c) => [c.id, subjectWords(c.content ?? "")]));
+      const plain = new Set<string>();
+      for (let i = 0; i < head.length; i++) {
+        for (let j = i + 1; j < head.length; j++) {
+          const [a, b] = [head[i]!, head[j]!];
+          if (a.ref.scope === b.ref.scope && subjectOverlap(words.get(a.id)!, words.get(b.id)!) >= options.minOverlap)
+            plain.add(`${a.id}:${b.id}`);
+        }
+      }
+      if (plain.size === 0) return candidates;
+      // Counted by rarity too: words most memories of the store use (a speaker's or the project's
+      // name) cannot make two memories the same subject alone. Looked up for the few close pairs only.
+      const close = new Set([...plain].flatMap((key) => key.split(":").map(Number)));
+      const frequencies = ctx.deps.search.documentFrequencies([
+        ...new Set(head.filter((c) => close.has(c.id)).flatMap((c) => words.get(c.id)!)),
+      ]);
+      const corpus = Math.max(1, ctx.deps.search.corpusSizeEstimate());
+      const idf = (word: string) => Math.log(1 + corpus / Math.max(1, frequencies.get(word) ?? 0));
+      const pairs = sameSubjectPairs(head, (a, b) =>
+        plain.has(`${a.id}:${b.id}`) ? subjectOverlap(words.get(a.id)!, words.get(b.id)!, idf) : 0,
+      ).filter((pair) => pair.overlap >= options.minOverlap);
+      if (pairs.length === 0) return candidates;
+      const ids = pairs.flatMap((pair) => [pair.a.id, pair.b.id]);
+      const times = new Map(
+        ctx.deps.memories.getLive(ids, { scopes: "all" }).map((m) => [m.id, m.occurredAt ?? m.createdAt]),
+      );
+      for (const { a, b } of pairs) newerAbove(a, b, (c) => times.get(c.id) ?? 0);
+      return candidates;
+    },
+  };
+}
+
+/**
+ * Pairs of candidates with their overlap, each candidate in at most one pair: the most similar
+ * pairs are taken first. Pairs that share nothing are left out.
+ */
+export function sameSubjectPairs(
+  head: Candidate[],
+  overlap: (a: Candidate, b: Candidate) => number,
+): Array<{ a: Candidate; b: Candidate; overlap: number }> {
+  const all: Array<{ a: Candidate; b: Candidate; overlap: number }> = [];
+  for (let i = 0; i < head.length; i++) {
+    for (let j = i + 1; j < head.length; j++) {
+      const value = overlap(head[i]!, head[j]!);
+      if (value > 0) all.push({ a: head[i]!, b: head[j]!, overlap: value });
+    }
+  }
+  all.sort((x, y) => y.overlap - x.overlap);
+  const taken = new Set<number>();
+  return all.filter(({ a, b }) => {
+    if (taken.has(a.id) || taken.has(b.id)) return false;
+    taken.add(a.id);
+    taken.add(b.id);
+    return true;
+  });
+}
+
+/** Exchanges the two scores when the newer memory holds the lower one; equal times change nothing. */
+export function newerAbove(a: Candidate, b: Candidate, timeOf: (c: Candidate) => number): void {
+  const [newer, older] = timeOf(a) >= timeOf(b) ? [a, b] : [b, a];
+  if (timeOf(newer) === timeOf(older) || newer.score >= older.score) return;
+  [newer.score, older.score] = [older.score, newer.score];
+  newer.sources.add("recency");
+}

@@ -1,0 +1,174 @@
+import { describe, expect, it } from "vitest";
+import { defaultRecallConfig } from "../../src/config/recallConfig.js";
+import { byScoreDesc } from "../../src/recall/candidate.js";
+import { subjectOverlap, subjectWords } from "../../src/recall/sameSubject.js";
+import { newerAbove, recencyStage, sameSubjectPairs } from "../../src/recall/stages/recencyStage.js";
+import { candidate, recallContext } from "./candidateFixture.js";
+
+describe("same subject", () => {
+  it("leaves values out: a port, a version or a count is what an update changes", () => {
+    expect(subjectWords("The API server listens on port 3000 (Node 20.11, v2)")).toEqual([
+      "api",
+      "server",
+      "listen",
+      "port",
+      "node",
+    ]);
+    const old = subjectWords("The API server listens on port 3000");
+    const now = subjectWords("The API server listens on port 8080");
+    expect(subjectOverlap(old, now)).toBe(1);
+  });
+
+  it("is symmetric, so a short memory sharing a few words with a long one falls short", () => {
+    expect(subjectOverlap(subjectWords("Install dependencies with npm ci"), subjectWords("Lint before commits"))).toBe(
+      0,
+    );
+    const short = subjectWords("Production DAGs run on Airflow");
+    const long = subjectWords(
+      "New DAG files take minutes to show up in Airflow; run the reserialize command to load them",
+    );
+    expect(subjectOverlap(short, long)).toBe(subjectOverlap(long, short));
+    expect(subjectOverlap(short, long)).toBeLessThan(0.5);
+  });
+});
+
+describe("recency stage", () => {
+  const day = 86_400_000;
+  /** A context whose store knows each memory's time; a word is in one memory of 100 unless `common` lists it. */
+  function context(
+    times: Record<number, { occurredAt: number | null; createdAt: number }>,
+    k = 10,
+    common: string[] = [],
+  ) {
+    return recallContext({
+      k,
+      deps: {
+        search: {
+          documentFrequencies: (terms: string[]) => new Map(terms.map((t) => [t, common.includes(t) ? 90 : 1])),
+          corpusSizeEstimate: () => 100,
+        },
+        memories: {
+          getLive: (ids: number[]) => ids.map((id) => ({ id, ...times[id] })),
+        },
+      },
+    });
+  }
+  const stage = recencyStage(defaultRecallConfig().recency);
+
+  it("puts the newer of two memories on the same subject in the better place, and moves nothing else", async () => {
+    const candidates = [
+      candidate(1, 0.9, { content: "The API server listens on port 3000" }),
+      candidate(2, 0.7, { content: "Deploys go through the release branch" }),
+      candidate(3, 0.5, { content: "The API server listens on port 8080" }),
+      candidate(4, 0.3, { content: "Commit messages follow conventional commits" }),
+    ];
+    const ctx = context({
+      1: { occurredAt: 10 * day, createdAt: 0 },
+      3: { occurredAt: 20 * day, createdAt: 0 },
+    });
+    const out = (await stage.apply(ctx, candidates)).sort(byScoreDesc);
+    expect(out.map((c) => [c.id, c.score])).toEqual([
+      [3, 0.9],
+      [2, 0.7],
+      [1, 0.5],
+      [4, 0.3],
+    ]);
+    expect([...out[0]!.sources]).toEqual(["recency"]);
+  });
+
+  it("falls back to when a memory was stored, and keeps the order when the newer one already leads", async () => {
+    const make = () => [
+      candidate(1, 0.9, { content: "The API server listens on port 3000" }),
+      candidate(3, 0.5, { content: "The API server listens on port 8080" }),
+    ];
+    const newerStoredFirst = await stage.apply(
+      context({ 1: { occurredAt: null, createdAt: 2 }, 3: { occurredAt: null, createdAt: 1 } }),
+      make(),
+    );
+    expect(newerStoredFirst.map((c) => [c.id, c.score])).toEqual([
+      [1, 0.9],
+      [3, 0.5],
+    ]);
+    const sameTime = await stage.apply(
+      context({ 1: { occurredAt: 5, createdAt: 1 }, 3: { occurredAt: 5, createdAt: 2 } }),
+      make(),
+    );
+    expect(sameTime.map((c) => c.score)).toEqual([0.9, 0.5]);
+  });
+
+  it("never pairs memories of different scopes or on different subjects", async () => {
+    const candidates = [
+      candidate(1, 0.9, { content: "The API server listens on port 3000", ref: { scope: "a" } }),
+      candidate(2, 0.6, { content: "The API server listens on port 8080", ref: { scope: "b" } }),
+      candidate(3, 0.4, { content: "Lint with biome before committing", ref: { scope: "a" } }),
+    ];
+    const ctx = context({
+      1: { occurredAt: 1, createdAt: 0 },
+      2: { occurredAt: 2, createdAt: 0 },
+      3: { occurredAt: 3, createdAt: 0 },
+    });
+    expect((await stage.apply(ctx, candidates)).map((c) => c.score)).toEqual([0.9, 0.6, 0.4]);
+  });
+
+  it("does not let words most memories use make two memories the same subject", async () => {
+    const make = () => [
+      candidate(1, 0.9, { content: "Caroline likes the lake trip" }),
+      candidate(2, 0.5, { content: "Caroline likes the museum trip" }),
+    ];
+    const times = { 1: { occurredAt: 1, createdAt: 0 }, 2: { occurredAt: 2, createdAt: 0 } };
+    expect((await stage.apply(context(times), make())).map((c) => c.score)).toEqual([0.5, 0.9]);
+    const common = ["carolin", "like", "trip"];
+    expect((await stage.apply(context(times, 10, common), make())).map((c) => c.score)).toEqual([0.9, 0.5]);
+  });
+
+  it("looks only at the window's leading candidates", async () => {
+    const narrow = recencyStage({ ...defaultRecallConfig().recency, window: 2 });
+    const candidates = [
+      candidate(1, 0.9, { content: "The API server listens on port 3000" }),
+      candidate(2, 0.8, { content: "Deploys go through the release branch" }),
+      candidate(3, 0.5, { content: "The API server listens on port 8080" }),
+    ];
+    const ctx = context({ 1: { occurredAt: 1, createdAt: 0 }, 3: { occurredAt: 2, createdAt: 0 } }, 2);
+    expect((await narrow.apply(ctx, candidates)).map((c) => c.score)).toEqual([0.9, 0.8, 0.5]);
+  });
+
+  it("pairs each memory once, with the one it shares most with", () => {
+    const head = [candidate(1, 0.9), candidate(2, 0.8), candidate(3, 0.7)];
+    const overlaps: Record<string, number> = { "1-2": 0.6, "1-3": 0.9, "2-3": 0.7 };
+    const pairs = sameSubjectPairs(head, (a, b) => overlaps[`${a.id}-${b.id}`] ?? 0);
+    expect(pairs.map((p) => [p.a.id, p.b.id])).toEqual([[1, 3]]);
+  });
+
+  it("exchanges only the two scores of a pair", () => {
+    const older = candidate(1, 0.8);
+    const newer = candidate(2, 0.4);
+    newerAbove(older, newer, (c) => c.id);
+    expect([older.score, newer.score]).toEqual([0.4, 0.8]);
+  });
+});
+
+describe("recency in recall", () => {
+  it("ranks the later statement of a changed fact first, where storage order alone puts the earlier one first", async () => {
+    const { makeStore } = await import("../memory/storeFixture.js");
+    const query = { query: "which port does the API server listen on by default", scopes: ["p"] };
+    const ranked = async (recency: boolean) => {
+      const { store } = makeStore({ config: { recency: { enabled: recency } } });
+      // The earlier statement matches the query better (it also says "default").
+      const earlier = await store.remember({
+        content: "By default the API server listens on port 3000",
+        scope: "p",
+        occurredAt: "2025-11-01",
+      });
+      const later = await store.remember({
+        content: "The API server listens on port 8080",
+        scope: "p",
+        occurredAt: "2026-03-01",
+      });
+      await store.remember({ content: "Deploys go through the release branch", scope: "p" });
+      const ids = (await store.recall(query)).results.map((r) => r.id);
+      return ids.slice(0, 2).map((id) => (id === earlier.id ? "earlier" : id === later.id ? "later" : id));
+    };
+    expect(await ranked(false)).toEqual(["earlier", "later"]);
+    expect(await ranked(true)).toEqual(["later", "earlier"]);
+  });
+});
