@@ -115,6 +115,20 @@ export class GraphRepository implements GraphRepo {
     return out;
   }
 
+  siblingsOf(memoryId: number): number[] {
+    return (
+      cached(
+        this.db,
+        `SELECT DISTINCT other.memory_id AS id FROM memory_entity_mentions own
+           JOIN memory_entity_mentions other ON other.entity_id = own.entity_id AND other.aspect_id = own.aspect_id
+           JOIN memories m ON m.id = other.memory_id
+           WHERE own.memory_id = ? AND own.aspect_id IS NOT NULL AND other.memory_id != own.memory_id
+             AND m.deleted_at IS NULL
+           ORDER BY other.memory_id DESC`,
+      ).all(memoryId) as { id: number }[]
+    ).map((r) => r.id);
+  }
+
   counts(): { entities: number; relations: number; mentions: number } {
     const one = (sql: string) => (cached(this.db, sql).get() as { n: number }).n;
     return {

@@ -1,0 +1,19 @@
+import type { StructuralReport } from "./classifyStructure.js";
+
+/** The run report's line for the structural step; undefined when it is off or had nothing to do. */
+export function describeStructural(report: StructuralReport): string | undefined {
+  if (report.outcome === "skipped") {
+    if (report.reason === "pipeline.structural.enabled is false") return undefined;
+    return `structural classification skipped: ${report.reason} (${report.waiting} facts waiting)`;
+  }
+  if (report.calls + report.failed + report.waiting + report.decayed === 0) return undefined;
+  const parts = [
+    `${report.classified} facts of ${report.entities} entities classified in ${report.calls} model calls`,
+    `${report.aspectsCreated} new aspects`,
+  ];
+  if (report.typesInferred > 0) parts.push(`${report.typesInferred} entity types inferred`);
+  if (report.failed > 0) parts.push(`${report.failed} failed`);
+  if (report.decayed > 0) parts.push(`${report.decayed} stale aspects decayed`);
+  parts.push(`${report.waiting} waiting`);
+  return `structural: ${parts.join(", ")}`;
+}
