@@ -99,7 +99,7 @@ describe("cairn run and the background cycle", () => {
     const run = await stepsOf((cairn) => cairn.run());
     const daemon = await stepsOf((cairn) => runPipelineCycle(cairn));
     const background = await stepsOf((cairn) => runPipelineCycle(cairn, { skipIfBusy: true }));
-    expect(run).toEqual(["scan", "extract", "consolidate", "refreshEmbeddings", "maintain", "generateHints"]);
+    expect(run).toEqual([...STEP_METHODS]);
     expect(daemon).toEqual(run);
     expect(background).toEqual(run);
   });

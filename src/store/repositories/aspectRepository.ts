@@ -71,15 +71,23 @@ export class AspectRepository implements AspectRepo {
       const canonical = canonicalAspectName(name);
       let aspectId = aspectIds.get(canonical);
       if (aspectId === undefined) {
-        const row = cached(
+        const existing = cached(
           this.db,
-          `INSERT INTO entity_aspects (entity_id, name, canonical_name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
-             ON CONFLICT (entity_id, canonical_name) DO UPDATE SET updated_at = excluded.updated_at
-             RETURNING id, created_at = ? AS fresh`,
-        ).get(entityId, name, canonical, now, now, now) as { id: number; fresh: number };
-        aspectId = row.id;
+          "SELECT id FROM entity_aspects WHERE entity_id = ? AND canonical_name = ?",
+        ).get(entityId, canonical) as { id: number } | undefined;
+        if (existing) {
+          aspectId = existing.id;
+          cached(this.db, "UPDATE entity_aspects SET updated_at = ? WHERE id = ?").run(now, aspectId);
+        } else {
+          aspectId = Number(
+            cached(
+              this.db,
+              "INSERT INTO entity_aspects (entity_id, name, canonical_name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
+            ).run(entityId, name, canonical, now, now).lastInsertRowid,
+          );
+          created++;
+        }
         aspectIds.set(canonical, aspectId);
-        if (row.fresh === 1) created++;
       }
       // A constraint stays one: decision auto-protection at write time is not undone by the model.
       cached(
