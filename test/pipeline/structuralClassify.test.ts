@@ -232,7 +232,7 @@ describe("classifyStructure", () => {
   it("retries a provider failure later and keeps a decision a constraint whatever the model says", async () => {
     const { db, store, llm, deps, advance } = setup();
     await store.remember({ content: "we decided to use pnpm workspaces in Orion", scope });
-    llm!.enqueue(providerError("server", { statusCode: 503 }));
+    llm!.enqueue(providerError("http", { statusCode: 503 }));
     expect(await classifyStructure(deps)).toMatchObject({ failed: 1, waiting: 1 });
     advance(DAY);
     llm!.respondWith({

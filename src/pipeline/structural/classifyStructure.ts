@@ -7,6 +7,9 @@ import { DAY_MS } from "../../util/clock.js";
 import { classifyEntity } from "./classifyEntity.js";
 import type { StructuralDeps } from "./structuralDeps.js";
 
+/** The reason a disabled pass gives; front ends print nothing for it. */
+export const STRUCTURAL_OFF = "pipeline.structural.enabled is false";
+
 /** Entities queued and claimed per pass; the rest wait for the next cycle. */
 const ENTITIES_PER_PASS = 200;
 /** An entity whose answers stay unusable after this many tries is left unclassified (job dead). */
@@ -63,7 +66,7 @@ export async function classifyStructure(deps: StructuralDeps): Promise<Structura
     recordRun(deps, done);
     return done;
   };
-  if (!deps.config.enabled) return finish("pipeline.structural.enabled is false");
+  if (!deps.config.enabled) return finish(STRUCTURAL_OFF);
   if (deps.frozen) return finish("pipeline.mutationsFrozen is true");
   report.decayed = decayStale(deps);
   if (!deps.llm) return finish("no model configured");

@@ -1,9 +1,9 @@
-import type { StructuralReport } from "./classifyStructure.js";
+import { STRUCTURAL_OFF, type StructuralReport } from "./classifyStructure.js";
 
 /** The run report's line for the structural step; undefined when it is off or had nothing to do. */
 export function describeStructural(report: StructuralReport): string | undefined {
   if (report.outcome === "skipped") {
-    if (report.reason === "pipeline.structural.enabled is false") return undefined;
+    if (report.reason === STRUCTURAL_OFF) return undefined;
     return `structural classification skipped: ${report.reason} (${report.waiting} facts waiting)`;
   }
   if (report.calls + report.failed + report.waiting + report.decayed === 0) return undefined;
