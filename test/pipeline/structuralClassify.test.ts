@@ -1,6 +1,7 @@
 import type { Database } from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { configSchema } from "../../src/config/schema.js";
+import { persistGraph } from "../../src/pipeline/facts/persistGraph.js";
 import { classifyStructure } from "../../src/pipeline/structural/classifyStructure.js";
 import { describeStructural } from "../../src/pipeline/structural/describeStructural.js";
 import { parseClassification } from "../../src/pipeline/structural/parseClassification.js";
@@ -260,6 +261,26 @@ describe("classifyStructure", () => {
       ["attribute", null],
     ]);
     expect(store.storage.meta.get("structural.lastRun")).toMatchObject({ outcome: "skipped", waiting: 2 });
+  });
+
+  it("a decision's mentions written by the fact stage's graph are constraints too", async () => {
+    const { db, store } = setup({ llm: null });
+    const decision = await store.remember({ content: "we switched to vitest from jest for the billing tests", scope });
+    const plain = await store.remember({ content: "the billing tests take four minutes", scope });
+    for (const memoryId of [decision.id!, plain.id!]) {
+      persistGraph({
+        db,
+        graph: store.storage.graph,
+        triples: [{ source: "billing", relationship: "tested with", target: "vitest", confidence: 0.9 }],
+        memoryIds: [memoryId],
+        now: 1,
+      });
+    }
+    const kinds = db
+      .prepare("SELECT memory_id AS id, kind FROM memory_entity_mentions ORDER BY memory_id, entity_id")
+      .all() as { id: number; kind: string }[];
+    expect(kinds.filter((k) => k.id === decision.id).map((k) => k.kind)).toEqual(["constraint", "constraint"]);
+    expect(kinds.filter((k) => k.id === plain.id).map((k) => k.kind)).toEqual(["attribute", "attribute"]);
   });
 
   it("does nothing when disabled or frozen, and says so", async () => {
