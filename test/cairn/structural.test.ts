@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Cairn } from "../../src/cairn.js";
 import { formatCycle, runPipelineCycle } from "../../src/workers/runPipeline.js";
 import { type LoopbackServer, startLoopbackServer } from "../helpers/loopbackServer.js";
+import { runCli } from "../helpers/runCli.js";
 import { tempDir } from "../helpers/tempDir.js";
 
 const DAY = 86_400_000;
@@ -141,5 +142,22 @@ describe("structural classification offline", () => {
     } finally {
       cairn.close();
     }
+  });
+});
+
+describe("cairn run and cairn status (CLI), offline", () => {
+  it("say that structural classification was skipped and how many facts wait", () => {
+    const home = tempDir("cairn-structural-cli-");
+    const env = { CAIRN_HOME: `${home}/cairn`, HOME: home };
+    expect(
+      runCli(["remember", "we decided to use pnpm workspaces in Orion", "--scope", "global"], { env }).status,
+    ).toBe(0);
+    const run = runCli(["run"], { env });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain("structural classification skipped: no model configured (1 fact waiting)");
+    const status = runCli(["status"], { env });
+    expect(status.stdout).toMatch(
+      /structural {3}0 aspects, 0 classified, 1 fact waiting; last pass .* skipped: no model configured/,
+    );
   });
 });

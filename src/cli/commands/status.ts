@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import type { PipelineStatus } from "../../pipeline/status.js";
+import { factsWaiting } from "../../pipeline/structural/describeStructural.js";
 import { describeForeignLeases } from "../../store/queue/describeForeignLeases.js";
 import { toIso } from "../../util/clock.js";
 import { withCairn } from "../context.js";
@@ -44,7 +45,7 @@ export function registerStatus(program: Command): void {
 
 /** Aspects, classified and waiting facts, and why the last pass did nothing when it did nothing. */
 function describeStructural(s: PipelineStatus["structural"]): string {
-  const counts = `${s.aspects} aspects, ${s.classified} facts classified, ${s.waiting} waiting`;
+  const counts = `${s.aspects} aspects, ${s.classified} classified, ${factsWaiting(s.waiting)}`;
   if (!s.enabled) return `${counts} (off: pipeline.structural.enabled is false)`;
   const last = s.lastRun;
   if (!last) return `${counts}; not run yet`;
