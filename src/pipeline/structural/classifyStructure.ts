@@ -10,8 +10,10 @@ import type { StructuralDeps } from "./structuralDeps.js";
 /** The reason a disabled pass gives; front ends print nothing for it. */
 export const STRUCTURAL_OFF = "pipeline.structural.enabled is false";
 
-/** Entities queued and claimed per pass; the rest wait for the next cycle. */
+/** Entities claimed per pass; the rest wait for the next cycle. */
 const ENTITIES_PER_PASS = 200;
+/** Entities looked at for queueing per pass (an enqueue of an unchanged entity is a no-op). */
+const ENQUEUE_SCAN = 5_000;
 /** An entity whose answers stay unusable after this many tries is left unclassified (job dead). */
 const MAX_ATTEMPTS = 3;
 
@@ -106,7 +108,7 @@ export async function classifyStructure(deps: StructuralDeps): Promise<Structura
 
 /** One job per entity with waiting facts; a newer mention reopens the entity's finished job. */
 function enqueueWaiting(deps: StructuralDeps): number {
-  const awaiting = deps.aspects.entitiesAwaiting(ENTITIES_PER_PASS);
+  const awaiting = deps.aspects.entitiesAwaiting(ENQUEUE_SCAN);
   let queued = 0;
   withWriteTx(deps.db, () => {
     for (const entity of awaiting) {

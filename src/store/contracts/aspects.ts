@@ -69,6 +69,7 @@ export interface StructuralCounts {
 }
 
 export interface AspectRepo {
+  /** Newest waiting mention first, so entities stuck on dead jobs never crowd out new work. */
   entitiesAwaiting(limit: number): EntityAwaiting[];
   entity(id: number): EntityRow | undefined;
   aspectsOf(entityId: number): AspectRow[];

@@ -34,7 +34,7 @@ export class AspectRepository implements AspectRepo {
       `SELECT me.entity_id AS entityId, count(*) AS waiting, max(me.rowid) AS newestMention
          FROM memory_entity_mentions me JOIN memories m ON m.id = me.memory_id
          WHERE me.classified_at IS NULL AND m.deleted_at IS NULL
-         GROUP BY me.entity_id ORDER BY me.entity_id LIMIT ?`,
+         GROUP BY me.entity_id ORDER BY newestMention DESC LIMIT ?`,
     ).all(limit) as EntityAwaiting[];
   }
 
