@@ -69,9 +69,13 @@ export function confirmRecalledAspects(options: {
   const { storage, ids, now } = options;
   if (ids.length === 0) return;
   try {
+    // Read first: a recall of memories without aspects takes no write lock.
+    const confirmations = storage.aspects.confirmationsOf(ids);
+    if (confirmations.size === 0) return;
     withWriteTx(storage.db, () => {
-      const confirmed = storage.aspects.confirm(ids, options.weighting, now);
-      if (confirmed.aspects > 0) storage.meta.set(STRUCTURAL_META.lastFeedback, { at: now, ...confirmed });
+      storage.aspects.confirm(confirmations, options.weighting, now);
+      const total = [...confirmations.values()].reduce((sum, n) => sum + n, 0);
+      storage.meta.set(STRUCTURAL_META.lastFeedback, { at: now, aspects: confirmations.size, confirmations: total });
     });
   } catch {
     // The weights only shape classification; the recall answer matters more.

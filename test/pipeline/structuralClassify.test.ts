@@ -215,6 +215,16 @@ describe("classifyStructure", () => {
     expect(entityType(db)).toBe("project");
   });
 
+  it("leaves an entity untyped when the model cannot tell, so a later pass asks again", async () => {
+    const { db, store, llm, deps } = setup();
+    await store.remember({ content: ORION_FACTS[0]!, scope });
+    llm!.respondWith({
+      json: { entityType: "unknown", facts: [{ i: 0, aspect: "interfaces", kind: "attribute", new: true }] },
+    });
+    expect(await classifyStructure(deps)).toMatchObject({ classified: 1, typesInferred: 0 });
+    expect(entityType(db)).toBe("extracted");
+  });
+
   it("keeps what a partial answer classified and leaves the rest waiting for the retry", async () => {
     const { db, store, llm, deps, advance } = setup();
     for (const content of ORION_FACTS.slice(0, 3)) await store.remember({ content, scope });
@@ -325,12 +335,13 @@ describe("aspect feedback, decay and siblings", () => {
     const { store, ids, weight } = await classified();
     const weighting = { delta: 0.1, minWeight: 0.1, maxWeight: 1.5 };
     // Three deployment memories and one testing memory recalled together.
-    const confirmed = store.storage.aspects.confirm([ids[2]!, ids[3]!, ids[4]!, ids[1]!], weighting, 1);
-    expect(confirmed).toEqual({ aspects: 2, confirmations: 4 });
+    const confirmations = store.storage.aspects.confirmationsOf([ids[2]!, ids[3]!, ids[4]!, ids[1]!]);
+    expect([...confirmations.values()].sort()).toEqual([1, 3]);
+    store.storage.aspects.confirm(confirmations, weighting, 1);
     expect(weight("deployment")).toBeCloseTo(1.3);
     expect(weight("testing")).toBeCloseTo(1.1);
     expect(weight("interfaces")).toBe(1);
-    store.storage.aspects.confirm([ids[2]!, ids[3]!, ids[4]!], weighting, 2);
+    store.storage.aspects.confirm(store.storage.aspects.confirmationsOf([ids[2]!, ids[3]!, ids[4]!]), weighting, 2);
     expect(weight("deployment")).toBe(1.5);
   });
 
@@ -339,7 +350,8 @@ describe("aspect feedback, decay and siblings", () => {
     const decay = { staleMs: 30 * DAY, rate: 0.5, minWeight: 0.25 };
     expect(store.storage.aspects.decay(decay, deps.clock() + 10 * DAY)).toBe(0);
     const later = advance(31 * DAY);
-    store.storage.aspects.confirm([ids[1]!], { delta: 0.1, minWeight: 0.25, maxWeight: 3 }, later);
+    const testing = store.storage.aspects.confirmationsOf([ids[1]!]);
+    store.storage.aspects.confirm(testing, { delta: 0.1, minWeight: 0.25, maxWeight: 3 }, later);
     // testing was just confirmed; the other two are stale.
     expect(store.storage.aspects.decay(decay, later)).toBe(2);
     expect(weight("deployment")).toBe(0.5);

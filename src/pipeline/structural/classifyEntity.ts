@@ -47,7 +47,9 @@ export async function classifyEntity(deps: StructuralDeps, lease: Lease): Promis
       });
       const parsed = parseClassification(answer.text, facts.length);
       if ("problem" in parsed) return fail(`entity ${entity.name}: ${parsed.problem}`);
-      const entityType = needsEntityType(entity.entityType) ? parsed.entityType : undefined;
+      // "unknown" from the model is no answer: the entity stays untyped and is asked about again.
+      const entityType =
+        needsEntityType(entity.entityType) && parsed.entityType !== "unknown" ? parsed.entityType : undefined;
       const inferred = entityType !== undefined && entityType !== entity.entityType;
       const now = deps.clock();
       outcome.aspectsCreated += withWriteTx(deps.db, () =>

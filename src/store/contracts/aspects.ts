@@ -80,12 +80,10 @@ export interface AspectRepo {
    * entity's type when given. Call inside a write transaction; returns how many aspects were new.
    */
   classify(input: { entityId: number; facts: FactClassification[]; entityType?: string; now: number }): number;
-  /** Adds delta x confirmations to the aspects of the memories, within bounds; returns what changed. */
-  confirm(
-    memoryIds: readonly number[],
-    weighting: AspectWeighting,
-    now: number,
-  ): { aspects: number; confirmations: number };
+  /** How many of the memories each aspect holds (aspect id -> confirmations); a read, for recall feedback. */
+  confirmationsOf(memoryIds: readonly number[]): Map<number, number>;
+  /** Adds delta x confirmations to each aspect, within bounds. */
+  confirm(confirmations: ReadonlyMap<number, number>, weighting: AspectWeighting, now: number): void;
   /** Lowers the aspects not confirmed (nor decayed) within the stale window; returns how many. */
   decay(options: AspectDecay, now: number): number;
   counts(): StructuralCounts;

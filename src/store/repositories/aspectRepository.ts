@@ -107,27 +107,24 @@ export class AspectRepository implements AspectRepo {
     return created;
   }
 
-  confirm(
-    memoryIds: readonly number[],
-    weighting: AspectWeighting,
-    now: number,
-  ): { aspects: number; confirmations: number } {
-    if (memoryIds.length === 0) return { aspects: 0, confirmations: 0 };
-    const counts = cached(
+  confirmationsOf(memoryIds: readonly number[]): Map<number, number> {
+    if (memoryIds.length === 0) return new Map();
+    const rows = cached(
       this.db,
       `SELECT aspect_id AS aspectId, count(*) AS n FROM memory_entity_mentions
          WHERE memory_id IN (SELECT value FROM json_each(?)) AND aspect_id IS NOT NULL GROUP BY aspect_id`,
     ).all(JSON.stringify(memoryIds)) as { aspectId: number; n: number }[];
+    return new Map(rows.map((r) => [r.aspectId, r.n]));
+  }
+
+  confirm(confirmations: ReadonlyMap<number, number>, weighting: AspectWeighting, now: number): void {
     const update = cached(
       this.db,
-      `UPDATE entity_aspects SET weight = min(?, max(?, weight + ? * ?)), confirmed_at = ?, updated_at = ? WHERE id = ?`,
+      "UPDATE entity_aspects SET weight = min(?, max(?, weight + ? * ?)), confirmed_at = ?, updated_at = ? WHERE id = ?",
     );
-    let confirmations = 0;
-    for (const { aspectId, n } of counts) {
+    for (const [aspectId, n] of confirmations) {
       update.run(weighting.maxWeight, weighting.minWeight, weighting.delta, n, now, now, aspectId);
-      confirmations += n;
     }
-    return { aspects: counts.length, confirmations };
   }
 
   decay(options: AspectDecay, now: number): number {
