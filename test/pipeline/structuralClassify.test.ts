@@ -186,6 +186,15 @@ describe("classifyStructure", () => {
     expect(await classifyStructure(deps)).toMatchObject({ enqueued: 1, calls: 1, classified: 1, aspectsCreated: 0 });
   });
 
+  it("gives a hub entity at most ten calls per pass and continues it in the next", async () => {
+    const { store, llm, jobs, deps } = setup({ structural: { classifyBatchSize: 1 } });
+    await store.remember(Array.from({ length: 12 }, (_, i) => ({ content: `the Orion flag ${i} is on`, scope })));
+    llm!.respondWith(classifier);
+    expect(await classifyStructure(deps)).toMatchObject({ calls: 10, classified: 10, waiting: 2, failed: 0 });
+    expect(jobs.list({ kind: STRUCTURAL_KIND })[0]).toMatchObject({ status: "pending", attempts: 0 });
+    expect(await classifyStructure(deps)).toMatchObject({ calls: 2, classified: 2, waiting: 0 });
+  });
+
   it("fails the job on an unusable answer without changing a row, and retries it by the queue's rules", async () => {
     const { db, store, llm, jobs, deps, advance } = setup();
     for (const content of ORION_FACTS.slice(0, 3)) await store.remember({ content, scope });

@@ -10,6 +10,9 @@ import { aspectSuggestions, ENTITY_TYPES, needsEntityType } from "./aspectSugges
 import { classificationJsonSchema, parseClassification } from "./parseClassification.js";
 import type { StructuralDeps } from "./structuralDeps.js";
 
+/** Model calls one entity may take in one pass. */
+const MAX_CALLS_PER_PASS = 10;
+
 /** What classifying one entity did. */
 export interface EntityOutcome {
   classified: number;
@@ -35,6 +38,11 @@ export async function classifyEntity(deps: StructuralDeps, lease: Lease): Promis
   };
   try {
     for (;;) {
+      if (outcome.calls >= MAX_CALLS_PER_PASS) {
+        // A hub entity with thousands of facts shares the pass with the others; the rest comes next cycle.
+        deps.jobs.release(lease);
+        return outcome;
+      }
       const entity = deps.aspects.entity(entityId);
       const facts = entity ? deps.aspects.pendingFacts(entityId, deps.config.classifyBatchSize) : [];
       if (!entity || facts.length === 0) break;
