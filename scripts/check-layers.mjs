@@ -10,7 +10,7 @@ const BOTTOM = ["util", "text"];
 const BASE = [...BOTTOM, "project", "config", "redact", "prompts", "requests"];
 const STORE = [...BASE, "sources", "store", "providers"];
 const SERVICES = [...STORE, "workspace", "memory", "collection", "recall"];
-const PIPELINE = ["pipeline/phase1", "pipeline/facts", "pipeline/hints", "pipeline/phase2"];
+const PIPELINE = ["pipeline/phase1", "pipeline/facts", "pipeline/hints", "pipeline/phase2", "pipeline/structural"];
 
 /** Module -> the modules it may import. A module always may import itself. */
 export const LAYERS = {
@@ -32,6 +32,7 @@ export const LAYERS = {
   "pipeline/facts": [...SERVICES, "pipeline/phase1"],
   "pipeline/hints": [...SERVICES, "pipeline/phase1", "pipeline/facts"],
   "pipeline/phase2": [...SERVICES, "pipeline/phase1", "pipeline/facts"],
+  "pipeline/structural": [...SERVICES, "pipeline/phase1", "pipeline/facts"],
   pipeline: [...SERVICES, ...PIPELINE],
   read: SERVICES,
   workers: [...SERVICES, ...PIPELINE, "pipeline", "read"],

@@ -21,13 +21,14 @@ import type { Consolidator } from "./pipeline/phase2/consolidators/types.js";
 import { type Phase2Report, runPhase2 } from "./pipeline/phase2/runPhase2.js";
 import { selectConsolidator } from "./pipeline/phase2/selectConsolidator.js";
 import { type PipelineStatus, pipelineStatus } from "./pipeline/status.js";
+import { classifyStructure, type StructuralReport } from "./pipeline/structural/classifyStructure.js";
 import { createEmbeddingProvider } from "./providers/embeddings/createEmbeddingProvider.js";
 import type { EmbeddingProvider } from "./providers/embeddings/types.js";
 import { type ResolvedLlm, resolveLlm } from "./providers/llm/roles.js";
 import { type ClearReport, clearMemory } from "./read/clearMemory.js";
 import { buildInjection, type Injection } from "./read/inject.js";
 import { readMemoryUrl } from "./read/memoryUrl.js";
-import { applyCitationUsage, recordRecallUsage } from "./read/usageFeedback.js";
+import { applyCitationUsage, confirmRecalledAspects, recordRecallUsage } from "./read/usageFeedback.js";
 import { createRecall } from "./recall/createRecall.js";
 import { injectRequest } from "./requests/inject.js";
 import { parseRequest } from "./requests/parseRequest.js";
@@ -286,6 +287,29 @@ export class Cairn {
   }
 
   /**
+   * Structural classification (seed 004): files the facts waiting on each entity under the entity's
+   * aspects with the default model, one call per entity (per `classifyBatchSize` facts), then decays
+   * stale aspects. Skipped, with the reason and the count waiting, when disabled, frozen or offline.
+   */
+  async classifyStructure(): Promise<StructuralReport> {
+    const { default: llm } = await this.providers();
+    const { db, aspects, jobs, meta } = this.storage;
+    const { pipeline } = this.config;
+    return classifyStructure({
+      db,
+      aspects,
+      jobs,
+      meta,
+      llm,
+      config: pipeline.structural,
+      frozen: pipeline.mutationsFrozen,
+      concurrency: this.config.extraction.concurrency,
+      leaseMs: this.config.queue.leaseSeconds * 1000,
+      clock: this.clock,
+    });
+  }
+
+  /**
    * Stores memories at once (raw first). `scope` defaults to the project of `cwd`; `global` and any other
    * label are allowed.
    */
@@ -323,6 +347,13 @@ export class Cairn {
 
   private countRecallHits(ids: number[]): void {
     recordRecallUsage({ storage: this.storage, memoryOf: (id) => this.store?.get(id), ids, now: this.clock() });
+    const { feedbackDelta: delta, minWeight, maxWeight } = this.config.pipeline.structural;
+    confirmRecalledAspects({
+      storage: this.storage,
+      ids,
+      weighting: { delta, minWeight, maxWeight },
+      now: this.clock(),
+    });
   }
 
   /** Deletes the memory of the project of `cwd`, or everything with `all`. */
@@ -404,11 +435,15 @@ export class Cairn {
   }
 
   /** The main job: one pipeline cycle (pipeline/cycle.ts), the same steps the daemon and the background run take. */
-  async run(
-    options: Omit<CycleOptions, "onStepDone"> = {},
-  ): Promise<{ scan: ScanReport; extract: Phase1Report; consolidate: Phase2Report; hints: HintsReport }> {
-    const { scan, extract, consolidate, hints }: CycleReports = await runCycle(this, options);
-    return { scan, extract, consolidate, hints };
+  async run(options: Omit<CycleOptions, "onStepDone"> = {}): Promise<{
+    scan: ScanReport;
+    extract: Phase1Report;
+    consolidate: Phase2Report;
+    hints: HintsReport;
+    structural: StructuralReport;
+  }> {
+    const { scan, extract, consolidate, hints, structural }: CycleReports = await runCycle(this, options);
+    return { scan, extract, consolidate, hints, structural };
   }
 
   /** Phase 2: consolidate stage-1 memories into the workspaces. */

@@ -122,6 +122,14 @@ export const configSchema = z
           .object({
             enabled: z.boolean().default(true),
             classifyBatchSize: int(1, 200, 20),
+            // Aspect feedback: a recall hit adds feedbackDelta per confirming memory, within
+            // [minWeight, maxWeight]; an aspect unconfirmed for staleDays loses decayRate (once per
+            // staleDays), never below minWeight. New aspects start at 1, inside both ranges.
+            feedbackDelta: num(0, 1, 0.05),
+            minWeight: num(0, 1, 0.1),
+            maxWeight: num(1, 10, 3),
+            staleDays: int(1, 3650, 30),
+            decayRate: num(0, 1, 0.05),
           })
           .strict()
           .prefault({}),

@@ -4,6 +4,7 @@ import type { SourceAgent } from "../sources/registry.js";
 import type { HintsReport } from "./hints/generateHints.js";
 import type { Phase1Options, Phase1Report } from "./phase1/runPhase1.js";
 import type { Phase2Report } from "./phase2/runPhase2.js";
+import type { StructuralReport } from "./structural/classifyStructure.js";
 
 export interface ScanOptions {
   /** Roots to scan instead of the configured ones, per agent. */
@@ -21,6 +22,8 @@ export interface CycleHost {
   /** Store upkeep that migrations queue (e.g. the concept backfill). */
   maintain(): Promise<MaintenanceReport>;
   generateHints(): Promise<HintsReport>;
+  /** Files waiting facts under their entities' aspects and decays stale aspects. */
+  classifyStructure(): Promise<StructuralReport>;
   /** Hands back every lease this process holds; returns how many. */
   releaseLeases(): number;
 }
@@ -34,6 +37,7 @@ export interface CycleReports {
   embeddings: number;
   maintenance: MaintenanceReport;
   hints: HintsReport;
+  structural: StructuralReport;
 }
 
 export type CycleStepName = keyof CycleReports;
@@ -80,6 +84,7 @@ export const CYCLE_STEPS = [
       : Promise.resolve({ done: [], warnings: [], skipped: options.skipMaintenance }),
   ),
   step("hints", (host) => host.generateHints()),
+  step("structural", (host) => host.classifyStructure()),
 ] as const;
 
 /**

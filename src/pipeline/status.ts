@@ -1,4 +1,5 @@
 import type { CairnConfig } from "../config/schema.js";
+import { STRUCTURAL_META, type StructuralCounts } from "../store/contracts/aspects.js";
 import { PHASE1_KIND } from "../store/queue/jobKinds.js";
 import type { ForeignLeases, JobStatus } from "../store/queue/types.js";
 import type { PendingBreakdown } from "../store/repositories/eligibilityRepository.js";
@@ -25,6 +26,13 @@ export interface PipelineStatus {
     /** New stage-1 input since the last successful phase 2. */
     dirty: boolean;
     last: Phase2LastRun | null;
+  };
+  /** Structural classification: counts, and what its last pass, feedback and decay did. */
+  structural: StructuralCounts & {
+    enabled: boolean;
+    lastRun: { at: number; outcome: string; reason?: string; classified: number; waiting: number } | null;
+    lastFeedback: { at: number; aspects: number; confirmations: number } | null;
+    lastDecay: { at: number; aspects: number } | null;
   };
 }
 
@@ -62,5 +70,12 @@ export function pipelineStatus(options: {
     })),
     leases: storage.jobs.foreignLeases(PHASE1_KIND),
     phase2: { watermark, newestInput: newest, dirty: newest > (watermark ?? 0), last: phase2.lastRun() },
+    structural: {
+      enabled: config.pipeline.structural.enabled,
+      ...storage.aspects.counts(),
+      lastRun: storage.meta.get(STRUCTURAL_META.lastRun) ?? null,
+      lastFeedback: storage.meta.get(STRUCTURAL_META.lastFeedback) ?? null,
+      lastDecay: storage.meta.get(STRUCTURAL_META.lastDecay) ?? null,
+    },
   };
 }

@@ -1,3 +1,4 @@
+import { type AspectWeighting, STRUCTURAL_META } from "../store/contracts/aspects.js";
 import type { Storage } from "../store/storage.js";
 import { withWriteTx } from "../store/tx.js";
 import { summaryFileName } from "../workspace/summaryFileName.js";
@@ -51,5 +52,32 @@ export function recordRecallUsage(options: {
     if (sessions.length > 0) options.storage.stage1.recordUsage(sessions, options.now);
   } catch {
     // See above: the counters only rank consolidation input; the answer matters more.
+  }
+}
+
+/**
+ * Aspect feedback (seed 004): every recalled memory filed under an aspect confirms that aspect, whose
+ * weight grows by `delta` per confirming memory within [minWeight, maxWeight]. Counted per recall
+ * answer (cairn has no session end to wait for); best-effort like the usage counters.
+ */
+export function confirmRecalledAspects(options: {
+  storage: Pick<Storage, "db" | "aspects" | "meta">;
+  ids: readonly number[];
+  weighting: AspectWeighting;
+  now: number;
+}): void {
+  const { storage, ids, now } = options;
+  if (ids.length === 0) return;
+  try {
+    // Read first: a recall of memories without aspects takes no write lock.
+    const confirmations = storage.aspects.confirmationsOf(ids);
+    if (confirmations.size === 0) return;
+    withWriteTx(storage.db, () => {
+      storage.aspects.confirm(confirmations, options.weighting, now);
+      const total = [...confirmations.values()].reduce((sum, n) => sum + n, 0);
+      storage.meta.set(STRUCTURAL_META.lastFeedback, { at: now, aspects: confirmations.size, confirmations: total });
+    });
+  } catch {
+    // The weights only shape classification; the recall answer matters more.
   }
 }

@@ -17,7 +17,7 @@ export interface CreateRecallOptions {
   clock?: Clock;
   /** The reranker used when `reranker.kind` is `provider`. */
   reranker?: RerankProvider;
-  /** Called with the ids recall returned, after usage counters were bumped. */
+  /** Called with the ids recall returned, after usage counters were bumped (not for `countUsage: false`). */
   onHit?: (ids: number[]) => void;
 }
 
@@ -51,8 +51,9 @@ export function createRecall(options: CreateRecallOptions): (request: RecallRequ
       } catch (error) {
         response.warnings.push(`usage counters not updated: ${errorMessage(error)}`);
       }
+      // An internal lookup (the fact stage's candidates) is not use: it confirms nothing.
+      options.onHit?.(ids);
     }
-    options.onHit?.(ids);
     return response;
   };
 }

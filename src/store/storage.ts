@@ -1,5 +1,6 @@
 import type { Database } from "better-sqlite3";
 import { openDatabase } from "./connection.js";
+import type { AspectRepo } from "./contracts/aspects.js";
 import type { TokenBudgetRepo } from "./contracts/budget.js";
 import type { EligibilityRepo } from "./contracts/eligibility.js";
 import type { EmbeddingRepo } from "./contracts/embeddings.js";
@@ -7,21 +8,22 @@ import type { EraseRepo } from "./contracts/erase.js";
 import type { GraphRepo } from "./contracts/graph.js";
 import type { HistoryRepo } from "./contracts/history.js";
 import type { MemoryRepo } from "./contracts/memories.js";
-import type { ReviewRepo } from "./contracts/reviews.js";
 import type { MetaRepo } from "./contracts/meta.js";
+import type { ReviewRepo } from "./contracts/reviews.js";
 import type { TranscriptRepo } from "./contracts/transcripts.js";
 import type { VectorIndexRepo } from "./contracts/vectors.js";
 import { JobQueue, type JobQueueOptions } from "./queue/jobQueue.js";
+import { AspectRepository } from "./repositories/aspectRepository.js";
 import { EligibilityRepository } from "./repositories/eligibilityRepository.js";
 import { EmbeddingRepository } from "./repositories/embeddingRepository.js";
 import { EraseRepository } from "./repositories/eraseRepository.js";
 import { GraphRepository } from "./repositories/graphRepository.js";
 import { HistoryRepository } from "./repositories/historyRepository.js";
-import { ReviewRepository } from "./repositories/reviewRepository.js";
 import { ItemsRepository } from "./repositories/itemsRepository.js";
 import { MemoryRepository } from "./repositories/memoryRepository.js";
 import { MetaRepository } from "./repositories/metaRepository.js";
 import { Phase2State } from "./repositories/phase2State.js";
+import { ReviewRepository } from "./repositories/reviewRepository.js";
 import { SearchRepository } from "./repositories/searchRepository.js";
 import { SessionsRepository } from "./repositories/sessionsRepository.js";
 import { SourceFilesRepository } from "./repositories/sourceFilesRepository.js";
@@ -64,6 +66,7 @@ export class Storage {
   /** Contradictions and other flags awaiting a person (`cairn memory review`). */
   readonly reviews: ReviewRepo;
   readonly graph: GraphRepo;
+  readonly aspects: AspectRepo;
   /** Full-text search over memories and their hints. */
   readonly search: SearchRepository;
   readonly embeddings: EmbeddingRepo;
@@ -92,6 +95,7 @@ export class Storage {
     this.history = new HistoryRepository(db);
     this.reviews = new ReviewRepository(db);
     this.graph = new GraphRepository(db);
+    this.aspects = new AspectRepository(db);
     this.search = new SearchRepository(db);
     this.embeddings = new EmbeddingRepository(db);
     const indexed = (options.vectorIndex ?? true) && vecError === null;

@@ -1,6 +1,7 @@
 import type { CairnPaths } from "../config/paths.js";
 import { type CycleHost, runCycle } from "../pipeline/cycle.js";
 import type { HintsReport } from "../pipeline/hints/generateHints.js";
+import { STRUCTURAL_OFF } from "../pipeline/structural/classifyStructure.js";
 import { PHASE1_KIND, PHASE2_KIND } from "../store/queue/jobKinds.js";
 import type { JobQueue } from "../store/queue/jobQueue.js";
 import { errorMessage } from "../util/errors.js";
@@ -17,6 +18,8 @@ export interface CycleReport {
   phase2?: string;
   /** Prospective hints, when `recall.hints.enabled`. */
   hints?: { indexed: number; failed: number; pending: number; skipped?: string };
+  /** Structural classification, when `pipeline.structural.enabled`. */
+  structural?: { classified: number; failed: number; waiting: number; skipped?: string };
   error?: string;
 }
 
@@ -70,6 +73,9 @@ export async function runPipelineCycle(
           if (done.report.error) report.error = done.report.error;
         } else if (done.name === "hints" && host.config.recall.hints.enabled) {
           report.hints = summarizeHints(done.report);
+        } else if (done.name === "structural" && done.report.reason !== STRUCTURAL_OFF) {
+          const { classified, failed, waiting, reason } = done.report;
+          report.structural = { classified, failed, waiting, ...(reason === undefined ? {} : { skipped: reason }) };
         }
       },
     });
@@ -113,6 +119,14 @@ export function formatCycle(report: CycleReport): string {
       h.skipped
         ? `hints skipped: ${h.skipped}`
         : `hints ${h.indexed} indexed, ${h.failed} failed, ${h.pending} pending`,
+    );
+  }
+  if (report.structural) {
+    const st = report.structural;
+    parts.push(
+      st.skipped
+        ? `structural skipped: ${st.skipped} (${st.waiting} waiting)`
+        : `structural ${st.classified} classified, ${st.failed} failed, ${st.waiting} waiting`,
     );
   }
   if (report.error) parts.push(`error: ${report.error.split("\n")[0]}`);

@@ -4,7 +4,15 @@ import { CYCLE_STEPS, type CycleHost, runCycle } from "../../src/pipeline/cycle.
 import { runPipelineCycle } from "../../src/workers/runPipeline.js";
 import { type TempHome, tempHome } from "../server/tempHome.js";
 
-const STEP_METHODS = ["scan", "extract", "consolidate", "refreshEmbeddings", "maintain", "generateHints"] as const;
+const STEP_METHODS = [
+  "scan",
+  "extract",
+  "consolidate",
+  "refreshEmbeddings",
+  "maintain",
+  "generateHints",
+  "classifyStructure",
+] as const;
 
 /** A host whose steps only record that they ran; `failAt` makes that step throw. */
 function recordingHost(failAt?: (typeof STEP_METHODS)[number]) {
@@ -24,6 +32,7 @@ function recordingHost(failAt?: (typeof STEP_METHODS)[number]) {
     refreshEmbeddings: method("refreshEmbeddings", 0),
     maintain: method("maintain", { done: [], warnings: [] }),
     generateHints: method("generateHints", { indexed: 0, failed: 0, pending: 0 }),
+    classifyStructure: method("classifyStructure", { outcome: "skipped", waiting: 0 }),
     releaseLeases: () => {
       released += 1;
       return 0;
@@ -33,11 +42,11 @@ function recordingHost(failAt?: (typeof STEP_METHODS)[number]) {
 }
 
 describe("runCycle", () => {
-  it("runs scan, extract, consolidate, embeddings, maintenance and hints in that order", async () => {
+  it("runs scan, extract, consolidate, embeddings, maintenance, hints and structural in that order", async () => {
     const { host, calls, released } = recordingHost();
     const done: string[] = [];
     const reports = await runCycle(host, { onStepDone: (step) => done.push(step.name) });
-    expect(calls).toEqual(["scan", "extract", "consolidate", "refreshEmbeddings", "maintain", "generateHints"]);
+    expect(calls).toEqual([...STEP_METHODS]);
     expect(done).toEqual(CYCLE_STEPS.map((step) => step.name));
     expect(reports.embeddings).toBe(0);
     expect(released()).toBe(0);
@@ -93,7 +102,7 @@ describe("cairn run and the background cycle", () => {
     const run = await stepsOf((cairn) => cairn.run());
     const daemon = await stepsOf((cairn) => runPipelineCycle(cairn));
     const background = await stepsOf((cairn) => runPipelineCycle(cairn, { skipIfBusy: true }));
-    expect(run).toEqual(["scan", "extract", "consolidate", "refreshEmbeddings", "maintain", "generateHints"]);
+    expect(run).toEqual([...STEP_METHODS]);
     expect(daemon).toEqual(run);
     expect(background).toEqual(run);
   });

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import type { Command } from "commander";
+import { describeStructural } from "../../pipeline/structural/describeStructural.js";
 import { describeForeignLeases } from "../../store/queue/describeForeignLeases.js";
 import { explainStoreError } from "../../store/storeFault.js";
 import type { GlobalOptions } from "../context.js";
@@ -34,7 +35,7 @@ export function registerRun(program: Command): void {
           progress.start(0, name);
         };
         step("scanning");
-        const { scan, extract, consolidate, hints } = await cairn.run({
+        const { scan, extract, consolidate, hints, structural } = await cairn.run({
           scan: {
             ...(options.demo ? { overrides: demoSources(), only: ["codex", "claude-code", "pi"] } : {}),
             onFile: (_file, done) => progress.update(done, "files"),
@@ -56,6 +57,7 @@ export function registerRun(program: Command): void {
           extract,
           consolidate,
           hints,
+          structural,
           leases,
         };
         const notStored = notStoredError(scan, cairn.paths.database);
@@ -73,6 +75,8 @@ export function registerRun(program: Command): void {
         if (waiting) printLine(`  ${waiting}`);
         printPhase2(consolidate);
         if (cairn.config.recall.hints.enabled) printHints(hints);
+        const structuralLine = describeStructural(structural);
+        if (structuralLine) printLine(structuralLine);
         printLine("");
         printLine(`memory is in ${cairn.paths.memories}`);
         const global_ = join(cairn.paths.memories, "global", "memory_summary.md");

@@ -1,4 +1,6 @@
 import type { Command } from "commander";
+import type { PipelineStatus } from "../../pipeline/status.js";
+import { factsWaiting } from "../../pipeline/structural/describeStructural.js";
 import { describeForeignLeases } from "../../store/queue/describeForeignLeases.js";
 import { toIso } from "../../util/clock.js";
 import { withCairn } from "../context.js";
@@ -36,6 +38,18 @@ export function registerStatus(program: Command): void {
         printLine(
           `phase 2      ${phase2.dirty ? "dirty (new stage-1 memories since the last consolidation)" : "clean"}; watermark ${toIso(phase2.watermark) ?? "none"}`,
         );
+        printLine(`structural   ${describeStructural(status.structural)}`);
       });
     });
+}
+
+/** Aspects, classified and waiting facts, and why the last pass did nothing when it did nothing. */
+function describeStructural(s: PipelineStatus["structural"]): string {
+  const counts = `${s.aspects} aspects, ${s.classified} classified, ${factsWaiting(s.waiting)}`;
+  if (!s.enabled) return `${counts} (off: pipeline.structural.enabled is false)`;
+  const last = s.lastRun;
+  if (!last) return `${counts}; not run yet`;
+  const when = toIso(last.at);
+  if (last.outcome === "skipped") return `${counts}; last pass ${when} skipped: ${last.reason}`;
+  return `${counts}; last pass ${when} classified ${last.classified}`;
 }

@@ -8,5 +8,10 @@ export interface GraphRepo {
   neighbors(entityIds: number[], limit: number): number[];
   memoriesMentioning(entityIds: number[], scopes: string[] | "all", limit: number): number[];
   entityDegrees(memoryIds: number[]): Map<number, number[]>;
+  /**
+   * The live memories that share an entity and an aspect with `memoryId` (the same subject, once the
+   * structural classifier filed both), newest first. Empty until the memory is classified.
+   */
+  siblingsOf(memoryId: number): number[];
   counts(): { entities: number; relations: number; mentions: number };
 }

@@ -6,6 +6,7 @@ import { concepts } from "./004_concepts.js";
 import { cwdProjectIndex } from "./005_cwd_project_index.js";
 import { embeddingModelIndex } from "./006_embedding_model_index.js";
 import { lifecycle } from "./007_lifecycle.js";
+import { structural } from "./008_structural.js";
 import { sessionPositions } from "./011_session_positions.js";
 
 /** Every schema step in order. Append only: a shipped migration never changes. */
@@ -17,5 +18,6 @@ export const migrations: readonly Migration[] = [
   cwdProjectIndex,
   embeddingModelIndex,
   lifecycle,
+  structural,
   sessionPositions,
 ];

@@ -13,3 +13,5 @@ export const PHASE2_KEY = "global";
 export const HINTS_KIND = "prospective_hints";
 /** Store upkeep a migration leaves behind (data work frozen SQL cannot do), one job per task key. */
 export const MAINTENANCE_KIND = "maintenance";
+/** One job per entity: file its waiting facts under the entity's aspects (structural classification). */
+export const STRUCTURAL_KIND = "structural_classify";

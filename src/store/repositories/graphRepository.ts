@@ -1,5 +1,6 @@
 import type { Database } from "better-sqlite3";
 import { guardText } from "../../redact/guard.js";
+import { isDecisionContent } from "../../text/decisionLanguage.js";
 import type { GraphRepo } from "../contracts/graph.js";
 import { cached } from "../statements.js";
 
@@ -45,15 +46,27 @@ export class GraphRepository implements GraphRepo {
     ).run(sourceId, targetId, guardText(relationType).trim(), confidence, now, now);
   }
 
-  /** Idempotent: re-processing the same memory does not count the mention twice. */
+  /**
+   * Idempotent: re-processing the same memory does not count the mention twice. A mention in a memory
+   * that states a decision is a constraint whoever writes it (decision auto-protection, seed 004): the
+   * inline linker knows, the graph stage of fact ingest does not.
+   */
   addMention(memoryId: number, entityId: number, mentionText: string, confidence: number, kind: string): boolean {
+    const protectedKind = kind === "attribute" && this.statesDecision(memoryId) ? "constraint" : kind;
     return (
       cached(
         this.db,
         `INSERT OR IGNORE INTO memory_entity_mentions (memory_id, entity_id, mention_text, confidence, kind)
            VALUES (?, ?, ?, ?, ?)`,
-      ).run(memoryId, entityId, guardText(mentionText), confidence, kind).changes > 0
+      ).run(memoryId, entityId, guardText(mentionText), confidence, protectedKind).changes > 0
     );
+  }
+
+  private statesDecision(memoryId: number): boolean {
+    const row = cached(this.db, "SELECT content FROM memories WHERE id = ?").get(memoryId) as
+      | { content: string }
+      | undefined;
+    return row !== undefined && isDecisionContent(row.content);
   }
 
   /** Entities whose canonical name contains the token, most mentioned first. */
@@ -113,6 +126,20 @@ export class GraphRepository implements GraphRepo {
       out.set(row.memoryId, list);
     }
     return out;
+  }
+
+  siblingsOf(memoryId: number): number[] {
+    return (
+      cached(
+        this.db,
+        `SELECT DISTINCT other.memory_id AS id FROM memory_entity_mentions own
+           JOIN memory_entity_mentions other ON other.entity_id = own.entity_id AND other.aspect_id = own.aspect_id
+           JOIN memories m ON m.id = other.memory_id
+           WHERE own.memory_id = ? AND own.aspect_id IS NOT NULL AND other.memory_id != own.memory_id
+             AND m.deleted_at IS NULL
+           ORDER BY other.memory_id DESC`,
+      ).all(memoryId) as { id: number }[]
+    ).map((r) => r.id);
   }
 
   counts(): { entities: number; relations: number; mentions: number } {

@@ -1,0 +1,146 @@
+import pLimit from "p-limit";
+import { STRUCTURAL_META } from "../../store/contracts/aspects.js";
+import { STRUCTURAL_KIND } from "../../store/queue/jobKinds.js";
+import { startLeaseHeartbeat } from "../../store/queue/leaseHeartbeat.js";
+import { withWriteTx } from "../../store/tx.js";
+import { DAY_MS } from "../../util/clock.js";
+import { classifyEntity } from "./classifyEntity.js";
+import type { StructuralDeps } from "./structuralDeps.js";
+
+/** The reason a disabled pass gives; front ends print nothing for it. */
+export const STRUCTURAL_OFF = "pipeline.structural.enabled is false";
+
+/** Entities claimed per pass; the rest wait for the next cycle. */
+const ENTITIES_PER_PASS = 200;
+/** Entities looked at for queueing per pass (an enqueue of an unchanged entity is a no-op). */
+const ENQUEUE_SCAN = 5_000;
+/** An entity whose answers stay unusable after this many tries is left unclassified (job dead). */
+const MAX_ATTEMPTS = 3;
+
+export interface StructuralReport {
+  outcome: "completed" | "skipped";
+  /** Why nothing was classified, e.g. "no model configured". */
+  reason?: string;
+  /** Entities newly queued (or reopened by new facts). */
+  enqueued: number;
+  /** Entities whose facts were classified in this pass, and how many facts in all. */
+  entities: number;
+  classified: number;
+  aspectsCreated: number;
+  typesInferred: number;
+  /** Model calls made (one per entity, or one per `classifyBatchSize` facts of it). */
+  calls: number;
+  failed: number;
+  /** Facts of live memories still waiting for classification. */
+  waiting: number;
+  /** Aspects lowered by decay in this pass. */
+  decayed: number;
+  errors: { entityId: number; error: string }[];
+}
+
+/**
+ * The structural step of the cycle (seed 004 "Structural Classification"): queues one job per entity
+ * with waiting facts, classifies each entity's facts in as few model calls as the batch size allows,
+ * then decays stale aspects. Offline, disabled or frozen, nothing is classified and the report says
+ * why and how many facts wait; the inline linker's entities and decision auto-protection do not need
+ * this step.
+ */
+export async function classifyStructure(deps: StructuralDeps): Promise<StructuralReport> {
+  const report: StructuralReport = {
+    outcome: "completed",
+    enqueued: 0,
+    entities: 0,
+    classified: 0,
+    aspectsCreated: 0,
+    typesInferred: 0,
+    calls: 0,
+    failed: 0,
+    waiting: 0,
+    decayed: 0,
+    errors: [],
+  };
+  const finish = (reason?: string): StructuralReport => {
+    const done: StructuralReport = {
+      ...report,
+      ...(reason === undefined ? {} : { outcome: "skipped" as const, reason }),
+      waiting: deps.aspects.counts().waiting,
+    };
+    recordRun(deps, done);
+    return done;
+  };
+  if (!deps.config.enabled) return finish(STRUCTURAL_OFF);
+  if (deps.frozen) return finish("pipeline.mutationsFrozen is true");
+  report.decayed = decayStale(deps);
+  if (!deps.llm) return finish("no model configured");
+  report.enqueued = enqueueWaiting(deps);
+  const leases = deps.jobs.claim({ kind: STRUCTURAL_KIND, limit: ENTITIES_PER_PASS });
+  if (leases.length === 0) return finish();
+  // Asked only when there is work, so an idle cycle costs the provider nothing.
+  if (!(await deps.llm.available())) {
+    for (const lease of leases) deps.jobs.release(lease);
+    return finish(`${deps.llm.name} is unavailable`);
+  }
+  const heartbeat = startLeaseHeartbeat({ jobs: deps.jobs, leases, leaseMs: deps.leaseMs });
+  try {
+    const limit = pLimit(Math.max(1, deps.concurrency));
+    await Promise.all(
+      leases.map((lease) =>
+        limit(async () => {
+          const outcome = await classifyEntity(deps, lease);
+          heartbeat.done(lease);
+          report.calls += outcome.calls;
+          report.classified += outcome.classified;
+          report.aspectsCreated += outcome.aspectsCreated;
+          if (outcome.classified > 0) report.entities++;
+          if (outcome.typeInferred) report.typesInferred++;
+          if (outcome.error !== undefined) {
+            report.failed++;
+            report.errors.push({ entityId: Number(lease.key), error: outcome.error });
+          }
+        }),
+      ),
+    );
+  } finally {
+    heartbeat.stop();
+  }
+  return finish();
+}
+
+/** One job per entity with waiting facts; a newer mention reopens the entity's finished job. */
+function enqueueWaiting(deps: StructuralDeps): number {
+  const awaiting = deps.aspects.entitiesAwaiting(ENQUEUE_SCAN);
+  let queued = 0;
+  withWriteTx(deps.db, () => {
+    for (const entity of awaiting) {
+      const { created, reopened } = deps.jobs.enqueue({
+        kind: STRUCTURAL_KIND,
+        key: String(entity.entityId),
+        watermark: entity.newestMention,
+        maxAttempts: MAX_ATTEMPTS,
+      });
+      if (created || reopened) queued++;
+    }
+  });
+  return queued;
+}
+
+/** Aspect weights drift back down when recall stops confirming them (seed 004 "Aspect Feedback"). */
+function decayStale(deps: StructuralDeps): number {
+  const { staleDays, decayRate, minWeight } = deps.config;
+  const now = deps.clock();
+  return withWriteTx(deps.db, () => {
+    const aspects = deps.aspects.decay({ staleMs: staleDays * DAY_MS, rate: decayRate, minWeight }, now);
+    if (aspects > 0) deps.meta.set(STRUCTURAL_META.lastDecay, { at: now, aspects });
+    return aspects;
+  });
+}
+
+function recordRun(deps: StructuralDeps, report: StructuralReport): void {
+  deps.meta.set(STRUCTURAL_META.lastRun, {
+    at: deps.clock(),
+    outcome: report.outcome,
+    ...(report.reason === undefined ? {} : { reason: report.reason }),
+    classified: report.classified,
+    waiting: report.waiting,
+  });
+}

@@ -1,0 +1,24 @@
+import { STRUCTURAL_OFF, type StructuralReport } from "./classifyStructure.js";
+
+/** The run report's line for the structural step; undefined when it is off or had nothing to do. */
+export function describeStructural(report: StructuralReport): string | undefined {
+  if (report.outcome === "skipped") {
+    if (report.reason === STRUCTURAL_OFF) return undefined;
+    return `structural classification skipped: ${report.reason} (${factsWaiting(report.waiting)})`;
+  }
+  if (report.calls + report.failed + report.waiting + report.decayed === 0) return undefined;
+  const parts = [
+    `${report.classified} facts of ${report.entities} entities classified in ${report.calls} model calls`,
+    `${report.aspectsCreated} new aspects`,
+  ];
+  if (report.typesInferred > 0) parts.push(`${report.typesInferred} entity types inferred`);
+  if (report.failed > 0) parts.push(`${report.failed} failed`);
+  if (report.decayed > 0) parts.push(`${report.decayed} stale aspects decayed`);
+  parts.push(factsWaiting(report.waiting));
+  return `structural: ${parts.join(", ")}`;
+}
+
+/** "1 fact waiting", "12 facts waiting". */
+export function factsWaiting(count: number): string {
+  return `${count} ${count === 1 ? "fact" : "facts"} waiting`;
+}
