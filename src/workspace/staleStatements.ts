@@ -199,9 +199,7 @@ function normalize(text: string): string {
   return words(text).join(" ");
 }
 
-/** Sentences of one line, each keeping its trailing punctuation and space. */
+/** Sentences of one line, each keeping its trailing punctuation. */
 function splitSentences(text: string): string[] {
-  return text
-    .split(/(?<=[.!?])\s+(?=\S)/)
-    .map((sentence, index, all) => (index < all.length - 1 ? `${sentence} ` : sentence));
+  return text.split(/(?<=[.!?])\s+(?=\S)/);
 }

@@ -301,7 +301,7 @@ async function consolidateWorkspace(
     rmSync(join(staging, "phase2_diff.md"), { force: true });
     rmSync(join(staging, "superseded.md"), { force: true });
     pruneToCurrent(staging, diff);
-    report.superseded = [...inputNote(hits), ...verifyCurrent(staging, matcher)];
+    report.superseded = [...inputNote(hits), ...verifyCurrent(staging, matcher, live)];
     const scrubbed = scrubSecrets(staging);
     const problems = validateWorkspace(staging);
     if (problems.length > 0) throw new Error(`invalid workspace: ${problems.join("; ")}`);

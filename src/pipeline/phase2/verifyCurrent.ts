@@ -17,7 +17,7 @@ import { commandFamily } from "../phase1/offline/commands.js";
  * when the memory was withdrawn), and every skill is checked for superseded commands. Returns what
  * was changed, one line each, for the run report.
  */
-export function verifyCurrent(dir: string, matcher: StaleMatcher): string[] {
+export function verifyCurrent(dir: string, matcher: StaleMatcher, live?: string): string[] {
   if (matcher.size === 0) return [];
   const notes: string[] = [];
   for (const file of ["MEMORY.md", "memory_summary.md"]) {
@@ -34,7 +34,29 @@ export function verifyCurrent(dir: string, matcher: StaleMatcher): string[] {
   if (existsSync(skills)) {
     for (const name of readdirSync(skills).sort()) notes.push(...reviseSkill(skills, name, matcher));
   }
+  if (live) notes.push(...leftOut(join(live, "skills"), skills, matcher));
   return notes;
+}
+
+/** Skills of the published version the consolidator did not write again because they were stale. */
+function leftOut(liveSkills: string, skills: string, matcher: StaleMatcher): string[] {
+  if (!existsSync(liveSkills)) return [];
+  return readdirSync(liveSkills)
+    .sort()
+    .flatMap((name) => {
+      if (existsSync(join(skills, name))) return [];
+      const text = readIfPresent(join(liveSkills, name, "SKILL.md"));
+      const stale = text === undefined ? [] : matcher.revise(text).hits.map((hit) => hit.stale);
+      return stale.length === 0 ? [] : [`skills/${name}: pruned, it was built on ${describe(stale)}`];
+    });
+}
+
+function readIfPresent(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
 }
 
 /**
