@@ -1,4 +1,5 @@
-import { contentStems, words } from "../text/tokenize.js";
+import { stem } from "../text/stem.js";
+import { isContentWord, words } from "../text/tokenize.js";
 import { toIso } from "../util/clock.js";
 
 /** A memory that is no longer true: superseded (it names what replaced it) or withdrawn (forgotten). */
@@ -68,17 +69,27 @@ interface Prepared {
  */
 export class StaleMatcher {
   private readonly prepared: Prepared[];
+  /** Stem -> indexes of the statements holding it: a sentence is only compared with statements it shares a word with. */
+  private readonly byStem = new Map<string, number[]>();
+  private readonly stems = new StemCache();
 
   constructor(stale: readonly StaleStatement[]) {
     this.prepared = stale.map((entry) => ({
       stale: entry,
-      stems: new Set(contentStems(entry.statement)),
+      stems: this.stems.of(entry.statement),
       commands: commandsIn(entry.statement),
       negated: isNegated(entry.statement),
-      replacementStems: new Set(contentStems(entry.replacement ?? "")),
+      replacementStems: this.stems.of(entry.replacement ?? ""),
       replacementCommands: commandsIn(entry.replacement ?? ""),
       normalized: normalize(entry.statement),
     }));
+    this.prepared.forEach((entry, index) => {
+      for (const word of entry.stems) {
+        const list = this.byStem.get(word) ?? [];
+        list.push(index);
+        this.byStem.set(word, list);
+      }
+    });
   }
 
   get size(): number {
@@ -88,10 +99,15 @@ export class StaleMatcher {
   /** The stale memory `sentence` presents as current, if any. */
   match(sentence: string): StaleStatement | undefined {
     if (this.prepared.length === 0 || MARKED.test(sentence)) return undefined;
-    const stems = new Set(contentStems(sentence));
+    const stems = this.stems.of(sentence);
+    const candidates = new Set<number>();
+    for (const word of stems) for (const index of this.byStem.get(word) ?? []) candidates.add(index);
+    if (candidates.size === 0) return undefined;
     const negated = isNegated(sentence);
     const flat = normalize(sentence);
-    for (const entry of this.prepared) {
+    // Newest first, as the list is ordered.
+    for (const index of [...candidates].sort((a, b) => a - b)) {
+      const entry = this.prepared[index]!;
       if (statesIt(entry, { sentence, stems, negated, flat })) return entry.stale;
     }
     return undefined;
@@ -182,6 +198,26 @@ function statesIt(
   if (entry.stems.size < MIN_STEMS) return entry.normalized !== "" && candidate.flat.includes(entry.normalized);
   const covered = share(entry.stems, candidate.stems);
   return covered >= COVERAGE && covered > share(entry.replacementStems, candidate.stems);
+}
+
+/** Content stems of a text (the shared tokenizer and stemmer), each word stemmed once per matcher. */
+class StemCache {
+  private readonly cache = new Map<string, string>();
+
+  of(text: string): Set<string> {
+    const out = new Set<string>();
+    for (const word of words(text)) {
+      const base = word.endsWith("'s") ? word.slice(0, -2) : word.replace(/'/g, "");
+      if (!isContentWord(base)) continue;
+      let stemmed = this.cache.get(base);
+      if (stemmed === undefined) {
+        stemmed = stem(base);
+        this.cache.set(base, stemmed);
+      }
+      out.add(stemmed);
+    }
+    return out;
+  }
 }
 
 function share(of: Set<string>, within: Set<string>): number {

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Cairn } from "../../src/cairn.js";
+import type { RememberInput } from "../../src/memory/types.js";
 import { projectIdentity } from "../../src/project/projectKey.js";
 import { projectWorkspace } from "../../src/workspace/workspacePaths.js";
 import { runCli } from "../helpers/runCli.js";
@@ -62,7 +63,7 @@ describe("cairn run and cairn inject after a memory was superseded", () => {
       storage.stage1.markFactsIngested(id, updatedAt, updatedAt);
     }
     storage.sessions.markAllProcessed(sessions.map(([id]) => id));
-    const id = async (content: string, type: string) =>
+    const id = async (content: string, type: RememberInput["type"]) =>
       (await cairn.memories.remember({ content, type, scope: key })).id!;
     const ids = {
       npm: await id(NPM, "preference"),

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { validateConfig } from "../../src/config/load.js";
 import { defaultRecallConfig } from "../../src/config/recallConfig.js";
 import { MemoryStore } from "../../src/memory/memoryStore.js";
+import type { RememberInput } from "../../src/memory/types.js";
 import type { Stage1Output } from "../../src/pipeline/phase1/types.js";
 import { agentConsolidator } from "../../src/pipeline/phase2/consolidators/agentConsolidator.js";
 import { llmConsolidator } from "../../src/pipeline/phase2/consolidators/llmConsolidator.js";
@@ -76,7 +77,7 @@ describe("phase 2 with superseded memories", () => {
     });
   }
 
-  async function remember(content: string, type: string): Promise<number> {
+  async function remember(content: string, type: RememberInput["type"]): Promise<number> {
     const outcome = await store.remember({ content, type, scope: PROJECT });
     return outcome.id!;
   }

@@ -208,7 +208,7 @@ interface RunTriggers {
 }
 
 /** The most recent stale memories the injection guard reads (`superseded.json`). */
-const SUPERSEDED_FILE_LIMIT = 2000;
+const SUPERSEDED_FILE_LIMIT = 500;
 
 function sameMarks(a: Record<string, string>, b: Record<string, string>): boolean {
   const keys = Object.keys(a);
