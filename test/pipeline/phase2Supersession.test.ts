@@ -170,6 +170,7 @@ describe("phase 2 with superseded memories", () => {
 
     it("tells the model what was replaced, and marks or rewrites what it wrote back as current anyway", async () => {
       const ids = await history();
+      await consolidate(); // an earlier handbook that states npm and Jest as current
       now = Date.parse("2026-06-10T09:00:00.000Z");
       store.supersede(ids.npm, ids.pnpm, { who: "test" });
       store.supersede(ids.jest, ids.vitest, { who: "test" });
@@ -208,8 +209,13 @@ describe("phase 2 with superseded memories", () => {
       const user = body.messages.find((m) => m.role === "user")!.content;
       expect(system).toContain("no_longer_true");
       const data = JSON.parse(user.split(/<<<(?:END )?MEMORY DATA [0-9a-f]+>>>/)[1]!) as {
+        previous_memory_md: string;
         no_longer_true: { replaced: Array<Record<string, string>>; withdrawn: Array<Record<string, string>> };
       };
+      // The previous handbook the model starts from already reads the old facts as history.
+      expect(data.previous_memory_md).toContain(NPM);
+      expect(presentsAsCurrent(data.previous_memory_md, NPM)).toBe(false);
+      expect(data.previous_memory_md).not.toContain("make seed-db");
       expect(data.no_longer_true.replaced).toContainEqual({
         statement: NPM,
         replaced_on: "2026-06-10",

@@ -28,7 +28,7 @@ import { selectionDiff } from "./selectionDiff.js";
 import { staleFreeDiff } from "./staleInputs.js";
 import { staleScopes, staleStatements } from "./staleKnowledge.js";
 import { pruneToCurrent, renderDiffFile, syncInputs } from "./syncInputs.js";
-import { verifyCurrent } from "./verifyCurrent.js";
+import { reviseHandbook, verifyCurrent } from "./verifyCurrent.js";
 import { readIfExists, scrubSecrets, validateWorkspace, writeConsolidated } from "./workspaceFiles.js";
 
 export interface WorkspaceReport {
@@ -279,17 +279,21 @@ async function consolidateWorkspace(
     writeFileAtomic(join(staging, "phase2_diff.md"), renderDiffFile(diff, summaryFiles));
     // The global workspace's consolidator is never shown a project's memories, stale ones included.
     const shown = workspace.kind === "global" ? stale.filter((entry) => entry.scope === GLOBAL_WORKSPACE) : stale;
+    const shownMatcher = new StaleMatcher(shown);
     if (shown.length > 0) writeFileAtomic(join(staging, "superseded.md"), renderStaleFile(shown));
+    // The handbook a consolidator starts from already reads what it was told is stale as history.
+    reviseHandbook(staging, shownMatcher);
+    const previousFile = (file: string) => {
+      const text = live ? guardedText(readIfExists(join(live, file))) : null;
+      return text === null ? null : shownMatcher.revise(text).text;
+    };
     const result = await deps.consolidator.consolidate(
       {
         workspace,
         dir: staging,
         root: deps.memoriesRoot,
         // Files an earlier version wrote may still hold pasted instructions: a model is not shown them.
-        previous: {
-          memory: live ? guardedText(readIfExists(join(live, "MEMORY.md"))) : null,
-          summary: live ? guardedText(readIfExists(join(live, "memory_summary.md"))) : null,
-        },
+        previous: { memory: previousFile("MEMORY.md"), summary: previousFile("memory_summary.md") },
         diff,
         summaryFiles,
         stale: shown,

@@ -19,7 +19,23 @@ import { commandFamily } from "../phase1/offline/commands.js";
  */
 export function verifyCurrent(dir: string, matcher: StaleMatcher, live?: string): string[] {
   if (matcher.size === 0) return [];
+  const notes = reviseHandbook(dir, matcher);
+  const skills = join(dir, "skills");
+  if (existsSync(skills)) {
+    for (const name of readdirSync(skills).sort()) notes.push(...reviseSkill(skills, name, matcher));
+  }
+  if (live) notes.push(...leftOut(join(live, "skills"), skills, matcher));
+  return notes;
+}
+
+/**
+ * MEMORY.md and memory_summary.md of `dir` with every sentence that states a stale memory marked as
+ * replaced (or removed when withdrawn); one note per change. Also run on the staging copy before an
+ * agent edits it, so the handbook it starts from already reads the old facts as history.
+ */
+export function reviseHandbook(dir: string, matcher: StaleMatcher): string[] {
   const notes: string[] = [];
+  if (matcher.size === 0) return notes;
   for (const file of ["MEMORY.md", "memory_summary.md"]) {
     const path = join(dir, file);
     if (!existsSync(path)) continue;
@@ -30,11 +46,6 @@ export function verifyCurrent(dir: string, matcher: StaleMatcher, live?: string)
       notes.push(`${file}: ${hit.action} "${short(hit.sentence)}" ${replacedMark(hit.stale)}`);
     }
   }
-  const skills = join(dir, "skills");
-  if (existsSync(skills)) {
-    for (const name of readdirSync(skills).sort()) notes.push(...reviseSkill(skills, name, matcher));
-  }
-  if (live) notes.push(...leftOut(join(live, "skills"), skills, matcher));
   return notes;
 }
 
