@@ -195,9 +195,12 @@ function statesIt(
   ) {
     return true;
   }
-  if (entry.stems.size < MIN_STEMS) return entry.normalized !== "" && candidate.flat.includes(entry.normalized);
   const covered = share(entry.stems, candidate.stems);
-  return covered >= COVERAGE && covered > share(entry.replacementStems, candidate.stems);
+  // A sentence at least as much about the replacement states the replacement (an edit that kept most words).
+  if (covered <= share(entry.replacementStems, candidate.stems)) return false;
+  if (entry.stems.size < MIN_STEMS)
+    return entry.normalized !== "" && ` ${candidate.flat} `.includes(` ${entry.normalized} `);
+  return covered >= COVERAGE;
 }
 
 /** Content stems of a text (the shared tokenizer and stemmer), each word stemmed once per matcher. */

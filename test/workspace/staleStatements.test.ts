@@ -75,6 +75,15 @@ describe("StaleMatcher", () => {
     expect(matcher.revise(revised)).toEqual({ text: revised, hits: [] });
   });
 
+  it("a short statement is stated only by a sentence containing it, and not by its more specific successor", () => {
+    const pnpm = new StaleMatcher([
+      { scope: "s", statement: "Use pnpm", replacement: "Use pnpm 9 with workspaces", at: AT },
+    ]);
+    expect(pnpm.match("Use pnpm for installs.")).toBeDefined();
+    expect(pnpm.match("Use pnpm 9 with workspaces.")).toBeUndefined();
+    expect(pnpm.match("We use pnpmfile hooks.")).toBeUndefined();
+  });
+
   it("with nothing stale, returns the text as it was", () => {
     expect(new StaleMatcher([]).revise("- Always use npm")).toEqual({ text: "- Always use npm", hits: [] });
   });

@@ -144,6 +144,7 @@ async function consolidateAll(
   const { storage, clock } = deps;
   if (storage.stage1.count() === 0 && workspacesWithSelection(storage).length === 0) {
     storage.jobs.succeed(lease, { result: { outcome: "no_input" } });
+    storage.phase2.setTombstoneMarks(run.lifecycle.marks);
     report.outcome = "no_input";
     return report;
   }
