@@ -54,10 +54,11 @@ const NEGATIONS = new Set([
 interface Prepared {
   stale: StaleStatement;
   stems: Set<string>;
-  commands: string[];
+  /** Its commands the replacement does not also name, as patterns. */
+  staleCommands: RegExp[];
   negated: boolean;
   replacementStems: Set<string>;
-  replacementCommands: string[];
+  replacementCommands: RegExp[];
   normalized: string;
 }
 
@@ -72,17 +73,25 @@ export class StaleMatcher {
   /** Stem -> indexes of the statements holding it: a sentence is only compared with statements it shares a word with. */
   private readonly byStem = new Map<string, number[]>();
   private readonly stems = new StemCache();
+  /** Per statement, the words a sentence shares with it (zeroed after each sentence). */
+  private readonly shared: Uint16Array;
 
   constructor(stale: readonly StaleStatement[]) {
-    this.prepared = stale.map((entry) => ({
-      stale: entry,
-      stems: this.stems.of(entry.statement),
-      commands: commandsIn(entry.statement),
-      negated: isNegated(entry.statement),
-      replacementStems: this.stems.of(entry.replacement ?? ""),
-      replacementCommands: commandsIn(entry.replacement ?? ""),
-      normalized: normalize(entry.statement),
-    }));
+    this.prepared = stale.map((entry) => {
+      const replacement = entry.replacement ?? "";
+      return {
+        stale: entry,
+        stems: this.stems.of(entry.statement),
+        staleCommands: commandsIn(entry.statement)
+          .filter((command) => !containsCommand(replacement, command))
+          .map(commandPattern),
+        negated: isNegated(entry.statement),
+        replacementStems: this.stems.of(replacement),
+        replacementCommands: commandsIn(replacement).map(commandPattern),
+        normalized: normalize(entry.statement),
+      };
+    });
+    this.shared = new Uint16Array(this.prepared.length);
     this.prepared.forEach((entry, index) => {
       for (const word of entry.stems) {
         const list = this.byStem.get(word) ?? [];
@@ -100,17 +109,30 @@ export class StaleMatcher {
   match(sentence: string): StaleStatement | undefined {
     if (this.prepared.length === 0 || MARKED.test(sentence)) return undefined;
     const stems = this.stems.of(sentence);
-    const candidates = new Set<number>();
-    for (const word of stems) for (const index of this.byStem.get(word) ?? []) candidates.add(index);
-    if (candidates.size === 0) return undefined;
+    const shared = this.shared;
+    let any = false;
+    for (const word of stems) {
+      for (const index of this.byStem.get(word) ?? []) {
+        shared[index] = (shared[index] ?? 0) + 1;
+        any = true;
+      }
+    }
+    if (!any) return undefined;
     const negated = isNegated(sentence);
     const flat = normalize(sentence);
-    // Newest first, as the list is ordered.
-    for (const index of [...candidates].sort((a, b) => a - b)) {
+    let found: StaleStatement | undefined;
+    // Newest first, as the list is ordered; most candidates fall short of the coverage before any closer look.
+    for (let index = 0; index < shared.length; index++) {
+      const count = shared[index] ?? 0;
+      if (count === 0) continue;
+      shared[index] = 0;
       const entry = this.prepared[index]!;
-      if (statesIt(entry, { sentence, stems, negated, flat })) return entry.stale;
+      if (found) continue;
+      const covered = count / entry.stems.size;
+      if (entry.staleCommands.length === 0 && covered < (entry.stems.size < MIN_STEMS ? 1 : COVERAGE)) continue;
+      if (statesIt(entry, { sentence, stems, negated, flat })) found = entry.stale;
     }
-    return undefined;
+    return found;
   }
 
   /**
@@ -175,8 +197,12 @@ export function commandsIn(text: string): string[] {
 
 /** Whether `text` holds `command` as a whole command, not inside a longer word (`npm test` in `pnpm test`). */
 export function containsCommand(text: string, command: string): boolean {
+  return commandPattern(command).test(text);
+}
+
+function commandPattern(command: string): RegExp {
   const escaped = command.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/ /g, "\\s+");
-  return new RegExp(`(?<![\\w./-])${escaped}(?![\\w/-])`, "i").test(text);
+  return new RegExp(`(?<![\\w./-])${escaped}(?![\\w/-])`, "i");
 }
 
 function statesIt(
@@ -184,17 +210,8 @@ function statesIt(
   candidate: { sentence: string; stems: Set<string>; negated: boolean; flat: string },
 ): boolean {
   if (candidate.negated !== entry.negated) return false;
-  const namesNewCommand = entry.replacementCommands.some((command) => containsCommand(candidate.sentence, command));
-  if (
-    !namesNewCommand &&
-    entry.commands.some(
-      (command) =>
-        containsCommand(candidate.sentence, command) &&
-        !entry.replacementCommands.some((next) => containsCommand(next, command)),
-    )
-  ) {
-    return true;
-  }
+  const namesNewCommand = entry.replacementCommands.some((pattern) => pattern.test(candidate.sentence));
+  if (!namesNewCommand && entry.staleCommands.some((pattern) => pattern.test(candidate.sentence))) return true;
   const covered = share(entry.stems, candidate.stems);
   // A sentence at least as much about the replacement states the replacement (an edit that kept most words).
   if (covered <= share(entry.replacementStems, candidate.stems)) return false;
