@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { loadPrompt } from "../prompts/template.js";
 import { workspaceForCwd } from "../workspace/projectIndex.js";
-import { StaleMatcher, type StaleStatement } from "../workspace/staleStatements.js";
+import { StaleMatcher, type StaleStatement, staleAsSeenFrom } from "../workspace/staleStatements.js";
 import { parseSupersededFile, SUPERSEDED_FILE, SUPERSEDED_FILE_MAX_BYTES } from "../workspace/supersededFile.js";
 import { GLOBAL_WORKSPACE, globalWorkspace } from "../workspace/workspacePaths.js";
 import { fitInjection, type SummaryFit, type SummarySource } from "./fitInjection.js";
@@ -48,7 +48,7 @@ export function buildInjection(options: {
     join(globalWorkspace(options.memoriesRoot).dir, "memory_summary.md"),
     "Global memory, memory://global/memory_summary.md",
     "memory://global/memory_summary.md",
-    matcherFor(stale, "all"),
+    matcherFor(staleAsSeenFrom(stale, GLOBAL_WORKSPACE), "all"),
   );
   return injectionOf({ budget, sources: [project, global], key: workspace.key, name: workspace.name });
 }

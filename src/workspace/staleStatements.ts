@@ -1,6 +1,7 @@
 import { stem } from "../text/stem.js";
 import { isContentWord, words } from "../text/tokenize.js";
 import { toIso } from "../util/clock.js";
+import { GLOBAL_WORKSPACE } from "./workspacePaths.js";
 
 /** A memory that is no longer true: superseded (it names what replaced it) or withdrawn (forgotten). */
 export interface StaleStatement {
@@ -178,6 +179,19 @@ export class StaleMatcher {
     const rest = kept.join(" ").trim();
     return rest === "" || /^[\s[\]().,;:`*_-]*$/.test(rest) ? undefined : `${prefix}${rest}`;
   }
+}
+
+/**
+ * The stale statements as a workspace may show them: a replacement from another project is not shown
+ * in this one (the global workspace is injected everywhere), so there such a statement is removed
+ * rather than marked with what replaced it.
+ */
+export function staleAsSeenFrom(stale: readonly StaleStatement[], workspaceKey: string): StaleStatement[] {
+  return stale.map((entry) =>
+    entry.scope === workspaceKey || entry.scope === GLOBAL_WORKSPACE || entry.replacement === null
+      ? entry
+      : { ...entry, replacement: null },
+  );
 }
 
 /** The mark a stale statement carries: when it was replaced and by what (or that it was withdrawn). */

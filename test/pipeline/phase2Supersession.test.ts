@@ -146,6 +146,12 @@ describe("phase 2 with superseded memories", () => {
     );
     expect(project.superseded.some((note) => note.startsWith("inputs: "))).toBe(true);
     expect((await consolidate()).outcome).toBe("clean");
+
+    // Restored: it is current again on the next run, without new input.
+    now += DAY_MS;
+    expect(store.restore(ids.npm, { who: "test" })).toBe(true);
+    expect((await consolidate()).outcome).toBe("succeeded");
+    expect(presentsAsCurrent(read("MEMORY.md"), NPM)).toBe(true);
   });
 
   it("a forgotten memory is removed, with no mark, and the skill built on it pruned", async () => {

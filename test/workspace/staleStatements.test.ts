@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { StaleMatcher, type StaleStatement } from "../../src/workspace/staleStatements.js";
+import { StaleMatcher, type StaleStatement, staleAsSeenFrom } from "../../src/workspace/staleStatements.js";
 
 const AT = Date.parse("2026-06-10T09:00:00.000Z");
 const NPM: StaleStatement = {
@@ -82,6 +82,13 @@ describe("StaleMatcher", () => {
     expect(pnpm.match("Use pnpm for installs.")).toBeDefined();
     expect(pnpm.match("Use pnpm 9 with workspaces.")).toBeUndefined();
     expect(pnpm.match("We use pnpmfile hooks.")).toBeUndefined();
+  });
+
+  it("the global workspace removes a statement another project replaced instead of showing that project's successor", () => {
+    const global = new StaleMatcher(staleAsSeenFrom([NPM, { ...PORT, scope: "global" }], "global"));
+    const { text } = global.revise(`- ${NPM.statement}\n- ${PORT.statement}`);
+    expect(text).toBe(`- ${PORT.statement} (replaced on 2026-06-10 by: ${PORT.replacement})`);
+    expect(staleAsSeenFrom([NPM], NPM.scope)).toEqual([NPM]);
   });
 
   it("with nothing stale, returns the text as it was", () => {

@@ -10,7 +10,7 @@ import { writeFileAtomic } from "../../util/atomicWrite.js";
 import { type Clock, DAY_MS } from "../../util/clock.js";
 import { errorMessage } from "../../util/errors.js";
 import { writeProjectIndex } from "../../workspace/projectIndex.js";
-import { StaleMatcher, type StaleStatement } from "../../workspace/staleStatements.js";
+import { StaleMatcher, type StaleStatement, staleAsSeenFrom } from "../../workspace/staleStatements.js";
 import { writeSupersededFile } from "../../workspace/supersededFile.js";
 import { VersionedDir } from "../../workspace/versionedDir.js";
 import {
@@ -242,7 +242,7 @@ async function consolidateWorkspace(
       : stillStored.map(guardedInput),
   );
   const stale = staleStatements(storage, staleScopes(workspace));
-  const matcher = new StaleMatcher(stale);
+  const matcher = new StaleMatcher(staleAsSeenFrom(stale, workspace.key));
   const { diff, hits } = staleFreeDiff(selected, matcher);
   const report: WorkspaceReport = {
     workspace: workspace.key,
