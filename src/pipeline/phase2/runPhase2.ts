@@ -28,7 +28,7 @@ import { selectionDiff } from "./selectionDiff.js";
 import { staleFreeDiff } from "./staleInputs.js";
 import { staleScopes, staleStatements } from "./staleKnowledge.js";
 import { pruneToCurrent, renderDiffFile, syncInputs } from "./syncInputs.js";
-import { reviseHandbook, verifyCurrent } from "./verifyCurrent.js";
+import { reviseHandbook, skillBody, verifyCurrent } from "./verifyCurrent.js";
 import { readIfExists, scrubSecrets, validateWorkspace, writeConsolidated } from "./workspaceFiles.js";
 
 export interface WorkspaceReport {
@@ -343,15 +343,16 @@ function staleSince(run: RunTriggers, workspace: WorkspaceRef): boolean {
 function statesStale(live: string | undefined, matcher: StaleMatcher): boolean {
   if (!live || matcher.size === 0) return false;
   const skills = join(live, "skills");
-  const files = [
-    join(live, "MEMORY.md"),
-    join(live, "memory_summary.md"),
-    ...(existsSync(skills) ? readdirSync(skills).map((name) => join(skills, name, "SKILL.md")) : []),
-  ];
-  return files.some((file) => {
-    const text = readIfExists(file);
-    return text !== null && matcher.revise(text).hits.length > 0;
-  });
+  const stale = (text: string | null) => text !== null && matcher.revise(text).hits.length > 0;
+  return (
+    stale(readIfExists(join(live, "MEMORY.md"))) ||
+    stale(readIfExists(join(live, "memory_summary.md"))) ||
+    (existsSync(skills) &&
+      readdirSync(skills).some((name) => {
+        const text = readIfExists(join(skills, name, "SKILL.md"));
+        return text !== null && stale(skillBody(text));
+      }))
+  );
 }
 
 function inputNote(hits: ReadonlyArray<{ stale: StaleStatement; action: string }>): string[] {

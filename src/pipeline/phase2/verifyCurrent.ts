@@ -49,6 +49,11 @@ export function reviseHandbook(dir: string, matcher: StaleMatcher): string[] {
   return notes;
 }
 
+/** A skill's steps: its text without the front matter. */
+export function skillBody(text: string): string {
+  return text.slice(/^---\n[\s\S]*?\n---\n?/.exec(text)?.[0].length ?? 0);
+}
+
 /** Skills of the published version the consolidator did not write again because they were stale. */
 function leftOut(liveSkills: string, skills: string, matcher: StaleMatcher): string[] {
   if (!existsSync(liveSkills)) return [];
@@ -57,7 +62,7 @@ function leftOut(liveSkills: string, skills: string, matcher: StaleMatcher): str
     .flatMap((name) => {
       if (existsSync(join(skills, name))) return [];
       const text = readIfPresent(join(liveSkills, name, "SKILL.md"));
-      const stale = text === undefined ? [] : matcher.revise(text).hits.map((hit) => hit.stale);
+      const stale = text === undefined ? [] : matcher.revise(skillBody(text)).hits.map((hit) => hit.stale);
       return stale.length === 0 ? [] : [`skills/${name}: pruned, it was built on ${describe(stale)}`];
     });
 }
@@ -86,7 +91,7 @@ function reviseSkill(skillsDir: string, name: string, matcher: StaleMatcher): st
   const dropped: StaleStatement[] = [];
   const kept: string[] = [];
   for (const line of lines) {
-    const stale = matcher.match(line);
+    const stale = matcher.revise(line).hits[0]?.stale;
     if (!stale) {
       kept.push(line);
       continue;
