@@ -98,5 +98,5 @@ describe("cairn run and cairn inject after a memory was superseded", () => {
     expect(inject.stdout).toContain("npx vitest run src/invoice");
     expect(presentsAsCurrent(inject.stdout, "npm test")).toBe(false);
     expect(presentsAsCurrent(inject.stdout, "npx jest")).toBe(false);
-  });
+  }, 120_000); // three CLI processes on a busy machine
 });
