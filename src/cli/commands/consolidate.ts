@@ -37,6 +37,7 @@ export function printPhase2(report: Phase2Report): void {
         `(+${workspace.added} added, ${workspace.retained} retained, -${workspace.removed} removed) ${workspace.dir}`,
     );
     for (const warning of workspace.warnings) printLine(`    warning: ${warning}`);
+    for (const note of workspace.superseded ?? []) printLine(`    superseded: ${note}`);
   }
   if (report.watermark !== null) printLine(`  watermark: ${toIso(report.watermark)}`);
 }

@@ -1,4 +1,5 @@
 import { toIso } from "../../util/clock.js";
+import { replacedMark, type StaleStatement } from "../../workspace/staleStatements.js";
 import { summaryFileName } from "../../workspace/summaryFileName.js";
 import type { Stage1Output } from "../phase1/types.js";
 
@@ -33,4 +34,28 @@ export function renderRawMemories(outputs: readonly Stage1Output[]): string {
     ].join("\n"),
   );
   return `# Raw Memories\n\nMerged stage-1 raw memories (latest first):\n\n${blocks.join("\n")}`;
+}
+
+/** What is no longer true, for a consolidation agent to read before it edits the handbook. */
+export function renderStaleFile(stale: readonly StaleStatement[]): string {
+  const replaced = stale.filter((entry) => entry.replacement !== null);
+  const withdrawn = stale.filter((entry) => entry.replacement === null);
+  const list = (entries: readonly StaleStatement[]) =>
+    entries.length === 0
+      ? "- none"
+      : entries.map((entry) => `- ${flat(entry.statement)} ${replacedMark(entry)}`).join("\n");
+  return [
+    "# No longer true",
+    "",
+    "## Replaced (never write these as current; write what replaced them, or mark them as replaced)",
+    list(replaced),
+    "",
+    "## Withdrawn (remove these everywhere)",
+    list(withdrawn),
+    "",
+  ].join("\n");
+}
+
+function flat(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
 }

@@ -1,4 +1,4 @@
-import { rmSync } from "node:fs";
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { CairnConfig } from "../../config/schema.js";
 import { PHASE2_KEY, PHASE2_KIND } from "../../store/queue/jobKinds.js";
@@ -10,13 +10,25 @@ import { writeFileAtomic } from "../../util/atomicWrite.js";
 import { type Clock, DAY_MS } from "../../util/clock.js";
 import { errorMessage } from "../../util/errors.js";
 import { writeProjectIndex } from "../../workspace/projectIndex.js";
+import { StaleMatcher, type StaleStatement, staleAsSeenFrom } from "../../workspace/staleStatements.js";
+import { writeSupersededFile } from "../../workspace/supersededFile.js";
 import { VersionedDir } from "../../workspace/versionedDir.js";
-import { globalWorkspace, projectName, projectWorkspace, type WorkspaceRef } from "../../workspace/workspacePaths.js";
+import {
+  GLOBAL_WORKSPACE,
+  globalWorkspace,
+  projectName,
+  projectWorkspace,
+  type WorkspaceRef,
+} from "../../workspace/workspacePaths.js";
 import type { Stage1Output } from "../phase1/types.js";
+import { renderStaleFile } from "./artifacts.js";
 import { globalInputs, guardedInput, guardedText } from "./consolidationInputs.js";
-import type { Consolidator } from "./consolidators/types.js";
+import { type Consolidator, currentInputs } from "./consolidators/types.js";
 import { selectionDiff } from "./selectionDiff.js";
+import { staleFreeDiff } from "./staleInputs.js";
+import { staleScopes, staleStatements } from "./staleKnowledge.js";
 import { pruneToCurrent, renderDiffFile, syncInputs } from "./syncInputs.js";
+import { reviseHandbook, skillBody, verifyCurrent } from "./verifyCurrent.js";
 import { readIfExists, scrubSecrets, validateWorkspace, writeConsolidated } from "./workspaceFiles.js";
 
 export interface WorkspaceReport {
@@ -29,6 +41,8 @@ export interface WorkspaceReport {
   outcome: "consolidated" | "unchanged" | "empty" | "failed";
   filesWritten: string[];
   warnings: string[];
+  /** What was kept from presenting a superseded or withdrawn memory as current, one line each. */
+  superseded: string[];
   error: string | null;
 }
 
@@ -63,7 +77,17 @@ export async function runPhase2(deps: Phase2Deps, options: { force?: boolean } =
   const inputWatermark = newestInput(storage);
   const leaseMs = config.queue.phase2LeaseSeconds * 1000;
   const force = (options.force ?? false) || state.forceNextRequested();
-  storage.jobs.enqueue({ kind: PHASE2_KIND, key: PHASE2_KEY, watermark: inputWatermark, force });
+  // A memory superseded, forgotten or restored since the last success is a reason to run without new input.
+  const tombstones = storage.memories.tombstoneMarks();
+  const lifecycle = { marks: tombstones, before: state.tombstoneMarks() };
+  const lifecycleChanged = !sameMarks(lifecycle.marks, lifecycle.before);
+  if (lifecycleChanged) writeSupersededFile(deps.memoriesRoot, staleStatements(storage, "all", SUPERSEDED_FILE_LIMIT));
+  storage.jobs.enqueue({
+    kind: PHASE2_KIND,
+    key: PHASE2_KEY,
+    watermark: inputWatermark,
+    force: force || lifecycleChanged,
+  });
   const report: Phase2Report = {
     outcome: "succeeded",
     mode: deps.consolidator.mode,
@@ -99,7 +123,7 @@ export async function runPhase2(deps: Phase2Deps, options: { force?: boolean } =
     onLost: () => controller.abort(),
   });
   try {
-    return await consolidateAll(deps, lease, report, { signal: controller.signal, heartbeat }, force);
+    return await consolidateAll(deps, lease, report, { signal: controller.signal, heartbeat }, { force, lifecycle });
   } catch (error) {
     report.outcome = "failed";
     report.error = errorMessage(error);
@@ -115,17 +139,18 @@ async function consolidateAll(
   lease: Lease,
   report: Phase2Report,
   context: { signal: AbortSignal; heartbeat: () => boolean },
-  force: boolean,
+  run: RunTriggers,
 ): Promise<Phase2Report> {
   const { storage, clock } = deps;
   if (storage.stage1.count() === 0 && workspacesWithSelection(storage).length === 0) {
     storage.jobs.succeed(lease, { result: { outcome: "no_input" } });
+    storage.phase2.setTombstoneMarks(run.lifecycle.marks);
     report.outcome = "no_input";
     return report;
   }
   let newest = lease.inputWatermark;
   for (const workspace of workspacesToConsolidate(deps)) {
-    const result = await consolidateWorkspace(deps, workspace, context, force);
+    const result = await consolidateWorkspace(deps, workspace, context, run);
     report.workspaces.push(result.report);
     report.tokensIn += result.tokensIn;
     report.tokensOut += result.tokensOut;
@@ -154,6 +179,7 @@ async function consolidateAll(
     if (!storage.jobs.succeed(lease, { result: { watermark } })) throw new Error("phase-2 lease lost before success");
     const state = storage.phase2;
     state.setWatermark(watermark);
+    state.setTombstoneMarks(run.lifecycle.marks);
     state.clearForceNext();
     state.recordLastRun({ at: clock(), outcome: "succeeded", watermark, mode: report.mode });
   });
@@ -175,12 +201,28 @@ function workspacesWithSelection(storage: Storage): string[] {
   return storage.stage1.selectionWorkspaces();
 }
 
+/** Why workspaces are consolidated without new input: a forced run, or memories that stopped being true. */
+interface RunTriggers {
+  force: boolean;
+  /** The memories' tombstone marks now and at the last success (per scope). */
+  lifecycle: { marks: Record<string, string>; before: Record<string, string> };
+}
+
+/** The most recent stale memories the injection guard reads (`superseded.json`). */
+const SUPERSEDED_FILE_LIMIT = 500;
+
+function sameMarks(a: Record<string, string>, b: Record<string, string>): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
+}
+
 async function consolidateWorkspace(
   deps: Phase2Deps,
   workspace: WorkspaceRef,
   context: { signal: AbortSignal; heartbeat: () => boolean },
-  force: boolean,
+  run: RunTriggers,
 ): Promise<{ report: WorkspaceReport; loaded: Stage1Output[]; tokensIn: number; tokensOut: number }> {
+  const { force } = run;
   const { storage, config, clock } = deps;
   const now = clock();
   const candidates = storage.stage1.selectForPhase2({
@@ -192,13 +234,16 @@ async function consolidateWorkspace(
   const stillStored = storage.stage1.listBySessions(previous.map((entry) => entry.sessionId));
   // The global workspace is injected into every project: it is only ever shown user-level preferences.
   const current = workspace.kind === "global" ? globalInputs(candidates) : candidates.map(guardedInput);
-  const diff = selectionDiff(
+  const selected = selectionDiff(
     current,
     previous,
     workspace.kind === "global"
       ? globalInputs(stillStored, { among: [...candidates, ...stillStored], keepEmpty: true })
       : stillStored.map(guardedInput),
   );
+  const stale = staleStatements(storage, staleScopes(workspace));
+  const matcher = new StaleMatcher(staleAsSeenFrom(stale, workspace.key));
+  const { diff, hits } = staleFreeDiff(selected, matcher);
   const report: WorkspaceReport = {
     workspace: workspace.key,
     kind: workspace.kind,
@@ -209,6 +254,7 @@ async function consolidateWorkspace(
     outcome: "consolidated",
     filesWritten: [],
     warnings: [],
+    superseded: [],
     error: null,
   };
   const versioned = new VersionedDir(workspace.dir);
@@ -221,34 +267,46 @@ async function consolidateWorkspace(
     liveValid &&
     diff.added.length === 0 &&
     diff.removed.length === 0 &&
-    previous.length === current.length
+    previous.length === current.length &&
+    !staleSince(run, workspace) &&
+    !statesStale(live, matcher)
   ) {
     return { ...empty, report: { ...report, outcome: "unchanged" } };
   }
 
   const staging = versioned.stage();
   try {
-    const summaryFiles = syncInputs(staging, [...current, ...diff.removed]);
+    const summaryFiles = syncInputs(staging, [...currentInputs(diff), ...diff.removed]);
     writeFileAtomic(join(staging, "phase2_diff.md"), renderDiffFile(diff, summaryFiles));
+    // The global workspace's consolidator is never shown a project's memories, stale ones included.
+    const shown = workspace.kind === "global" ? stale.filter((entry) => entry.scope === GLOBAL_WORKSPACE) : stale;
+    const shownMatcher = new StaleMatcher(shown);
+    if (shown.length > 0) writeFileAtomic(join(staging, "superseded.md"), renderStaleFile(shown));
+    // The handbook a consolidator starts from already reads what it was told is stale as history.
+    reviseHandbook(staging, shownMatcher);
+    const previousFile = (file: string) => {
+      const text = live ? guardedText(readIfExists(join(live, file))) : null;
+      return text === null ? null : shownMatcher.revise(text).text;
+    };
     const result = await deps.consolidator.consolidate(
       {
         workspace,
         dir: staging,
         root: deps.memoriesRoot,
         // Files an earlier version wrote may still hold pasted instructions: a model is not shown them.
-        previous: {
-          memory: live ? guardedText(readIfExists(join(live, "MEMORY.md"))) : null,
-          summary: live ? guardedText(readIfExists(join(live, "memory_summary.md"))) : null,
-        },
+        previous: { memory: previousFile("MEMORY.md"), summary: previousFile("memory_summary.md") },
         diff,
         summaryFiles,
+        stale: shown,
         now,
       },
       context,
     );
     if (result.files) writeConsolidated(staging, result.files);
     rmSync(join(staging, "phase2_diff.md"), { force: true });
+    rmSync(join(staging, "superseded.md"), { force: true });
     pruneToCurrent(staging, diff);
+    report.superseded = [...inputNote(hits), ...verifyCurrent(staging, matcher, live)];
     const scrubbed = scrubSecrets(staging);
     const problems = validateWorkspace(staging);
     if (problems.length > 0) throw new Error(`invalid workspace: ${problems.join("; ")}`);
@@ -266,13 +324,53 @@ async function consolidateWorkspace(
       "memory_summary.md",
       "raw_memories.md",
       "rollout_summaries/",
-      ...(result.files?.skills.map((s) => `skills/${s.name}/SKILL.md`) ?? []),
+      ...publishedSkills(workspace.dir).map((name) => `skills/${name}/SKILL.md`),
     ];
     report.warnings = [...result.warnings, ...scrubbed.map((file) => `secret redacted from ${file}`)];
     return { report, loaded: candidates, tokensIn: result.tokensIn ?? 0, tokensOut: result.tokensOut ?? 0 };
   } catch (error) {
     versioned.discard(staging);
     return { ...empty, loaded: [], report: { ...report, outcome: "failed", error: errorMessage(error) } };
+  }
+}
+
+/** A memory of the workspace's own scope was superseded, forgotten or restored since the last success. */
+function staleSince(run: RunTriggers, workspace: WorkspaceRef): boolean {
+  return run.lifecycle.marks[workspace.key] !== run.lifecycle.before[workspace.key];
+}
+
+/** Whether the published files still present a stale memory as current (written before it went stale). */
+function statesStale(live: string | undefined, matcher: StaleMatcher): boolean {
+  if (!live || matcher.size === 0) return false;
+  const skills = join(live, "skills");
+  const stale = (text: string | null) => text !== null && matcher.revise(text).hits.length > 0;
+  return (
+    stale(readIfExists(join(live, "MEMORY.md"))) ||
+    stale(readIfExists(join(live, "memory_summary.md"))) ||
+    (existsSync(skills) &&
+      readdirSync(skills).some((name) => {
+        const text = readIfExists(join(skills, name, "SKILL.md"));
+        return text !== null && stale(skillBody(text));
+      }))
+  );
+}
+
+function inputNote(hits: ReadonlyArray<{ stale: StaleStatement; action: string }>): string[] {
+  if (hits.length === 0) return [];
+  const statements = new Set(hits.map((hit) => hit.stale.statement)).size;
+  return [
+    `inputs: ${hits.length} mention(s) of ${statements} superseded or withdrawn memory(ies) dropped or marked as replaced before consolidation`,
+  ];
+}
+
+function publishedSkills(dir: string): string[] {
+  const skills = join(dir, "skills");
+  try {
+    return readdirSync(skills)
+      .filter((name) => existsSync(join(skills, name, "SKILL.md")))
+      .sort();
+  } catch {
+    return [];
   }
 }
 

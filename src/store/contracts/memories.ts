@@ -57,6 +57,10 @@ export interface MemoryRepo {
   restore(id: number, now: number): boolean;
   /** Memories replaced by any of `ids`. */
   supersededBy(ids: number[]): MemoryRecord[];
+  /** Tombstones (superseded or forgotten) in the scopes without a live twin in their scope, newest first. */
+  staleIn(scopes: string[] | "all", limit: number): MemoryRecord[];
+  /** Per scope, a mark that changes whenever one of its memories is superseded, forgotten or restored. */
+  tombstoneMarks(): Record<string, string>;
   get(id: number): MemoryRecord | undefined;
   getLive(ids: number[], filter: MemoryFilter): MemoryRecord[];
   getRefs(ids: number[], filter: MemoryFilter): MemoryRef[];

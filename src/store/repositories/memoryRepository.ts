@@ -222,6 +222,29 @@ export class MemoryRepository implements MemoryRepo {
     ).map(toRecord);
   }
 
+  /** Tombstones (superseded or forgotten) in the scopes that no live memory restates, newest first. */
+  staleIn(scopes: string[] | "all", limit: number): MemoryRecord[] {
+    const inScopes = scopes === "all" ? "" : " AND m.scope IN (SELECT value FROM json_each(@scopes))";
+    return (
+      cached(
+        this.db,
+        `SELECT m.* FROM memories m WHERE m.deleted_at IS NOT NULL${inScopes}
+           AND NOT EXISTS (SELECT 1 FROM memories l
+             WHERE l.scope = m.scope AND l.content_hash = m.content_hash AND l.deleted_at IS NULL)
+           ORDER BY m.deleted_at DESC, m.id DESC LIMIT @limit`,
+      ).all(scopes === "all" ? { limit } : { scopes: JSON.stringify(scopes), limit }) as MemoryRowDb[]
+    ).map(toRecord);
+  }
+
+  /** Per scope: how many tombstones and the newest, which changes on every supersede, forget and restore. */
+  tombstoneMarks(): Record<string, string> {
+    const rows = cached(
+      this.db,
+      "SELECT scope, count(*) AS n, max(deleted_at) AS at FROM memories WHERE deleted_at IS NOT NULL GROUP BY scope",
+    ).all() as { scope: string; n: number; at: number }[];
+    return Object.fromEntries(rows.map((row) => [row.scope, `${row.n}:${row.at}`]));
+  }
+
   setEmbeddingModel(id: number, model: string): void {
     cached(this.db, "UPDATE memories SET embedding_model = ? WHERE id = ?").run(model, id);
   }

@@ -3,6 +3,7 @@ import type { MetaRepo } from "../contracts/meta.js";
 const WATERMARK_KEY = "phase2.watermark";
 const LAST_RUN_KEY = "phase2.last";
 const FORCE_NEXT_KEY = "phase2.forceNext";
+const TOMBSTONES_KEY = "phase2.tombstones";
 
 /** What `status` shows of the last successful phase 2. */
 export interface Phase2LastRun {
@@ -44,6 +45,15 @@ export class Phase2State {
 
   clearForceNext(): void {
     this.meta.delete(FORCE_NEXT_KEY);
+  }
+
+  /** The memories' tombstone marks (per scope) the last successful phase 2 consolidated against. */
+  tombstoneMarks(): Record<string, string> {
+    return this.meta.get<Record<string, string>>(TOMBSTONES_KEY) ?? {};
+  }
+
+  setTombstoneMarks(marks: Record<string, string>): void {
+    this.meta.set(TOMBSTONES_KEY, marks);
   }
 
   lastRun(): Phase2LastRun | null {

@@ -4,9 +4,13 @@ import { fillTemplate, loadPrompt } from "../../../prompts/template.js";
 import { modelJsonSchema } from "../../../providers/llm/modelJsonSchema.js";
 import type { LlmProvider } from "../../../providers/llm/types.js";
 import { tokenCount, truncateToTokens } from "../../../text/tokens.js";
+import { toIso } from "../../../util/clock.js";
 import { extractJsonObject } from "../../phase1/parseStage1.js";
 import type { Stage1Output } from "../../phase1/types.js";
 import type { ConsolidatedFiles, ConsolidationInput, Consolidator, SkillFile } from "./types.js";
+
+/** Stale memories shown to the model; older ones are caught by the check after it answers. */
+const MAX_STALE_SHOWN = 100;
 
 const skillSchema = z.object({ name: z.string(), description: z.string(), body: z.string() });
 
@@ -77,9 +81,26 @@ function budgetedData(input: ConsolidationInput, maxTokens: number) {
   return {
     previous_memory_md: take(input.previous.memory ?? "(none yet)", Math.floor(maxTokens / 4)),
     previous_memory_summary_md: take(input.previous.summary ?? "(none yet)", Math.floor(maxTokens / 10)),
+    no_longer_true: noLongerTrue(input, (text) => take(text, 200)),
     added: input.diff.added.map((output) => entry(output, true)),
     retained: input.diff.retained.map((output) => entry(output, false)),
     removed: input.diff.removed.map((output) => entry(output, false)),
+  };
+}
+
+/** The stale memories of the workspace's scope, newest first, as the prompt's `no_longer_true` section. */
+function noLongerTrue(input: ConsolidationInput, take: (text: string) => string) {
+  const day = (ms: number) => (toIso(ms) ?? "").slice(0, 10);
+  const recent = input.stale.slice(0, MAX_STALE_SHOWN);
+  return {
+    replaced: recent.flatMap((entry) =>
+      entry.replacement === null
+        ? []
+        : [{ statement: take(entry.statement), replaced_on: day(entry.at), replaced_by: take(entry.replacement) }],
+    ),
+    withdrawn: recent.flatMap((entry) =>
+      entry.replacement === null ? [{ statement: take(entry.statement), withdrawn_on: day(entry.at) }] : [],
+    ),
   };
 }
 

@@ -1,5 +1,6 @@
 import { isTopicWord } from "../../../text/stopWords.js";
 import { toIso } from "../../../util/clock.js";
+import { replacedMark } from "../../../workspace/staleStatements.js";
 import { projectName } from "../../../workspace/workspacePaths.js";
 import { commandFamily } from "../../phase1/offline/commands.js";
 import type { Stage1Output } from "../../phase1/types.js";
@@ -16,7 +17,9 @@ import {
 /**
  * Deterministic consolidation, used when no model is configured. Knowledge comes from the structured
  * facts of the stage-1 outputs; every statement cites the rollout summaries it came from. Removed
- * sessions are simply not read: knowledge only they supported is forgotten.
+ * sessions are simply not read: knowledge only they supported is forgotten. Facts that state a
+ * superseded memory were already taken out of the inputs; MEMORY.md lists them under "Replaced",
+ * each marked with what replaced it.
  */
 export const offlineConsolidator: Consolidator = {
   mode: "offline",
@@ -52,6 +55,14 @@ export function consolidateOffline(input: ConsolidationInput, inputs: readonly S
     block("Decisions", decisions.map(line)),
     block("Procedures", procedures.map(line)),
     block("Failures, fixes and facts", knowledge.slice(0, 40).map(line)),
+    // What changed stays readable as history, each entry marked with what replaced it.
+    block(
+      "Replaced",
+      input.stale
+        .filter((entry) => entry.replacement !== null && entry.scope === input.workspace.key)
+        .slice(0, 20)
+        .map((entry) => `- ${entry.statement.replace(/\s+/g, " ").trim()} ${replacedMark(entry)}`),
+    ),
     input.workspace.kind === "global" ? projectIndex(inputs) : taskGroups(inputs, input.summaryFiles),
   ]
     .filter((part) => part !== "")

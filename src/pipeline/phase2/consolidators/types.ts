@@ -1,3 +1,4 @@
+import type { StaleStatement } from "../../../workspace/staleStatements.js";
 import type { WorkspaceRef } from "../../../workspace/workspacePaths.js";
 import type { Stage1Output } from "../../phase1/types.js";
 import type { SelectionDiff } from "../selectionDiff.js";
@@ -26,6 +27,13 @@ export interface ConsolidationInput {
   diff: SelectionDiff;
   /** Summary file name (relative to the workspace) of every input, for citations. */
   summaryFiles: ReadonlyMap<string, string>;
+  /**
+   * What is no longer true in this workspace's scope, newest first: superseded memories with what
+   * replaced them, and withdrawn (forgotten) ones. The inputs were already cleaned of them; a
+   * consolidator must not bring them back from the previous files. The published files are checked
+   * against them again after it answers.
+   */
+  stale: readonly StaleStatement[];
   now: number;
 }
 

@@ -1,0 +1,275 @@
+import { stem } from "../text/stem.js";
+import { isContentWord, words } from "../text/tokenize.js";
+import { toIso } from "../util/clock.js";
+import { GLOBAL_WORKSPACE } from "./workspacePaths.js";
+
+/** A memory that is no longer true: superseded (it names what replaced it) or withdrawn (forgotten). */
+export interface StaleStatement {
+  /** The scope (project key or `global`) of the memory. */
+  scope: string;
+  /** What the memory said. */
+  statement: string;
+  /** The live memory that replaced it; null when it was withdrawn without a successor. */
+  replacement: string | null;
+  /** When it stopped being current (epoch ms). */
+  at: number;
+}
+
+/** What happened to one piece of text that still stated a stale memory as current. */
+export interface StaleHit {
+  stale: StaleStatement;
+  /** The sentence that stated it. */
+  sentence: string;
+  action: "marked" | "dropped";
+}
+
+/** A statement already marked by `markReplaced`: it no longer presents the old fact as current. */
+const MARKED = /\((?:replaced|withdrawn) on \d{4}-\d{2}-\d{2}\b/i;
+
+/** A statement's words must be this fully present in a sentence for the sentence to state it. */
+const COVERAGE = 0.8;
+/** Fewer content words than this: only a sentence containing the whole statement states it. */
+const MIN_STEMS = 3;
+
+/**
+ * Negation flips what a sentence says about the same words ("always use npm" / "never use npm"):
+ * a sentence whose polarity differs from the statement's does not state it.
+ */
+const NEGATIONS = new Set([
+  "no",
+  "not",
+  "never",
+  "none",
+  "nor",
+  "cannot",
+  "anymore",
+  "without",
+  "dont",
+  "doesnt",
+  "didnt",
+  "isnt",
+  "wont",
+  "cant",
+]);
+
+interface Prepared {
+  stale: StaleStatement;
+  stems: Set<string>;
+  /** Its commands the replacement does not also name, as patterns. */
+  staleCommands: RegExp[];
+  negated: boolean;
+  replacementStems: Set<string>;
+  replacementCommands: RegExp[];
+  normalized: string;
+}
+
+/**
+ * Decides which sentences still state a stale memory as current. A sentence states one when it holds
+ * one of its commands (a code span) that the replacement does not, or most of its content words
+ * (at least 80%, more of them than of the replacement's), with the same polarity. Sentences already
+ * marked as replaced are left alone.
+ */
+export class StaleMatcher {
+  private readonly prepared: Prepared[];
+  /** Stem -> indexes of the statements holding it: a sentence is only compared with statements it shares a word with. */
+  private readonly byStem = new Map<string, number[]>();
+  private readonly stems = new StemCache();
+  /** Per statement, the words a sentence shares with it (zeroed after each sentence). */
+  private readonly shared: Uint16Array;
+
+  constructor(stale: readonly StaleStatement[]) {
+    this.prepared = stale.map((entry) => {
+      const replacement = entry.replacement ?? "";
+      return {
+        stale: entry,
+        stems: this.stems.of(entry.statement),
+        staleCommands: commandsIn(entry.statement)
+          .filter((command) => !containsCommand(replacement, command))
+          .map(commandPattern),
+        negated: isNegated(entry.statement),
+        replacementStems: this.stems.of(replacement),
+        replacementCommands: commandsIn(replacement).map(commandPattern),
+        normalized: normalize(entry.statement),
+      };
+    });
+    this.shared = new Uint16Array(this.prepared.length);
+    this.prepared.forEach((entry, index) => {
+      for (const word of entry.stems) {
+        const list = this.byStem.get(word) ?? [];
+        list.push(index);
+        this.byStem.set(word, list);
+      }
+    });
+  }
+
+  get size(): number {
+    return this.prepared.length;
+  }
+
+  /** The stale memory `sentence` presents as current, if any. */
+  match(sentence: string): StaleStatement | undefined {
+    if (this.prepared.length === 0 || MARKED.test(sentence)) return undefined;
+    const stems = this.stems.of(sentence);
+    const shared = this.shared;
+    let any = false;
+    for (const word of stems) {
+      for (const index of this.byStem.get(word) ?? []) {
+        shared[index] = (shared[index] ?? 0) + 1;
+        any = true;
+      }
+    }
+    if (!any) return undefined;
+    const negated = isNegated(sentence);
+    const flat = normalize(sentence);
+    let found: StaleStatement | undefined;
+    // Newest first, as the list is ordered; most candidates fall short of the coverage before any closer look.
+    for (let index = 0; index < shared.length; index++) {
+      const count = shared[index] ?? 0;
+      if (count === 0) continue;
+      shared[index] = 0;
+      const entry = this.prepared[index]!;
+      if (found) continue;
+      const covered = count / entry.stems.size;
+      if (entry.staleCommands.length === 0 && covered < (entry.stems.size < MIN_STEMS ? 1 : COVERAGE)) continue;
+      if (statesIt(entry, { sentence, stems, negated, flat })) found = entry.stale;
+    }
+    return found;
+  }
+
+  /**
+   * The text with every sentence that states a stale memory as current marked ("(replaced on
+   * 2026-06-10 by: ...)") when the memory has a successor, or removed when it was withdrawn. A line
+   * left with nothing but list or heading syntax is removed too.
+   */
+  revise(text: string): { text: string; hits: StaleHit[] } {
+    if (this.prepared.length === 0) return { text, hits: [] };
+    const hits: StaleHit[] = [];
+    const lines: string[] = [];
+    for (const line of text.split("\n")) {
+      const revised = this.reviseLine(line, hits);
+      if (revised !== undefined) lines.push(revised);
+    }
+    return { text: hits.length === 0 ? text : lines.join("\n"), hits };
+  }
+
+  private reviseLine(line: string, hits: StaleHit[]): string | undefined {
+    const prefix = /^\s*(?:[-*+]\s+|\d+[.)]\s+|#{1,6}\s+|>\s*)?/.exec(line)?.[0] ?? "";
+    const body = line.slice(prefix.length);
+    if (body.trim() === "" || MARKED.test(body)) return line;
+    const split = splitSentences(body);
+    // A statement of several sentences is stated by the line as a whole.
+    const sentences = split.length > 1 && !split.some((sentence) => this.match(sentence)) ? [body] : split;
+    let changed = false;
+    const kept: string[] = [];
+    for (const sentence of sentences) {
+      const stale = this.match(sentence);
+      if (!stale) {
+        kept.push(sentence);
+        continue;
+      }
+      changed = true;
+      if (stale.replacement === null) {
+        hits.push({ stale, sentence: sentence.trim(), action: "dropped" });
+      } else {
+        hits.push({ stale, sentence: sentence.trim(), action: "marked" });
+        kept.push(`${sentence.trimEnd()} ${replacedMark(stale)}`);
+      }
+    }
+    if (!changed) return line;
+    const rest = kept.join(" ").trim();
+    return rest === "" || /^[\s[\]().,;:`*_-]*$/.test(rest) ? undefined : `${prefix}${rest}`;
+  }
+}
+
+/**
+ * The stale statements as a workspace may show them: a replacement from another project is not shown
+ * in this one (the global workspace is injected everywhere), so there such a statement is removed
+ * rather than marked with what replaced it.
+ */
+export function staleAsSeenFrom(stale: readonly StaleStatement[], workspaceKey: string): StaleStatement[] {
+  return stale.map((entry) =>
+    entry.scope === workspaceKey || entry.scope === GLOBAL_WORKSPACE || entry.replacement === null
+      ? entry
+      : { ...entry, replacement: null },
+  );
+}
+
+/** The mark a stale statement carries: when it was replaced and by what (or that it was withdrawn). */
+export function replacedMark(stale: StaleStatement): string {
+  const day = (toIso(stale.at) ?? "").slice(0, 10);
+  return stale.replacement === null
+    ? `(withdrawn on ${day})`
+    : `(replaced on ${day} by: ${stale.replacement.replace(/\s+/g, " ").trim()})`;
+}
+
+/** The commands (code spans) a text names, whitespace collapsed. */
+export function commandsIn(text: string): string[] {
+  return [...text.matchAll(/`([^`\n]+)`/g)]
+    .map((match) => (match[1] ?? "").replace(/\s+/g, " ").trim())
+    .filter((command) => command.length >= 4);
+}
+
+/** Whether `text` holds `command` as a whole command, not inside a longer word (`npm test` in `pnpm test`). */
+export function containsCommand(text: string, command: string): boolean {
+  return commandPattern(command).test(text);
+}
+
+function commandPattern(command: string): RegExp {
+  const escaped = command.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/ /g, "\\s+");
+  return new RegExp(`(?<![\\w./-])${escaped}(?![\\w/-])`, "i");
+}
+
+function statesIt(
+  entry: Prepared,
+  candidate: { sentence: string; stems: Set<string>; negated: boolean; flat: string },
+): boolean {
+  if (candidate.negated !== entry.negated) return false;
+  const namesNewCommand = entry.replacementCommands.some((pattern) => pattern.test(candidate.sentence));
+  if (!namesNewCommand && entry.staleCommands.some((pattern) => pattern.test(candidate.sentence))) return true;
+  const covered = share(entry.stems, candidate.stems);
+  // A sentence at least as much about the replacement states the replacement (an edit that kept most words).
+  if (covered <= share(entry.replacementStems, candidate.stems)) return false;
+  if (entry.stems.size < MIN_STEMS)
+    return entry.normalized !== "" && ` ${candidate.flat} `.includes(` ${entry.normalized} `);
+  return covered >= COVERAGE;
+}
+
+/** Content stems of a text (the shared tokenizer and stemmer), each word stemmed once per matcher. */
+class StemCache {
+  private readonly cache = new Map<string, string>();
+
+  of(text: string): Set<string> {
+    const out = new Set<string>();
+    for (const word of words(text)) {
+      const base = word.endsWith("'s") ? word.slice(0, -2) : word.replace(/'/g, "");
+      if (!isContentWord(base)) continue;
+      let stemmed = this.cache.get(base);
+      if (stemmed === undefined) {
+        stemmed = stem(base);
+        this.cache.set(base, stemmed);
+      }
+      out.add(stemmed);
+    }
+    return out;
+  }
+}
+
+function share(of: Set<string>, within: Set<string>): number {
+  if (of.size === 0) return 0;
+  let hit = 0;
+  for (const stem of of) if (within.has(stem)) hit += 1;
+  return hit / of.size;
+}
+
+function isNegated(text: string): boolean {
+  return words(text).some((word) => NEGATIONS.has(word) || word.endsWith("n't"));
+}
+
+function normalize(text: string): string {
+  return words(text).join(" ");
+}
+
+/** Sentences of one line, each keeping its trailing punctuation. */
+function splitSentences(text: string): string[] {
+  return text.split(/(?<=[.!?])\s+(?=\S)/);
+}

@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+import { StaleMatcher, type StaleStatement, staleAsSeenFrom } from "../../src/workspace/staleStatements.js";
+
+const AT = Date.parse("2026-06-10T09:00:00.000Z");
+const NPM: StaleStatement = {
+  scope: "path:/srv/app",
+  statement: "Always use npm in this repo, run the tests with npm test",
+  replacement: "Never use npm here anymore; always use pnpm",
+  at: AT,
+};
+const JEST: StaleStatement = {
+  scope: "path:/srv/app",
+  statement: "Command that worked: `npx jest src/invoice`",
+  replacement: "Tests run with Vitest now: `npx vitest run src/invoice`",
+  at: AT,
+};
+const PORT: StaleStatement = {
+  scope: "path:/srv/app",
+  statement: "The API listens on port 3000 locally",
+  replacement: "The API listens on port 8080 locally",
+  at: AT,
+};
+const MYSQL_WITHDRAWN: StaleStatement = {
+  scope: "path:/srv/app",
+  statement: "The staging database is MySQL 5.7",
+  replacement: null,
+  at: AT,
+};
+
+describe("StaleMatcher", () => {
+  const matcher = new StaleMatcher([NPM, JEST, PORT, MYSQL_WITHDRAWN]);
+
+  it("finds a stale statement restated in other words, with a citation, or by its command alone", () => {
+    expect(matcher.match("- Always use npm in this repo; the tests run with `npm test` [rollout_summaries/a.md]")).toBe(
+      NPM,
+    );
+    expect(matcher.match("- `npx jest src/invoice`")).toBe(JEST);
+    expect(matcher.match("Run npx jest src/invoice before pushing.")).toBe(JEST);
+    expect(matcher.match("The API listens on port 3000.")).toBe(PORT);
+  });
+
+  it("leaves the replacement, a negation of the old statement, and look-alike commands alone", () => {
+    expect(matcher.match("Never use npm here anymore; always use pnpm")).toBeUndefined();
+    expect(matcher.match("Never use npm in this repo, run the tests with pnpm test")).toBeUndefined();
+    expect(matcher.match("The API listens on port 8080 locally")).toBeUndefined();
+    expect(matcher.match("- `npx vitest run src/invoice`")).toBeUndefined();
+    expect(matcher.match("Switched from `npx jest src/invoice` to `npx vitest run src/invoice`")).toBeUndefined();
+    expect(matcher.match("- `npx jest src/invoices-v2`")).toBeUndefined();
+    expect(matcher.match("Deploys go through the release pipeline.")).toBeUndefined();
+  });
+
+  it("marks a superseded sentence with its date and successor, removes a withdrawn one, keeps the rest", () => {
+    const text = [
+      "v1",
+      "## Tips",
+      "- Always use npm in this repo, run the tests with npm test",
+      "- The staging database is MySQL 5.7",
+      "- Keep commits small. The API listens on port 3000 locally. Ask before deploying.",
+      "- Never use npm here anymore; always use pnpm",
+    ].join("\n");
+    const { text: revised, hits } = matcher.revise(text);
+    expect(revised.split("\n")).toEqual([
+      "v1",
+      "## Tips",
+      "- Always use npm in this repo, run the tests with npm test (replaced on 2026-06-10 by: Never use npm here anymore; always use pnpm)",
+      "- Keep commits small. The API listens on port 3000 locally. (replaced on 2026-06-10 by: The API listens on port 8080 locally) Ask before deploying.",
+      "- Never use npm here anymore; always use pnpm",
+    ]);
+    expect(hits.map((hit) => [hit.stale.statement, hit.action])).toEqual([
+      [NPM.statement, "marked"],
+      [MYSQL_WITHDRAWN.statement, "dropped"],
+      [PORT.statement, "marked"],
+    ]);
+    // Revising again changes nothing: a marked sentence no longer presents the old fact as current.
+    expect(matcher.revise(revised)).toEqual({ text: revised, hits: [] });
+  });
+
+  it("a short statement is stated only by a sentence containing it, and not by its more specific successor", () => {
+    const pnpm = new StaleMatcher([
+      { scope: "s", statement: "Use pnpm", replacement: "Use pnpm 9 with workspaces", at: AT },
+    ]);
+    expect(pnpm.match("Use pnpm for installs.")).toBeDefined();
+    expect(pnpm.match("Use pnpm 9 with workspaces.")).toBeUndefined();
+    expect(pnpm.match("We use pnpmfile hooks.")).toBeUndefined();
+  });
+
+  it("the global workspace removes a statement another project replaced instead of showing that project's successor", () => {
+    const global = new StaleMatcher(staleAsSeenFrom([NPM, { ...PORT, scope: "global" }], "global"));
+    const { text } = global.revise(`- ${NPM.statement}\n- ${PORT.statement}`);
+    expect(text).toBe(`- ${PORT.statement} (replaced on 2026-06-10 by: ${PORT.replacement})`);
+    expect(staleAsSeenFrom([NPM], NPM.scope)).toEqual([NPM]);
+  });
+
+  it("with nothing stale, returns the text as it was", () => {
+    expect(new StaleMatcher([]).revise("- Always use npm")).toEqual({ text: "- Always use npm", hits: [] });
+  });
+});
