@@ -344,25 +344,18 @@ export class Cairn {
   /** Forgets one memory of any scope (ids are global): a tombstone, its history kept. */
   forgetMemory(request: { id: number; reason?: string }): MemoryChange {
     const { id, reason } = parseRequest(forgetRequest, request);
-    return this.changed(forgetMemory(this.memories, id, reason === undefined ? {} : { reason }));
+    return this.changed(forgetMemory(this.memories, id, { reason }));
   }
 
   /** Replaces one memory by a new text and/or type, stored like any remember and superseding the old one. */
   async editMemory(request: { id: number; content?: string; type?: string; reason?: string }): Promise<MemoryChange> {
-    const { id, content, type, reason } = parseRequest(editRequest, request);
-    const edit = {
-      id,
-      ...(content === undefined ? {} : { content }),
-      ...(type === undefined ? {} : { type }),
-      ...(reason === undefined ? {} : { reason }),
-    };
-    return this.changed(await editMemory(this.memories, edit));
+    return this.changed(await editMemory(this.memories, parseRequest(editRequest, request)));
   }
 
   /** Brings back a forgotten or replaced memory. */
   restoreMemory(request: { id: number; reason?: string }): MemoryChange {
     const { id, reason } = parseRequest(restoreRequest, request);
-    return this.changed(restoreMemory(this.memories, id, reason === undefined ? {} : { reason }));
+    return this.changed(restoreMemory(this.memories, id, { reason }));
   }
 
   /** Open review flags, both sides shown; `scope` as in recall (default: the project of `cwd` plus global). */

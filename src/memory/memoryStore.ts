@@ -179,8 +179,10 @@ export class MemoryStore {
     if (!old || old.deletedAt !== null) return { status: "not_live" };
     const { depth } = this.options.config.conceptIndex;
     const concepts = depth > 0 ? { lexicon: shippedLexicon(), depth } : undefined;
+    // The replacement is the changer's statement, in the old memory's place.
     const where = { scope: old.scope, ...(old.project === null ? {} : { project: old.project }) };
-    const prepared = prepareRemember({ ...input, ...where }, now, concepts);
+    const by = { ...(options.who ? { who: options.who } : {}), ...(options.reason ? { why: options.reason } : {}) };
+    const prepared = prepareRemember({ ...input, ...where, ...by }, now, concepts);
     if (prepared.skip) return { status: "skipped", reason: prepared.skip };
     if (!saysSomething(prepared.row.content)) return { status: "skipped", reason: "only_redacted_text" };
     if (prepared.row.contentHash === old.contentHash && prepared.row.type === old.type)

@@ -193,7 +193,7 @@ function registerCurationTools(server: McpServer, cairn: Cairn, options: McpServ
       inputSchema: { id: idField, reason: reasonField },
       annotations: change,
     },
-    (args) => guarded(async () => formatChange(cairn.forgetMemory(withoutUndefined(args)))),
+    (args) => guarded(async () => formatChange(cairn.forgetMemory(args))),
   );
 
   server.registerTool(
@@ -214,7 +214,7 @@ function registerCurationTools(server: McpServer, cairn: Cairn, options: McpServ
     (args) =>
       guarded(async () => {
         const { text, ...rest } = args;
-        return formatChange(await cairn.editMemory(withoutUndefined({ ...rest, content: text })));
+        return formatChange(await cairn.editMemory({ ...rest, content: text }));
       }),
   );
 
@@ -226,13 +226,8 @@ function registerCurationTools(server: McpServer, cairn: Cairn, options: McpServ
       inputSchema: { id: restoreRequest.shape.id.describe("the memory's id"), reason: reasonField },
       annotations: { ...change, destructiveHint: false },
     },
-    (args) => guarded(async () => formatChange(cairn.restoreMemory(withoutUndefined(args)))),
+    (args) => guarded(async () => formatChange(cairn.restoreMemory(args))),
   );
-}
-
-/** Optional tool arguments the client left out, dropped (the requests are strict about present keys). */
-function withoutUndefined<T extends Record<string, unknown>>(args: T): T {
-  return Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined)) as T;
 }
 
 /** Project scope (the default) is about the project of cwd; the reason it is needed, else undefined. */
