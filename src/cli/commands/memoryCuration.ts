@@ -73,7 +73,7 @@ export function registerMemoryCuration(memory: Command): void {
       if (options.content === undefined && options.type === undefined)
         throw new CairnError("bad_flag", "memory edit needs --content and/or --type; nothing was changed");
       await withCairn(command, async (cairn, global) =>
-        printChange(await cairn.editMemory({ id, ...options }), global),
+        printChange(await cairn.editMemory({ id, ...pick(options) }), global),
       );
     });
 
@@ -98,6 +98,12 @@ interface ReviewOptions {
   all?: boolean;
   cwd: string;
   list?: boolean;
+}
+
+/** The edit's own fields, without the output flags commander hands over beside them. */
+function pick(options: { content?: string; type?: string; reason?: string }) {
+  const { content, type, reason } = options;
+  return { ...(content ? { content } : {}), ...(type ? { type } : {}), ...(reason ? { reason } : {}) };
 }
 
 function chosenAction(options: ReviewOptions): ReviewAction | undefined {
