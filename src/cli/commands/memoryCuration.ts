@@ -1,13 +1,15 @@
+import type { Interface } from "node:readline/promises";
 import type { Command } from "commander";
 import type { Cairn } from "../../cairn.js";
 import type { MemoryChange } from "../../memory/curateMemory.js";
-import type { ReviewEntry, ReviewSide } from "../../memory/reviewQueue.js";
+import type { ReviewEntry } from "../../memory/reviewQueue.js";
 import { memoryTypes } from "../../requests/memoryTypes.js";
 import { type ReviewAction, reviewActions } from "../../requests/review.js";
 import { CairnError } from "../../util/errors.js";
 import { type GlobalOptions, withCairn } from "../context.js";
 import { nonEmpty, oneOf, wholeNumber } from "../flags.js";
 import { printJson, printLine } from "../output.js";
+import { reviewLines, walkReviews } from "../reviewWalk.js";
 
 /** `cairn memory review | forget | edit | restore`: a person decides what memory keeps. */
 export function registerMemoryCuration(memory: Command): void {
@@ -43,8 +45,8 @@ export function registerMemoryCuration(memory: Command): void {
         if (global.json) return printJson(entries);
         if (entries.length === 0) return printLine("nothing to review");
         const interactive = !options.list && process.stdin.isTTY && process.stdout.isTTY;
-        if (interactive) return walkReviews(cairn, entries);
-        for (const entry of entries) printEntry(entry);
+        if (interactive) return walkInTerminal(cairn, entries);
+        for (const entry of entries) for (const line of [...reviewLines(entry), ""]) printLine(line);
         printLine(`${entries.length} to review: cairn memory review <flag> --keep | --supersede | --forget`);
       });
     });
@@ -121,59 +123,38 @@ function printChange(change: MemoryChange, global: GlobalOptions): void {
   for (const warning of change.warnings ?? []) printLine(`warning: ${warning}`);
 }
 
-function printEntry(entry: ReviewEntry): void {
-  printLine(`flag #${entry.flag} (${entry.detector}, ${day(entry.createdAt)}): ${entry.reason}`);
-  printLine(`  flagged  ${describe(entry.memory)}`);
-  if (entry.related) printLine(`  newer    ${describe(entry.related)}`);
-  if (entry.proposedContent !== null) printLine(`  proposed ${entry.proposedContent}`);
-  printLine();
-}
-
-function describe(side: ReviewSide | null): string {
-  if (!side) return "(the memory no longer exists)";
-  const state = side.state === "live" ? "" : `, ${side.state}`;
-  return `#${side.id} (${day(side.createdAt)}, ${side.type}${state}): ${side.content}`;
-}
-
-function day(epochMs: number): string {
-  return new Date(epochMs).toISOString().slice(0, 16).replace("T", " ");
-}
-
-/** One flag at a time in a terminal: k keep, s supersede, f forget, n skip, q quit. */
-async function walkReviews(cairn: Cairn, entries: ReviewEntry[]): Promise<void> {
+/** The interactive walk in a terminal; its end (q, or Ctrl-D) leaves the remaining flags open. */
+async function walkInTerminal(cairn: Cairn, entries: ReviewEntry[]): Promise<void> {
   const { createInterface } = await import("node:readline/promises");
   const prompt = createInterface({ input: process.stdin, output: process.stdout });
-  const keys: Record<string, ReviewAction | "skip" | "quit"> = {
-    k: "keep",
-    s: "supersede",
-    f: "forget",
-    n: "skip",
-    "": "skip",
-    q: "quit",
-  };
+  let ended = false;
+  prompt.on("close", () => {
+    ended = true;
+  });
   try {
-    for (const [index, entry] of entries.entries()) {
-      printLine(`(${index + 1}/${entries.length})`);
-      printEntry(entry);
-      let choice: ReviewAction | "skip" | "quit" | undefined;
-      while (choice === undefined) {
-        const answer = (await prompt.question("[k]eep, [s]upersede, [f]orget, [n] skip, [q]uit? "))
-          .trim()
-          .toLowerCase();
-        choice = keys[answer.slice(0, 1)];
-      }
-      if (choice === "quit") break;
-      if (choice === "skip") continue;
-      try {
-        printLine((await cairn.resolveReview({ flag: entry.flag, action: choice })).message);
-      } catch (error) {
-        // One flag that cannot be decided this way must not end the walk through the others.
-        if (!CairnError.isInstance(error)) throw error;
-        printLine(`not changed: ${error.message}`);
-      }
-      printLine();
-    }
+    const result = await walkReviews({
+      entries,
+      decide: async (flag, action) => (await cairn.resolveReview({ flag, action })).message,
+      ask: (question) => (ended ? Promise.resolve(undefined) : answerOrEnd(prompt, question)),
+      print: printLine,
+    });
+    printLine(`${result.decided} decided, ${result.skipped} left open`);
   } finally {
     prompt.close();
   }
+}
+
+/** The answer to a question, or undefined when the input ends first (Ctrl-D). */
+function answerOrEnd(prompt: Interface, question: string): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const ended = () => resolve(undefined);
+    prompt.once("close", ended);
+    prompt.question(question).then(
+      (answer) => {
+        prompt.off("close", ended);
+        resolve(answer);
+      },
+      () => resolve(undefined),
+    );
+  });
 }
