@@ -1,5 +1,5 @@
 import type { ReviewEntry, ReviewSide } from "../memory/reviewQueue.js";
-import type { ReviewAction } from "../requests/review.js";
+import type { ReviewAction } from "../requests/reviewActions.js";
 import { CairnError } from "../util/errors.js";
 
 /** How a flag reads in a terminal: the flag, the flagged memory, then the newer side or the proposed fact. */

@@ -1,4 +1,4 @@
-import type { ReviewAction } from "../requests/review.js";
+import type { ReviewAction } from "../requests/reviewActions.js";
 import type { ReviewFlag, ReviewResolution } from "../store/contracts/reviews.js";
 import { withWriteTx } from "../store/tx.js";
 import type { Clock } from "../util/clock.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { reviewLines, walkReviews } from "../../src/cli/reviewWalk.js";
 import type { ReviewEntry } from "../../src/memory/reviewQueue.js";
-import type { ReviewAction } from "../../src/requests/review.js";
+import type { ReviewAction } from "../../src/requests/reviewActions.js";
 import { CairnError } from "../../src/util/errors.js";
 
 // The terminal walk of `cairn memory review`, driven by scripted answers.

@@ -4,7 +4,7 @@ import type { Cairn } from "../../cairn.js";
 import type { MemoryChange } from "../../memory/curateMemory.js";
 import type { ReviewEntry } from "../../memory/reviewQueue.js";
 import { memoryTypes } from "../../requests/memoryTypes.js";
-import { type ReviewAction, reviewActions } from "../../requests/review.js";
+import { type ReviewAction, reviewActions } from "../../requests/reviewActions.js";
 import { CairnError } from "../../util/errors.js";
 import { type GlobalOptions, withCairn } from "../context.js";
 import { nonEmpty, oneOf, wholeNumber } from "../flags.js";
