@@ -201,6 +201,11 @@ describe("HTTP: /api/memory/forget | edit | restore | review | review/resolve", 
     const bad = await post("/api/memory/edit", { id: "12", content: "x" });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toEqual({ error: "id must be a number; got a string" });
+    const long = await post("/api/memory/edit", { id: change.replacedBy, content: "x".repeat(10_001) });
+    expect(long.status).toBe(400);
+    expect(await long.json()).toEqual({
+      error: "content must be at most 10000 characters (the limit for one memory); got 10001",
+    });
     const again = await post("/api/memory/forget", { id });
     expect(again.status).toBe(400);
     expect(await again.json()).toEqual({
