@@ -1,4 +1,5 @@
 import { type MemoryType, memoryTypes } from "../requests/memoryTypes.js";
+import { DECISION_IMPORTANCE } from "../text/decisionLanguage.js";
 import { CairnError } from "../util/errors.js";
 import type { MemoryStore } from "./memoryStore.js";
 import type { MemoryRecord } from "./types.js";
@@ -65,7 +66,8 @@ export async function editMemory(
     {
       content: edit.content ?? record.content,
       ...(type ? { type: type as MemoryType } : {}),
-      importance: record.importance,
+      // A memory made a decision gets the protection decisions have, as remember gives it.
+      importance: edit.type === "decision" ? Math.max(record.importance, DECISION_IMPORTANCE) : record.importance,
       confidence: record.confidence,
       ...(record.ref === null ? {} : { ref: record.ref }),
     },

@@ -163,6 +163,7 @@ describe("forget, edit and restore one memory by id", () => {
     const change = await cairn.editMemory({ id, type: "decision" });
     const successor = cairn.memories.get(change.replacedBy as number);
     expect(successor).toMatchObject({ content: "We use trunk-based development", type: "decision", deletedAt: null });
+    expect(successor?.importance).toBeGreaterThan(cairn.memories.get(id)?.importance ?? 1);
     expect(cairn.memories.get(id)?.supersededBy).toBe(successor?.id);
   });
 
