@@ -6,8 +6,10 @@ import { loadConfig } from "./config/load.js";
 import { type CairnPaths, cairnHome, cairnPaths, tightenHomePermissions } from "./config/paths.js";
 import type { CairnConfig } from "./config/schema.js";
 import { assertWritable } from "./memory/assertWritable.js";
+import { editMemory, forgetMemory, type MemoryChange, restoreMemory } from "./memory/curateMemory.js";
 import { EmbeddingTracker } from "./memory/embeddingTracker.js";
 import { MemoryStore } from "./memory/memoryStore.js";
+import { openReviews, type ReviewEntry, resolveReview } from "./memory/reviewQueue.js";
 import { type MaintenanceReport, runMaintenanceJobs } from "./memory/runMaintenanceJobs.js";
 import { recallScopes, rememberScope } from "./memory/scopes.js";
 import type { RecallResponse, RememberInput, RememberOutcome } from "./memory/types.js";
@@ -30,11 +32,15 @@ import { buildInjection, type Injection } from "./read/inject.js";
 import { readMemoryUrl } from "./read/memoryUrl.js";
 import { applyCitationUsage, confirmRecalledAspects, recordRecallUsage } from "./read/usageFeedback.js";
 import { createRecall } from "./recall/createRecall.js";
+import { editRequest } from "./requests/edit.js";
+import { forgetRequest } from "./requests/forget.js";
 import { injectRequest } from "./requests/inject.js";
 import { parseRequest } from "./requests/parseRequest.js";
 import { readRequest } from "./requests/read.js";
 import { recallRequest } from "./requests/recall.js";
 import { rememberEntry } from "./requests/remember.js";
+import { restoreRequest } from "./requests/restore.js";
+import { reviewListRequest, reviewResolveRequest } from "./requests/review.js";
 import { scanTargets } from "./sources/registry.js";
 import type { AgentName, SessionItem, SessionKind } from "./sources/types.js";
 import { PHASE1_KIND } from "./store/queue/jobKinds.js";
@@ -370,6 +376,41 @@ export class Cairn {
   /** Forces the next phase 2 to consolidate every workspace (`memory enqueue`). */
   enqueueConsolidation(): void {
     this.storage.phase2.requestForceNext();
+  }
+
+  /** Forgets one memory of any scope (ids are global): a tombstone, its history kept. */
+  forgetMemory(request: { id: number; reason?: string }): MemoryChange {
+    const { id, reason } = parseRequest(forgetRequest, request);
+    return this.changed(forgetMemory(this.memories, id, { reason }));
+  }
+
+  /** Replaces one memory by a new text and/or type, stored like any remember and superseding the old one. */
+  async editMemory(request: { id: number; content?: string; type?: string; reason?: string }): Promise<MemoryChange> {
+    return this.changed(await editMemory(this.memories, parseRequest(editRequest, request)));
+  }
+
+  /** Brings back a forgotten or replaced memory. */
+  restoreMemory(request: { id: number; reason?: string }): MemoryChange {
+    const { id, reason } = parseRequest(restoreRequest, request);
+    return this.changed(restoreMemory(this.memories, id, { reason }));
+  }
+
+  /** Open review flags, both sides shown; `scope` as in recall (default: the project of `cwd` plus global). */
+  reviews(request: { scope?: string; cwd?: string } = {}): ReviewEntry[] {
+    const { scope, cwd } = parseRequest(reviewListRequest, request);
+    return openReviews(this.memories, recallScopes(scope, cwd ?? process.cwd()));
+  }
+
+  /** A person's decision on a review flag: keep, supersede or forget. */
+  async resolveReview(request: { flag: number; action: string }): Promise<MemoryChange> {
+    const { flag, action } = parseRequest(reviewResolveRequest, request);
+    return this.changed(await resolveReview(this.memories, { flag, action, clock: this.clock }));
+  }
+
+  /** The workspaces show memories: any change to one makes the next phase 2 rebuild them. */
+  private changed(change: MemoryChange): MemoryChange {
+    if (change.change !== "kept") this.storage.phase2.requestForceNext();
+    return change;
   }
 
   /** The model roles (resolved once per instance; null roles mean offline). */

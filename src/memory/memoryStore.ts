@@ -169,6 +169,59 @@ export class MemoryStore {
     });
   }
 
+  /**
+   * Stores `input` as a new memory in the scope of the live memory `oldId` and marks `oldId` as replaced
+   * by it: an edit, or a flagged fact accepted. The text is prepared like every remember (guarded,
+   * normalized). The old memory's slot is freed first, so a change of type alone is a replacement too;
+   * when another live memory of the scope already says the new text, that one becomes the successor.
+   */
+  async replace(
+    oldId: number,
+    input: RememberInput,
+    options: { who?: string; reason?: string } = {},
+  ): Promise<ReplaceOutcome> {
+    assertWritable(this.options.frozen);
+    const now = this.clock();
+    const old = this.storage.memories.get(oldId);
+    if (!old || old.deletedAt !== null) return { status: "not_live" };
+    const { depth } = this.options.config.conceptIndex;
+    const concepts = depth > 0 ? { lexicon: shippedLexicon(), depth } : undefined;
+    // The replacement is the changer's statement, in the old memory's place.
+    const where = { scope: old.scope, ...(old.project === null ? {} : { project: old.project }) };
+    const by = { ...(options.who ? { who: options.who } : {}), ...(options.reason ? { why: options.reason } : {}) };
+    const prepared = prepareRemember({ ...input, ...where, ...by }, now, concepts);
+    if (prepared.skip) return { status: "skipped", reason: prepared.skip };
+    if (!saysSomething(prepared.row.content)) return { status: "skipped", reason: "only_redacted_text" };
+    if (prepared.row.contentHash === old.contentHash && prepared.row.type === old.type)
+      return { status: "skipped", reason: "unchanged" };
+    const embedded = await this.embedOutsideTx([prepared.row.content]);
+    const { memories, vectors, history } = this.storage;
+    return withWriteTx(this.storage.db, () => {
+      if (!memories.tombstone(oldId, now)) return { status: "not_live" };
+      const written = this.writeOne(prepared, embedded, now);
+      const successor = written.id ?? memories.findLiveByHash(old.scope, prepared.row.contentHash);
+      if (successor === undefined) throw new Error(`the replacement of memory ${oldId} was not stored`);
+      memories.nameSuccessor(oldId, successor, now);
+      vectors.remove(oldId);
+      history.add({
+        memoryId: oldId,
+        event: "superseded",
+        oldContent: old.content,
+        newContent: prepared.row.content,
+        who: options.who ?? null,
+        reason: options.reason ?? null,
+        metadata: { supersededBy: successor },
+        now,
+      });
+      return {
+        status: "replaced",
+        id: successor,
+        deduped: written.status === "deduped",
+        ...(written.warnings ? { warnings: written.warnings } : {}),
+      };
+    });
+  }
+
   /** Brings back a forgotten or superseded memory, vector included; false when it cannot come back. */
   restore(id: number, options: { who?: string; reason?: string } = {}): boolean {
     assertWritable(this.options.frozen);
@@ -206,6 +259,21 @@ export class MemoryStore {
     const { memories, embeddings } = this.storage;
     return { ...memories.counts(), staleVectors: embeddings.countStale(this.provider.model) };
   }
+}
+
+/**
+ * What `replace` did: the id of the memory that now holds the text (`deduped` when it was already
+ * there), or why nothing changed: `skipped` (empty, only redacted text, or the same text and type) or
+ * `not_live` (the old memory is missing, forgotten or already replaced).
+ */
+export type ReplaceOutcome =
+  | { status: "replaced"; id: number; deduped: boolean; warnings?: string[] }
+  | { status: "skipped"; reason: string }
+  | { status: "not_live" };
+
+/** Whether a text says anything once its redaction markers are set aside (a note that was all `<private>` does not). */
+function saysSomething(content: string): boolean {
+  return /[\p{L}\p{N}]/u.test(content.replace(/\[REDACTED:[a-z0-9-]+\]/g, ""));
 }
 
 /** Vectors computed for a write, and why some are missing when the provider failed. */

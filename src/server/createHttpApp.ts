@@ -8,7 +8,18 @@ import { errorMessage } from "../util/errors.js";
 import type { TriggerResult } from "../workers/scheduler.js";
 import { hostNameOf } from "./bindPolicy.js";
 import { createMcpServer, MCP_SERVER_VERSION } from "./createMcpServer.js";
-import { injectBody, readBody, recallBody, rememberBody, runBody } from "./httpSchemas.js";
+import {
+  editBody,
+  forgetBody,
+  injectBody,
+  readBody,
+  recallBody,
+  rememberBody,
+  resolveReviewBody,
+  restoreBody,
+  reviewBody,
+  runBody,
+} from "./httpSchemas.js";
 import { readJsonBody } from "./readJsonBody.js";
 import { statusForError } from "./statusForError.js";
 
@@ -101,6 +112,18 @@ export function createHttpApp(options: HttpAppOptions): Hono {
     }));
     return c.json({ results: await cairn.remember(list) });
   });
+
+  app.post("/api/memory/forget", async (c) => c.json(cairn.forgetMemory(await readJsonBody(c, forgetBody))));
+
+  app.post("/api/memory/edit", async (c) => c.json(await cairn.editMemory(await readJsonBody(c, editBody))));
+
+  app.post("/api/memory/restore", async (c) => c.json(cairn.restoreMemory(await readJsonBody(c, restoreBody))));
+
+  app.post("/api/memory/review", async (c) => c.json({ flags: cairn.reviews(await readJsonBody(c, reviewBody)) }));
+
+  app.post("/api/memory/review/resolve", async (c) =>
+    c.json(await cairn.resolveReview(await readJsonBody(c, resolveReviewBody))),
+  );
 
   app.post("/api/read", async (c) => {
     const body = await readJsonBody(c, readBody);

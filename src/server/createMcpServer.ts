@@ -2,12 +2,16 @@ import { isAbsolute } from "node:path";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Cairn } from "../cairn.js";
+import { editRequest } from "../requests/edit.js";
 import { emptyRequest } from "../requests/emptyRequest.js";
+import { forgetRequest } from "../requests/forget.js";
 import { readRequest } from "../requests/read.js";
 import { recallRequest } from "../requests/recall.js";
 import { rememberFields } from "../requests/remember.js";
+import { restoreRequest } from "../requests/restore.js";
+import { reviewListRequest, reviewResolveRequest } from "../requests/review.js";
 import { CairnError, errorMessage } from "../util/errors.js";
-import { formatRecall, formatRemember } from "./formatToolText.js";
+import { formatChange, formatRecall, formatRemember, formatReviews } from "./formatToolText.js";
 
 export const MCP_SERVER_NAME = "cairn";
 export const MCP_SERVER_VERSION = "0.1.0";
@@ -120,6 +124,8 @@ export function createMcpServer(cairn: Cairn, options: McpServerOptions): McpSer
       }),
   );
 
+  registerCurationTools(server, cairn, options);
+
   server.registerTool(
     "status",
     {
@@ -132,6 +138,99 @@ export function createMcpServer(cairn: Cairn, options: McpServerOptions): McpSer
   );
 
   return server;
+}
+
+/**
+ * The tools a person uses to keep memory true: review what was flagged, forget, edit or restore one
+ * memory by id (ids are global). Each change makes the next pipeline run rebuild the workspaces.
+ */
+function registerCurationTools(server: McpServer, cairn: Cairn, options: McpServerOptions): void {
+  const idField = forgetRequest.shape.id.describe("the memory's id (recall shows it)");
+  const reasonField = forgetRequest.shape.reason.describe("why, kept in the memory's history");
+  const change = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
+
+  server.registerTool(
+    "review",
+    {
+      title: "List flagged contradictions",
+      description:
+        "List memories flagged for review (a newer memory or a proposed fact contradicts them), both sides with " +
+        "ids and dates. Show them to the user and let the user decide with resolve_review.",
+      inputSchema: {
+        scope: reviewListRequest.shape.scope.describe(
+          "project (this project and global, the default), global, all, or a label",
+        ),
+        cwd: cwdField,
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) =>
+      guarded(async () => {
+        const cwd = callCwd(args.cwd, options.cwd, scopeNeedsCwd(args.scope));
+        return formatReviews(cairn.reviews({ ...(args.scope ? { scope: args.scope } : {}), ...(cwd ? { cwd } : {}) }));
+      }),
+  );
+
+  server.registerTool(
+    "resolve_review",
+    {
+      title: "Decide a review flag",
+      description:
+        "Apply the user's decision on a review flag: keep (change nothing), supersede (the newer memory or the " +
+        "proposed fact replaces the flagged one) or forget (the flagged memory is forgotten).",
+      inputSchema: {
+        flag: reviewResolveRequest.shape.flag.describe("the flag's id (review shows it)"),
+        action: reviewResolveRequest.shape.action.describe("keep, supersede or forget"),
+      },
+      annotations: change,
+    },
+    (args) => guarded(async () => formatChange(await cairn.resolveReview(args))),
+  );
+
+  server.registerTool(
+    "forget",
+    {
+      title: "Forget a memory",
+      description:
+        "Forget one memory by id when the user asks to: it leaves recall and the workspaces, its history stays.",
+      inputSchema: { id: idField, reason: reasonField },
+      annotations: change,
+    },
+    (args) => guarded(async () => formatChange(cairn.forgetMemory(args))),
+  );
+
+  server.registerTool(
+    "edit",
+    {
+      title: "Correct a memory",
+      description:
+        "Replace one memory by id with corrected text and/or type, when the user asks to: the new text is stored " +
+        "like remember and supersedes the old one, which stays in the history.",
+      inputSchema: {
+        id: idField,
+        text: editRequest.shape.content.describe("the corrected memory, as one self-contained statement"),
+        type: editRequest.shape.type.describe("the new kind of memory"),
+        reason: reasonField,
+      },
+      annotations: change,
+    },
+    (args) =>
+      guarded(async () => {
+        const { text, ...rest } = args;
+        return formatChange(await cairn.editMemory({ ...rest, content: text }));
+      }),
+  );
+
+  server.registerTool(
+    "restore",
+    {
+      title: "Restore a memory",
+      description: "Bring back a forgotten or replaced memory by id.",
+      inputSchema: { id: restoreRequest.shape.id.describe("the memory's id"), reason: reasonField },
+      annotations: { ...change, destructiveHint: false },
+    },
+    (args) => guarded(async () => formatChange(cairn.restoreMemory(args))),
+  );
 }
 
 /** Project scope (the default) is about the project of cwd; the reason it is needed, else undefined. */

@@ -1,3 +1,5 @@
+import type { MemoryChange } from "../memory/curateMemory.js";
+import type { ReviewEntry, ReviewSide } from "../memory/reviewQueue.js";
 import type { RecallResponse, RememberOutcome } from "../memory/types.js";
 
 /**
@@ -32,4 +34,33 @@ export function formatRemember(outcome: RememberOutcome | undefined): string {
     return [`Remembered (id ${outcome.id}).`, ...(outcome.warnings ?? []).map((w) => `warning: ${w}`)].join("\n\n");
   if (outcome.status === "deduped") return `Already remembered (id ${outcome.id}); nothing new was stored.`;
   return `Not stored: ${outcome.reason ?? "skipped"}.`;
+}
+
+/** What a change to a memory did, and any warning of its write. */
+export function formatChange(change: MemoryChange): string {
+  return [`${change.message}.`, ...(change.warnings ?? []).map((w) => `warning: ${w}`)].join("\n\n");
+}
+
+/** Open review flags, each side's text quoted like recall's, with its id, date and state. */
+export function formatReviews(entries: ReviewEntry[]): string {
+  if (entries.length === 0) return "Nothing to review.";
+  const lines = [`${entries.length} flags to review (decide each with resolve_review: keep, supersede or forget):`];
+  for (const entry of entries) {
+    lines.push("", `flag ${entry.flag} [${entry.detector}, ${isoDay(entry.createdAt)}]: ${entry.reason}`);
+    lines.push(...side("flagged", entry.memory));
+    if (entry.related) lines.push(...side("newer", entry.related));
+    if (entry.proposedContent !== null)
+      lines.push("proposed instead:", ...entry.proposedContent.split("\n").map((line) => `> ${line}`));
+  }
+  return lines.join("\n");
+}
+
+function side(label: string, memory: ReviewSide | null): string[] {
+  if (!memory) return [`${label}: the memory no longer exists`];
+  const head = `${label}: id ${memory.id}, ${memory.type}, scope ${memory.scope}, ${isoDay(memory.createdAt)}, ${memory.state}`;
+  return [head, ...memory.content.split("\n").map((line) => `> ${line}`)];
+}
+
+function isoDay(epochMs: number): string {
+  return new Date(epochMs).toISOString().slice(0, 10);
 }

@@ -1,10 +1,14 @@
 import { isAbsolute } from "node:path";
 import type { z } from "zod";
+import { editRequest } from "../requests/edit.js";
 import { emptyRequest } from "../requests/emptyRequest.js";
+import { forgetRequest } from "../requests/forget.js";
 import { injectRequest } from "../requests/inject.js";
 import { readRequest } from "../requests/read.js";
 import { recallRequest } from "../requests/recall.js";
 import { rememberRequest } from "../requests/remember.js";
+import { restoreRequest } from "../requests/restore.js";
+import { reviewListRequest, reviewResolveRequest } from "../requests/review.js";
 
 // Request bodies of the HTTP API: each operation's shared request schema (src/requests/, the same limits
 // as the CLI, MCP and library) plus the one rule of a server: its own directory is nobody's project, so
@@ -48,3 +52,14 @@ export const readBody = readRequest.superRefine((body, ctx) => {
 });
 
 export const runBody = emptyRequest;
+
+// Changes to one memory name it by id (ids are global): no cwd involved.
+export const forgetBody = forgetRequest;
+export const editBody = editRequest;
+export const restoreBody = restoreRequest;
+export const resolveReviewBody = reviewResolveRequest;
+
+export const reviewBody = reviewListRequest.superRefine((body, ctx) => {
+  absoluteCwd(body, ctx);
+  cwdForProject([body.scope], body, ctx);
+});

@@ -10,6 +10,8 @@ export const cairnErrorStatus = {
   bad_memory_url: 400,
   memory_is_folder: 400,
   memory_not_found: 404,
+  review_not_found: 404,
+  memory_not_changed: 400,
   unknown_agent: 400,
   needs_confirmation: 400,
   cancelled: 400,

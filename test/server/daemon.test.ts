@@ -69,9 +69,14 @@ describe("cairn serve daemon", () => {
       const client = new Client({ name: "cairn-http-test", version: "1.0.0" });
       await client.connect(new StreamableHTTPClientTransport(new URL(`${daemon.url}/mcp`)));
       expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual([
+        "edit",
+        "forget",
         "read",
         "recall",
         "remember",
+        "resolve_review",
+        "restore",
+        "review",
         "status",
       ]);
       const result = (await client.callTool({

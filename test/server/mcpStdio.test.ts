@@ -36,9 +36,21 @@ afterAll(async () => {
 });
 
 describe("cairn mcp over stdio, through a real MCP client", () => {
-  it("lists the four tools with their input schemas", async () => {
+  it("lists the tools with their input schemas", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(["read", "recall", "remember", "status"]);
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      "edit",
+      "forget",
+      "read",
+      "recall",
+      "remember",
+      "resolve_review",
+      "restore",
+      "review",
+      "status",
+    ]);
+    const forget = tools.find((tool) => tool.name === "forget");
+    expect(forget?.inputSchema.required).toEqual(["id"]);
     const recall = tools.find((tool) => tool.name === "recall");
     expect(recall?.inputSchema.required).toEqual(["query"]);
     expect(Object.keys(recall?.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(["query", "k", "scope"]));

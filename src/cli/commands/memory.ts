@@ -6,11 +6,12 @@ import { withCairn } from "../context.js";
 import { nonEmpty, wholeNumber } from "../flags.js";
 import { printJson, printLine } from "../output.js";
 import { printPhase2 } from "./consolidate.js";
+import { registerMemoryCuration } from "./memoryCuration.js";
 
 export function registerMemory(program: Command): void {
   const memory = program
     .command("memory")
-    .description("view, clear or rebuild the memory of this project (the /memory commands)");
+    .description("view, review, edit, clear or rebuild the memory of this project (the /memory commands)");
 
   memory
     .command("view")
@@ -81,6 +82,8 @@ export function registerMemory(program: Command): void {
         if (report.failed > 0) process.exitCode = 1;
       });
     });
+
+  registerMemoryCuration(memory);
 }
 
 export function printHints(report: HintsReport): void {

@@ -55,6 +55,8 @@ export interface MemoryRepo {
   supersede(id: number, byId: number, now: number): boolean;
   /** Brings a tombstoned memory back (clears supersession); false when a live twin holds its hash. */
   restore(id: number, now: number): boolean;
+  /** Names the successor of a memory already tombstoned in this write (a replacement that freed its slot first). */
+  nameSuccessor(id: number, byId: number, now: number): boolean;
   /** Memories replaced by any of `ids`. */
   supersededBy(ids: number[]): MemoryRecord[];
   /** Tombstones (superseded or forgotten) in the scopes without a live twin in their scope, newest first. */

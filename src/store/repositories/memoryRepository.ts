@@ -210,6 +210,16 @@ export class MemoryRepository implements MemoryRepo {
     );
   }
 
+  nameSuccessor(id: number, byId: number, now: number): boolean {
+    return (
+      cached(
+        this.db,
+        `UPDATE memories SET superseded_by = @byId, superseded_at = @now, updated_at = @now
+           WHERE id = @id AND deleted_at IS NOT NULL`,
+      ).run({ id, byId, now }).changes > 0
+    );
+  }
+
   /** Memories that `ids` replaced, newest replacement first: what `--include-superseded` shows. */
   supersededBy(ids: number[]): MemoryRecord[] {
     if (ids.length === 0) return [];
