@@ -6,6 +6,7 @@ import { shippedLexicon } from "../text/lexicon/concepts.js";
 import { type Clock, systemClock } from "../util/clock.js";
 import { errorMessage } from "../util/errors.js";
 import { linkEntities } from "./entityLinker.js";
+import { reviseJobFor } from "./lifecycle/reviseJobFor.js";
 import { type PreparedMemory, prepareRemember } from "./prepareRemember.js";
 import type {
   HistoryEvent,
@@ -39,7 +40,8 @@ const EMBED_BATCH = 256;
  */
 export class MemoryStore {
   readonly storage: Storage;
-  private readonly clock: Clock;
+  /** The time source of every write (the revise job stamps its review rows with it too). */
+  readonly clock: Clock;
 
   constructor(private readonly options: MemoryStoreOptions) {
     this.storage = options.storage;
@@ -97,6 +99,8 @@ export class MemoryStore {
       return { status: "deduped", contentHash: row.contentHash, ...(existing === undefined ? {} : { id: existing }) };
     }
     history.add({ memoryId: id, event: "created", newContent: row.content, who: row.who, reason: row.why, now });
+    // Raw first: the memory is stored now; its decisions (supersession) are derived by this job.
+    this.storage.jobs.enqueue(reviseJobFor(id));
     if (vector) {
       embeddings.upsert(row.contentHash, this.provider.model, vector, now);
       vectors.upsert(id, row.scope, vector, false);

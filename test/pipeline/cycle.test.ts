@@ -4,7 +4,15 @@ import { CYCLE_STEPS, type CycleHost, runCycle } from "../../src/pipeline/cycle.
 import { runPipelineCycle } from "../../src/workers/runPipeline.js";
 import { type TempHome, tempHome } from "../server/tempHome.js";
 
-const STEP_METHODS = ["scan", "extract", "consolidate", "refreshEmbeddings", "maintain", "generateHints"] as const;
+const STEP_METHODS = [
+  "scan",
+  "extract",
+  "revise",
+  "consolidate",
+  "refreshEmbeddings",
+  "maintain",
+  "generateHints",
+] as const;
 
 /** A host whose steps only record that they ran; `failAt` makes that step throw. */
 function recordingHost(failAt?: (typeof STEP_METHODS)[number]) {
@@ -20,6 +28,7 @@ function recordingHost(failAt?: (typeof STEP_METHODS)[number]) {
   const host = {
     scan: method("scan", { files: [], totals: { imported: 0, updated: 0 } }),
     extract: method("extract", { jobs: [] }),
+    revise: method("revise", { superseded: [], reviews: 0, done: 0, warnings: [] }),
     consolidate: method("consolidate", { outcome: "clean", error: null }),
     refreshEmbeddings: method("refreshEmbeddings", 0),
     maintain: method("maintain", { done: [], warnings: [] }),
@@ -33,11 +42,19 @@ function recordingHost(failAt?: (typeof STEP_METHODS)[number]) {
 }
 
 describe("runCycle", () => {
-  it("runs scan, extract, consolidate, embeddings, maintenance and hints in that order", async () => {
+  it("runs scan, extract, revise, consolidate, embeddings, maintenance and hints in that order", async () => {
     const { host, calls, released } = recordingHost();
     const done: string[] = [];
     const reports = await runCycle(host, { onStepDone: (step) => done.push(step.name) });
-    expect(calls).toEqual(["scan", "extract", "consolidate", "refreshEmbeddings", "maintain", "generateHints"]);
+    expect(calls).toEqual([
+      "scan",
+      "extract",
+      "revise",
+      "consolidate",
+      "refreshEmbeddings",
+      "maintain",
+      "generateHints",
+    ]);
     expect(done).toEqual(CYCLE_STEPS.map((step) => step.name));
     expect(reports.embeddings).toBe(0);
     expect(released()).toBe(0);
@@ -47,8 +64,8 @@ describe("runCycle", () => {
     const { host, calls, released } = recordingHost("consolidate");
     const done: string[] = [];
     await expect(runCycle(host, { onStepDone: (step) => done.push(step.name) })).rejects.toThrow("consolidate broke");
-    expect(calls).toEqual(["scan", "extract", "consolidate"]);
-    expect(done).toEqual(["scan", "extract"]);
+    expect(calls).toEqual(["scan", "extract", "revise", "consolidate"]);
+    expect(done).toEqual(["scan", "extract", "revise"]);
     expect(released()).toBe(1);
   });
 });
@@ -90,7 +107,7 @@ describe("cairn run and the background cycle", () => {
     const run = await stepsOf((cairn) => cairn.run());
     const daemon = await stepsOf((cairn) => runPipelineCycle(cairn));
     const background = await stepsOf((cairn) => runPipelineCycle(cairn, { skipIfBusy: true }));
-    expect(run).toEqual(["scan", "extract", "consolidate", "refreshEmbeddings", "maintain", "generateHints"]);
+    expect(run).toEqual(["scan", "extract", "revise", "consolidate", "refreshEmbeddings", "maintain", "generateHints"]);
     expect(daemon).toEqual(run);
     expect(background).toEqual(run);
   });

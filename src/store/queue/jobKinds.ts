@@ -13,3 +13,8 @@ export const PHASE2_KEY = "global";
 export const HINTS_KIND = "prospective_hints";
 /** Store upkeep a migration leaves behind (data work frozen SQL cannot do), one job per task key. */
 export const MAINTENANCE_KIND = "maintenance";
+/**
+ * One job per stored memory: derive its decisions after the raw write (supersession of the older
+ * memories of its scope it replaces). The key is the memory's id.
+ */
+export const REVISE_KIND = "revise";

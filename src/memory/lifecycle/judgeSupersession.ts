@@ -1,0 +1,210 @@
+import { type ChangeStatement, changeStatements } from "./changeStatements.js";
+import {
+  clauses,
+  isValueToken,
+  missing,
+  phraseStems,
+  type StatementTokens,
+  shared,
+  statementTokens,
+} from "./statementTokens.js";
+
+/** What the newer of two memories of one scope does to the older: replaces it, or asks a person. */
+export interface Judgement {
+  verdict: "supersede" | "review";
+  /** Which detector fired and on what, for the history and the review list. */
+  reason: string;
+}
+
+/** A memory as the judgement orders it. */
+export interface Dated {
+  id: number;
+  occurredAt: number | null;
+  createdAt: number;
+}
+
+/** Whether `a` is newer than `b`: the later occurredAt (else creation time), the higher id on a tie. */
+export function isNewer(a: Dated, b: Dated): boolean {
+  const at = a.occurredAt ?? a.createdAt;
+  const bt = b.occurredAt ?? b.createdAt;
+  return at !== bt ? at > bt : a.id > b.id;
+}
+
+/**
+ * Whether the newer statement replaces the older one, by three detectors that need no model, tried in
+ * order: a change of value in an otherwise identical statement (the most precise); a statement of
+ * change naming what the older one presents as current; the same action, negated in a clause of one
+ * of the two. Undefined when none
+ * applies: a pair that shares a word or two is not about the same subject.
+ */
+export function judgeSupersession(newer: string, older: string): Judgement | undefined {
+  const n = statementTokens(newer);
+  const o = statementTokens(older);
+  const flips = clauses(newer).flatMap((a) =>
+    clauses(older).map((b) => polarityFlipped(statementTokens(a), statementTokens(b))),
+  );
+  return (
+    valueChanged(n, o) ??
+    changed(newer, older, o) ??
+    flips.find((j) => j?.verdict === "supersede") ??
+    flips.find((j) => j !== undefined)
+  );
+}
+
+/** Everything the older text says, subject words, values and the words inside its values, for "does it mention X". */
+function mentionable(tokens: StatementTokens): Set<string> {
+  const out = new Set([...tokens.subject, ...tokens.values]);
+  for (const value of tokens.values) for (const word of phraseStems(value)) out.add(word);
+  return out;
+}
+
+/**
+ * The tokens that name a thing in a phrase ("the old Jest setup" -> jest). Written like a name (a
+ * capital past the sentence's first word, backticks, a value) they are the thing itself and the rest
+ * is description; without such a token every content word of the phrase must match.
+ */
+export function keyTokens(phrase: string, startsSentence: boolean): string[] {
+  const distinctive: string[] = [];
+  const all: string[] = [];
+  phrase.split(/\s+/).forEach((raw, index) => {
+    const quoted = /^[`"']/.test(raw);
+    const bare = raw.replace(/^[`"'([{]+|[`"')\]},;:!?]+$|\.+$/g, "");
+    if (bare.length === 0) return;
+    const value = isValueToken(bare);
+    const keys = value ? [bare.toLowerCase()] : phraseStems(bare);
+    all.push(...keys);
+    const named = /[a-z][A-Z]|^[A-Z]{2,}/.test(bare) || (/^[A-Z]/.test(bare) && (index > 0 || !startsSentence));
+    if (quoted || value || named) distinctive.push(...keys);
+  });
+  return [...new Set(distinctive.length > 0 ? distinctive : all)];
+}
+
+/** Detector (a): "moved from X to Y", "dropped X", "X is now Y" against an older text presenting X as current. */
+function changed(newer: string, older: string, o: StatementTokens): Judgement | undefined {
+  const said = mentionable(o);
+  const olderStatements = changeStatements(older);
+  let review: Judgement | undefined;
+  for (const statement of changeStatements(newer)) {
+    const verdict =
+      statement.kind === "obsolete"
+        ? obsoleteNamed(statement, said, o, olderStatements)
+        : reassigned(statement, said, o, older);
+    if (verdict?.verdict === "supersede") return verdict;
+    review ??= verdict;
+  }
+  return review;
+}
+
+function obsoleteNamed(
+  statement: Extract<ChangeStatement, { kind: "obsolete" }>,
+  said: Set<string>,
+  o: StatementTokens,
+  olderStatements: ChangeStatement[],
+): Judgement | undefined {
+  const x = keyTokens(statement.obsolete, statement.startsSentence ?? false);
+  // The replacement phrase may open the sentence ("Use pnpm instead of npm"): its capital is grammar.
+  const y = statement.replacement ? missing(new Set(keyTokens(statement.replacement, true)), new Set(x)) : [];
+  if (x.length === 0) return undefined;
+  // The older text already says X is gone: it is not the stale one.
+  if (olderStatements.some((s) => s.kind === "obsolete" && sameKeys(keyTokens(s.obsolete, true), x))) return undefined;
+  const found = x.filter((k) => said.has(k));
+  const what = statement.replacement
+    ? `"${statement.obsolete}" replaced by "${statement.replacement}"`
+    : `"${statement.obsolete}" is no longer used`;
+  if (found.length < x.length) {
+    return found.length > 0 && x.length > 1
+      ? { verdict: "review", reason: `change statement: ${what}; this memory names only part of it` }
+      : undefined;
+  }
+  // "Never use X" agrees with "we dropped X": only a text presenting X as current is stale.
+  if (o.negated) return undefined;
+  if (y.length > 0 && y.every((k) => said.has(k)))
+    return { verdict: "review", reason: `change statement: ${what}; this memory names both` };
+  return { verdict: "supersede", reason: `change statement: ${what}` };
+}
+
+/**
+ * "X is now Y" names no old value; an older text naming X and not Y is stale when it is a short
+ * statement giving X a value (X followed by "is", "uses", "runs on"..., at most three other words:
+ * "the API port is 3000"). One that mentions X on the way is about something else, and goes to review.
+ */
+function reassigned(
+  statement: Extract<ChangeStatement, { kind: "reassigned" }>,
+  said: Set<string>,
+  o: StatementTokens,
+  older: string,
+): Judgement | undefined {
+  const olderStatements = changeStatements(older);
+  const subject = phraseStems(statement.subject);
+  const y = missing(new Set(keyTokens(statement.replacement, true)), new Set(subject));
+  if (subject.length === 0 || y.length === 0 || !subject.every((k) => said.has(k))) return undefined;
+  if (y.every((k) => said.has(k)) || o.negated) return undefined;
+  if (olderStatements.some((s) => s.kind === "reassigned" && sameKeys(phraseStems(s.subject), subject)))
+    return undefined;
+  const what = `"${statement.subject}" is now "${statement.replacement}"`;
+  const others = missing(o.subject, new Set(subject));
+  return others.length <= 3 && assigns(older, statement.subject)
+    ? { verdict: "supersede", reason: `change statement: ${what}` }
+    : {
+        verdict: "review",
+        reason: `change statement: ${what}; this memory mentions "${statement.subject}" among other things`,
+      };
+}
+
+/**
+ * Detector (b): the same sentence with other values ("the API listens on port 3000" -> "... 8080").
+ * Three shared subject words pin both the thing and its attribute (two are often just a verb and an
+ * object, "use npm", shared by statements about different things); five shared words leave room for
+ * one filler word on either side. Each side must hold a value the other lacks: a value added next to
+ * the old one is an addition, not a change.
+ */
+function valueChanged(n: StatementTokens, o: StatementTokens): Judgement | undefined {
+  if (n.negated !== o.negated) return undefined;
+  const oldValues = missing(o.values, n.values);
+  const newValues = missing(n.values, o.values);
+  if (oldValues.length === 0 || newValues.length === 0) return undefined;
+  const common = shared(n.subject, o.subject).length;
+  const differing = missing(n.subject, o.subject).length + missing(o.subject, n.subject).length;
+  const what = `value change: ${oldValues.join(", ")} -> ${newValues.join(", ")}`;
+  if ((differing === 0 && common >= 3) || (differing <= 1 && common >= 5))
+    return { verdict: "supersede", reason: what };
+  if ((differing === 0 && common === 2) || (differing <= 1 && common >= 3))
+    return { verdict: "review", reason: `${what}; the statements differ a little more than a value` };
+  return undefined;
+}
+
+/**
+ * Detector (c): the same action, negated in one text only ("always use npm" / "never use npm here
+ * anymore"). Two shared words suffice when nothing else differs; with three or more, one extra word
+ * on either side is allowed. Beyond that the action itself may differ ("don't use npm to publish"
+ * against "use npm to install"), and a person decides.
+ */
+function polarityFlipped(n: StatementTokens, o: StatementTokens): Judgement | undefined {
+  if (n.negated === o.negated) return undefined;
+  const both = shared(n.subject, o.subject);
+  if (both.length < 2) return undefined;
+  const differing = missing(n.subject, o.subject).length + missing(o.subject, n.subject).length;
+  const what = `polarity flip on "${both.join(" ")}"`;
+  if ((both.length === 2 && differing === 0) || (both.length >= 3 && differing <= 1))
+    return { verdict: "supersede", reason: what };
+  return { verdict: "review", reason: `${what}; the statements differ beyond the negation` };
+}
+
+/** Whether the text gives the subject a value: its last word followed by a copula or a verb of use. */
+function assigns(text: string, subject: string): boolean {
+  const head =
+    subject
+      .split(/\s+/)
+      .pop()
+      ?.replace(/[^\w@./-]/g, "") ?? "";
+  if (head.length === 0) return false;
+  const escaped = head.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(
+    String.raw`\b${escaped}\w{0,2}\s+(?:is|are|was|were|=|:|uses?|runs?|lives?|listens?|points?|defaults?|(?:is|are)\s+\w+\s+(?:in|on|with))\b`,
+    "i",
+  ).test(text);
+}
+
+function sameKeys(a: string[], b: string[]): boolean {
+  return a.length > 0 && b.every((k) => a.includes(k));
+}
