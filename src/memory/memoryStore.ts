@@ -62,7 +62,30 @@ export class MemoryStore {
     const prepared = inputs.map((i) => prepareRemember(i, now, concepts));
     const embedded = await this.embedOutsideTx(prepared.filter((p) => !p.skip).map((p) => p.row.content));
     const outcomes = withWriteTx(this.storage.db, () => prepared.map((p) => this.writeOne(p, embedded, now)));
+    this.storeTranscripts(inputs, now);
     return Array.isArray(input) ? outcomes : outcomes[0]!;
+  }
+
+  /**
+   * Keeps the transcripts given with the memories, in a write of their own after the memories': a
+   * transcript is evidence beside them, and a large one never holds up their write. One per session key,
+   * the first given kept.
+   */
+  private storeTranscripts(inputs: RememberInput[], now: number): void {
+    const given = inputs.filter((i) => i.transcript !== undefined && i.transcript.length > 0);
+    if (given.length === 0) return;
+    withWriteTx(this.storage.db, () => {
+      for (const input of given) {
+        const sessionKey = input.sessionKey ?? input.provenance?.sessionId;
+        if (sessionKey === undefined) continue;
+        this.storage.transcripts.store({
+          sessionKey,
+          content: input.transcript as string,
+          project: input.project ?? input.scope ?? null,
+          now,
+        });
+      }
+    });
   }
 
   /**

@@ -40,9 +40,7 @@ export function isNewer(a: Dated, b: Dated): boolean {
 export function judgeSupersession(newer: string, older: string): Judgement | undefined {
   const n = statementTokens(newer);
   const o = statementTokens(older);
-  const flips = clauses(newer).flatMap((a) =>
-    clauses(older).map((b) => polarityFlipped(statementTokens(a), statementTokens(b))),
-  );
+  const flips = clauses(newer).flatMap((a) => clauses(older).map((b) => polarityFlipped(a, b)));
   return (
     valueChanged(n, o) ??
     changed(newer, older, o) ??
@@ -179,12 +177,14 @@ function valueChanged(n: StatementTokens, o: StatementTokens): Judgement | undef
  * on either side is allowed. Beyond that the action itself may differ ("don't use npm to publish"
  * against "use npm to install"), and a person decides.
  */
-function polarityFlipped(n: StatementTokens, o: StatementTokens): Judgement | undefined {
+function polarityFlipped(newer: string, older: string): Judgement | undefined {
+  const n = statementTokens(newer);
+  const o = statementTokens(older);
   if (n.negated === o.negated) return undefined;
   const both = shared(n.subject, o.subject);
   if (both.length < 2) return undefined;
   const differing = missing(n.subject, o.subject).length + missing(o.subject, n.subject).length;
-  const what = `polarity flip on "${both.join(" ")}"`;
+  const what = `polarity flip: "${newer}" against "${older}"`;
   if ((both.length === 2 && differing === 0) || (both.length >= 3 && differing <= 1))
     return { verdict: "supersede", reason: what };
   return { verdict: "review", reason: `${what}; the statements differ beyond the negation` };

@@ -6,6 +6,7 @@ import { concepts } from "./004_concepts.js";
 import { cwdProjectIndex } from "./005_cwd_project_index.js";
 import { embeddingModelIndex } from "./006_embedding_model_index.js";
 import { lifecycle } from "./007_lifecycle.js";
+import { sessionTranscripts } from "./010_session_transcripts.js";
 
 /** Every schema step in order. Append only: a shipped migration never changes. */
 export const migrations: readonly Migration[] = [
@@ -16,4 +17,5 @@ export const migrations: readonly Migration[] = [
   cwdProjectIndex,
   embeddingModelIndex,
   lifecycle,
+  sessionTranscripts,
 ];
