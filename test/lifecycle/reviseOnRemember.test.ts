@@ -90,3 +90,42 @@ describe("remember supersedes the older memories of its subject", () => {
     expect((await cairn.revise()).done).toBe(0);
   });
 });
+
+describe("the pipeline's modes", () => {
+  it.each([
+    ["pipeline.shadowMode", true],
+    ["pipeline.allowUpdateDelete", false],
+  ])("with %s %s a sure replacement is flagged for review, never applied", async (key, value) => {
+    const shadow = tempHome({ [key]: value });
+    const local = new Cairn({ home: shadow.home, env: shadow.env });
+    try {
+      const [old] = await local.remember({ content: "The API listens on port 3000 locally", scope: "app" });
+      const [newer] = await local.remember({ content: "The API listens on port 8080 locally", scope: "app" });
+      expect(newer?.superseded).toBeUndefined();
+      expect(local.memories.get(old!.id!)!.deletedAt).toBeNull();
+      expect(local.storage.reviews.open()).toEqual([
+        expect.objectContaining({
+          memoryId: old?.id,
+          relatedId: newer?.id,
+          reason: "would supersede: value change: 3000 -> 8080",
+        }),
+      ]);
+    } finally {
+      local.close();
+      shadow.cleanup();
+    }
+  });
+
+  it("with pipeline.mutationsFrozen the revise jobs wait", async () => {
+    const frozen = tempHome({ "pipeline.mutationsFrozen": true });
+    const local = new Cairn({ home: frozen.home, env: frozen.env });
+    try {
+      await local.memories.remember([{ content: "The API listens on port 3000 locally", scope: "app" }]);
+      expect((await local.revise()).done).toBe(0);
+      expect(local.storage.jobs.get(REVISE_KIND, "1")?.status).toBe("pending");
+    } finally {
+      local.close();
+      frozen.cleanup();
+    }
+  });
+});

@@ -64,15 +64,21 @@ function mentionable(tokens: StatementTokens): Set<string> {
 export function keyTokens(phrase: string, startsSentence: boolean): string[] {
   const distinctive: string[] = [];
   const all: string[] = [];
-  phrase.split(/\s+/).forEach((raw, index) => {
-    const quoted = /^[`"']/.test(raw);
+  // A backticked or quoted span is a name whole: every word of it.
+  const rest = phrase.replace(/`([^`]+)`|"([^"]+)"/g, (_all, tick: string | undefined, quote: string | undefined) => {
+    const words = phraseStems(tick ?? quote ?? "");
+    distinctive.push(...words);
+    all.push(...words);
+    return " ";
+  });
+  rest.split(/\s+/).forEach((raw, index) => {
     const bare = raw.replace(/^[`"'([{]+|[`"')\]},;:!?]+$|\.+$/g, "");
     if (bare.length === 0) return;
     const value = isValueToken(bare);
     const keys = value ? [bare.toLowerCase()] : phraseStems(bare);
     all.push(...keys);
     const named = /[a-z][A-Z]|^[A-Z]{2,}/.test(bare) || (/^[A-Z]/.test(bare) && (index > 0 || !startsSentence));
-    if (quoted || value || named) distinctive.push(...keys);
+    if (value || named) distinctive.push(...keys);
   });
   return [...new Set(distinctive.length > 0 ? distinctive : all)];
 }
