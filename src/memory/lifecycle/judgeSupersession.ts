@@ -38,15 +38,35 @@ export function isNewer(a: Dated, b: Dated): boolean {
  * applies: a pair that shares a word or two is not about the same subject.
  */
 export function judgeSupersession(newer: string, older: string): Judgement | undefined {
-  const n = statementTokens(newer);
-  const o = statementTokens(older);
-  const flips = clauses(newer).flatMap((a) => clauses(older).map((b) => polarityFlipped(a, b)));
+  const n = analysed(newer).tokens;
+  const o = analysed(older).tokens;
+  const flips = analysed(newer).clauses.flatMap((a) => analysed(older).clauses.map((b) => polarityFlipped(a, b)));
   return (
     valueChanged(n, o) ??
     changed(newer, older, o) ??
     flips.find((j) => j?.verdict === "supersede") ??
     flips.find((j) => j !== undefined)
   );
+}
+
+/** What the detectors read of a text, computed once per text: a memory is judged against many others. */
+interface Analysis {
+  tokens: StatementTokens;
+  changes: ChangeStatement[];
+  clauses: string[];
+}
+
+/** Texts analysed lately; a revise batch compares each memory with up to a hundred candidates. */
+const ANALYSED_CAP = 4096;
+const analyses = new Map<string, Analysis>();
+
+function analysed(text: string): Analysis {
+  const known = analyses.get(text);
+  if (known) return known;
+  if (analyses.size >= ANALYSED_CAP) analyses.clear();
+  const analysis = { tokens: statementTokens(text), changes: changeStatements(text), clauses: clauses(text) };
+  analyses.set(text, analysis);
+  return analysis;
 }
 
 /** Everything the older text says, subject words, values and the words inside its values, for "does it mention X". */
@@ -86,9 +106,9 @@ export function keyTokens(phrase: string, startsSentence: boolean): string[] {
 /** Detector (a): "moved from X to Y", "dropped X", "X is now Y" against an older text presenting X as current. */
 function changed(newer: string, older: string, o: StatementTokens): Judgement | undefined {
   const said = mentionable(o);
-  const olderStatements = changeStatements(older);
+  const olderStatements = analysed(older).changes;
   let review: Judgement | undefined;
-  for (const statement of changeStatements(newer)) {
+  for (const statement of analysed(newer).changes) {
     const verdict =
       statement.kind === "obsolete"
         ? obsoleteNamed(statement, said, o, olderStatements)
@@ -138,7 +158,7 @@ function reassigned(
   o: StatementTokens,
   older: string,
 ): Judgement | undefined {
-  const olderStatements = changeStatements(older);
+  const olderStatements = analysed(older).changes;
   const subject = phraseStems(statement.subject);
   const y = missing(new Set(keyTokens(statement.replacement, true)), new Set(subject));
   if (subject.length === 0 || y.length === 0 || !subject.every((k) => said.has(k))) return undefined;
@@ -184,8 +204,8 @@ function valueChanged(n: StatementTokens, o: StatementTokens): Judgement | undef
  * against "use npm to install"), and a person decides.
  */
 function polarityFlipped(newer: string, older: string): Judgement | undefined {
-  const n = statementTokens(newer);
-  const o = statementTokens(older);
+  const n = analysed(newer).tokens;
+  const o = analysed(older).tokens;
   if (n.negated === o.negated) return undefined;
   const both = shared(n.subject, o.subject);
   if (both.length < 2) return undefined;

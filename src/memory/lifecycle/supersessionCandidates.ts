@@ -14,9 +14,15 @@ function quote(word: string): string {
   return `"${word.replace(/"/g, '""')}"`;
 }
 
-/** An FTS OR-query over the content words of a text ("" when it has none). */
+/**
+ * Words of a text a keyword query uses: a statement names its subject early, and a long memory's
+ * every word would make each write's query as costly as a recall over the whole store.
+ */
+const QUERY_WORDS = 16;
+
+/** An FTS OR-query over the first content words of a text ("" when it has none). */
 function orQuery(text: string): string {
-  return [...new Set(words(text).filter(isContentWord))].map(quote).join(" OR ");
+  return [...new Set(words(text).filter(isContentWord))].slice(0, QUERY_WORDS).map(quote).join(" OR ");
 }
 
 /**
