@@ -57,6 +57,21 @@ describe("change statements (a)", () => {
     expect(verdict(newer, older)).not.toBe("supersede");
   });
 
+  it("reads grammar, not just verbs: a mechanism, an adjective and a preposition are no change", () => {
+    expect(changeStatements("In tests the HTTP client is replaced by a stub from test/fakes")).toEqual([]);
+    expect(changeStatements("Put a removed marker in the old config")).toEqual([]);
+    expect(changeStatements("lodash was removed from package.json")).toEqual([
+      { kind: "obsolete", obsolete: "lodash", startsSentence: true },
+    ]);
+    expect(changeStatements("The tsx and vitest setup is gone")).toEqual([
+      { kind: "obsolete", obsolete: "tsx", startsSentence: false },
+      { kind: "obsolete", obsolete: "vitest setup", startsSentence: false },
+    ]);
+    expect(changeStatements("We moved from Terraform to OpenTofu 1.8: use tofu")).toEqual([
+      { kind: "obsolete", obsolete: "Terraform", replacement: "OpenTofu 1.8", startsSentence: false },
+    ]);
+  });
+
   it("asks a person when the older text names both the old and the new thing", () => {
     expect(judgeSupersession("We moved from npm to pnpm", "npm and pnpm both work for installs")).toEqual({
       verdict: "review",

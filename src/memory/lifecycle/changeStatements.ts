@@ -7,15 +7,20 @@ export type ChangeStatement =
   | { kind: "obsolete"; obsolete: string; replacement?: string; startsSentence?: boolean }
   | { kind: "reassigned"; subject: string; replacement: string; startsSentence?: boolean };
 
-/** One word of a named thing: letters, digits and the punctuation of names, paths and versions, maybe quoted. */
-const TOKEN = String.raw`[\`"']?[\w@./+#:~-]+[\`"']?`;
+/**
+ * One word of a named thing: letters, digits and the punctuation of names, paths and versions, maybe
+ * quoted; a colon only inside it (`localhost:3000`), since one after it ends a clause.
+ */
+const TOKEN = String.raw`[\`"']?[\w@./+#~-]+(?::[\w@./+#~-]+)*[\`"']?`;
 /** Up to four words, as few as reach the boundary that follows. */
 const PHRASE = String.raw`(${TOKEN}(?:\s+${TOKEN}){0,3}?)`;
 /** Up to four words just before what follows (a clause opener's comma stops it). */
 const PHRASE_BEFORE = String.raw`(${TOKEN}(?:\s+${TOKEN}){0,3})`;
 /** Where a named thing ends: a preposition that starts the next part, a conjunction, punctuation, the end. */
-const END = String.raw`(?=\s+(?:to|with|by|for|in\s+favou?r\s+of|and|but|because|since|as|from|on|in|at|instead|anymore|any\s+more|now|last|this|yesterday|recently|earlier|ago|when|after|before|so|which|that|who)\b|\s*[,;!?()]|\s*\.(?:\s|$)|\s*$)`;
+const END = String.raw`(?=\s+(?:to|with|by|for|in\s+favou?r\s+of|and|but|because|since|as|from|on|in|at|instead|anymore|any\s+more|now|last|this|yesterday|recently|earlier|ago|when|after|before|so|which|that|who)(?![\w-])|\s*[,;!?()]|:(?=\s)|\s*\.(?:\s|$)|\s*$)`;
 const BE = String.raw`(?:was|were|is|are|has\s+been|have\s+been|got|had\s+been)`;
+/** A past "be": "X is replaced by a fake in tests" describes a mechanism, "X was replaced by Y" a change. */
+const WAS = String.raw`(?:was|were|has\s+been|have\s+been|got|had\s+been)`;
 
 interface Pattern {
   re: RegExp;
@@ -44,13 +49,17 @@ const PATTERNS: readonly Pattern[] = [
   // "X was replaced by/with Y", "X has been superseded by Y"
   {
     leads: true,
-    re: new RegExp(String.raw`${PHRASE_BEFORE}\s+${BE}\s+(?:replaced|superseded)\s+(?:with|by)\s+${PHRASE}${END}`, "i"),
+    re: new RegExp(
+      String.raw`${PHRASE_BEFORE}\s+${WAS}\s+(?:replaced|superseded)\s+(?:with|by)\s+${PHRASE}${END}`,
+      "i",
+    ),
     read: (m) => obsolete(m[1], m[2]),
   },
   // "dropped X (for Y)", "removed X", "got rid of X", "stopped using X", "no longer use X", "ditched X in favour of Y"
   {
     re: new RegExp(
-      String.raw`\b(?:dropped|removed|ditched|deprecated|retired|abandoned|got\s+rid\s+of|stopped\s+using|no\s+longer\s+(?:use|uses|using|used|need|needs|run|runs)|moved\s+away\s+from|migrated\s+away\s+from|switched\s+away\s+from)\s+(?:support\s+for\s+|the\s+use\s+of\s+|use\s+of\s+)?${PHRASE}${END}(?:\s+in\s+favou?r\s+of\s+${PHRASE}${END})?`,
+      // Not "a removed block" (an adjective), not "removed from go.mod" (no object).
+      String.raw`(?<!\b(?:a|an|the)\s)\b(?:dropped|removed|ditched|deprecated|retired|abandoned|got\s+rid\s+of|stopped\s+using|no\s+longer\s+(?:use|uses|using|used|need|needs|run|runs)|moved\s+away\s+from|migrated\s+away\s+from|switched\s+away\s+from)\s+(?!(?:from|in|to|on|at|by|into)\s)(?:support\s+for\s+|the\s+use\s+of\s+|use\s+of\s+)?${PHRASE}${END}(?:\s+in\s+favou?r\s+of\s+${PHRASE}${END})?`,
       "i",
     ),
     read: (m) => obsolete(m[1], m[2]),
@@ -116,9 +125,18 @@ export function changeStatements(text: string): ChangeStatement[] {
       if (!match || !statement) continue;
       const startsSentence = leads === true && sentence.slice(0, match.index).trim() === "";
       if (statement.kind === "obsolete") {
-        const x = clean(statement.obsolete);
         const y = clean(statement.replacement);
-        if (x) out.push({ kind: "obsolete", obsolete: x, ...(y ? { replacement: y } : {}), startsSentence });
+        // "the tsx and vitest setup is gone": each of the things listed is obsolete on its own.
+        (statement.obsolete.split(/\s+(?:and|or)\s+|,\s*/) ?? []).forEach((part, index) => {
+          const x = clean(part);
+          if (x)
+            out.push({
+              kind: "obsolete",
+              obsolete: x,
+              ...(y ? { replacement: y } : {}),
+              startsSentence: startsSentence && index === 0,
+            });
+        });
       } else {
         const x = clean(statement.subject);
         const y = clean(statement.replacement);

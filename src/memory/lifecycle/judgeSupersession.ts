@@ -150,7 +150,8 @@ function obsoleteNamed(
 /**
  * "X is now Y" names no old value; an older text naming X and not Y is stale when it is a short
  * statement giving X a value (X followed by "is", "uses", "runs on"..., at most three other words:
- * "the API port is 3000"). One that mentions X on the way is about something else, and goes to review.
+ * "the API port is 3000"). A slightly longer one goes to review; a long one that mentions X on the
+ * way is about something else.
  */
 function reassigned(
   statement: Extract<ChangeStatement, { kind: "reassigned" }>,
@@ -167,6 +168,7 @@ function reassigned(
     return undefined;
   const what = `"${statement.subject}" is now "${statement.replacement}"`;
   const others = missing(o.subject, new Set(subject));
+  if (others.length > 6) return undefined;
   return others.length <= 3 && assigns(older, statement.subject)
     ? { verdict: "supersede", reason: `change statement: ${what}` }
     : {
@@ -213,7 +215,11 @@ function polarityFlipped(newer: string, older: string): Judgement | undefined {
   const what = `polarity flip: "${newer}" against "${older}"`;
   if ((both.length === 2 && differing === 0) || (both.length >= 3 && differing <= 1))
     return { verdict: "supersede", reason: what };
-  return { verdict: "review", reason: `${what}; the statements differ beyond the negation` };
+  // One word short of sure is worth a person's look; further apart, a negation somewhere in a text
+  // that shares two words with another says nothing about it (every memory of a project names it).
+  return differing <= 2
+    ? { verdict: "review", reason: `${what}; the statements differ beyond the negation` }
+    : undefined;
 }
 
 /** Whether the text gives the subject a value: its last word followed by a copula or a verb of use. */
