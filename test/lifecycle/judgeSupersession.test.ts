@@ -18,6 +18,7 @@ describe("change statements (a)", () => {
     ["The Docker setup is gone", "Start the stack with Docker compose"],
     ["The database is now Postgres 16", "The database is MySQL 8"],
     ["The CLI was ported to Rust", "The CLI is written in Go"],
+    ["billing-worker was upgraded to Go 1.23", "billing-worker builds with Go 1.21 and needs CGO for sqlite"],
   ])("%s supersedes %s", (newer, older) => {
     expect(judgeSupersession(newer, older)).toEqual({
       verdict: "supersede",
@@ -53,6 +54,8 @@ describe("change statements (a)", () => {
     // Different subjects sharing one word.
     ["We moved from npm to pnpm", "Deploys go through the staging branch"],
     ["The Docker setup is gone", "The test setup seeds the database"],
+    // Same subject, another named thing and value.
+    ["billing-worker was upgraded to Go 1.23", "billing-worker listens on port 8080"],
   ])("%s does not supersede %s", (newer, older) => {
     expect(verdict(newer, older)).not.toBe("supersede");
   });

@@ -136,7 +136,8 @@ function obsoleteNamed(
     ? `"${statement.obsolete}" replaced by "${statement.replacement}"`
     : `"${statement.obsolete}" is no longer used`;
   if (found.length < x.length) {
-    return found.length > 0 && x.length > 1
+    // One word of a many-word name ("make" of `make release`) is how every sibling command reads.
+    return found.length >= 2
       ? { verdict: "review", reason: `change statement: ${what}; this memory names only part of it` }
       : undefined;
   }
@@ -149,8 +150,7 @@ function obsoleteNamed(
 
 /**
  * "X is now Y" names no old value; an older text naming X and not Y is stale when it is a short
- * statement giving X a value (X followed by "is", "uses", "runs on"..., at most three other words:
- * "the API port is 3000"). A slightly longer one goes to review; a long one that mentions X on the
+ * statement of what X is (X followed by "is", at most three other words: "the API port is 3000"). A slightly longer one goes to review; a long one that mentions X on the
  * way is about something else.
  */
 function reassigned(
@@ -167,6 +167,12 @@ function reassigned(
   if (olderStatements.some((s) => s.kind === "reassigned" && sameKeys(phraseStems(s.subject), subject)))
     return undefined;
   const what = `"${statement.subject}" is now "${statement.replacement}"`;
+  // "X was upgraded to Node 22": an older text giving X the same named thing at another value
+  // ("X runs on Node 18") is the old value, however much else it says.
+  const next = statementTokens(statement.replacement);
+  const oldValues = missing(o.values, next.values);
+  if (next.values.size > 0 && oldValues.length > 0 && shared(next.subject, o.subject).length > 0)
+    return { verdict: "supersede", reason: `change statement: ${what} (was ${oldValues.join(", ")})` };
   const others = missing(o.subject, new Set(subject));
   if (others.length > 6) return undefined;
   return others.length <= 3 && assigns(older, statement.subject)
@@ -222,7 +228,11 @@ function polarityFlipped(newer: string, older: string): Judgement | undefined {
     : undefined;
 }
 
-/** Whether the text gives the subject a value: its last word followed by a copula or a verb of use. */
+/**
+ * Whether the text says what the subject is ("the database is MySQL 8", "the CLI is written in Go"):
+ * its last word followed by a copula. A verb ("X listens on", "X uses") names one attribute of X among
+ * many, which "X is now Y" may not be about.
+ */
 function assigns(text: string, subject: string): boolean {
   const head =
     subject
@@ -231,10 +241,7 @@ function assigns(text: string, subject: string): boolean {
       ?.replace(/[^\w@./-]/g, "") ?? "";
   if (head.length === 0) return false;
   const escaped = head.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new RegExp(
-    String.raw`\b${escaped}\w{0,2}\s+(?:is|are|was|were|=|:|uses?|runs?|lives?|listens?|points?|defaults?|(?:is|are)\s+\w+\s+(?:in|on|with))\b`,
-    "i",
-  ).test(text);
+  return new RegExp(String.raw`\b${escaped}\w{0,2}\s*(?:(?:is|are|was|were)\s|=|:)`, "i").test(text);
 }
 
 function sameKeys(a: string[], b: string[]): boolean {
