@@ -8,6 +8,9 @@ import type { CairnConfig } from "./config/schema.js";
 import { assertWritable } from "./memory/assertWritable.js";
 import { editMemory, forgetMemory, type MemoryChange, restoreMemory } from "./memory/curateMemory.js";
 import { EmbeddingTracker } from "./memory/embeddingTracker.js";
+import { attachSupersessions } from "./memory/lifecycle/attachSupersessions.js";
+import type { ReviseMode } from "./memory/lifecycle/reviseMemories.js";
+import { type ReviseJobsReport, runReviseJobs } from "./memory/lifecycle/runReviseJobs.js";
 import { MemoryStore } from "./memory/memoryStore.js";
 import { openReviews, type ReviewEntry, resolveReview } from "./memory/reviewQueue.js";
 import { type MaintenanceReport, runMaintenanceJobs } from "./memory/runMaintenanceJobs.js";
@@ -326,7 +329,25 @@ export class Cairn {
       parseRequest(rememberEntry, entry);
       return rememberScope(entry, cwd ?? process.cwd());
     });
-    return this.memories.remember(list);
+    const outcomes = await this.memories.remember(list);
+    // Raw first, then revised before answering: a user who says "we moved to pnpm" sees npm superseded.
+    const created = outcomes.flatMap((outcome) => (outcome.status === "created" && outcome.id ? [outcome.id] : []));
+    if (created.length === 0) return outcomes;
+    const revised = await this.revise({ ids: created });
+    return attachSupersessions(outcomes, revised.superseded);
+  }
+
+  /**
+   * Runs pending revise jobs (same-subject supersession of memories written raw): those of `ids`, or
+   * every pending one (a step of every pipeline cycle). With `pipeline.mutationsFrozen` nothing runs and
+   * the jobs wait; with `shadowMode`, or `allowUpdateDelete` off, replacements are flagged for review
+   * instead of applied.
+   */
+  async revise(options: { ids?: number[] } = {}): Promise<ReviseJobsReport> {
+    const { mutationsFrozen, shadowMode, allowUpdateDelete } = this.config.pipeline;
+    if (mutationsFrozen) return { superseded: [], reviews: 0, done: 0, warnings: [] };
+    const mode: ReviseMode = shadowMode || !allowUpdateDelete ? "review" : "apply";
+    return runReviseJobs({ store: this.memories, mode, ...(options.ids ? { ids: options.ids } : {}) });
   }
 
   /**

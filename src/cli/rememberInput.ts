@@ -6,11 +6,30 @@ import { CairnError } from "../util/errors.js";
 
 export function single(
   text: string | undefined,
-  options: { scope?: string | undefined; ref?: string | undefined; type?: string | undefined },
+  options: {
+    scope?: string | undefined;
+    ref?: string | undefined;
+    type?: string | undefined;
+    transcript?: string | undefined;
+    sessionKey?: string | undefined;
+  },
 ): RememberInput {
   if (!text || text.trim().length === 0)
     throw new CairnError("bad_input", "remember: give the text to store, or --file items.jsonl");
-  return parseRequest(rememberItem, { content: text, ...options });
+  const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+  return parseRequest(rememberItem, { content: text, ...given });
+}
+
+/** The text of `--transcript-file`; its size is checked with the rest of the request. */
+export function readTranscript(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (error) {
+    throw new CairnError(
+      "bad_input",
+      `remember: cannot read the transcript ${file} (${(error as NodeJS.ErrnoException).code ?? "error"})`,
+    );
+  }
 }
 
 /** Validates every line before storing anything: a bad line is reported with its number and nothing is stored. */
@@ -43,5 +62,6 @@ export function readItems(file: string): RememberInput[] {
     items.push(parsed.data);
   }
   if (items.length === 0) throw new CairnError("bad_input", `remember: ${file} holds no items`);
+  // Kept in file order, so outcomes line up with lines: the revise job orders by occurredAt itself.
   return items;
 }

@@ -7,6 +7,7 @@ import { type Clock, systemClock } from "../util/clock.js";
 import { errorMessage } from "../util/errors.js";
 import { assertWritable } from "./assertWritable.js";
 import { linkEntities } from "./entityLinker.js";
+import { reviseJobFor } from "./lifecycle/reviseJobFor.js";
 import { type PreparedMemory, prepareRemember } from "./prepareRemember.js";
 import type {
   HistoryEvent,
@@ -42,7 +43,8 @@ const EMBED_BATCH = 256;
  */
 export class MemoryStore {
   readonly storage: Storage;
-  private readonly clock: Clock;
+  /** The time source of every write (the revise job stamps its review rows with it too). */
+  readonly clock: Clock;
 
   constructor(private readonly options: MemoryStoreOptions) {
     this.storage = options.storage;
@@ -64,7 +66,30 @@ export class MemoryStore {
     const prepared = inputs.map((i) => prepareRemember(i, now, concepts));
     const embedded = await this.embedOutsideTx(prepared.filter((p) => !p.skip).map((p) => p.row.content));
     const outcomes = withWriteTx(this.storage.db, () => prepared.map((p) => this.writeOne(p, embedded, now)));
+    this.storeTranscripts(inputs, now);
     return Array.isArray(input) ? outcomes : outcomes[0]!;
+  }
+
+  /**
+   * Keeps the transcripts given with the memories, in a write of their own after the memories': a
+   * transcript is evidence beside them, and a large one never holds up their write. One per session key,
+   * the first given kept.
+   */
+  private storeTranscripts(inputs: RememberInput[], now: number): void {
+    const given = inputs.filter((i) => i.transcript !== undefined && i.transcript.length > 0);
+    if (given.length === 0) return;
+    withWriteTx(this.storage.db, () => {
+      for (const input of given) {
+        const sessionKey = input.sessionKey ?? input.provenance?.sessionId;
+        if (sessionKey === undefined) continue;
+        this.storage.transcripts.store({
+          sessionKey,
+          content: input.transcript as string,
+          project: input.project ?? input.scope ?? null,
+          now,
+        });
+      }
+    });
   }
 
   /**
@@ -101,6 +126,8 @@ export class MemoryStore {
       return { status: "deduped", contentHash: row.contentHash, ...(existing === undefined ? {} : { id: existing }) };
     }
     history.add({ memoryId: id, event: "created", newContent: row.content, who: row.who, reason: row.why, now });
+    // Raw first: the memory is stored now; its decisions (supersession) are derived by this job.
+    this.storage.jobs.enqueue(reviseJobFor(id));
     if (vector) {
       embeddings.upsert(row.contentHash, this.provider.model, vector, now);
       vectors.upsert(id, row.scope, vector, false);

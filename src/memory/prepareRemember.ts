@@ -42,7 +42,8 @@ export function prepareRemember(
     importance: clamp01(input.importance ?? (decision ? DECISION_IMPORTANCE : DEFAULT_IMPORTANCE)),
     scope: input.scope && input.scope.length > 0 ? input.scope : DEFAULT_SCOPE,
     project: input.project ?? null,
-    sessionId: input.provenance?.sessionId ?? null,
+    // A pushed transcript's session key names the memory's session, so its transcript can be found from it.
+    sessionId: input.provenance?.sessionId ?? input.sessionKey ?? null,
     itemFrom: input.provenance?.itemFrom ?? null,
     itemTo: input.provenance?.itemTo ?? input.provenance?.itemFrom ?? null,
     occurredAt,

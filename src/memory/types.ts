@@ -27,6 +27,13 @@ export interface RememberInput {
   project?: string;
   who?: string;
   why?: string;
+  /**
+   * The raw conversation the memory came from, kept whole beside it (seed 004's lossless transcripts):
+   * stored once per `sessionKey` (the first wins), redacted like every text. Needs `sessionKey`.
+   */
+  transcript?: string;
+  /** The session a `transcript` belongs to, chosen by the caller (a connector's session id). */
+  sessionKey?: string;
 }
 
 export type RememberStatus = "created" | "deduped" | "skipped";
@@ -39,6 +46,10 @@ export interface RememberOutcome {
   reason?: string;
   /** What went wrong but lost nothing (the memory is stored without its vector until the tracker adds it). */
   warnings?: string[];
+  /** Older memories of the scope this one replaced (same-subject supersession), and why. */
+  superseded?: { id: number; content: string; reason: string }[];
+  /** The newer memory that replaced this one at once: it arrived after a newer statement on its subject. */
+  supersededBy?: { id: number; reason: string };
 }
 
 export interface RecallRequest {

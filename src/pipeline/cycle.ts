@@ -1,4 +1,5 @@
 import type { FileReport, ScanReport } from "../collection/scanner.js";
+import type { ReviseJobsReport } from "../memory/lifecycle/runReviseJobs.js";
 import type { MaintenanceReport } from "../memory/runMaintenanceJobs.js";
 import type { SourceAgent } from "../sources/registry.js";
 import type { HintsReport } from "./hints/generateHints.js";
@@ -17,6 +18,8 @@ export interface ScanOptions {
 export interface CycleHost {
   scan(options?: ScanOptions): Promise<ScanReport>;
   extract(options?: Phase1Options): Promise<Phase1Report>;
+  /** Derives the decisions of memories written raw (supersession), from their pending revise jobs. */
+  revise(): Promise<ReviseJobsReport>;
   consolidate(options?: { force?: boolean }): Promise<Phase2Report>;
   refreshEmbeddings(): Promise<number>;
   /** Store upkeep that migrations queue (e.g. the concept backfill). */
@@ -32,6 +35,7 @@ export interface CycleHost {
 export interface CycleReports {
   scan: ScanReport;
   extract: Phase1Report;
+  revise: ReviseJobsReport;
   consolidate: Phase2Report;
   /** Vectors written. */
   embeddings: number;
@@ -64,8 +68,9 @@ interface CycleStep<K extends CycleStepName> {
 const step = <K extends CycleStepName>(name: K, run: CycleStep<K>["run"]): CycleStep<K> => ({ name, run });
 
 /**
- * The pipeline cycle, in order: collection, phase 1 (with its facts), phase 2, the vectors the
- * provider could not compute at write time, then prospective hints. `cairn run`, the daemon's
+ * The pipeline cycle, in order: collection, phase 1 (with its facts), the revision of memories
+ * written raw (supersession; before phase 2, so consolidation never sees a replaced memory as
+ * current), phase 2, the vectors the provider could not compute at write time, then prospective hints. `cairn run`, the daemon's
  * scheduler and the background run all go through this list.
  *
  * Hints always run as a step and decide themselves whether to skip (`recall.hints.enabled` off, no
@@ -76,6 +81,7 @@ const step = <K extends CycleStepName>(name: K, run: CycleStep<K>["run"]): Cycle
 export const CYCLE_STEPS = [
   step("scan", (host, options) => host.scan(options.scan)),
   step("extract", (host, options) => host.extract(options.extract)),
+  step("revise", (host) => host.revise()),
   step("consolidate", (host, options) => host.consolidate({ force: options.force ?? false })),
   step("embeddings", (host) => host.refreshEmbeddings()),
   step("maintenance", (host, options) =>

@@ -12,6 +12,12 @@ export const requestLimits = {
   queryChars: 10_000,
   /** Characters of the caller's provenance label on a memory. */
   refChars: 1_000,
+  /**
+   * Characters of the transcript given with remember: a long working session's conversation, kept whole
+   * beside its memories. Half the default HTTP body cap (`server.maxBodyBytes`, 1 MiB), so the memories
+   * sent with it still fit.
+   */
+  transcriptChars: 500_000,
   /** Memories in one HTTP remember request (the body is also capped at `server.maxBodyBytes`). */
   rememberItems: 1_000,
 } as const;

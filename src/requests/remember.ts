@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { cwd, request, scope, text } from "./fields.js";
-import { issueMessage, overLimit } from "./issueMessage.js";
+import { fieldOf, issueMessage, overLimit } from "./issueMessage.js";
 import { requestLimits } from "./limits.js";
 import { memoryTypes } from "./memoryTypes.js";
 
@@ -13,30 +13,71 @@ export const rememberFields = {
     .max(requestLimits.refChars, { error: overLimit("the limit for a ref") })
     .optional(),
   type: z.enum(memoryTypes, { error: issueMessage }).optional(),
+  /** When it was said: epoch ms or an ISO date; the newer of two memories on one subject replaces the older. */
+  occurredAt: z
+    .union([z.number({ error: issueMessage }).int().nonnegative(), z.string().trim().min(1).max(64)], {
+      error: (issue) => `${fieldOf(issue)} must be epoch milliseconds or an ISO date`,
+    })
+    .optional(),
+  /** The raw conversation the memory came from, stored once per session key (seed 004's lossless transcripts). */
+  transcript: text(requestLimits.transcriptChars, "the limit for one transcript").optional(),
+  /** The session a transcript belongs to. */
+  sessionKey: z
+    .string({ error: issueMessage })
+    .trim()
+    .min(1)
+    .max(requestLimits.refChars, { error: overLimit("the limit for a session key") })
+    .optional(),
 };
 
+/** A transcript is kept per session: without a key it could never be found or deduplicated. */
+function transcriptNeedsKey(
+  body: { transcript?: string | undefined; sessionKey?: string | undefined },
+  ctx: z.RefinementCtx,
+) {
+  if (body.transcript !== undefined && body.sessionKey === undefined)
+    ctx.addIssue({ code: "custom", path: ["sessionKey"], message: "sessionKey is required with a transcript" });
+}
+
 /** One memory from a caller: a line of `cairn remember --file`, an item of an HTTP request. */
-export const rememberItem = request(rememberFields);
+export const rememberItem = request(rememberFields).superRefine(transcriptNeedsKey);
 
 /**
  * One memory given to the library's `Cairn.remember`: the caller's fields, checked, plus the fields only
  * code sets (who, why, provenance, occurredAt...), passed through as they are.
  */
-export const rememberEntry = z.looseObject({ ...rememberFields, cwd: cwd.optional() }, { error: issueMessage });
+export const rememberEntry = z
+  .looseObject({ ...rememberFields, cwd: cwd.optional() }, { error: issueMessage })
+  .superRefine(transcriptNeedsKey);
 
-/** An HTTP remember request: one memory (`content`) or a batch (`items`) sharing scope, ref, type and cwd. */
+/**
+ * An HTTP remember request: one memory (`content`) or a batch (`items`) sharing scope, ref, type, cwd,
+ * and the transcript of the session they came from.
+ */
 export const rememberRequest = request({
   content: rememberFields.content.optional(),
   items: z
-    .array(rememberItem, { error: issueMessage })
+    .array(request(rememberFields), { error: issueMessage })
     .min(1)
     .max(requestLimits.rememberItems, { error: overLimit("the limit for one request") })
     .optional(),
   scope: rememberFields.scope,
   ref: rememberFields.ref,
   type: rememberFields.type,
+  occurredAt: rememberFields.occurredAt,
+  transcript: rememberFields.transcript,
+  sessionKey: rememberFields.sessionKey,
   cwd: cwd.optional(),
 }).superRefine((body, ctx) => {
+  transcriptNeedsKey(body, ctx);
+  body.items?.forEach((item, index) => {
+    if (item.transcript !== undefined && item.sessionKey === undefined && body.sessionKey === undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["items", index, "sessionKey"],
+        message: "sessionKey is required with a transcript",
+      });
+  });
   if ((body.content === undefined) === (body.items === undefined)) {
     ctx.addIssue({
       code: "custom",

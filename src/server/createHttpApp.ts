@@ -103,8 +103,15 @@ export function createHttpApp(options: HttpAppOptions): Hono {
   });
 
   app.post("/api/memory/remember", async (c) => {
-    const { content, items, scope, ref, type, cwd } = await readJsonBody(c, rememberBody);
-    const shared = { ...(scope ? { scope } : {}), ...(ref ? { ref } : {}), ...(type ? { type } : {}) };
+    const { content, items, scope, ref, type, cwd, ...session } = await readJsonBody(c, rememberBody);
+    const shared = {
+      ...(scope ? { scope } : {}),
+      ...(ref ? { ref } : {}),
+      ...(type ? { type } : {}),
+      ...(session.occurredAt !== undefined ? { occurredAt: session.occurredAt } : {}),
+      ...(session.transcript ? { transcript: session.transcript } : {}),
+      ...(session.sessionKey ? { sessionKey: session.sessionKey } : {}),
+    };
     const list = (items ?? [{ content: content as string }]).map((item) => ({
       ...shared,
       ...item,

@@ -83,6 +83,10 @@ export function createMcpServer(cairn: Cairn, options: McpServerOptions): McpSer
           "project (the default: this project), global (every project), or any label",
         ),
         type: rememberFields.type.describe("kind of memory (default fact)"),
+        transcript: rememberFields.transcript.describe(
+          "optional: the raw conversation the memory comes from, kept whole beside it (needs sessionKey)",
+        ),
+        sessionKey: rememberFields.sessionKey.describe("the session the memory and its transcript come from"),
         cwd: cwdField,
       },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -95,6 +99,8 @@ export function createMcpServer(cairn: Cairn, options: McpServerOptions): McpSer
           ...(cwd ? { cwd } : {}),
           ...(args.scope ? { scope: args.scope } : {}),
           ...(args.type ? { type: args.type } : {}),
+          ...(args.transcript ? { transcript: args.transcript } : {}),
+          ...(args.sessionKey ? { sessionKey: args.sessionKey } : {}),
         });
         return formatRemember(outcome);
       }),

@@ -1,4 +1,5 @@
 import type { MemoryChange } from "../memory/curateMemory.js";
+import { describeSupersessions } from "../memory/lifecycle/describeSupersessions.js";
 import type { ReviewEntry, ReviewSide } from "../memory/reviewQueue.js";
 import type { RecallResponse, RememberOutcome } from "../memory/types.js";
 
@@ -31,7 +32,11 @@ export function formatRecall(query: string, response: RecallResponse): string {
 export function formatRemember(outcome: RememberOutcome | undefined): string {
   if (!outcome) return "Nothing was stored.";
   if (outcome.status === "created")
-    return [`Remembered (id ${outcome.id}).`, ...(outcome.warnings ?? []).map((w) => `warning: ${w}`)].join("\n\n");
+    return [
+      `Remembered (id ${outcome.id}).`,
+      ...describeSupersessions(outcome),
+      ...(outcome.warnings ?? []).map((w) => `warning: ${w}`),
+    ].join("\n\n");
   if (outcome.status === "deduped") return `Already remembered (id ${outcome.id}); nothing new was stored.`;
   return `Not stored: ${outcome.reason ?? "skipped"}.`;
 }

@@ -7,6 +7,7 @@ import { type TempHome, tempHome } from "../server/tempHome.js";
 const STEP_METHODS = [
   "scan",
   "extract",
+  "revise",
   "consolidate",
   "refreshEmbeddings",
   "maintain",
@@ -28,6 +29,7 @@ function recordingHost(failAt?: (typeof STEP_METHODS)[number]) {
   const host = {
     scan: method("scan", { files: [], totals: { imported: 0, updated: 0 } }),
     extract: method("extract", { jobs: [] }),
+    revise: method("revise", { superseded: [], reviews: 0, done: 0, warnings: [] }),
     consolidate: method("consolidate", { outcome: "clean", error: null }),
     refreshEmbeddings: method("refreshEmbeddings", 0),
     maintain: method("maintain", { done: [], warnings: [] }),
@@ -42,7 +44,7 @@ function recordingHost(failAt?: (typeof STEP_METHODS)[number]) {
 }
 
 describe("runCycle", () => {
-  it("runs scan, extract, consolidate, embeddings, maintenance, hints and structural in that order", async () => {
+  it("runs scan, extract, revise, consolidate, embeddings, maintenance, hints and structural in that order", async () => {
     const { host, calls, released } = recordingHost();
     const done: string[] = [];
     const reports = await runCycle(host, { onStepDone: (step) => done.push(step.name) });
@@ -56,8 +58,8 @@ describe("runCycle", () => {
     const { host, calls, released } = recordingHost("consolidate");
     const done: string[] = [];
     await expect(runCycle(host, { onStepDone: (step) => done.push(step.name) })).rejects.toThrow("consolidate broke");
-    expect(calls).toEqual(["scan", "extract", "consolidate"]);
-    expect(done).toEqual(["scan", "extract"]);
+    expect(calls).toEqual(["scan", "extract", "revise", "consolidate"]);
+    expect(done).toEqual(["scan", "extract", "revise"]);
     expect(released()).toBe(1);
   });
 });

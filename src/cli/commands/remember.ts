@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { describeSupersessions } from "../../memory/lifecycle/describeSupersessions.js";
 import { memoryTypes } from "../../memory/types.js";
 import { withCairn } from "../context.js";
 import { nonEmpty, oneOf } from "../flags.js";
@@ -17,21 +18,47 @@ export function registerRemember(program: Command): void {
     .option("--type <type>", `one of ${memoryTypes.join(", ")}`, oneOf("--type", memoryTypes))
     .option(
       "--file <items.jsonl>",
-      'bulk: one {"content", "scope"?, "ref"?, "type"?} object per line',
+      'bulk: one {"content", "scope"?, "ref"?, "type"?, "occurredAt"?, "transcript"?, "sessionKey"?} object per line',
       nonEmpty("--file", "the path of a JSONL file"),
+    )
+    .option(
+      "--transcript-file <path>",
+      "keep this session transcript beside the memory (needs --session-key)",
+      nonEmpty("--transcript-file", "the path of a text file"),
+    )
+    .option(
+      "--session-key <key>",
+      "the session the memory and its transcript come from",
+      nonEmpty("--session-key", "a non-empty key"),
     )
     .option("--json", "print JSON")
     .action(
       async (
         text: string | undefined,
-        options: { scope?: string; ref?: string; type?: string; file?: string },
+        options: {
+          scope?: string;
+          ref?: string;
+          type?: string;
+          file?: string;
+          transcriptFile?: string;
+          sessionKey?: string;
+        },
         command: Command,
       ) => {
         // The validation schema library is loaded only when this command runs.
-        const { readItems, single } = await import("../rememberInput.js");
+        const { readItems, readTranscript, single } = await import("../rememberInput.js");
+        const transcript = options.transcriptFile ? readTranscript(options.transcriptFile) : undefined;
         const inputs = options.file
           ? readItems(options.file)
-          : [single(text, { scope: options.scope, ref: options.ref, type: options.type })];
+          : [
+              single(text, {
+                scope: options.scope,
+                ref: options.ref,
+                type: options.type,
+                transcript,
+                sessionKey: options.sessionKey,
+              }),
+            ];
         await withCairn(command, async (cairn, global) => {
           const outcomes = await cairn.remember(inputs.map((input) => ({ ...input, cwd: process.cwd() })));
           if (global.json) return printJson(outcomes);
@@ -46,6 +73,7 @@ export function registerRemember(program: Command): void {
           } else {
             printLine(`${count("created")} remembered, ${count("deduped")} already known, ${count("skipped")} skipped`);
           }
+          for (const outcome of outcomes) for (const line of describeSupersessions(outcome)) printLine(line);
           const warnings = new Set(outcomes.flatMap((outcome) => outcome.warnings ?? []));
           for (const warning of warnings) printLine(`warning: ${warning}`);
         });

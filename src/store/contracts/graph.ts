@@ -6,6 +6,8 @@ export interface GraphRepo {
   addMention(memoryId: number, entityId: number, mentionText: string, confidence: number, kind: string): boolean;
   entitiesMatching(token: string, limit: number): number[];
   neighbors(entityIds: number[], limit: number): number[];
+  /** The entities the memories mention. */
+  entitiesOf(memoryIds: number[]): number[];
   memoriesMentioning(entityIds: number[], scopes: string[] | "all", limit: number): number[];
   entityDegrees(memoryIds: number[]): Map<number, number[]>;
   /**

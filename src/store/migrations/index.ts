@@ -7,7 +7,8 @@ import { cwdProjectIndex } from "./005_cwd_project_index.js";
 import { embeddingModelIndex } from "./006_embedding_model_index.js";
 import { lifecycle } from "./007_lifecycle.js";
 import { structural } from "./008_structural.js";
-import { sessionPositions } from "./011_session_positions.js";
+import { sessionTranscripts } from "./009_session_transcripts.js";
+import { sessionPositions } from "./010_session_positions.js";
 
 /** Every schema step in order. Append only: a shipped migration never changes. */
 export const migrations: readonly Migration[] = [
@@ -19,5 +20,6 @@ export const migrations: readonly Migration[] = [
   embeddingModelIndex,
   lifecycle,
   structural,
+  sessionTranscripts,
   sessionPositions,
 ];

@@ -15,3 +15,9 @@ export const HINTS_KIND = "prospective_hints";
 export const MAINTENANCE_KIND = "maintenance";
 /** One job per entity: file its waiting facts under the entity's aspects (structural classification). */
 export const STRUCTURAL_KIND = "structural_classify";
+
+/**
+ * One job per stored memory: derive its decisions after the raw write (supersession of the older
+ * memories of its scope it replaces). The key is the memory's id.
+ */
+export const REVISE_KIND = "revise";

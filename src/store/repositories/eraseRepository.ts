@@ -39,6 +39,10 @@ export class EraseRepository implements EraseRepo {
         scopes === "all" ? "1 = 1" : "json_extract(metadata, '$.scope') IN (SELECT value FROM json_each(?))"
       }`,
     ).run(...params);
+    // Transcripts pushed with remember belong to the scope their memories were stored in.
+    db.prepare(
+      `DELETE FROM session_transcripts WHERE ${scopes === "all" ? "1 = 1" : "project IN (SELECT value FROM json_each(?))"}`,
+    ).run(...params);
     db.prepare(
       "DELETE FROM entities WHERE NOT EXISTS (SELECT 1 FROM memory_entity_mentions m WHERE m.entity_id = entities.id)",
     ).run();

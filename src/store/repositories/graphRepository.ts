@@ -94,6 +94,17 @@ export class GraphRepository implements GraphRepo {
     ).map((r) => r.other);
   }
 
+  /** The entities the memories mention. */
+  entitiesOf(memoryIds: number[]): number[] {
+    if (memoryIds.length === 0) return [];
+    return (
+      cached(
+        this.db,
+        "SELECT DISTINCT entity_id AS id FROM memory_entity_mentions WHERE memory_id IN (SELECT value FROM json_each(?))",
+      ).all(JSON.stringify(memoryIds)) as { id: number }[]
+    ).map((r) => r.id);
+  }
+
   /** Live memories mentioning any of the entities, restricted to the scopes. */
   memoriesMentioning(entityIds: number[], scopes: string[] | "all", limit: number): number[] {
     if (entityIds.length === 0) return [];

@@ -8,7 +8,7 @@ import type { Migration } from "../migration.js";
  * range unknown (NULL) rather than pointing at other items.
  */
 export const sessionPositions: Migration = {
-  version: 11,
+  version: 10,
   name: "session_positions",
   up(db) {
     db.exec(`

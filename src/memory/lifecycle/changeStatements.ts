@@ -1,0 +1,148 @@
+/**
+ * What a statement of change says: "moved from X to Y", "replaced X with Y", "X is gone" make X
+ * obsolete (and Y, when named, current); "X is now Y", "X was ported to Y" give the subject X a new
+ * value Y without naming the old one.
+ */
+export type ChangeStatement =
+  | { kind: "obsolete"; obsolete: string; replacement?: string; startsSentence?: boolean }
+  | { kind: "reassigned"; subject: string; replacement: string; startsSentence?: boolean };
+
+/**
+ * One word of a named thing: letters, digits and the punctuation of names, paths and versions, maybe
+ * quoted; a colon only inside it (`localhost:3000`), since one after it ends a clause.
+ */
+const TOKEN = String.raw`[\`"']?[\w@./+#~-]+(?::[\w@./+#~-]+)*[\`"']?`;
+/** Up to four words, as few as reach the boundary that follows. */
+const PHRASE = String.raw`(${TOKEN}(?:\s+${TOKEN}){0,3}?)`;
+/** Up to four words just before what follows (a clause opener's comma stops it). */
+const PHRASE_BEFORE = String.raw`(${TOKEN}(?:\s+${TOKEN}){0,3})`;
+/** Where a named thing ends: a preposition that starts the next part, a conjunction, punctuation, the end. */
+const END = String.raw`(?=\s+(?:to|with|by|for|in\s+favou?r\s+of|and|but|because|since|as|from|on|in|at|instead|anymore|any\s+more|now|last|this|yesterday|recently|earlier|ago|when|after|before|so|which|that|who)(?![\w-])|\s*[,;!?()]|:(?=\s)|\s*\.(?:\s|$)|\s*$)`;
+const BE = String.raw`(?:was|were|is|are|has\s+been|have\s+been|got|had\s+been)`;
+/** A past "be": "X is replaced by a fake in tests" describes a mechanism, "X was replaced by Y" a change. */
+const WAS = String.raw`(?:was|were|has\s+been|have\s+been|got|had\s+been)`;
+
+interface Pattern {
+  re: RegExp;
+  /** The obsolete thing or the subject is the phrase that opens the match (its capital may be grammar). */
+  leads?: boolean;
+  read: (match: RegExpMatchArray) => ChangeStatement | undefined;
+}
+
+const obsolete = (x: string | undefined, y?: string): ChangeStatement | undefined =>
+  x ? { kind: "obsolete", obsolete: x, ...(y ? { replacement: y } : {}) } : undefined;
+
+const PATTERNS: readonly Pattern[] = [
+  // "moved/migrated/switched (the build) from X to Y", "went from X to Y"
+  {
+    re: new RegExp(
+      String.raw`\b(?:moved|moving|migrated|migrating|switched|switching|changed|converted|ported|transitioned|upgraded|downgraded|went|going)\s+(?:over\s+)?(?:\S+\s+){0,3}?from\s+${PHRASE}\s+(?:over\s+)?(?:to|onto|into)\s+${PHRASE}${END}`,
+      "i",
+    ),
+    read: (m) => obsolete(m[1], m[2]),
+  },
+  // "replaced X with/by Y"
+  {
+    re: new RegExp(String.raw`\breplac(?:ed|ing|e)\s+${PHRASE}\s+(?:with|by)\s+${PHRASE}${END}`, "i"),
+    read: (m) => obsolete(m[1], m[2]),
+  },
+  // "X was replaced by/with Y", "X has been superseded by Y"
+  {
+    leads: true,
+    re: new RegExp(
+      String.raw`${PHRASE_BEFORE}\s+${WAS}\s+(?:replaced|superseded)\s+(?:with|by)\s+${PHRASE}${END}`,
+      "i",
+    ),
+    read: (m) => obsolete(m[1], m[2]),
+  },
+  // "dropped X (for Y)", "removed X", "got rid of X", "stopped using X", "no longer use X", "ditched X in favour of Y"
+  {
+    re: new RegExp(
+      // Not "a removed block" (an adjective), not "removed from go.mod" (no object).
+      String.raw`(?<!\b(?:a|an|the)\s)\b(?:dropped|removed|ditched|deprecated|retired|abandoned|got\s+rid\s+of|stopped\s+using|no\s+longer\s+(?:use|uses|using|used|need|needs|run|runs)|moved\s+away\s+from|migrated\s+away\s+from|switched\s+away\s+from)\s+(?!(?:from|in|to|on|at|by|into)\s)(?:support\s+for\s+|the\s+use\s+of\s+|use\s+of\s+)?${PHRASE}${END}(?:\s+in\s+favou?r\s+of\s+${PHRASE}${END})?`,
+      "i",
+    ),
+    read: (m) => obsolete(m[1], m[2]),
+  },
+  // "don't use X anymore": without "anymore" it is a standing rule, not a change
+  {
+    re: new RegExp(
+      String.raw`\b(?:don'?t|do\s+not|doesn'?t|does\s+not|aren'?t|are\s+not)\s+(?:use|using|need|run)\s+${PHRASE}\s+(?:anymore|any\s+more)\b`,
+      "i",
+    ),
+    read: (m) => obsolete(m[1]),
+  },
+  // "use Y instead of X", "Y rather than X"
+  {
+    re: new RegExp(
+      String.raw`${PHRASE_BEFORE}\s+(?:instead\s+of|rather\s+than|in\s+place\s+of)\s+${PHRASE}${END}`,
+      "i",
+    ),
+    read: (m) => obsolete(m[2], m[1]),
+  },
+  // "X is gone", "X was removed", "X is no longer used", "X is deprecated"
+  {
+    leads: true,
+    re: new RegExp(
+      String.raw`${PHRASE_BEFORE}\s+(?:${BE}\s+(?:gone|removed|dropped|deleted|deprecated|retired|obsolete|no\s+longer\s+(?:used|needed|supported|in\s+use))|(?:is|are)\s+not\s+used\s+anymore)${END}`,
+      "i",
+    ),
+    read: (m) => obsolete(m[1]),
+  },
+  // "X was ported/moved/migrated/rewritten to Y": X keeps existing, its value changes
+  {
+    leads: true,
+    re: new RegExp(
+      String.raw`${PHRASE_BEFORE}\s+${BE}\s+(?:ported|moved|migrated|rewritten|converted|switched|changed|upgraded|bumped)\s+(?:over\s+)?(?:to|in|into|onto)\s+${PHRASE}${END}`,
+      "i",
+    ),
+    read: (m) => (m[1] && m[2] ? { kind: "reassigned", subject: m[1], replacement: m[2] } : undefined),
+  },
+  // "X is now Y", "X now uses Y", "X now runs on Y"
+  {
+    leads: true,
+    re: new RegExp(
+      String.raw`${PHRASE_BEFORE}\s+(?:(?:is|are)\s+now|now\s+(?:is|are|uses?|runs?\s+on|lives?\s+in|listens?\s+on|points?\s+to|defaults?\s+to))\s+${PHRASE}${END}`,
+      "i",
+    ),
+    read: (m) => (m[1] && m[2] ? { kind: "reassigned", subject: m[1], replacement: m[2] } : undefined),
+  },
+];
+
+/** Strips the quotes and trailing punctuation a captured phrase may carry. */
+function clean(phrase: string | undefined): string | undefined {
+  const out = phrase?.replace(/[.,;:!?]+$/, "").trim();
+  return out && out.length > 0 ? out : undefined;
+}
+
+/** Every statement of change the text makes, in the order of the patterns. */
+export function changeStatements(text: string): ChangeStatement[] {
+  const out: ChangeStatement[] = [];
+  for (const sentence of text.split(/(?<=[.!?;])\s+|\n+/)) {
+    for (const { re, read, leads } of PATTERNS) {
+      const match = sentence.match(re);
+      const statement = match ? read(match) : undefined;
+      if (!match || !statement) continue;
+      const startsSentence = leads === true && sentence.slice(0, match.index).trim() === "";
+      if (statement.kind === "obsolete") {
+        const y = clean(statement.replacement);
+        // "the tsx and vitest setup is gone": each of the things listed is obsolete on its own.
+        (statement.obsolete.split(/\s+(?:and|or)\s+|,\s*/) ?? []).forEach((part, index) => {
+          const x = clean(part);
+          if (x)
+            out.push({
+              kind: "obsolete",
+              obsolete: x,
+              ...(y ? { replacement: y } : {}),
+              startsSentence: startsSentence && index === 0,
+            });
+        });
+      } else {
+        const x = clean(statement.subject);
+        const y = clean(statement.replacement);
+        if (x && y) out.push({ kind: "reassigned", subject: x, replacement: y, startsSentence });
+      }
+    }
+  }
+  return out;
+}

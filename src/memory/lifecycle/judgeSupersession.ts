@@ -1,0 +1,249 @@
+import { type ChangeStatement, changeStatements } from "./changeStatements.js";
+import {
+  clauses,
+  isValueToken,
+  missing,
+  phraseStems,
+  type StatementTokens,
+  shared,
+  statementTokens,
+} from "./statementTokens.js";
+
+/** What the newer of two memories of one scope does to the older: replaces it, or asks a person. */
+export interface Judgement {
+  verdict: "supersede" | "review";
+  /** Which detector fired and on what, for the history and the review list. */
+  reason: string;
+}
+
+/** A memory as the judgement orders it. */
+export interface Dated {
+  id: number;
+  occurredAt: number | null;
+  createdAt: number;
+}
+
+/** Whether `a` is newer than `b`: the later occurredAt (else creation time), the higher id on a tie. */
+export function isNewer(a: Dated, b: Dated): boolean {
+  const at = a.occurredAt ?? a.createdAt;
+  const bt = b.occurredAt ?? b.createdAt;
+  return at !== bt ? at > bt : a.id > b.id;
+}
+
+/**
+ * Whether the newer statement replaces the older one, by three detectors that need no model, tried in
+ * order: a change of value in an otherwise identical statement (the most precise); a statement of
+ * change naming what the older one presents as current; the same action, negated in a clause of one
+ * of the two. Undefined when none
+ * applies: a pair that shares a word or two is not about the same subject.
+ */
+export function judgeSupersession(newer: string, older: string): Judgement | undefined {
+  const n = analysed(newer).tokens;
+  const o = analysed(older).tokens;
+  const flips = analysed(newer).clauses.flatMap((a) => analysed(older).clauses.map((b) => polarityFlipped(a, b)));
+  return (
+    valueChanged(n, o) ??
+    changed(newer, older, o) ??
+    flips.find((j) => j?.verdict === "supersede") ??
+    flips.find((j) => j !== undefined)
+  );
+}
+
+/** What the detectors read of a text, computed once per text: a memory is judged against many others. */
+interface Analysis {
+  tokens: StatementTokens;
+  changes: ChangeStatement[];
+  clauses: string[];
+}
+
+/** Texts analysed lately; a revise batch compares each memory with up to a hundred candidates. */
+const ANALYSED_CAP = 4096;
+const analyses = new Map<string, Analysis>();
+
+function analysed(text: string): Analysis {
+  const known = analyses.get(text);
+  if (known) return known;
+  if (analyses.size >= ANALYSED_CAP) analyses.clear();
+  const analysis = { tokens: statementTokens(text), changes: changeStatements(text), clauses: clauses(text) };
+  analyses.set(text, analysis);
+  return analysis;
+}
+
+/** Everything the older text says, subject words, values and the words inside its values, for "does it mention X". */
+function mentionable(tokens: StatementTokens): Set<string> {
+  const out = new Set([...tokens.subject, ...tokens.values]);
+  for (const value of tokens.values) for (const word of phraseStems(value)) out.add(word);
+  return out;
+}
+
+/**
+ * The tokens that name a thing in a phrase ("the old Jest setup" -> jest). Written like a name (a
+ * capital past the sentence's first word, backticks, a value) they are the thing itself and the rest
+ * is description; without such a token every content word of the phrase must match.
+ */
+export function keyTokens(phrase: string, startsSentence: boolean): string[] {
+  const distinctive: string[] = [];
+  const all: string[] = [];
+  // A backticked or quoted span is a name whole: every word of it.
+  const rest = phrase.replace(/`([^`]+)`|"([^"]+)"/g, (_all, tick: string | undefined, quote: string | undefined) => {
+    const words = phraseStems(tick ?? quote ?? "");
+    distinctive.push(...words);
+    all.push(...words);
+    return " ";
+  });
+  rest.split(/\s+/).forEach((raw, index) => {
+    const bare = raw.replace(/^[`"'([{]+|[`"')\]},;:!?]+$|\.+$/g, "");
+    if (bare.length === 0) return;
+    const value = isValueToken(bare);
+    const keys = value ? [bare.toLowerCase()] : phraseStems(bare);
+    all.push(...keys);
+    const named = /[a-z][A-Z]|^[A-Z]{2,}/.test(bare) || (/^[A-Z]/.test(bare) && (index > 0 || !startsSentence));
+    if (value || named) distinctive.push(...keys);
+  });
+  return [...new Set(distinctive.length > 0 ? distinctive : all)];
+}
+
+/** Detector (a): "moved from X to Y", "dropped X", "X is now Y" against an older text presenting X as current. */
+function changed(newer: string, older: string, o: StatementTokens): Judgement | undefined {
+  const said = mentionable(o);
+  const olderStatements = analysed(older).changes;
+  let review: Judgement | undefined;
+  for (const statement of analysed(newer).changes) {
+    const verdict =
+      statement.kind === "obsolete"
+        ? obsoleteNamed(statement, said, o, olderStatements)
+        : reassigned(statement, said, o, older);
+    if (verdict?.verdict === "supersede") return verdict;
+    review ??= verdict;
+  }
+  return review;
+}
+
+function obsoleteNamed(
+  statement: Extract<ChangeStatement, { kind: "obsolete" }>,
+  said: Set<string>,
+  o: StatementTokens,
+  olderStatements: ChangeStatement[],
+): Judgement | undefined {
+  const x = keyTokens(statement.obsolete, statement.startsSentence ?? false);
+  // The replacement phrase may open the sentence ("Use pnpm instead of npm"): its capital is grammar.
+  const y = statement.replacement ? missing(new Set(keyTokens(statement.replacement, true)), new Set(x)) : [];
+  if (x.length === 0) return undefined;
+  // The older text already says X is gone: it is not the stale one.
+  if (olderStatements.some((s) => s.kind === "obsolete" && sameKeys(keyTokens(s.obsolete, true), x))) return undefined;
+  const found = x.filter((k) => said.has(k));
+  const what = statement.replacement
+    ? `"${statement.obsolete}" replaced by "${statement.replacement}"`
+    : `"${statement.obsolete}" is no longer used`;
+  if (found.length < x.length) {
+    // One word of a many-word name ("make" of `make release`) is how every sibling command reads.
+    return found.length >= 2
+      ? { verdict: "review", reason: `change statement: ${what}; this memory names only part of it` }
+      : undefined;
+  }
+  // "Never use X" agrees with "we dropped X": only a text presenting X as current is stale.
+  if (o.negated) return undefined;
+  if (y.length > 0 && y.every((k) => said.has(k)))
+    return { verdict: "review", reason: `change statement: ${what}; this memory names both` };
+  return { verdict: "supersede", reason: `change statement: ${what}` };
+}
+
+/**
+ * "X is now Y" names no old value; an older text naming X and not Y is stale when it is a short
+ * statement of what X is (X followed by "is", at most three other words: "the API port is 3000"). A slightly longer one goes to review; a long one that mentions X on the
+ * way is about something else.
+ */
+function reassigned(
+  statement: Extract<ChangeStatement, { kind: "reassigned" }>,
+  said: Set<string>,
+  o: StatementTokens,
+  older: string,
+): Judgement | undefined {
+  const olderStatements = analysed(older).changes;
+  const subject = phraseStems(statement.subject);
+  const y = missing(new Set(keyTokens(statement.replacement, true)), new Set(subject));
+  if (subject.length === 0 || y.length === 0 || !subject.every((k) => said.has(k))) return undefined;
+  if (y.every((k) => said.has(k)) || o.negated) return undefined;
+  if (olderStatements.some((s) => s.kind === "reassigned" && sameKeys(phraseStems(s.subject), subject)))
+    return undefined;
+  const what = `"${statement.subject}" is now "${statement.replacement}"`;
+  // "X was upgraded to Node 22": an older text giving X the same named thing at another value
+  // ("X runs on Node 18") is the old value, however much else it says.
+  const next = statementTokens(statement.replacement);
+  const oldValues = missing(o.values, next.values);
+  if (next.values.size > 0 && oldValues.length > 0 && shared(next.subject, o.subject).length > 0)
+    return { verdict: "supersede", reason: `change statement: ${what} (was ${oldValues.join(", ")})` };
+  const others = missing(o.subject, new Set(subject));
+  if (others.length > 6) return undefined;
+  return others.length <= 3 && assigns(older, statement.subject)
+    ? { verdict: "supersede", reason: `change statement: ${what}` }
+    : {
+        verdict: "review",
+        reason: `change statement: ${what}; this memory mentions "${statement.subject}" among other things`,
+      };
+}
+
+/**
+ * Detector (b): the same sentence with other values ("the API listens on port 3000" -> "... 8080").
+ * Three shared subject words pin both the thing and its attribute (two are often just a verb and an
+ * object, "use npm", shared by statements about different things); five shared words leave room for
+ * one filler word on either side. Each side must hold a value the other lacks: a value added next to
+ * the old one is an addition, not a change.
+ */
+function valueChanged(n: StatementTokens, o: StatementTokens): Judgement | undefined {
+  if (n.negated !== o.negated) return undefined;
+  const oldValues = missing(o.values, n.values);
+  const newValues = missing(n.values, o.values);
+  if (oldValues.length === 0 || newValues.length === 0) return undefined;
+  const common = shared(n.subject, o.subject).length;
+  const differing = missing(n.subject, o.subject).length + missing(o.subject, n.subject).length;
+  const what = `value change: ${oldValues.join(", ")} -> ${newValues.join(", ")}`;
+  if ((differing === 0 && common >= 3) || (differing <= 1 && common >= 5))
+    return { verdict: "supersede", reason: what };
+  if ((differing === 0 && common === 2) || (differing <= 1 && common >= 3))
+    return { verdict: "review", reason: `${what}; the statements differ a little more than a value` };
+  return undefined;
+}
+
+/**
+ * Detector (c): the same action, negated in one text only ("always use npm" / "never use npm here
+ * anymore"). Two shared words suffice when nothing else differs; with three or more, one extra word
+ * on either side is allowed. Beyond that the action itself may differ ("don't use npm to publish"
+ * against "use npm to install"), and a person decides.
+ */
+function polarityFlipped(newer: string, older: string): Judgement | undefined {
+  const n = analysed(newer).tokens;
+  const o = analysed(older).tokens;
+  if (n.negated === o.negated) return undefined;
+  const both = shared(n.subject, o.subject);
+  if (both.length < 2) return undefined;
+  const differing = missing(n.subject, o.subject).length + missing(o.subject, n.subject).length;
+  const what = `polarity flip: "${newer}" against "${older}"`;
+  if ((both.length === 2 && differing === 0) || (both.length >= 3 && differing <= 1))
+    return { verdict: "supersede", reason: what };
+  // One word short of sure is worth a person's look; further apart, a negation somewhere in a text
+  // that shares two words with another says nothing about it (every memory of a project names it).
+  return differing <= 2
+    ? { verdict: "review", reason: `${what}; the statements differ beyond the negation` }
+    : undefined;
+}
+
+/**
+ * Whether the text says what the subject is ("the database is MySQL 8", "the CLI is written in Go"):
+ * its last word followed by a copula. A verb ("X listens on", "X uses") names one attribute of X among
+ * many, which "X is now Y" may not be about.
+ */
+function assigns(text: string, subject: string): boolean {
+  const head =
+    subject
+      .split(/\s+/)
+      .pop()
+      ?.replace(/[^\w@./-]/g, "") ?? "";
+  if (head.length === 0) return false;
+  const escaped = head.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(String.raw`\b${escaped}\w{0,2}\s*(?:(?:is|are|was|were)\s|=|:)`, "i").test(text);
+}
+
+function sameKeys(a: string[], b: string[]): boolean {
+  return a.length > 0 && b.every((k) => a.includes(k));
+}

@@ -1,0 +1,79 @@
+import type { MemoryStore } from "../memoryStore.js";
+import type { MemoryRecord } from "../types.js";
+import { isNewer, judgeSupersession } from "./judgeSupersession.js";
+import { supersessionCandidates } from "./supersessionCandidates.js";
+
+/** The name supersession writes in the history's `who`. */
+export const SUPERSESSION_WHO = "supersession";
+
+/**
+ * What a detector may do: `apply` supersedes; `review` only flags for a person (shadow mode, or
+ * updates and deletes not allowed); the reviews of half-sure pairs are written in both.
+ */
+export type ReviseMode = "apply" | "review";
+
+/** One memory replaced by a newer one of its scope. */
+export interface Supersession {
+  oldId: number;
+  newId: number;
+  /** The older memory's text, as the user knew it. */
+  oldContent: string;
+  reason: string;
+}
+
+export interface ReviseReport {
+  superseded: Supersession[];
+  /** Review rows written for pairs the detectors were not sure enough to apply. */
+  reviews: number;
+}
+
+/**
+ * Same-subject supersession for memories just written (raw first: they are stored, then revised).
+ * Each is compared with the live memories of its own scope that share an entity or words with it; of
+ * each pair the newer (occurredAt, else creation, else id) replaces the older when a detector is sure,
+ * and a half-sure pair becomes a review row. A memory that arrives after a newer one on the same
+ * subject is the one superseded. Memories are taken oldest first, so a batch replays its history in
+ * order whatever order it was given in.
+ */
+export function reviseMemories(store: MemoryStore, ids: number[], options: { mode?: ReviseMode } = {}): ReviseReport {
+  const mode = options.mode ?? "apply";
+  const { storage } = store;
+  const report: ReviseReport = { superseded: [], reviews: 0 };
+  const memories = ids
+    .map((id) => storage.memories.get(id))
+    .filter((m): m is MemoryRecord => m !== undefined && m.deletedAt === null)
+    .sort((a, b) => (isNewer(a, b) ? 1 : isNewer(b, a) ? -1 : 0));
+  for (const memory of memories) {
+    const candidates = supersessionCandidates(storage, memory).sort((a, b) => (isNewer(a, b) ? 1 : -1));
+    for (const candidate of candidates) {
+      if (store.get(memory.id)?.deletedAt !== null) break;
+      if (store.get(candidate.id)?.deletedAt !== null) continue;
+      const [newer, older] = isNewer(memory, candidate) ? [memory, candidate] : [candidate, memory];
+      const judgement = judgeSupersession(newer.content, older.content);
+      if (!judgement) continue;
+      if (judgement.verdict === "supersede" && mode === "apply") {
+        if (store.supersede(older.id, newer.id, { who: SUPERSESSION_WHO, reason: judgement.reason }))
+          report.superseded.push({
+            oldId: older.id,
+            newId: newer.id,
+            oldContent: older.content,
+            reason: judgement.reason,
+          });
+        continue;
+      }
+      const reason = judgement.verdict === "supersede" ? `would supersede: ${judgement.reason}` : judgement.reason;
+      if (flagOnce(store, { memoryId: older.id, relatedId: newer.id, reason })) report.reviews++;
+    }
+  }
+  return report;
+}
+
+/** Adds a review row unless the same pair is already waiting for a person. */
+function flagOnce(store: MemoryStore, flag: { memoryId: number; relatedId: number; reason: string }): boolean {
+  const { reviews, memories } = store.storage;
+  const scope = memories.get(flag.memoryId)?.scope;
+  const open = reviews.open(scope === undefined ? {} : { scopes: [scope] });
+  if (open.some((row) => row.memoryId === flag.memoryId && row.relatedId === flag.relatedId)) return false;
+  reviews.add({ ...flag, detector: "syntactic", now: store.clock() });
+  return true;
+}

@@ -1,0 +1,146 @@
+import { stem } from "../../text/stem.js";
+import { isContentWord, words } from "../../text/tokenize.js";
+
+/**
+ * Words that say when or how firmly something holds, not what it is about: "now", "anymore",
+ * "always", "never". Two statements about the same subject differ in them exactly when one replaces
+ * the other, so they are left out of every subject comparison (and the negations among them decide
+ * polarity separately).
+ */
+const MARKER_WORDS: ReadonlySet<string> = new Set([
+  "now",
+  "currently",
+  "anymore",
+  "nowadays",
+  "instead",
+  "longer",
+  "still",
+  "actually",
+  "always",
+  "never",
+  "ever",
+  "again",
+  "today",
+  "here",
+  "please",
+  "old",
+  "new",
+  // The scope a memory already lives in ("in this repo"), not what it is about.
+  "repo",
+  "repository",
+  "project",
+  "codebase",
+]);
+
+/** Negation and refusal words: a statement holding one of them says its action is not (or no longer) done. */
+const NEGATIONS: ReadonlySet<string> = new Set([
+  "not",
+  "no",
+  "never",
+  "nor",
+  "cannot",
+  "without",
+  "avoid",
+  "stop",
+  "stopped",
+  "disable",
+  "disabled",
+  "forbid",
+  "forbidden",
+  "dont",
+  "doesnt",
+  "didnt",
+  "isnt",
+  "arent",
+  "wasnt",
+  "werent",
+  "wont",
+  "cant",
+  "shouldnt",
+  "mustnt",
+]);
+
+/**
+ * A statement split for comparison. `subject` holds the stemmed content words that are not values;
+ * `values` the literal values it states (numbers, versions, ports, paths, identifiers, quoted or
+ * backticked commands), lower-cased as written.
+ */
+export interface StatementTokens {
+  subject: Set<string>;
+  values: Set<string>;
+  negated: boolean;
+}
+
+/** Backticked or quoted spans: commands and literal values, compared whole. */
+const QUOTED = /`([^`\n]+)`|"([^"\n]{1,200})"/g;
+
+/**
+ * A raw token that is a value rather than a word of the subject: it holds a digit (ports, versions,
+ * sizes), or inner punctuation that only code and paths use (`src/app.ts`, `@scope/pkg`, `snake_case`,
+ * `localhost:8080`, `getUserId`). Capitalized words are not values: "API" and "Postgres" look alike,
+ * and a subject is as often a proper name as a value is.
+ */
+export function isValueToken(raw: string): boolean {
+  return /\d/.test(raw) || /\w[/@_:.]\w/.test(raw) || /^[@~./]/.test(raw) || /^[a-z]+[A-Z]\w*$/.test(raw);
+}
+
+/** The statement's subject words, values and polarity. */
+export function statementTokens(text: string): StatementTokens {
+  const values = new Set<string>();
+  const rest = text.replace(QUOTED, (_all, tick: string | undefined, quote: string | undefined) => {
+    const value = (tick ?? quote ?? "").trim().toLowerCase();
+    if (value.length > 0) values.add(value);
+    return " ";
+  });
+  const subject = new Set<string>();
+  let negated = false;
+  for (const raw of rest.split(/\s+/)) {
+    const token = raw.replace(/^[("'[{]+|[)"'\]},;!?]+$|\.+$|:+$/g, "");
+    if (token.length === 0) continue;
+    if (isValueToken(token)) {
+      values.add(token.toLowerCase());
+      continue;
+    }
+    for (const word of words(token)) {
+      const bare = word.replace(/'/g, "");
+      if (NEGATIONS.has(bare)) negated = true;
+      if (NEGATIONS.has(bare) || MARKER_WORDS.has(bare)) continue;
+      const base = word.endsWith("'s") ? word.slice(0, -2) : bare;
+      if (isContentWord(base)) subject.add(stem(base));
+    }
+  }
+  return { subject, values, negated };
+}
+
+/** The stemmed content words of a phrase, leaving out the marker and negation words. */
+export function phraseStems(phrase: string): string[] {
+  const out: string[] = [];
+  for (const word of words(phrase)) {
+    const bare = word.replace(/'/g, "");
+    if (NEGATIONS.has(bare) || MARKER_WORDS.has(bare)) continue;
+    const base = word.endsWith("'s") ? word.slice(0, -2) : bare;
+    if (isContentWord(base)) out.push(stem(base));
+  }
+  return out;
+}
+
+/**
+ * The clauses of a text: sentences, and the parts joined by ", and" / "but" / ";". A negation holds
+ * for its clause only ("never use npm anymore; always use pnpm" negates npm, not pnpm).
+ */
+export function clauses(text: string): string[] {
+  return text
+    .split(/[.!?;]+(?:\s+|$)|\n+|,\s*(?:and|but)\s+|\s+but\s+/i)
+    .map((part) => part.trim())
+    .filter((part) => part.length > 0);
+}
+
+/** Elements of `a` that are also in `b`. */
+export function shared<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): T[] {
+  return [...a].filter((x) => b.has(x));
+}
+
+/** Elements of `a` missing from `b`. */
+export function missing<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): T[] {
+  return [...a].filter((x) => !b.has(x));
+}

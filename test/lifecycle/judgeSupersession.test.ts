@@ -1,0 +1,163 @@
+import { describe, expect, it } from "vitest";
+import { changeStatements } from "../../src/memory/lifecycle/changeStatements.js";
+import { isNewer, judgeSupersession, keyTokens } from "../../src/memory/lifecycle/judgeSupersession.js";
+
+const verdict = (newer: string, older: string) => judgeSupersession(newer, older)?.verdict;
+
+describe("change statements (a)", () => {
+  it.each([
+    ["We moved from npm to pnpm last week", "Always use npm in this repo, and run the tests with npm test"],
+    ["Migrated the build from webpack to vite", "The build uses webpack with a custom loader"],
+    ["We switched from Jest to Vitest", "Command that worked: `npx jest src/invoice`"],
+    ["Replaced Redux with Zustand for client state", "Client state lives in a Redux store"],
+    ["Jest was replaced by Vitest for unit tests", "Run the unit tests with Jest"],
+    ["We dropped MySQL in favour of Postgres 16", "The database is MySQL 8"],
+    ["We no longer use Redis for caching", "Sessions are cached in Redis"],
+    ["We don't use yarn anymore", "Run yarn build before deploying"],
+    ["Use pnpm instead of npm", "Install dependencies with npm install"],
+    ["The Docker setup is gone", "Start the stack with Docker compose"],
+    ["The database is now Postgres 16", "The database is MySQL 8"],
+    ["The CLI was ported to Rust", "The CLI is written in Go"],
+    ["billing-worker was upgraded to Go 1.23", "billing-worker builds with Go 1.21 and needs CGO for sqlite"],
+  ])("%s supersedes %s", (newer, older) => {
+    expect(judgeSupersession(newer, older)).toEqual({
+      verdict: "supersede",
+      reason: expect.stringMatching(/^change statement: /),
+    });
+  });
+
+  it("finds the old and the new thing in each phrasing", () => {
+    expect(changeStatements("We moved from npm to pnpm.")).toEqual([
+      { kind: "obsolete", obsolete: "npm", replacement: "pnpm", startsSentence: false },
+    ]);
+    expect(changeStatements("Jest was replaced by Vitest")).toEqual([
+      { kind: "obsolete", obsolete: "Jest", replacement: "Vitest", startsSentence: true },
+    ]);
+    expect(changeStatements("The API port is now 8080")).toEqual([
+      { kind: "reassigned", subject: "The API port", replacement: "8080", startsSentence: true },
+    ]);
+    expect(changeStatements("Always use npm and run npm test")).toEqual([]);
+  });
+
+  it("keys on the name in a described thing, and on every word when nothing is written as a name", () => {
+    expect(keyTokens("the old Jest setup", false)).toEqual(["jest"]);
+    expect(keyTokens("`npm test`", false)).toEqual(["npm", "test"]);
+    expect(keyTokens("yarn workspaces", false)).toEqual(["yarn", "workspac"]);
+  });
+
+  it.each([
+    // The older one does not present X as current: it already says X is gone, or forbids it.
+    ["We moved from npm to pnpm", "We dropped npm for good"],
+    ["We moved from npm to pnpm", "Never use npm to publish"],
+    // It names only part of a many-word thing.
+    ["We moved away from yarn workspaces", "Run yarn build before deploying"],
+    // Different subjects sharing one word.
+    ["We moved from npm to pnpm", "Deploys go through the staging branch"],
+    ["The Docker setup is gone", "The test setup seeds the database"],
+    // Same subject, another named thing and value.
+    ["billing-worker was upgraded to Go 1.23", "billing-worker listens on port 8080"],
+  ])("%s does not supersede %s", (newer, older) => {
+    expect(verdict(newer, older)).not.toBe("supersede");
+  });
+
+  it("reads grammar, not just verbs: a mechanism, an adjective and a preposition are no change", () => {
+    expect(changeStatements("In tests the HTTP client is replaced by a stub from test/fakes")).toEqual([]);
+    expect(changeStatements("Put a removed marker in the old config")).toEqual([]);
+    expect(changeStatements("lodash was removed from package.json")).toEqual([
+      { kind: "obsolete", obsolete: "lodash", startsSentence: true },
+    ]);
+    expect(changeStatements("The tsx and vitest setup is gone")).toEqual([
+      { kind: "obsolete", obsolete: "tsx", startsSentence: false },
+      { kind: "obsolete", obsolete: "vitest setup", startsSentence: false },
+    ]);
+    expect(changeStatements("We moved from Terraform to OpenTofu 1.8: use tofu")).toEqual([
+      { kind: "obsolete", obsolete: "Terraform", replacement: "OpenTofu 1.8", startsSentence: false },
+    ]);
+  });
+
+  it("asks a person when the older text names both the old and the new thing", () => {
+    expect(judgeSupersession("We moved from npm to pnpm", "npm and pnpm both work for installs")).toEqual({
+      verdict: "review",
+      reason: 'change statement: "npm" replaced by "pnpm"; this memory names both',
+    });
+  });
+
+  it("asks a person when X is now Y and the older text only mentions X on the way", () => {
+    expect(verdict("The database is now Postgres 16", "Back up the database nightly with pg_dump")).toBe("review");
+  });
+});
+
+describe("value change (b)", () => {
+  it.each([
+    ["The API listens on port 8080", "The API listens on port 3000", "value change: 3000 -> 8080"],
+    ["The API now listens on port 8080 locally", "The API listens on port 3000 locally", "value change: 3000 -> 8080"],
+    [
+      "Retry failed uploads 5 times with a 500 ms backoff",
+      "Retry failed uploads 3 times with a 500 ms backoff",
+      "value change: 3 -> 5",
+    ],
+    [
+      "Build the API docs with `make docs-html`",
+      "Build the API docs with `make docs`",
+      "value change: make docs -> make docs-html",
+    ],
+    [
+      "The staging config lives in config/staging.yaml",
+      "The staging config lives in config/stage.yml",
+      "value change: config/stage.yml -> config/staging.yaml",
+    ],
+  ])("%s supersedes %s", (newer, older, reason) => {
+    expect(judgeSupersession(newer, older)).toEqual({ verdict: "supersede", reason });
+  });
+
+  it.each([
+    // Two different attributes of one thing.
+    ["The API timeout is 30 seconds", "The API port is 8080"],
+    // The same attribute of two different things.
+    ["The worker listens on port 4000", "The API listens on port 3000"],
+    // A value added next to the old one.
+    ["The API listens on ports 3000 and 3001", "The API listens on ports 3000"],
+    // Unrelated statements that both hold a number.
+    ["Deploys run on Fridays at 16:00", "Tests run on Node 20"],
+  ])("%s does not supersede %s", (newer, older) => {
+    expect(verdict(newer, older)).not.toBe("supersede");
+  });
+
+  it("asks a person when only two subject words are shared", () => {
+    expect(judgeSupersession("Use Node 22", "Use Node 20")?.verdict).toBe("review");
+  });
+});
+
+describe("polarity flip (c)", () => {
+  it.each([
+    ["never use npm here anymore", "always use npm"],
+    ["Never use npm here anymore; always use pnpm", "Always use npm in this repo, and run the tests with npm test"],
+    ["Do not squash commits when merging", "Squash commits when merging"],
+    ["Run the linter before every commit", "Don't run the linter before every commit"],
+  ])("%s supersedes %s", (newer, older) => {
+    expect(judgeSupersession(newer, older)).toEqual({
+      verdict: "supersede",
+      reason: expect.stringMatching(/^polarity flip: /),
+    });
+  });
+
+  it("does not fire on different subjects sharing one word", () => {
+    expect(judgeSupersession("Never commit secrets", "Always commit the lockfile")).toBeUndefined();
+  });
+
+  it("asks a person when the action itself differs beyond the negation", () => {
+    expect(judgeSupersession("Don't use npm to publish packages", "use npm to install packages")?.verdict).toBe(
+      "review",
+    );
+  });
+});
+
+describe("which of two memories is newer", () => {
+  it("is the later occurredAt, else the later creation, else the higher id", () => {
+    const at = (id: number, occurredAt: number | null, createdAt: number) => ({ id, occurredAt, createdAt });
+    expect(isNewer(at(1, 200, 10), at(2, 100, 20))).toBe(true);
+    expect(isNewer(at(1, null, 30), at(2, null, 20))).toBe(true);
+    expect(isNewer(at(2, null, 20), at(1, null, 20))).toBe(true);
+    expect(isNewer(at(1, null, 20), at(2, null, 20))).toBe(false);
+  });
+});
