@@ -81,6 +81,7 @@ describe.each(Object.keys(IDS) as SourceAgent[])("knowledge updates from %s tran
 
       const injected = cairn.inject(CWD).text;
       expect(injected).toMatch(/pnpm/);
+      expect(injected).toMatch(/8080/);
       expect(injected).not.toMatch(/Understood|Got it|Sure, I'll/);
       for (const line of injected.split("\n")) {
         if (/port 3000/.test(line)) expect(line).toMatch(/8080|replaced|changed/i);

@@ -184,7 +184,12 @@ export const transcriptWriters: Partial<
         };
         return { id: `m-${index}`, timestamp, type: "gemini", content: "", toolCalls: [call] };
       });
-      write(join(root, `session-${stamp}-${session.id.slice(0, 8)}.jsonl`), jsonLines([meta, ...messages]));
+      // Gemini records no cwd: its project folder's .project_root names it (Gemini CLI >= 0.29).
+      write(join(root, "tmp", "app", ".project_root"), WRITTEN_CWD);
+      write(
+        join(root, "tmp", "app", "chats", `session-${stamp}-${session.id.slice(0, 8)}.jsonl`),
+        jsonLines([meta, ...messages]),
+      );
     }
   },
 

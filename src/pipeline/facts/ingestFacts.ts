@@ -235,6 +235,7 @@ async function apply(ctx: Ctx, p: Planned): Promise<FactOutcome> {
     ...(input.provenance.ref ? { ref: input.provenance.ref } : {}),
     ...(input.provenance.project ? { project: input.provenance.project } : {}),
     provenance: provenanceOf(p.fact, input.provenance),
+    ...(p.fact.occurredAt === undefined ? {} : { occurredAt: p.fact.occurredAt }),
   });
   const id = remembered.id;
   if (remembered.status === "skipped" || id === undefined)

@@ -5,6 +5,7 @@ import { GLOBAL_WORKSPACE } from "../../workspace/workspacePaths.js";
 import type { Stage1Output } from "../phase1/types.js";
 import { type IngestFactsConfig, ingestFacts } from "./ingestFacts.js";
 import { statesUserWideHabit } from "./statesUserWideHabit.js";
+import type { Fact } from "./types.js";
 
 /**
  * Sends a stage-1 output's facts into the memory store. A preference stated as the user's habit
@@ -30,13 +31,23 @@ export async function ingestStage1Facts(
     output.sessionId,
     output.facts.flatMap((fact) => fact.evidence),
   );
-  const facts = output.facts.map((fact) => ({
-    ...fact,
-    evidence: fact.evidence.flatMap((id) => {
-      const seq = positions.get(id);
-      return seq === undefined ? [] : [seq];
-    }),
-  }));
+  const times = deps.store.storage.items.times(
+    output.sessionId,
+    output.facts.flatMap((fact) => fact.evidence),
+  );
+  const sessionTime = deps.store.storage.sessions.get(output.sessionId)?.updatedAt;
+  const facts: Fact[] = output.facts.map((fact) => {
+    const said = fact.evidence.flatMap((id) => times.get(id) ?? []);
+    const occurredAt = said.length > 0 ? Math.max(...said) : sessionTime;
+    return {
+      ...fact,
+      evidence: fact.evidence.flatMap((id) => {
+        const seq = positions.get(id);
+        return seq === undefined ? [] : [seq];
+      }),
+      ...(occurredAt === undefined ? {} : { occurredAt }),
+    };
+  });
   const isUserLevel = (fact: Stage1Output["facts"][number]) =>
     fact.type === "preference" && statesUserWideHabit(fact.content);
   const groups = [

@@ -3,7 +3,12 @@ import type { ExtractedFact } from "../phase1/types.js";
 
 export { type EntityTriple, type FactType, factTypes } from "../phase1/types.js";
 
-export type Fact = ExtractedFact;
+/**
+ * A fact with, when known, when it was said (epoch ms): the time of its latest evidence item, else the
+ * session's. It dates the memory, so that a later statement about the same subject supersedes it
+ * whatever order sessions are extracted in.
+ */
+export type Fact = ExtractedFact & { occurredAt?: number };
 
 export interface FactProvenance {
   sessionId?: string;

@@ -21,11 +21,13 @@ export function staleStatements(storage: Storage, scopes: string[] | "all", limi
     const key = `${record.scope}\u0000${record.contentHash}`;
     if (seen.has(key)) continue;
     seen.add(key);
+    const successor = liveSuccessor(storage, record);
     out.push({
       scope: record.scope,
       statement: record.content,
-      replacement: liveSuccessor(storage, record)?.content ?? null,
-      at: record.supersededAt ?? record.deletedAt ?? record.updatedAt,
+      replacement: successor?.content ?? null,
+      // The day the change was said (the successor's own date) reads better than the day cairn noticed it.
+      at: successor?.occurredAt ?? record.supersededAt ?? record.deletedAt ?? record.updatedAt,
     });
   }
   return out;

@@ -155,6 +155,17 @@ export class ItemsRepository {
     return new Map(rows.map((row) => [row.id, row.seq]));
   }
 
+  /** When the items `ids` of a session were said (epoch ms), for those that carry a time. */
+  times(sessionId: string, ids: readonly number[]): Map<number, number> {
+    if (ids.length === 0) return new Map();
+    const rows = this.sql
+      .get(
+        "SELECT id, ts FROM items WHERE session_id = ? AND ts IS NOT NULL AND id IN (SELECT value FROM json_each(?))",
+      )
+      .all(sessionId, JSON.stringify(ids)) as Array<{ id: number; ts: number }>;
+    return new Map(rows.map((row) => [row.id, row.ts]));
+  }
+
   /** The session's items in order, optionally limited to an id range (inclusive). */
   list(sessionId: string, range: { fromId?: number; toId?: number } = {}): ItemRecord[] {
     const rows = this.sql
