@@ -117,10 +117,13 @@ describe("the pipeline's modes", () => {
   });
 
   it("with pipeline.mutationsFrozen the revise jobs wait", async () => {
-    const frozen = tempHome({ "pipeline.mutationsFrozen": true });
-    const local = new Cairn({ home: frozen.home, env: frozen.env });
+    const frozen = tempHome();
+    // Written raw before the brake was pulled: its revise job is still pending.
+    const before = new Cairn({ home: frozen.home, env: frozen.env });
+    await before.memories.remember([{ content: "The API listens on port 3000 locally", scope: "app" }]);
+    before.close();
+    const local = new Cairn({ home: frozen.home, env: frozen.env, config: { "pipeline.mutationsFrozen": true } });
     try {
-      await local.memories.remember([{ content: "The API listens on port 3000 locally", scope: "app" }]);
       expect((await local.revise()).done).toBe(0);
       expect(local.storage.jobs.get(REVISE_KIND, "1")?.status).toBe("pending");
     } finally {

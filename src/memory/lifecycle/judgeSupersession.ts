@@ -198,8 +198,13 @@ function valueChanged(n: StatementTokens, o: StatementTokens): Judgement | undef
   const common = shared(n.subject, o.subject).length;
   const differing = missing(n.subject, o.subject).length + missing(o.subject, n.subject).length;
   const what = `value change: ${oldValues.join(", ")} -> ${newValues.join(", ")}`;
-  if ((differing === 0 && common >= 3) || (differing <= 1 && common >= 5))
+  // One slot changed is an update; several at once ("`pnpm test` failed with X" against "`pnpm test:e2e`
+  // failed with Y") are more likely two statements about different things, for a person to judge.
+  const oneSlot = oldValues.length === 1 && newValues.length === 1;
+  if (oneSlot && ((differing === 0 && common >= 3) || (differing <= 1 && common >= 5)))
     return { verdict: "supersede", reason: what };
+  if (!oneSlot && differing === 0 && common >= 3)
+    return { verdict: "review", reason: `${what}; more than one value differs` };
   if ((differing === 0 && common === 2) || (differing <= 1 && common >= 3))
     return { verdict: "review", reason: `${what}; the statements differ a little more than a value` };
   return undefined;
