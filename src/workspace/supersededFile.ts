@@ -22,6 +22,9 @@ const fileSchema = z.object({
   ),
 });
 
+/** How many stale statements the file keeps, newest first. */
+export const SUPERSEDED_FILE_LIMIT = 500;
+
 /** Writes the list when it changed; phase 2 keeps it current on every run. */
 export function writeSupersededFile(memoriesRoot: string, statements: readonly StaleStatement[]): void {
   const text = `${JSON.stringify({ version: 1, statements }, null, 1)}\n`;

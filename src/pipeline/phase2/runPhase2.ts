@@ -11,7 +11,7 @@ import { type Clock, DAY_MS } from "../../util/clock.js";
 import { errorMessage } from "../../util/errors.js";
 import { writeProjectIndex } from "../../workspace/projectIndex.js";
 import { StaleMatcher, type StaleStatement, staleAsSeenFrom } from "../../workspace/staleStatements.js";
-import { writeSupersededFile } from "../../workspace/supersededFile.js";
+import { SUPERSEDED_FILE_LIMIT, writeSupersededFile } from "../../workspace/supersededFile.js";
 import { VersionedDir } from "../../workspace/versionedDir.js";
 import {
   GLOBAL_WORKSPACE,
@@ -209,7 +209,6 @@ interface RunTriggers {
 }
 
 /** The most recent stale memories the injection guard reads (`superseded.json`). */
-const SUPERSEDED_FILE_LIMIT = 500;
 
 function sameMarks(a: Record<string, string>, b: Record<string, string>): boolean {
   const keys = Object.keys(a);
