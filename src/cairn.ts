@@ -18,7 +18,7 @@ import { recallScopes, rememberScope } from "./memory/scopes.js";
 import type { RecallResponse, RememberInput, RememberOutcome } from "./memory/types.js";
 import { type CycleOptions, type CycleReports, runCycle, type ScanOptions } from "./pipeline/cycle.js";
 import { ingestConfigOf } from "./pipeline/facts/ingestFacts.js";
-import { ingestPendingFacts } from "./pipeline/facts/ingestPending.js";
+import { type FactsReport, ingestOutput, ingestPendingFacts } from "./pipeline/facts/ingestPending.js";
 import { ingestStage1Facts } from "./pipeline/facts/stage1Facts.js";
 import { generateHints, type HintsReport } from "./pipeline/hints/generateHints.js";
 import { type Phase1Options, type Phase1Report, runPhase1 } from "./pipeline/phase1/runPhase1.js";
@@ -51,6 +51,7 @@ import { PHASE1_KIND } from "./store/queue/jobKinds.js";
 import { Storage } from "./store/storage.js";
 import { assertStoreUsable } from "./store/storeCheck.js";
 import { withWriteTx } from "./store/tx.js";
+import type { Stage1Output } from "./store/types/stage1Output.js";
 import { type Clock, HOUR_MS, systemClock } from "./util/clock.js";
 import { CairnError } from "./util/errors.js";
 import { SUPERSEDED_FILE_LIMIT, writeSupersededFile } from "./workspace/supersededFile.js";
@@ -467,11 +468,28 @@ export class Cairn {
     return this.handingBackLeases(async () => {
       // Sessions leased by a cairn process that crashed on this host are due now, not when the lease ends.
       if (!options.dryRun) this.storage.jobs.reclaimStopped(PHASE1_KIND);
+      // Each session's facts go in as soon as its output is stored, in its concurrency slot; the sweep
+      // after phase 1 takes what is left (outputs of earlier runs, and any that failed just now).
+      const facts = this.factIngest(resolved.default);
+      const inline = { outputs: 0, written: 0 };
+      const afterOutput = async (sessionId: string) => {
+        const output = facts && this.storage.stage1.get(sessionId);
+        if (!facts || !output) return;
+        // A failure leaves the output pending: the sweep retries it and reports it.
+        const tally: FactsReport = { outputs: 0, written: 0, failed: 0, errors: [] };
+        if (await ingestOutput(facts, output, tally)) {
+          inline.outputs += tally.outputs;
+          inline.written += tally.written;
+        }
+      };
       const report = await runPhase1(
         { storage: this.storage, config: this.config, clock: this.clock, llm: resolved.default },
-        options,
+        { ...options, ...(options.dryRun || !facts ? {} : { afterOutput }) },
       );
-      if (!options.dryRun) report.facts = await this.ingestPendingFacts(resolved.default);
+      if (!options.dryRun) {
+        const swept = await this.ingestPendingFacts(resolved.default);
+        report.facts = { ...swept, outputs: swept.outputs + inline.outputs, written: swept.written + inline.written };
+      }
       return report;
     });
   }
@@ -497,18 +515,22 @@ export class Cairn {
 
   /** The fact stage under the `pipeline` modes; `enabled: false` leaves every output pending. */
   private async ingestPendingFacts(llm: ResolvedLlm["default"]): Promise<NonNullable<Phase1Report["facts"]>> {
-    const { pipeline, extraction } = this.config;
-    if (!pipeline.enabled) {
-      return { outputs: 0, written: 0, failed: 0, errors: [], skipped: "pipeline.enabled is false" };
-    }
+    const facts = this.factIngest(llm);
+    if (!facts) return { outputs: 0, written: 0, failed: 0, errors: [], skipped: "pipeline.enabled is false" };
+    return ingestPendingFacts({ ...facts, concurrency: this.config.extraction.concurrency });
+  }
+
+  /** How a stage-1 output's facts are ingested under the `pipeline` modes; null when the pipeline is off. */
+  private factIngest(llm: ResolvedLlm["default"]) {
+    const { pipeline } = this.config;
+    if (!pipeline.enabled) return null;
     const config = ingestConfigOf(pipeline);
-    return ingestPendingFacts({
+    return {
       stage1: this.storage.stage1,
-      ingest: (output) =>
+      ingest: (output: Stage1Output) =>
         ingestStage1Facts(output, { store: this.memories, db: this.storage.db, llm, now: this.clock, config }),
       clock: this.clock,
-      concurrency: extraction.concurrency,
-    });
+    };
   }
 
   /** The main job: one pipeline cycle (pipeline/cycle.ts), the same steps the daemon and the background run take. */

@@ -16,6 +16,28 @@ const BATCH = 50;
  * (refilled from the store as it drains, so no batch boundary idles a worker): their model calls
  * overlap, their writes (short synchronous transactions) serialize by themselves.
  */
+/**
+ * Ingests one stage-1 output's facts and marks it ingested, adding to `totals`; false when it failed
+ * (it then stays pending). Used for each output as phase 1 stores it, and by the sweep below.
+ */
+export async function ingestOutput(
+  deps: Pick<Parameters<typeof ingestPendingFacts>[0], "stage1" | "ingest" | "clock">,
+  output: Stage1Output,
+  totals: FactsReport,
+): Promise<boolean> {
+  try {
+    const { written } = await deps.ingest(output);
+    deps.stage1.markFactsIngested(output.sessionId, output.generatedAt, deps.clock());
+    totals.outputs += 1;
+    totals.written += written;
+    return true;
+  } catch (error) {
+    totals.failed += 1;
+    totals.errors.push({ sessionId: output.sessionId, error: errorMessage(error) });
+    return false;
+  }
+}
+
 export async function ingestPendingFacts(deps: {
   stage1: Pick<Stage1Repository, "pendingFacts" | "markFactsIngested">;
   ingest: (output: Stage1Output) => Promise<{ written: number }>;
@@ -45,16 +67,7 @@ export async function ingestPendingFacts(deps: {
   };
   const worker = async () => {
     for (let output = next(); output; output = next()) {
-      try {
-        const { written } = await deps.ingest(output);
-        deps.stage1.markFactsIngested(output.sessionId, output.generatedAt, deps.clock());
-        taken.delete(output.sessionId);
-        totals.outputs += 1;
-        totals.written += written;
-      } catch (error) {
-        totals.failed += 1;
-        totals.errors.push({ sessionId: output.sessionId, error: errorMessage(error) });
-      }
+      if (await ingestOutput(deps, output, totals)) taken.delete(output.sessionId);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, deps.concurrency ?? 1) }, worker));

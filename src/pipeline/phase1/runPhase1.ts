@@ -77,6 +77,11 @@ export interface Phase1Options {
   dryRun?: boolean;
   sessionIds?: readonly string[];
   onJob?: (report: Phase1JobReport, done: number, total: number) => void;
+  /**
+   * Runs in the session's concurrency slot once its output is stored: the fact stage of that session,
+   * so that its decisions overlap with the other sessions' model calls instead of waiting for all.
+   */
+  afterOutput?: (sessionId: string) => Promise<void>;
 }
 
 class LeaseLost extends Error {}
@@ -142,6 +147,7 @@ export async function runPhase1(deps: Phase1Deps, options: Phase1Options = {}): 
         limit(async () => {
           const job = await processLease(deps, lease, budget, report);
           heartbeat.done(lease);
+          if (job.outcome === "succeeded") await options.afterOutput?.(job.sessionId);
           report.jobs.push(job);
           done += 1;
           options.onJob?.(job, done, leases.length);

@@ -93,7 +93,10 @@ export function consolidateOffline(input: ConsolidationInput, inputs: readonly S
     ),
     // Current facts of the project (the port, the database, the package manager): what a session most
     // often needs at its start. Superseded ones never reach here, they were dropped from the inputs.
-    block("Facts and fixes", knowledge.slice(0, 8).map((s) => `- ${s.text}`)),
+    block(
+      "Facts and fixes",
+      knowledge.slice(0, 8).map((s) => `- ${s.text}`),
+    ),
     block("What is in memory", [
       "- `MEMORY.md`: preferences, decisions, procedures, failures and fixes, and tasks by group, with citations.",
       ...skills.map((skill) => `- \`skills/${skill.name}/SKILL.md\`: ${skill.description}`),
