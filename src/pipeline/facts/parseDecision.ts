@@ -24,14 +24,7 @@ export const decisionsAnswerSchema = z.object({
 /** The JSON Schema sent to providers with a structured-output mode. */
 export const decisionsJsonSchema = modelJsonSchema(decisionsAnswerSchema);
 
-/** Strips `<think>` blocks and Markdown fences some models wrap around JSON. */
-export function cleanModelJson(text: string): string {
-  return text
-    .replace(/<think>[\s\S]*?<\/think>/gi, "")
-    .replace(/^\s*```(?:json)?\s*/i, "")
-    .replace(/\s*```\s*$/, "")
-    .trim();
-}
+import { cleanModelJson } from "../../providers/llm/readModelJson.js";
 
 /**
  * Validates one decision: a known action, a target among the candidates for UPDATE and DELETE, a

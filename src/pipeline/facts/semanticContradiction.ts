@@ -2,10 +2,10 @@ import { z } from "zod";
 import { quoteAsData } from "../../prompts/quoteAsData.js";
 import { loadPrompt } from "../../prompts/template.js";
 import { modelJsonSchema } from "../../providers/llm/modelJsonSchema.js";
+import { cleanModelJson } from "../../providers/llm/readModelJson.js";
 import type { LlmProvider } from "../../providers/llm/types.js";
 import { errorMessage } from "../../util/errors.js";
 import type { Contradiction } from "./contradiction.js";
-import { cleanModelJson } from "./parseDecision.js";
 
 /** The answer contradiction_check.md asks for. */
 export const contradictionAnswerSchema = z.object({

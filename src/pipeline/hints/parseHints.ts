@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { modelJsonSchema } from "../../providers/llm/modelJsonSchema.js";
-import { cleanModelJson } from "../facts/parseDecision.js";
+import { readModelJson } from "../../providers/llm/readModelJson.js";
 
 /** Longer than this is not a question but a paragraph; such answers are dropped, not cut. */
 const MAX_HINT_CHARS = 300;
@@ -25,13 +25,9 @@ const questionSchema = hintsAnswerSchema.shape.questions.element;
  * throwing, so the worker can record it and retry.
  */
 export function parseHints(text: string, max: number): { hints: string[] } | { problem: string } {
-  let value: unknown;
-  try {
-    value = JSON.parse(cleanModelJson(text));
-  } catch {
-    return { problem: "the answer is not JSON" };
-  }
-  const parsed = lenientAnswerSchema.safeParse(value);
+  const json = readModelJson(text);
+  if ("problem" in json) return json;
+  const parsed = lenientAnswerSchema.safeParse(json.value);
   if (!parsed.success) return { problem: 'the answer has no "questions" list' };
   const items = Array.isArray(parsed.data) ? parsed.data : parsed.data.questions;
   const seen = new Set<string>();

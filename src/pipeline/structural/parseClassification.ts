@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { modelJsonSchema } from "../../providers/llm/modelJsonSchema.js";
+import { readModelJson } from "../../providers/llm/readModelJson.js";
 import type { MentionKind } from "../../store/contracts/aspects.js";
 import { canonicalAspectName } from "../../store/repositories/aspectRepository.js";
-import { cleanModelJson } from "../facts/parseDecision.js";
 import { ENTITY_TYPES, type EntityType } from "./aspectSuggestions.js";
 
 /** Longer than this is a sentence, not the name of a part of a thing. */
@@ -45,13 +45,9 @@ export interface ParsedClassification {
  * never files some facts under wrong aspects: the job fails and the queue retries it.
  */
 export function parseClassification(text: string, count: number): ParsedClassification | { problem: string } {
-  let value: unknown;
-  try {
-    value = JSON.parse(cleanModelJson(text));
-  } catch {
-    return { problem: "the answer is not JSON" };
-  }
-  const parsed = lenientAnswerSchema.safeParse(value);
+  const json = readModelJson(text);
+  if ("problem" in json) return json;
+  const parsed = lenientAnswerSchema.safeParse(json.value);
   if (!parsed.success) return { problem: 'the answer has no "facts" list' };
   const items = Array.isArray(parsed.data) ? parsed.data : parsed.data.facts;
   const facts: ParsedClassification["facts"] = [];
