@@ -31,6 +31,16 @@ export function subjectWords(content: string): string[] {
 }
 
 /**
+ * The command, file or setting a memory opens with, when its first words are a code span
+ * ("`notes sync` copies ...", "`src/db.ts` holds ..."): coding memories written that way are
+ * statements about that thing, whatever else their words share. Whitespace inside is collapsed.
+ */
+export function leadingCodeSpan(content: string): string | undefined {
+  const match = /^\s*`([^`\n]{2,80})`/.exec(content);
+  return match ? match[1]!.trim().replace(/\s+/g, " ") : undefined;
+}
+
+/**
  * How much two memories share what they are about, in [0, 1]: twice the weight of the subject words
  * they share over the weight of both memories' subject words (the Dice coefficient; each word weighs
  * 1 unless `weight` says otherwise, e.g. its IDF). Symmetric, so a short memory that shares two words

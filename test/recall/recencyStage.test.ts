@@ -76,6 +76,25 @@ describe("recency stage", () => {
     expect([...out[0]!.sources]).toEqual(["recency"]);
   });
 
+  it("pairs two statements that open with the same command, whatever the rest of their words", async () => {
+    const candidates = [
+      candidate(1, 0.9, { content: "`notes sync` copies the notes folder to the backup host with rsync" }),
+      candidate(2, 0.7, { content: "`notes new` opens a fresh note in the editor" }),
+      candidate(3, 0.5, { content: "`notes sync` commits every change and pushes it to the git remote" }),
+    ];
+    const ctx = context({
+      1: { occurredAt: 10 * day, createdAt: 0 },
+      2: { occurredAt: 30 * day, createdAt: 0 },
+      3: { occurredAt: 20 * day, createdAt: 0 },
+    });
+    const out = (await stage.apply(ctx, candidates)).sort(byScoreDesc);
+    expect(out.map((c) => [c.id, c.score])).toEqual([
+      [3, 0.9],
+      [2, 0.7],
+      [1, 0.5],
+    ]);
+  });
+
   it("falls back to when a memory was stored, and keeps the order when the newer one already leads", async () => {
     const make = () => [
       candidate(1, 0.9, { content: "The API server listens on port 3000" }),

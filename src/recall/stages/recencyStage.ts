@@ -1,6 +1,6 @@
 import type { RecallConfig } from "../../config/recallConfig.js";
 import { byScoreDesc, type Candidate } from "../candidate.js";
-import { subjectOverlap, subjectWords } from "../sameSubject.js";
+import { leadingCodeSpan, subjectOverlap, subjectWords } from "../sameSubject.js";
 import type { RecallStage } from "../stage.js";
 
 /**
@@ -23,15 +23,20 @@ export function recencyStage(options: RecallConfig["recency"]): RecallStage {
       const head = window(ctx, candidates);
       if (head.length < 2) return candidates;
       const words = new Map(head.map((c) => [c.id, subjectWords(c.content ?? "")]));
+      const leads = new Map(head.map((c) => [c.id, leadingCodeSpan(c.content ?? "")]));
       const plain = new Set<string>();
+      // Two statements that open with the same command or file are about it, however they word the rest.
+      const sameLead = new Set<string>();
       for (let i = 0; i < head.length; i++) {
         for (let j = i + 1; j < head.length; j++) {
           const [a, b] = [head[i]!, head[j]!];
-          if (a.ref.scope === b.ref.scope && subjectOverlap(words.get(a.id)!, words.get(b.id)!) >= options.minOverlap)
-            plain.add(`${a.id}:${b.id}`);
+          if (a.ref.scope !== b.ref.scope) continue;
+          if (subjectOverlap(words.get(a.id)!, words.get(b.id)!) >= options.minOverlap) plain.add(`${a.id}:${b.id}`);
+          const lead = leads.get(a.id);
+          if (lead !== undefined && lead === leads.get(b.id)) sameLead.add(`${a.id}:${b.id}`);
         }
       }
-      if (plain.size === 0) return candidates;
+      if (plain.size === 0 && sameLead.size === 0) return candidates;
       // Counted by rarity too: words most memories of the store use (a speaker's or the project's
       // name) cannot make two memories the same subject alone. Looked up for the few close pairs only.
       const close = new Set([...plain].flatMap((key) => key.split(":").map(Number)));
@@ -40,9 +45,11 @@ export function recencyStage(options: RecallConfig["recency"]): RecallStage {
       ]);
       const corpus = Math.max(1, ctx.deps.search.corpusSizeEstimate());
       const idf = (word: string) => Math.log(1 + corpus / Math.max(1, frequencies.get(word) ?? 0));
-      const pairs = sameSubjectPairs(head, (a, b) =>
-        plain.has(`${a.id}:${b.id}`) ? subjectOverlap(words.get(a.id)!, words.get(b.id)!, idf) : 0,
-      ).filter((pair) => pair.overlap >= options.minOverlap);
+      const pairs = sameSubjectPairs(head, (a, b) => {
+        const key = `${a.id}:${b.id}`;
+        const shared = plain.has(key) ? subjectOverlap(words.get(a.id)!, words.get(b.id)!, idf) : 0;
+        return sameLead.has(key) ? Math.max(shared, options.minOverlap) : shared;
+      }).filter((pair) => pair.overlap >= options.minOverlap);
       if (pairs.length === 0) return candidates;
       const ids = pairs.flatMap((pair) => [pair.a.id, pair.b.id]);
       const times = new Map(
