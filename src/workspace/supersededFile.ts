@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { z } from "zod";
 import { writeFileAtomic } from "../util/atomicWrite.js";
 import type { StaleStatement } from "./staleStatements.js";
 
@@ -10,17 +9,20 @@ export const SUPERSEDED_FILE = "superseded.json";
 /** Readers refuse a larger file. */
 export const SUPERSEDED_FILE_MAX_BYTES = 8 * 1024 * 1024;
 
-const fileSchema = z.object({
-  version: z.literal(1),
-  statements: z.array(
-    z.object({
-      scope: z.string(),
-      statement: z.string(),
-      replacement: z.string().nullable(),
-      at: z.number(),
-    }),
-  ),
-});
+/**
+ * One entry as written. Checked by hand, not with zod: this file is read by every session-start
+ * injection, and loading zod's chunk there cost more than the whole read.
+ */
+function isStatement(value: unknown): value is StaleStatement {
+  if (typeof value !== "object" || value === null) return false;
+  const entry = value as Record<string, unknown>;
+  return (
+    typeof entry.scope === "string" &&
+    typeof entry.statement === "string" &&
+    (entry.replacement === null || typeof entry.replacement === "string") &&
+    typeof entry.at === "number"
+  );
+}
 
 /** How many stale statements the file keeps, newest first. */
 export const SUPERSEDED_FILE_LIMIT = 500;
@@ -44,8 +46,9 @@ export function writeSupersededFile(memoriesRoot: string, statements: readonly S
  */
 export function parseSupersededFile(text: string): StaleStatement[] {
   try {
-    const parsed = fileSchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data.statements : [];
+    const parsed = JSON.parse(text) as { version?: unknown; statements?: unknown };
+    if (parsed?.version !== 1 || !Array.isArray(parsed.statements) || !parsed.statements.every(isStatement)) return [];
+    return parsed.statements.map(({ scope, statement, replacement, at }) => ({ scope, statement, replacement, at }));
   } catch {
     return [];
   }
