@@ -411,7 +411,10 @@ export class Cairn {
 
   /** Replaces one memory by a new text and/or type, stored like any remember and superseding the old one. */
   async editMemory(request: { id: number; content?: string; type?: string; reason?: string }): Promise<MemoryChange> {
-    return this.changed(await editMemory(this.memories, parseRequest(editRequest, request)));
+    const change = await editMemory(this.memories, parseRequest(editRequest, request));
+    // The new text is revised like any remembered one (it may replace another memory of its scope).
+    if (change.replacedBy !== undefined) await this.revise({ ids: [change.replacedBy] });
+    return this.changed(change);
   }
 
   /** Brings back a forgotten or replaced memory. */
