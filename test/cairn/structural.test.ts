@@ -154,10 +154,10 @@ describe("cairn run and cairn status (CLI), offline", () => {
     ).toBe(0);
     const run = runCli(["run"], { env });
     expect(run.status).toBe(0);
-    expect(run.stdout).toContain("structural classification skipped: no model configured (1 fact waiting)");
+    expect(run.stdout).toContain("structural classification skipped: no model configured (1 entity mention waiting)");
     const status = runCli(["status"], { env });
     expect(status.stdout).toMatch(
-      /structural {3}0 aspects, 0 classified, 1 fact waiting; last pass .* skipped: no model configured/,
+      /structural {3}0 aspects, 0 classified, 1 entity mention waiting; last pass .* skipped: no model configured/,
     );
   });
 });

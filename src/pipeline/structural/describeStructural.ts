@@ -18,7 +18,10 @@ export function describeStructural(report: StructuralReport): string | undefined
   return `structural: ${parts.join(", ")}`;
 }
 
-/** "1 fact waiting", "12 facts waiting". */
+/**
+ * "1 entity mention waiting", "12 entity mentions waiting": what waits is each memory's link to each
+ * entity it names (a memory naming three tools waits three times), so "facts" would overstate it.
+ */
 export function factsWaiting(count: number): string {
-  return `${count} ${count === 1 ? "fact" : "facts"} waiting`;
+  return `${count} entity ${count === 1 ? "mention" : "mentions"} waiting`;
 }
