@@ -270,7 +270,9 @@ describe("classifyStructure", () => {
     const fact = await store.remember({ content: "the Orion api listens on port 8080 locally", scope });
     const report = await classifyStructure(deps);
     expect(report).toMatchObject({ outcome: "skipped", reason: "no model configured", waiting: 2, calls: 0 });
-    expect(describeStructural(report)).toBe("structural classification skipped: no model configured (2 entity mentions waiting)");
+    expect(describeStructural(report)).toBe(
+      "structural classification skipped: no model configured (2 entity mentions waiting)",
+    );
     expect(db.prepare("SELECT count(*) AS n FROM jobs WHERE kind = ?").get(STRUCTURAL_KIND)).toEqual({ n: 0 });
     // Decision auto-protection (seed 004): constraint and importance 0.85 for decision language, 0.5 otherwise.
     expect(store.get(decision.id!)).toMatchObject({ importance: 0.85, type: "decision" });
