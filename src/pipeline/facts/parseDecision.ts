@@ -24,7 +24,7 @@ export const decisionsAnswerSchema = z.object({
 /** The JSON Schema sent to providers with a structured-output mode. */
 export const decisionsJsonSchema = modelJsonSchema(decisionsAnswerSchema);
 
-import { cleanModelJson } from "../../providers/llm/readModelJson.js";
+import { readModelJson } from "../../providers/llm/readModelJson.js";
 
 /**
  * Validates one decision: a known action, a target among the candidates for UPDATE and DELETE, a
@@ -51,13 +51,8 @@ export function readDecision(value: unknown, candidateIds: number[]): { decision
 
 /** One decision answer as text (JSON, maybe fenced). */
 export function parseDecision(text: string, candidateIds: number[]): { decision: FactDecision } | { problem: string } {
-  let value: unknown;
-  try {
-    value = JSON.parse(cleanModelJson(text));
-  } catch {
-    return { problem: "decision is not JSON" };
-  }
-  return readDecision(value, candidateIds);
+  const json = readModelJson(text);
+  return "problem" in json ? { problem: "decision is not JSON" } : readDecision(json.value, candidateIds);
 }
 
 /**
@@ -71,12 +66,9 @@ export function parseDecisions(
 ): { decisions: Map<number, FactDecision>; problems: string[] } {
   const decisions = new Map<number, FactDecision>();
   const problems: string[] = [];
-  let value: unknown;
-  try {
-    value = JSON.parse(cleanModelJson(text));
-  } catch {
-    return { decisions, problems: ["the decisions answer is not JSON"] };
-  }
+  const json = readModelJson(text);
+  if ("problem" in json) return { decisions, problems: ["the decisions answer is not JSON"] };
+  const { value } = json;
   const list = typeof value === "object" && value !== null ? (value as { decisions?: unknown }).decisions : undefined;
   if (!Array.isArray(list)) return { decisions, problems: ["the decisions answer has no decisions list"] };
   for (const item of list) {

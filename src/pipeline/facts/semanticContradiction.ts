@@ -2,7 +2,7 @@ import { z } from "zod";
 import { quoteAsData } from "../../prompts/quoteAsData.js";
 import { loadPrompt } from "../../prompts/template.js";
 import { modelJsonSchema } from "../../providers/llm/modelJsonSchema.js";
-import { cleanModelJson } from "../../providers/llm/readModelJson.js";
+import { readModelJson } from "../../providers/llm/readModelJson.js";
 import type { LlmProvider } from "../../providers/llm/types.js";
 import { errorMessage } from "../../util/errors.js";
 import type { Contradiction } from "./contradiction.js";
@@ -52,7 +52,8 @@ export async function detectSemanticContradiction(input: {
       }),
       timedOut,
     ]);
-    const parsed = contradictionAnswerSchema.safeParse(parseJson(answer.text));
+    const json = readModelJson(answer.text);
+    const parsed = contradictionAnswerSchema.safeParse("value" in json ? json.value : undefined);
     if (!parsed.success) {
       input.warnings.push("semantic contradiction check: unreadable answer; treated as no contradiction");
       return null;
@@ -66,13 +67,5 @@ export async function detectSemanticContradiction(input: {
   } finally {
     clearTimeout(timer);
     timedOut.catch(() => {});
-  }
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(cleanModelJson(text));
-  } catch {
-    return undefined;
   }
 }

@@ -1,5 +1,5 @@
 /** Strips `<think>` blocks and Markdown fences some models wrap around JSON. */
-export function cleanModelJson(text: string): string {
+function cleanModelJson(text: string): string {
   return text
     .replace(/<think>[\s\S]*?<\/think>/gi, "")
     .replace(/^\s*```(?:json)?\s*/i, "")
