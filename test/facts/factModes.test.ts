@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Cairn } from "../../src/cairn.js";
+import { chatAnswer, chatRequest, quotedData } from "../helpers/fakeChatModel.js";
 import { type LoopbackServer, type RecordedRequest, startLoopbackServer } from "../helpers/loopbackServer.js";
 import { runCli } from "../helpers/runCli.js";
 import { tempDir } from "../helpers/tempDir.js";
@@ -17,16 +18,12 @@ const overlap = (a: string, b: string) => [...words(a)].filter((w) => words(b).h
 
 /** An OpenAI-compatible model: stage-1 answers with facts; the decision call UPDATEs the closest candidate. */
 function reply(request: RecordedRequest) {
-  const body = request.body as {
-    messages: Array<{ role: string; content: string }>;
-    response_format?: { json_schema?: { name?: string } };
-  };
-  const prompt = body.messages.find((m) => m.role === "user")?.content ?? "";
+  const { prompt, schema } = chatRequest(request);
   let answer: unknown;
-  if (body.response_format?.json_schema?.name === "fact_decisions") {
-    const data = JSON.parse(/<<<MEMORY DATA \w+>>>\n(.*)\n<<<END/s.exec(prompt)![1]!) as {
+  if (schema === "fact_decisions") {
+    const data = quotedData<{
       facts: Array<{ fact: number; content: string; candidates: Array<{ id: number; content: string }> }>;
-    };
+    }>(prompt);
     answer = {
       decisions: data.facts.map((f) => {
         const closest = [...f.candidates].sort(
@@ -45,8 +42,7 @@ function reply(request: RecordedRequest) {
       entities: [],
     };
   }
-  const content = JSON.stringify(answer);
-  return { body: { choices: [{ message: { role: "assistant", content }, finish_reason: "stop" }], usage: {} } };
+  return chatAnswer(answer);
 }
 
 describe("the fact stage on the path cairn extract and cairn run take", () => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Cairn } from "../../src/cairn.js";
 import type { SourceAgent } from "../../src/sources/registry.js";
 import { DAY_MS } from "../../src/util/clock.js";
+import { chatAnswer, chatRequest, quotedData } from "../helpers/fakeChatModel.js";
 import { type LoopbackServer, type RecordedRequest, startLoopbackServer } from "../helpers/loopbackServer.js";
 import { tempDir } from "../helpers/tempDir.js";
 import { transcriptWriters, WRITTEN_CWD } from "../sources/transcriptWriters.js";
@@ -49,14 +50,10 @@ function decide(fact: DecisionData["facts"][number]) {
 }
 
 function reply(request: RecordedRequest) {
-  const body = request.body as {
-    messages: Array<{ role: string; content: string }>;
-    response_format?: { json_schema?: { name?: string } };
-  };
-  const prompt = body.messages.find((m) => m.role === "user")?.content ?? "";
+  const { prompt, schema } = chatRequest(request);
   let answer: unknown;
-  if (body.response_format?.json_schema?.name === "fact_decisions") {
-    const data = JSON.parse(/<<<MEMORY DATA \w+>>>\n(.*)\n<<<END/s.exec(prompt)![1]!) as DecisionData;
+  if (schema === "fact_decisions") {
+    const data = quotedData<DecisionData>(prompt);
     answer = { decisions: data.facts.map((f) => ({ fact: f.fact, confidence: 0.9, ...decide(f) })) };
   } else {
     const facts = prompt.includes("pnpm") ? NEWER_FACTS : OLDER_FACTS;
@@ -69,9 +66,7 @@ function reply(request: RecordedRequest) {
       entities: [],
     };
   }
-  return {
-    body: { choices: [{ message: { role: "assistant", content: JSON.stringify(answer) }, finish_reason: "stop" }] },
-  };
+  return chatAnswer(answer);
 }
 
 const IDS: Partial<Record<SourceAgent, [string, string]>> = {
