@@ -152,23 +152,7 @@ export class MemoryStore {
 
   /** Tombstones a memory (never a hard delete) and records why. */
   forget(id: number, options: { who?: string; reason?: string } = {}): boolean {
-    assertWritable(this.options.frozen);
-    const now = this.clock();
-    const { memories, vectors, history } = this.storage;
-    return withWriteTx(this.storage.db, () => {
-      const record = memories.get(id);
-      if (!record || record.deletedAt !== null || !memories.tombstone(id, now)) return false;
-      vectors.remove(id);
-      history.add({
-        memoryId: id,
-        event: "deleted",
-        oldContent: record.content,
-        who: options.who ?? null,
-        reason: options.reason ?? null,
-        now,
-      });
-      return true;
-    });
+    return this.retire(id, options, { event: "deleted", tombstone: (now) => this.storage.memories.tombstone(id, now) });
   }
 
   /**
@@ -176,20 +160,34 @@ export class MemoryStore {
    * workspaces, kept in the table and the history (`recall --include-superseded` shows it).
    */
   supersede(oldId: number, newId: number, options: { who?: string; reason?: string } = {}): boolean {
+    if (oldId === newId) return false;
+    return this.retire(oldId, options, {
+      event: "superseded",
+      metadata: { supersededBy: newId },
+      tombstone: (now) => this.storage.memories.supersede(oldId, newId, now),
+    });
+  }
+
+  /** Takes a live memory out of recall (`tombstone` marks the row), its vector with it, and records why. */
+  private retire(
+    id: number,
+    options: { who?: string; reason?: string },
+    how: { event: string; metadata?: Record<string, unknown>; tombstone: (now: number) => boolean },
+  ): boolean {
     assertWritable(this.options.frozen);
     const now = this.clock();
     const { memories, vectors, history } = this.storage;
     return withWriteTx(this.storage.db, () => {
-      const record = memories.get(oldId);
-      if (!record || oldId === newId || !memories.supersede(oldId, newId, now)) return false;
-      vectors.remove(oldId);
+      const record = memories.get(id);
+      if (!record || record.deletedAt !== null || !how.tombstone(now)) return false;
+      vectors.remove(id);
       history.add({
-        memoryId: oldId,
-        event: "superseded",
+        memoryId: id,
+        event: how.event,
         oldContent: record.content,
         who: options.who ?? null,
         reason: options.reason ?? null,
-        metadata: { supersededBy: newId },
+        ...(how.metadata ? { metadata: how.metadata } : {}),
         now,
       });
       return true;
