@@ -65,6 +65,14 @@ describe("every repository write path runs the guard", () => {
       scannedAt: 1,
     });
     storage.jobs.enqueue({ kind: "k", key: "1", payload: { note: `password=${"Tr0ub4dor-and-3-horses"}` } });
+    storage.reviews.add({
+      memoryId: 1,
+      proposedContent: `use ${token}`,
+      reason: `conflicts with ${token}`,
+      detector: "syntactic",
+      now: 1,
+    });
+    storage.transcripts.store({ sessionKey: "s1", content: `user: my token is ${token}`, project: null, now: 1 });
     const session = storage.sessions.get("s1");
     expect(session?.gitRemote).toBe("https://github.com/acme/app.git");
     expect(session?.title).toBe("deploy with [REDACTED:github-token] [REDACTED:private]");
@@ -74,6 +82,8 @@ describe("every repository write path runs the guard", () => {
       storage.db.prepare("SELECT * FROM items").all(),
       storage.db.prepare("SELECT * FROM source_files").all(),
       storage.db.prepare("SELECT * FROM jobs").all(),
+      storage.db.prepare("SELECT * FROM memory_reviews").all(),
+      storage.db.prepare("SELECT * FROM session_transcripts").all(),
     ]);
     expect(dump).not.toContain(token);
     expect(dump).not.toContain("Tr0ub4dor");
