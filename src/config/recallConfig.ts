@@ -71,6 +71,17 @@ export const recallConfigSchema = z
       })
       .strict()
       .prefault({}),
+    /**
+     * Search terms a model wrote at extraction (aliases, abbreviations, the general category), indexed
+     * in their own column. `weight`: that column's BM25 weight (0 leaves it out). Below the text's 1.0:
+     * a memory that says a word outranks one that was only tagged with it.
+     */
+    searchTerms: z
+      .object({
+        weight: num(0, 1, 0.6),
+      })
+      .strict()
+      .prefault({}),
     /** Memories from adjacent items of the same session lend part of their score (conversation context). */
     context: z
       .object({
