@@ -189,6 +189,8 @@ export const recallConfigSchema = z
         enabled: z.boolean().default(false),
         max: int(1, 20, 5),
         timeoutMs: int(5000, 300_000, 45_000),
+        /** Memories per model call: a smaller batch lets a slow local model answer within `timeoutMs`. */
+        batchSize: int(1, 20, 20),
         pollMs: int(1000, 60_000, 5000),
         /** A memory found only through a hint never scores above this. */
         hintOnlyCap: num(0, 1, 0.75),

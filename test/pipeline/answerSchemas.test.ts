@@ -51,8 +51,18 @@ const stage1Literal = {
 
 const hintsLiteral = {
   type: "object",
-  properties: { questions: { type: "array", items: { type: "string" } } },
-  required: ["questions"],
+  properties: {
+    memories: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: { id: { type: "integer" }, questions: { type: "array", items: { type: "string" } } },
+        required: ["id", "questions"],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ["memories"],
   additionalProperties: false,
 };
 
