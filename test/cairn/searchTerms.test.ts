@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openCairn } from "../../src/index.js";
 import { prepareRemember } from "../../src/memory/prepareRemember.js";
-import { MAX_SEARCH_TERM_CHARS, MAX_SEARCH_TERMS } from "../../src/memory/searchTerms.js";
+import {
+  cleanSearchTerms,
+  MAX_SEARCH_TERM_CHARS,
+  MAX_SEARCH_TERMS,
+  searchTermsText,
+} from "../../src/memory/searchTerms.js";
 import { parseStage1, stage1Schema } from "../../src/pipeline/phase1/parseStage1.js";
 import { chatAnswer, chatRequest } from "../helpers/fakeChatModel.js";
 import { type LoopbackServer, startLoopbackServer } from "../helpers/loopbackServer.js";
@@ -74,6 +79,8 @@ describe("search terms written at extraction, through a real OpenAI-compatible w
 
       const report = await cairn.extract();
       expect(report.jobs.map((job) => job.outcome)).toEqual(["succeeded"]);
+      expect(report.jobs[0]?.warnings).toContain("fact 3: terms is not a list; ignored");
+      expect(report.jobs[0]?.warnings).toContain("fact 2: 31 terms; kept at most 12");
       // One model call for the session: the terms came with the facts.
       expect(server.requests.filter((r) => r.path === "/v1/chat/completions")).toHaveLength(1);
 
@@ -88,7 +95,7 @@ describe("search terms written at extraction, through a real OpenAI-compatible w
       expect(JSON.stringify(rows)).not.toContain(SECRET);
       const stage1Row = cairn.storage.db.prepare("SELECT facts FROM stage1_outputs").get() as { facts: string };
       expect(stage1Row.facts).not.toContain(SECRET);
-      // Capped in count; the over-long one never made it past the first twelve anyway.
+      // Capped in count.
       expect(termsOf(MANY)?.split(" ")).toEqual(Array.from({ length: MAX_SEARCH_TERMS }, (_, i) => `alias${i}`));
       // A malformed terms field costs the fact its terms, nothing else.
       expect(rows.map((r) => r.content)).toContain(BROKEN);
@@ -102,6 +109,20 @@ describe("search terms written at extraction, through a real OpenAI-compatible w
     } finally {
       cairn.close();
     }
+  });
+});
+
+describe("cleaning search terms", () => {
+  it("collapses whitespace, drops empty, over-long, duplicate and redacted terms, and caps the count", () => {
+    const long = "y".repeat(MAX_SEARCH_TERM_CHARS + 1);
+    expect(cleanSearchTerms([" end-to-end \n test ", "", long, "E2E", "e2e", `key ${SECRET}`, 3, "env"])).toEqual([
+      "end-to-end test",
+      "E2E",
+      "env",
+    ]);
+    expect(cleanSearchTerms(Array.from({ length: 20 }, (_, i) => `t${i}`))).toHaveLength(MAX_SEARCH_TERMS);
+    expect(searchTermsText(["db", "database"])).toBe("db database");
+    expect(searchTermsText([long])).toBeNull();
   });
 });
 
