@@ -16,9 +16,9 @@ export const hintsAnswerSchema = z.object({
 /** The JSON Schema sent to providers with a structured-output mode. */
 export const hintsJsonSchema = modelJsonSchema(hintsAnswerSchema);
 
-const entrySchema = hintsAnswerSchema.shape.memories.element;
 /** What the reader accepts of a batch answer: the object with any entries (bad ones are dropped one by one). */
 const lenientBatchSchema = hintsAnswerSchema.extend({ memories: z.array(z.unknown()) }).loose();
+const lenientEntrySchema = hintsAnswerSchema.shape.memories.element.extend({ questions: z.array(z.unknown()) });
 /** One memory's answer as some models give it when asked about a single memory: the object or the bare list. */
 const lenientSingleSchema = z.union([z.object({ questions: z.array(z.unknown()) }).loose(), z.array(z.unknown())]);
 const questionSchema = z.string();
@@ -60,8 +60,8 @@ export function parseHints(text: string, max: number): { hints: string[] } | { p
 /**
  * Reads a batch answer: the usable questions of each memory by the number (1..`count`) the prompt gave
  * it. Entries with an unknown number, a malformed shape or no usable question are left out, so the
- * caller sees which memories the answer missed; a repeated number keeps its first usable entry. A batch of one
- * also accepts the single-memory shapes. The problem only when the answer holds no list at all.
+ * caller sees which memories the answer missed; a repeated number keeps its first usable entry. A
+ * batch of one also accepts the single-memory shapes. The problem only when there is no list at all.
  */
 export function parseHintsBatch(
   text: string,
@@ -79,7 +79,7 @@ export function parseHintsBatch(
     return { hints };
   }
   for (const raw of batch.data.memories) {
-    const entry = entrySchema.extend({ questions: z.array(z.unknown()) }).safeParse(raw);
+    const entry = lenientEntrySchema.safeParse(raw);
     if (!entry.success || entry.data.id < 1 || entry.data.id > options.count || hints.has(entry.data.id)) continue;
     const questions = cleanQuestions(entry.data.questions, options.max);
     if (questions.length > 0) hints.set(entry.data.id, questions);
