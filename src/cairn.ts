@@ -279,8 +279,8 @@ export class Cairn {
 
   /**
    * Prospective indexing: asks the default model for questions each memory answers (seed 004), at most
-   * `limit` memories per call. Skipped (with the reason in the report) when `recall.hints.enabled` is
-   * off or no model is configured.
+   * `limit` memories per pass, 20 to a model call. Skipped (with the reason in the report) when
+   * `recall.hints.enabled` is off or no model is configured.
    */
   async generateHints(options: { limit?: number } = {}): Promise<HintsReport> {
     const { default: llm } = await this.providers();

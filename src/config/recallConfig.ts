@@ -71,6 +71,17 @@ export const recallConfigSchema = z
       })
       .strict()
       .prefault({}),
+    /**
+     * Search terms a model wrote at extraction (aliases, abbreviations, the general category), indexed
+     * in their own column. `weight`: that column's BM25 weight (0 leaves it out). Below the text's 1.0:
+     * a memory that says a word outranks one that was only tagged with it.
+     */
+    searchTerms: z
+      .object({
+        weight: num(0, 1, 0.6),
+      })
+      .strict()
+      .prefault({}),
     /** Memories from adjacent items of the same session lend part of their score (conversation context). */
     context: z
       .object({
@@ -178,6 +189,8 @@ export const recallConfigSchema = z
         enabled: z.boolean().default(false),
         max: int(1, 20, 5),
         timeoutMs: int(5000, 300_000, 45_000),
+        /** Memories per model call: a smaller batch lets a slow local model answer within `timeoutMs`. */
+        batchSize: int(1, 20, 20),
         pollMs: int(1000, 60_000, 5000),
         /** A memory found only through a hint never scores above this. */
         hintOnlyCap: num(0, 1, 0.75),

@@ -4,6 +4,7 @@ import { DECISION_IMPORTANCE, DEFAULT_IMPORTANCE, isDecisionContent } from "../t
 import { conceptWords, type Lexicon } from "../text/lexicon/concepts.js";
 import { mentionedTimeTerms, toOccurredAt } from "../text/temporalTerms.js";
 import { normalizeContent } from "./normalizeContent.js";
+import { searchTermsText } from "./searchTerms.js";
 import type { RememberInput } from "./types.js";
 
 export const DEFAULT_SCOPE = "global";
@@ -49,6 +50,7 @@ export function prepareRemember(
     occurredAt,
     timeTerms: timeTerms === "" ? null : timeTerms,
     conceptTerms: conceptTerms === "" ? null : conceptTerms,
+    searchTerms: searchTermsText(input.searchTerms ?? []),
     ref: input.ref ?? null,
     who: input.who ?? null,
     why: input.why ?? null,

@@ -25,6 +25,12 @@ export interface RememberInput {
    */
   occurredAt?: number | string;
   project?: string;
+  /**
+   * Words the memory should be found by that its text does not contain (aliases, abbreviations, the
+   * general category), as a model wrote them at extraction. Redacted like the text, capped in count and
+   * length, indexed in their own low-weight column.
+   */
+  searchTerms?: readonly string[];
   who?: string;
   why?: string;
   /**

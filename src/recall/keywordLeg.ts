@@ -51,6 +51,7 @@ export function keywordLeg(
     time,
     concepts: concept.weight,
     conceptMatch,
+    terms: config.searchTerms.weight,
   });
   // A date the query names counts in the ideal at its column's weight: matching it is part of the
   // query's information, but a weak part next to its words.

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Cairn } from "../../src/cairn.js";
+import { chatAnswer, chatRequest, quotedData } from "../helpers/fakeChatModel.js";
 import { type LoopbackServer, startLoopbackServer } from "../helpers/loopbackServer.js";
 import { runCli } from "../helpers/runCli.js";
 import { tempDir } from "../helpers/tempDir.js";
 
 /** The questions the fake model writes for a memory, picked by a word of the memory. */
-function answerFor(prompt: string): string[] {
-  if (prompt.includes("pnpm")) return ["Which package manager does this repo use?", "How are dependencies installed?"];
+function answerFor(content: string): string[] {
+  if (content.includes("pnpm")) return ["Which package manager does this repo use?", "How are dependencies installed?"];
   return ["What does this note say?"];
 }
 
@@ -15,10 +16,8 @@ describe("prospective hints through Cairn and a real OpenAI-compatible wire form
   beforeAll(async () => {
     server = await startLoopbackServer((request) => {
       if (request.path === "/v1/models") return { body: { object: "list", data: [{ id: "fake-model" }] } };
-      const body = request.body as { messages: { role: string; content: string }[] };
-      const prompt = body.messages.find((m) => m.role === "user")?.content ?? "";
-      const content = JSON.stringify({ questions: answerFor(prompt) });
-      return { body: { choices: [{ message: { role: "assistant", content }, finish_reason: "stop" }], usage: {} } };
+      const memories = quotedData<{ id: number; content: string }[]>(chatRequest(request).prompt);
+      return chatAnswer({ memories: memories.map(({ id, content }) => ({ id, questions: answerFor(content) })) });
     });
   });
   afterAll(() => server.close());
@@ -47,13 +46,14 @@ describe("prospective hints through Cairn and a real OpenAI-compatible wire form
       const report = await cairn.generateHints();
       expect(report).toMatchObject({ outcome: "completed", indexed: 2, hints: 3, failed: 0, pending: 0 });
       const calls = () => server.requests.filter((r) => r.path === "/v1/chat/completions");
-      expect(calls()).toHaveLength(2);
+      // Both memories in one call.
+      expect(calls()).toHaveLength(1);
       const found = await cairn.recall(query);
       expect(found.results[0]?.content).toBe("Always run pnpm, never npm, in the weather service");
       // A second pass has nothing left to ask.
       const again = await cairn.generateHints();
       expect(again).toMatchObject({ enqueued: 0, indexed: 0 });
-      expect(calls()).toHaveLength(2);
+      expect(calls()).toHaveLength(1);
     } finally {
       cairn.close();
     }

@@ -21,12 +21,13 @@ const stage1Literal = {
       items: {
         type: "object",
         additionalProperties: false,
-        required: ["content", "type", "confidence", "evidence"],
+        required: ["content", "type", "confidence", "evidence", "terms"],
         properties: {
           content: { type: "string" },
           type: { type: "string", enum: ["fact", "preference", "decision", "procedural", "semantic"] },
           confidence,
           evidence: { type: "array", items: { type: "integer" } },
+          terms: { type: "array", maxItems: 12, items: { type: "string" } },
         },
       },
     },
@@ -50,8 +51,18 @@ const stage1Literal = {
 
 const hintsLiteral = {
   type: "object",
-  properties: { questions: { type: "array", items: { type: "string" } } },
-  required: ["questions"],
+  properties: {
+    memories: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: { id: { type: "integer" }, questions: { type: "array", items: { type: "string" } } },
+        required: ["id", "questions"],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ["memories"],
   additionalProperties: false,
 };
 

@@ -5,6 +5,7 @@ import { parseHints } from "../../src/pipeline/hints/parseHints.js";
 import { HINTS_KIND } from "../../src/store/queue/jobKinds.js";
 import { JobQueue } from "../../src/store/queue/jobQueue.js";
 import { MetaRepository } from "../../src/store/repositories/metaRepository.js";
+import { quotedData } from "../helpers/fakeChatModel.js";
 import { FakeLlm, providerError } from "../helpers/fakeLlm.js";
 import { makeStore } from "../memory/storeFixture.js";
 
@@ -49,11 +50,16 @@ describe("generateHints", () => {
       { content: "Always run pnpm install, never npm, in this repository", scope },
       { content: "The staging database is refreshed every Sunday night", scope },
     ]);
-    llm!.respondWith((request) =>
-      request.prompt.includes("pnpm")
-        ? questions("Which package manager does the project use?", "How do I install dependencies?")
-        : questions("When is staging data reset?"),
-    );
+    llm!.respondWith((request) => ({
+      json: {
+        memories: quotedData<{ id: number; content: string }[]>(request.prompt).map(({ id, content }) => ({
+          id,
+          questions: content.includes("pnpm")
+            ? ["Which package manager does the project use?", "How do I install dependencies?"]
+            : ["When is staging data reset?"],
+        })),
+      },
+    }));
     const before = await store.recall({ query: "which package manager?", scopes: [scope] });
     expect(before.results.map((r) => r.id)).not.toContain(pnpm!.id!);
 

@@ -19,6 +19,7 @@ import { Cairn } from "../../src/cairn.js";
 import { createHttpApp } from "../../src/server/createHttpApp.js";
 import { createMcpServer } from "../../src/server/createMcpServer.js";
 import { completion, schemaName, userPrompt } from "../chaos/support/fakeProvider.js";
+import { quotedData } from "../helpers/fakeChatModel.js";
 import { type LoopbackServer, startLoopbackServer } from "../helpers/loopbackServer.js";
 import { cliArgs } from "../server/tempHome.js";
 import { jsonl, writeTranscripts } from "./support/doorTranscripts.js";
@@ -60,12 +61,12 @@ function modelAnswer(request: Parameters<typeof schemaName>[0]): string {
   if (schema === "prospective_hints") {
     // Hints are short questions (longer ones are dropped): a few secrets and the private block each.
     const secrets = "ghp_R7kW2pQ9xZ4mN8vB3cL6tY1hJ5gF0dS2aE7u, password=Tr0ub4dor-and-3-horses";
-    return JSON.stringify({
-      questions: [
-        `${canary("llm-hint")}: which token, ${secrets}?`,
-        `What is ${PRIVATE_BLOCK} for AKIAZ7QW3ER5TY9UI2OP?`,
-      ],
-    });
+    const questions = [
+      `${canary("llm-hint")}: which token, ${secrets}?`,
+      `What is ${PRIVATE_BLOCK} for AKIAZ7QW3ER5TY9UI2OP?`,
+    ];
+    const memories = quotedData<{ id: number }[]>(userPrompt(request));
+    return JSON.stringify({ memories: memories.map(({ id }) => ({ id, questions })) });
   }
   if (schema === "memory_workspace") {
     return JSON.stringify({

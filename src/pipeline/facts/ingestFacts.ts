@@ -236,6 +236,7 @@ async function apply(ctx: Ctx, p: Planned): Promise<FactOutcome> {
     ...(input.provenance.project ? { project: input.provenance.project } : {}),
     provenance: provenanceOf(p.fact, input.provenance),
     ...(p.fact.occurredAt === undefined ? {} : { occurredAt: p.fact.occurredAt }),
+    ...(p.fact.terms === undefined ? {} : { searchTerms: p.fact.terms }),
   });
   const id = remembered.id;
   if (remembered.status === "skipped" || id === undefined)

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { cleanSearchTerms, MAX_SEARCH_TERMS } from "../../memory/searchTerms.js";
 import { modelJsonSchema } from "../../providers/llm/modelJsonSchema.js";
 import { addressesAgent, withoutAgentDirected } from "../../text/addressesAgent.js";
 import { pointsToTranscript } from "./offline/preferences.js";
@@ -20,6 +21,7 @@ const factSchema = z.object({
   type: z.enum(factTypes),
   confidence: confidenceSchema,
   evidence: z.array(z.int()),
+  terms: z.array(z.string()).max(MAX_SEARCH_TERMS),
 });
 const entitySchema = z.object({
   source: z.string(),
@@ -137,9 +139,26 @@ function parseFacts(value: unknown, warnings: string[]): ExtractedFact[] {
     const evidence = Array.isArray(fact?.evidence)
       ? fact.evidence.filter((id): id is number => Number.isInteger(id) && (id as number) > 0)
       : [];
-    facts.push({ content: content.slice(0, MAX_FACT_CHARS), type, confidence, evidence });
+    const terms = readTerms(fact?.terms, `fact ${index}`, warnings);
+    facts.push({ content: content.slice(0, MAX_FACT_CHARS), type, confidence, evidence, ...(terms ? { terms } : {}) });
   }
   return facts;
+}
+
+/**
+ * A fact's search terms, cleaned and capped as the store keeps them (src/memory/searchTerms.ts). A
+ * missing or malformed list costs the fact nothing but its terms; a problem is named in a warning.
+ */
+function readTerms(value: unknown, where: string, warnings: string[]): string[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value)) {
+    warnings.push(`${where}: terms is not a list; ignored`);
+    return undefined;
+  }
+  if (value.length > MAX_SEARCH_TERMS)
+    warnings.push(`${where}: ${value.length} terms; kept at most ${MAX_SEARCH_TERMS}`);
+  const kept = cleanSearchTerms(value);
+  return kept.length === 0 ? undefined : kept;
 }
 
 function parseEntities(value: unknown, warnings: string[]): EntityTriple[] {

@@ -19,6 +19,8 @@ export interface NewMemoryRow {
   timeTerms: string | null;
   /** Category words of the content's nouns (src/text/lexicon/concepts.ts), or null. */
   conceptTerms: string | null;
+  /** Words the memory should be found by that its text lacks (written at extraction), space-separated, or null. */
+  searchTerms: string | null;
   ref: string | null;
   who: string | null;
   why: string | null;

@@ -9,6 +9,7 @@ import { lifecycle } from "./007_lifecycle.js";
 import { structural } from "./008_structural.js";
 import { sessionTranscripts } from "./009_session_transcripts.js";
 import { sessionPositions } from "./010_session_positions.js";
+import { searchTerms } from "./011_search_terms.js";
 
 /** Every schema step in order. Append only: a shipped migration never changes. */
 export const migrations: readonly Migration[] = [
@@ -22,4 +23,5 @@ export const migrations: readonly Migration[] = [
   structural,
   sessionTranscripts,
   sessionPositions,
+  searchTerms,
 ];

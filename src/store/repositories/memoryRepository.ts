@@ -75,14 +75,15 @@ export class MemoryRepository implements MemoryRepo {
     const result = cached(
       this.db,
       `INSERT INTO memories (content, normalized_content, content_hash, type, confidence, importance, scope, project,
-           session_id, item_from, item_to, occurred_at, time_terms, concept_terms, ref, who, why, embedding_model, created_at, updated_at)
+           session_id, item_from, item_to, occurred_at, time_terms, concept_terms, search_terms, ref, who, why, embedding_model, created_at, updated_at)
          VALUES (@content, @normalizedContent, @contentHash, @type, @confidence, @importance, @scope, @project,
-           @sessionId, @itemFrom, @itemTo, @occurredAt, @timeTerms, @conceptTerms, @ref, @who, @why, @embeddingModel, @now, @now)
+           @sessionId, @itemFrom, @itemTo, @occurredAt, @timeTerms, @conceptTerms, @searchTerms, @ref, @who, @why, @embeddingModel, @now, @now)
          ON CONFLICT (scope, content_hash) WHERE deleted_at IS NULL DO NOTHING`,
     ).run({
       ...row,
       content: guardText(row.content),
       normalizedContent: guardText(row.normalizedContent),
+      searchTerms: guardOptional(row.searchTerms),
       ref: guardOptional(row.ref),
       who: guardOptional(row.who),
       why: guardOptional(row.why),

@@ -32,6 +32,8 @@ export interface KeywordSearch {
   concepts?: number;
   /** Category words searched in the concept column alone, on top of `match`. */
   conceptMatch?: string;
+  /** Weight of the search terms written at extraction (migration 011); `match` is searched there too. */
+  terms?: number;
 }
 
 /** FTS5 queries over memories and hints. The MATCH expression is built by src/recall/ftsQuery.ts. */
@@ -44,6 +46,7 @@ export class SearchRepository {
     const context = search.context ?? { before: 0, after: 0 };
     const time = search.time ?? { occurred: 0, mentioned: 0 };
     const concepts = search.concepts ?? 0;
+    const termsWeight = search.terms ?? 0;
     const timeMatch = search.timeMatch ?? "";
     const conceptMatch = search.conceptMatch ?? "";
     const columns = [
@@ -51,6 +54,7 @@ export class SearchRepository {
       ...(context.before > 0 ? ["before"] : []),
       ...(context.after > 0 ? ["after"] : []),
       ...(concepts > 0 ? ["concepts"] : []),
+      ...(termsWeight > 0 ? ["terms"] : []),
     ];
     const timeColumns = [...(time.occurred > 0 ? ["occurred"] : []), ...(time.mentioned > 0 ? ["mentioned"] : [])];
     const clauses = match === "" ? [] : [`{${columns.join(" ")}} : (${match})`];
@@ -62,8 +66,17 @@ export class SearchRepository {
     // scope_tag weighs 0: the scope token restricts, it never ranks.
     return cached(
       this.db,
-      "SELECT rowid AS id, bm25(memories_fts, 1.0, ?, ?, ?, ?, ?, 0.0) AS raw FROM memories_fts WHERE memories_fts MATCH ? ORDER BY raw LIMIT ?",
-    ).all(context.before, context.after, time.occurred, time.mentioned, concepts, expr, limit) as KeywordHit[];
+      "SELECT rowid AS id, bm25(memories_fts, 1.0, ?, ?, ?, ?, ?, 0.0, ?) AS raw FROM memories_fts WHERE memories_fts MATCH ? ORDER BY raw LIMIT ?",
+    ).all(
+      context.before,
+      context.after,
+      time.occurred,
+      time.mentioned,
+      concepts,
+      termsWeight,
+      expr,
+      limit,
+    ) as KeywordHit[];
   }
 
   /** Hint matches, best per memory, restricted to live memories in the scopes. */

@@ -8,6 +8,11 @@ export interface ExtractedFact {
   confidence: number;
   /** Item ids (the `items.id` of the session) supporting the fact. */
   evidence: number[];
+  /**
+   * Words the fact should be found by that it does not contain (aliases, abbreviations and their
+   * expansions, the general category), as the model wrote them; absent from offline extraction.
+   */
+  terms?: string[];
 }
 
 export interface EntityTriple {

@@ -1,0 +1,35 @@
+import { guardText } from "../redact/guard.js";
+
+/** Terms kept per memory: enough for a few aliases and a category, few enough not to swamp its text. */
+export const MAX_SEARCH_TERMS = 12;
+/** A term is a word or a short name ("end-to-end test", "PostgreSQL"); longer is a sentence. */
+export const MAX_SEARCH_TERM_CHARS = 40;
+
+const REDACTION_MARKER = /\[REDACTED:[a-z0-9-]+\]/;
+
+/**
+ * Search terms as a memory keeps them: each term guarded, whitespace collapsed, empty, over-long and
+ * duplicate (case-insensitive) terms dropped, at most MAX_SEARCH_TERMS. A term the redactor touched is
+ * dropped whole: its marker would only index the word "redacted".
+ */
+export function cleanSearchTerms(terms: readonly unknown[]): string[] {
+  const kept: string[] = [];
+  const seen = new Set<string>();
+  for (const term of terms) {
+    if (typeof term !== "string") continue;
+    const clean = guardText(term).trim().replace(/\s+/g, " ");
+    const key = clean.toLowerCase();
+    if (clean.length === 0 || clean.length > MAX_SEARCH_TERM_CHARS || REDACTION_MARKER.test(clean)) continue;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    kept.push(clean);
+    if (kept.length >= MAX_SEARCH_TERMS) break;
+  }
+  return kept;
+}
+
+/** The stored form of a memory's search terms: cleaned, space-separated; null for none. */
+export function searchTermsText(terms: readonly unknown[]): string | null {
+  const kept = cleanSearchTerms(terms);
+  return kept.length === 0 ? null : kept.join(" ");
+}
