@@ -1,3 +1,4 @@
+import { stem } from "../text/stem.js";
 import { calibrateBm25, idealBm25 } from "./calibrate.js";
 import { categoryMatch } from "./categoryMatch.js";
 import { buildFtsQuery } from "./ftsQuery.js";
@@ -6,6 +7,7 @@ import { keywordQuery } from "./keywordQuery.js";
 import { withinPostingBudget } from "./postingBudget.js";
 import type { AnalyzedQuery } from "./queryAnalyzer.js";
 import type { RecallDeps } from "./recallDeps.js";
+import { respellings } from "./vocabularyQuery.js";
 
 export interface KeywordLegResult {
   /** Calibrated keyword score per memory id. */
@@ -17,8 +19,9 @@ export interface KeywordLegResult {
 /**
  * BM25 over memories_fts (and memory_hints_fts when hints are on), calibrated against the ideal
  * score. The words searched are the query's minus author and date words (keywordQuery), cut to the
- * posting budget; the dates it names are searched as calendar tokens in the time columns, and the
- * category words it asks instances of once more in the concept column.
+ * posting budget, each in every form the code vocabulary knows (vocabularyQuery); the dates it names
+ * are searched as calendar tokens in the time columns, and the category words it asks instances of
+ * once more in the concept column.
  */
 export function keywordLeg(
   deps: RecallDeps,
@@ -35,32 +38,44 @@ export function keywordLeg(
   });
   const frequencies = search.documentFrequencies(named.stems);
   const query = withinPostingBudget(named, frequencies, config.postingBudget);
-  const fts = buildFtsQuery(query);
+  const spellings = config.codeVocabulary ? respellings(query) : [{ query, alternatives: [] }];
+  const ftsQueries = spellings.map((r) => buildFtsQuery(r.query, r.alternatives));
+  const fts = ftsQueries[0]!;
+  // The ideals weigh every form by its IDF: the frequencies of the words the respellings added.
+  const added = new Set(ftsQueries.flatMap((q) => q.weightedTerms.flatMap(({ term }) => term.split(" ").map(stem))));
+  for (const [term, df] of search.documentFrequencies([...added].filter((s) => !frequencies.has(s))))
+    frequencies.set(term, df);
   const timeTerms = timeWeight > 0 ? analyzed.timeTerms : [];
   const timeMatch = timeTerms.join(" OR ");
   if (fts.match === "" && timeMatch === "") return { keyword: new Map(), hint: new Map() };
   const concept = config.conceptIndex;
   const conceptMatch =
     concept.weight > 0 && concept.categoryRepeat > 0 ? categoryMatch(query.terms, concept, analyzed.kindOf) : "";
-  const hits = search.keyword({
-    match: fts.match,
-    scopes,
-    limit: config.candidatePool,
-    context: config.contextIndex,
-    timeMatch,
-    time,
-    concepts: concept.weight,
-    conceptMatch,
-  });
   // A date the query names counts in the ideal at its column's weight: matching it is part of the
   // query's information, but a weak part next to its words.
   for (const [term, df] of search.documentFrequencies(timeTerms)) frequencies.set(term, df);
+  // Every spelling is measured against the ideal of the query as written: a memory matching only the
+  // words the spellings share then scores the same in each, and one matching another form of a term
+  // scores as if it had matched the term.
   const ideal = idealBm25(
     [...fts.weightedTerms, ...timeTerms.map((term) => ({ term, weight: timeWeight }))],
     frequencies,
     corpusSize,
   );
-  const keyword = new Map(hits.map((h) => [h.id, calibrateBm25(h.raw, ideal)]));
+  const keyword = new Map<number, number>();
+  for (const spelled of ftsQueries) {
+    const hits = search.keyword({
+      match: spelled.match,
+      scopes,
+      limit: config.candidatePool,
+      context: config.contextIndex,
+      timeMatch,
+      time,
+      concepts: concept.weight,
+      conceptMatch,
+    });
+    for (const h of hits) keyword.set(h.id, Math.max(keyword.get(h.id) ?? 0, calibrateBm25(h.raw, ideal)));
+  }
   const hint =
     config.hints.enabled && fts.match !== ""
       ? hintLeg(deps, { fts, frequencies, corpusSize, scopes })
