@@ -54,13 +54,12 @@ export function keywordLeg(
   // A date the query names counts in the ideal at its column's weight: matching it is part of the
   // query's information, but a weak part next to its words.
   for (const [term, df] of search.documentFrequencies(timeTerms)) frequencies.set(term, df);
-  // Every spelling is measured against the ideal of the query as written: a memory matching only the
-  // words the spellings share then scores the same in each, and one matching another form of a term
-  // scores as if it had matched the term.
-  const ideal = idealBm25(
-    [...fts.weightedTerms, ...timeTerms.map((term) => ({ term, weight: timeWeight }))],
-    frequencies,
-    corpusSize,
+  // Every spelling is measured against one ideal, the highest of theirs (a spelling's words may be
+  // unseen, "e2e" in a store that only says "end-to-end"): a memory matching only the words the
+  // spellings share then scores the same in each.
+  const timeIdeal = timeTerms.map((term) => ({ term, weight: timeWeight }));
+  const ideal = Math.max(
+    ...ftsQueries.map((q) => idealBm25([...q.weightedTerms, ...timeIdeal], frequencies, corpusSize)),
   );
   const keyword = new Map<number, number>();
   for (const spelled of ftsQueries) {
