@@ -38,13 +38,17 @@ export function keywordLeg(
   });
   const frequencies = search.documentFrequencies(named.stems);
   const query = withinPostingBudget(named, frequencies, config.postingBudget);
-  const spellings = config.codeVocabulary ? respellings(query) : [{ query, alternatives: [] }];
-  const ftsQueries = spellings.map((r) => buildFtsQuery(r.query, r.alternatives));
-  const fts = ftsQueries[0]!;
+  const spellings = config.codeVocabulary ? respellings(query) : [{ query, alternatives: [], forms: [] }];
   // The ideals weigh every form by its IDF: the frequencies of the words the respellings added.
-  const added = new Set(ftsQueries.flatMap((q) => q.weightedTerms.flatMap(({ term }) => term.split(" ").map(stem))));
-  for (const [term, df] of search.documentFrequencies([...added].filter((s) => !frequencies.has(s))))
+  const formStems = new Set(spellings.flatMap((r) => r.forms.flatMap((form) => form.split(" ").map(stem))));
+  for (const [term, df] of search.documentFrequencies([...formStems].filter((s) => !frequencies.has(s))))
     frequencies.set(term, df);
+  // A respelling none of whose forms the store holds cannot match anything new: it is not searched.
+  const held = (form: string) => form.split(" ").every((word) => (frequencies.get(stem(word)) ?? 0) > 0);
+  const ftsQueries = spellings
+    .filter((r, i) => i === 0 || r.forms.some(held))
+    .map((r) => buildFtsQuery(r.query, r.alternatives));
+  const fts = ftsQueries[0]!;
   const timeTerms = timeWeight > 0 ? analyzed.timeTerms : [];
   const timeMatch = timeTerms.join(" OR ");
   if (fts.match === "" && timeMatch === "") return { keyword: new Map(), hint: new Map() };

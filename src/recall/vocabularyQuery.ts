@@ -7,6 +7,8 @@ import type { AnalyzedQuery } from "./queryAnalyzer.js";
 export interface Respelling {
   query: AnalyzedQuery;
   alternatives: string[][];
+  /** The forms this respelling searches in place of the query's words (none for the query as written). */
+  forms: string[];
 }
 
 /** `query` with the terms at `drop` left out and `forms` added as one term searched in any of them. */
@@ -21,6 +23,7 @@ function respell(query: AnalyzedQuery, drop: (term: string, i: number) => boolea
       stems: [...query.stems.filter((_, i) => keep[i]), first.split(" ").map(stem).join(" ")],
     },
     alternatives: [...terms.slice(0, -1).map(() => []), rest],
+    forms,
   };
 }
 
@@ -34,7 +37,7 @@ function respell(query: AnalyzedQuery, drop: (term: string, i: number) => boolea
  * "database" would count the word twice.
  */
 export function respellings(query: AnalyzedQuery): Respelling[] {
-  const out: Respelling[] = [{ query, alternatives: [] }];
+  const out: Respelling[] = [{ query, alternatives: [], forms: [] }];
   query.terms.forEach((term, i) => {
     const forms = wordVariants(term);
     if (forms.length > 0) out.push(respell(query, (_, j) => j === i, forms));
