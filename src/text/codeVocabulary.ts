@@ -157,13 +157,16 @@ const LONGEST_FORM = Math.max(...GROUPS.flatMap((g) => g.split("|").map((f) => f
 
 /** The verb a tool noun is named for, or the tool noun of a verb, with their inflections ("linters", "linting"). */
 export function agentNounVariant(word: string): string | undefined {
-  const s = stem(word);
-  for (const [agent, verb] of AGENT_NOUNS) {
-    if (s === stem(agent)) return verb;
-    if (s === stem(verb)) return agent;
-  }
-  return undefined;
+  return AGENT_NOUN_BY_STEM.get(stem(word));
 }
+
+/** Each tool noun's and verb's stem to the other word of its pair (pairs Porter joins need no entry). */
+const AGENT_NOUN_BY_STEM: ReadonlyMap<string, string> = new Map(
+  AGENT_NOUNS.filter(([agent, verb]) => stem(agent) !== stem(verb)).flatMap(([agent, verb]) => [
+    [stem(agent), verb],
+    [stem(verb), agent],
+  ]),
+);
 
 const stems = (form: string) => form.split(" ").map(stem).join(" ");
 

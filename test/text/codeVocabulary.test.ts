@@ -42,6 +42,7 @@ describe("the code vocabulary", () => {
     expect(wordVariants("formatting")).toEqual(["formatter"]);
     expect(wordVariants("bundler")).toEqual(["bundle"]);
     expect(agentNounVariant("debugger")).toBe("debug");
+    expect(agentNounVariant("compiler")).toBeUndefined();
   });
 
   it("does not fold other -er nouns into a verb", () => {
