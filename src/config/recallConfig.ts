@@ -20,6 +20,11 @@ export const recallConfigSchema = z
     /** The keyword query keeps its rarest words while their summed document frequencies fit this. */
     postingBudget: int(100, 100_000_000, 5000),
     /**
+     * Search each query word in every way software people write it ("e2e" / "end-to-end", "deps" /
+     * "dependencies", "linter" / "lint"): the table in src/text/codeVocabulary.ts.
+     */
+    codeVocabulary: z.boolean().default(true),
+    /**
      * Contextual indexing: weights of the text of the item just before and just after each memory in
      * its session, indexed with it. 0 leaves that column out. The item before weighs more: a reply is
      * about what was just said to it.

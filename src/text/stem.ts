@@ -153,9 +153,14 @@ function step5(w: string): string {
   return w;
 }
 
-/** Stems one lowercase word. Words of one or two letters and words with digits are returned as they are. */
+/**
+ * Stems one lowercase word. Words of one or two characters, and words with characters other than
+ * ASCII letters and digits, are returned as they are. Digits count as consonants, as in SQLite's
+ * tokenizer, which indexes "e2e" as "e2" and "k8s" as "k8": a query's stems must be the index's
+ * terms for their document frequencies to be found.
+ */
 export function stem(word: string): string {
-  if (word.length <= 2 || /[^a-z]/.test(word)) return word;
+  if (word.length <= 2 || /[^a-z0-9]/.test(word)) return word;
   let w = step1ab(word);
   if (w.endsWith("y") && hasVowel(w.slice(0, -1))) w = `${w.slice(0, -1)}i`;
   w = replaceSuffix(w, STEP2, 0);

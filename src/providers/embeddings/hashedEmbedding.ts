@@ -34,7 +34,8 @@ function featuresOf(word: string): WordFeatures | null {
   const base = word.endsWith("'s") ? word.slice(0, -2) : word.replace(/'/g, "");
   let features: WordFeatures | null = null;
   if (isContentWord(base)) {
-    const stemmed = stem(base);
+    // Words with digits stay unstemmed, as when these vectors were defined: stored vectors stay valid.
+    const stemmed = /[0-9]/.test(base) ? base : stem(base);
     const charGrams: number[] = [];
     if (base.length >= 4) {
       const padded = `<${base}>`;

@@ -1,0 +1,94 @@
+import { describe, expect, it } from "vitest";
+import { type Cairn, openCairn } from "../../src/index.js";
+import { tempDir } from "../helpers/tempDir.js";
+
+/** Two projects' memories; each pair of spellings is split between them, with neighbours that share neither. */
+const WRITTEN_LONG = {
+  scope: "web",
+  memories: [
+    "End-to-end tests run with Playwright against the preview build.",
+    "Unit tests run with Vitest in forks mode.",
+    "Run lint with `pnpm lint` before every commit; CI rejects warnings.",
+    "Install dependencies with pnpm install --frozen-lockfile.",
+    "The API server listens on port 8080 behind the Caddy proxy.",
+  ],
+};
+const WRITTEN_SHORT = {
+  scope: "cli",
+  memories: [
+    "The e2e suite needs the demo merchant seeded before it starts.",
+    "The linter is Biome, configured in biome.json.",
+    "Deps are pinned to exact versions in package.json.",
+    "Releases are tagged v-prefixed and published by the release workflow.",
+  ],
+};
+
+/** Each question says one thing in the other spelling, and the memory that says it in this one. */
+const CASES: Array<[query: string, scope: string, memory: string]> = [
+  ["e2e?", WRITTEN_LONG.scope, WRITTEN_LONG.memories[0]!],
+  ["linter?", WRITTEN_LONG.scope, WRITTEN_LONG.memories[2]!],
+  ["deps?", WRITTEN_LONG.scope, WRITTEN_LONG.memories[3]!],
+  ["end-to-end?", WRITTEN_SHORT.scope, WRITTEN_SHORT.memories[0]!],
+  ["lint?", WRITTEN_SHORT.scope, WRITTEN_SHORT.memories[1]!],
+  ["dependencies?", WRITTEN_SHORT.scope, WRITTEN_SHORT.memories[2]!],
+];
+
+function open(home: string, config: Record<string, unknown> = {}): Cairn {
+  return openCairn({ home, env: {}, config: { "llm.provider": "offline", ...config } });
+}
+
+async function found(cairn: Cairn, query: string, scope: string): Promise<string[]> {
+  const { results } = await cairn.recall({ query, scope, k: 3 });
+  return results.map((r) => r.content);
+}
+
+describe("recall across the vocabulary of code", () => {
+  it("meets a remembered memory by the other spelling, in both directions", async () => {
+    const home = tempDir("cairn-vocab-");
+    const cairn = open(home);
+    for (const { scope, memories } of [WRITTEN_LONG, WRITTEN_SHORT])
+      await cairn.remember(memories.map((content) => ({ content, scope })));
+    for (const [query, scope, memory] of CASES) expect((await found(cairn, query, scope))[0], query).toBe(memory);
+    cairn.close();
+
+    // The same store with the table switched off: the other spelling alone reaches none of them.
+    const plain = open(home, { "recall.codeVocabulary": false });
+    for (const [query, scope, memory] of CASES) expect(await found(plain, query, scope), query).not.toContain(memory);
+    plain.close();
+  });
+
+  it("meets an extracted memory by the other spelling, also after the store is reopened", async () => {
+    const home = tempDir("cairn-vocab-");
+    let now = Date.parse("2026-10-01T10:00:00.000Z");
+    const cairn = openCairn({
+      home,
+      env: {},
+      clock: () => now,
+      config: { "llm.provider": "offline", "memories.minRolloutIdleHours": 0 },
+    });
+    const push = (role: "user" | "assistant", text: string) => {
+      now += 1000;
+      cairn.appendHistory("s1", { role, text, ts: now }, { cwd: "/srv/app", agent: "push" });
+    };
+    push("user", "Always run the end-to-end tests with pnpm test:browser before pushing.");
+    push("assistant", "Noted.");
+    push("user", "Always run the linter with pnpm check before committing.");
+    push("assistant", "Will do.");
+    cairn.endSession("s1");
+    await cairn.extract();
+    const e2e = "Always run the end-to-end tests with pnpm test:browser before pushing.";
+    const lint = "Always run the linter with pnpm check before committing.";
+    expect((await found(cairn, "e2e?", "all"))[0]).toBe(e2e);
+    expect((await found(cairn, "lint?", "all"))[0]).toBe(lint);
+    cairn.close();
+
+    // The index holds memories as written and the table applies at query time: a store written
+    // before needs no reindex, and the variant reaches its memories as soon as it is reopened.
+    const reopened = open(home);
+    expect((await found(reopened, "e2e?", "all"))[0]).toBe(e2e);
+    reopened.close();
+    const plain = open(home, { "recall.codeVocabulary": false });
+    expect(await found(plain, "e2e?", "all")).not.toContain(e2e);
+    plain.close();
+  });
+});
