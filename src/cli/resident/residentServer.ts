@@ -130,7 +130,10 @@ function preparePlace(path: string, privateDir: string | undefined, home: string
 
 function warmUp(cairns: ResidentCairns, env: NodeJS.ProcessEnv, log: (line: string) => void): void {
   const lent = cairns.acquire(env);
-  if (!("cairn" in lent)) return log(`resident: ${lent.declined}`);
+  if (!("cairn" in lent)) {
+    log(`resident: ${lent.declined}`);
+    return;
+  }
   try {
     void lent.cairn.memories;
   } catch (error) {
