@@ -25,6 +25,8 @@ const KEPT = 2;
  */
 export class ResidentCairns {
   private readonly entries: Entry[] = [];
+  /** Replaced while a command still used them: closed when it ends. */
+  private readonly retiredInUse: Entry[] = [];
 
   constructor(readonly home: string) {}
 
@@ -52,8 +54,6 @@ export class ResidentCairns {
   close(): void {
     for (const entry of this.entries.splice(0)) this.retire(entry);
   }
-
-  private readonly retiredInUse: Entry[] = [];
 
   /** Closed now, or when the last command using it ends. */
   private retire(entry: Entry): void {
