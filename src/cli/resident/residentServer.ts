@@ -1,4 +1,4 @@
-import { chmodSync, lstatSync, mkdirSync, type Stats, unlinkSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, rmdirSync, type Stats, unlinkSync } from "node:fs";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { z } from "zod";
@@ -32,6 +32,9 @@ const PROCESS_WIDE_VARIABLES = [
   "no_proxy",
   "NO_PROXY",
 ];
+
+/** How long a connection may take to send its request line. */
+const REQUEST_TIMEOUT_MS = 5000;
 
 const streamInfo = z.object({ isTTY: z.boolean(), columns: z.number().int().positive().optional() });
 const residentRequest = z.object({
@@ -92,7 +95,9 @@ export async function startResident(options: ResidentOptions): Promise<Resident 
   const socketId = posix ? inodeOf(place.path) : undefined;
   const removeOwnSocket = () => {
     // Only the socket this process made: a later process may have replaced it.
-    if (socketId !== undefined && inodeOf(place.path) === socketId) removeSocket(place.path);
+    if (socketId === undefined || inodeOf(place.path) !== socketId) return;
+    removeSocket(place.path);
+    if (place.privateDir) removeEmptyFolder(place.privateDir);
   };
   process.on("exit", removeOwnSocket);
   log(`resident: answering ${[...RESIDENT_COMMANDS].join(" and ")} on ${place.path}`);
@@ -186,6 +191,10 @@ function serve(socket: Socket, served: Served): void {
   let taken = false;
   socket.setEncoding("utf8");
   socket.on("error", () => socket.destroy());
+  // A client that connects and sends no request line would hold the connection (and a stop) forever.
+  socket.setTimeout(REQUEST_TIMEOUT_MS, () => {
+    if (!taken) socket.destroy();
+  });
   socket.on("data", (chunk: string) => {
     if (taken) return;
     buffered += chunk;
@@ -300,5 +309,13 @@ function removeSocket(path: string): void {
     unlinkSync(path);
   } catch {
     // Already gone.
+  }
+}
+
+function removeEmptyFolder(path: string): void {
+  try {
+    rmdirSync(path);
+  } catch {
+    // Already gone, or holding something else: left alone.
   }
 }
