@@ -7,7 +7,9 @@ import { nonEmpty, wholeNumber } from "../flags.js";
 export function registerServe(program: Command): void {
   program
     .command("serve")
-    .description("daemon: the pipeline on a schedule plus a JSON HTTP API (and MCP at /mcp) on 127.0.0.1")
+    .description(
+      "daemon: the pipeline on a schedule plus a JSON HTTP API (and MCP at /mcp) on 127.0.0.1; answers the CLI's recall and inject over a socket in the memory root",
+    )
     .option(
       "--host <host>",
       "address to listen on (default: server.host, 127.0.0.1)",
