@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { connect, createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -239,6 +239,26 @@ describe.skipIf(!built)("cairn serve answering the CLI (resident process)", () =
       request({ env: { ...env, CAIRN_HOME: warm, HTTPS_PROXY: "http://127.0.0.1:9" } }),
     );
     expect(JSON.parse(proxied!).declined).toMatch(/HTTPS_PROXY differs/);
+  });
+
+  it("answers with a config file changed since it started, as the CLI reads it", async () => {
+    for (const home of [cold, warm]) writeFileSync(join(home, "config.yaml"), "recall:\n  defaultK: 1\n  maxK: 2\n");
+    try {
+      for (const args of [
+        ["recall", "dev server"],
+        ["recall", "dev server", "--k", "3"],
+      ]) {
+        const before = await answeredNow();
+        const alone = await run(args, cold);
+        const resident = await run(args, warm);
+        expect(await answeredNow()).toBe(before + 1);
+        expect(resident).toEqual(alone);
+      }
+      expect((await run(["recall", "dev server"], warm)).stdout.match(/^\d\.\d\d {2}#/gm)).toHaveLength(1);
+      expect((await run(["recall", "dev server", "--k", "3"], warm)).stderr).toMatch(/recall\.maxK/);
+    } finally {
+      for (const home of [cold, warm]) rmSync(join(home, "config.yaml"));
+    }
   });
 
   it("is not trusted when it is another build: the CLI runs the command itself", async () => {

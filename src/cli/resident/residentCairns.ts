@@ -1,8 +1,9 @@
 import { statSync } from "node:fs";
+import { join } from "node:path";
 import { Cairn } from "../../cairn.js";
 import { envOverrides } from "../../config/envOverrides.js";
 import { loadConfig } from "../../config/load.js";
-import { cairnPaths } from "../../config/paths.js";
+import { cairnPaths, STORE_FILES } from "../../config/paths.js";
 import { errorMessage } from "../../util/errors.js";
 
 interface Entry {
@@ -32,6 +33,8 @@ export class ResidentCairns {
 
   /** The Cairn for a client with environment `env`, or the reason none can answer for it. */
   acquire(env: NodeJS.ProcessEnv): { cairn: Cairn } | { declined: string } {
+    // The CLI would tighten them and say so on its stderr (tightenHomePermissions): let it.
+    if (loosePermissions(this.home)) return { declined: "the memory root's permissions are to be tightened" };
     const key = configKey(this.home, env);
     let entry = this.entries.find((e) => e.key === key);
     if (!entry) {
@@ -91,4 +94,19 @@ function configKey(home: string, env: NodeJS.ProcessEnv): string {
     // No file: the defaults, which is part of the key.
   }
   return [stamp, ...envOverrides.map(([name]) => `${name}=${env[name] ?? ""}`)].join("\n");
+}
+
+/** Whether the root or a store file of the user's is open to others (what the CLI tightens on open). */
+function loosePermissions(home: string): boolean {
+  const owner = process.getuid?.();
+  if (owner === undefined) return false;
+  const loose = (path: string, mode: number) => {
+    try {
+      const stat = statSync(path);
+      return stat.uid === owner && (stat.mode & 0o777 & ~mode) !== 0;
+    } catch {
+      return false;
+    }
+  };
+  return loose(home, 0o700) || STORE_FILES.some((name) => loose(join(home, name), 0o600));
 }
