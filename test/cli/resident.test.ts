@@ -1,5 +1,15 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { connect, createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -242,7 +252,8 @@ describe.skipIf(!built)("cairn serve answering the CLI (resident process)", () =
   });
 
   it("answers with a config file changed since it started, as the CLI reads it", async () => {
-    for (const home of [cold, warm]) writeFileSync(join(home, "config.yaml"), "recall:\n  defaultK: 1\n  maxK: 2\n");
+    for (const home of [cold, warm])
+      writeFileSync(join(home, "config.yaml"), "recall:\n  defaultK: 1\n  maxK: 2\n", { mode: 0o600 });
     try {
       for (const args of [
         ["recall", "dev server"],
@@ -256,6 +267,15 @@ describe.skipIf(!built)("cairn serve answering the CLI (resident process)", () =
       }
       expect((await run(["recall", "dev server"], warm)).stdout.match(/^\d\.\d\d {2}#/gm)).toHaveLength(1);
       expect((await run(["recall", "dev server", "--k", "3"], warm)).stderr).toMatch(/recall\.maxK/);
+      // A config file others can read: the CLI tightens it and says so, so it is left to the CLI.
+      for (const home of [cold, warm]) chmodSync(join(home, "config.yaml"), 0o644);
+      const before = await answeredNow();
+      const alone = await run(["recall", "dev server"], cold);
+      const resident = await run(["recall", "dev server"], warm);
+      expect(await answeredNow()).toBe(before);
+      expect(resident.stderr).toMatch(/made the memory root readable by you only/);
+      expect(resident.stderr.replace(warm, cold)).toBe(alone.stderr);
+      expect(resident.stdout).toBe(alone.stdout);
     } finally {
       for (const home of [cold, warm]) rmSync(join(home, "config.yaml"));
     }
