@@ -4,7 +4,8 @@
 // keeps each command's modules out of the others' way (bench/startup.ts has the figures).
 // Assets the code reads relative to its own module (prompt templates, the concept lexicon) are copied
 // beside the bundle; package.json and examples/ are found two folders up, as from the unbundled files.
-import { chmodSync, copyFileSync, readdirSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { chmodSync, copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -30,6 +31,10 @@ const englishZodOnly = {
   },
 };
 
+// The CLI and a resident process (src/cli/resident/) talk only when they come from the same build.
+// The id is a hash of the bundle's code, written over a placeholder of the same length afterwards.
+const BUILD_ID_PLACEHOLDER = "cairn-build-0000000000000000";
+
 // Chunk names carry a content hash: without a clean folder every build would leave the last one's.
 rmSync(outdir, { recursive: true, force: true });
 await build({
@@ -49,8 +54,21 @@ await build({
     js: "import{createRequire as __cairnRequire}from'node:module';const require=__cairnRequire(import.meta.url);",
   },
   plugins: [englishZodOnly],
+  define: { CAIRN_BUILD_ID: JSON.stringify(BUILD_ID_PLACEHOLDER) },
   logLevel: "warning",
 });
+
+const bundled = readdirSync(outdir)
+  .filter((file) => file.endsWith(".js"))
+  .sort();
+const hash = createHash("sha256");
+for (const file of bundled) hash.update(file).update(readFileSync(join(outdir, file)));
+const buildId = `cairn-build-${hash.digest("hex").slice(0, 16)}`;
+for (const file of bundled) {
+  const code = readFileSync(join(outdir, file), "utf8");
+  if (code.includes(BUILD_ID_PLACEHOLDER))
+    writeFileSync(join(outdir, file), code.replaceAll(BUILD_ID_PLACEHOLDER, buildId));
+}
 
 for (const name of readdirSync(join(root, "src/prompts")).filter((file) => file.endsWith(".md")))
   copyFileSync(join(root, "src/prompts", name), join(outdir, name));

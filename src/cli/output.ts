@@ -1,10 +1,12 @@
+import { invocation } from "./invocation.js";
+
 /** Output helpers shared by every command: JSON for machines, aligned text for people. */
 export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  invocation().stdout(`${JSON.stringify(value, null, 2)}\n`);
 }
 
 export function printLine(text = ""): void {
-  process.stdout.write(`${text}\n`);
+  invocation().stdout(`${text}\n`);
 }
 
 /** A plain aligned table; columns are sized to their widest cell. */

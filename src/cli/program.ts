@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import { Command, CommanderError } from "commander";
 import { CairnError, errorMessage } from "../util/errors.js";
 import { nonEmpty } from "./flags.js";
+import { invocation } from "./invocation.js";
 
 type Register = (program: Command) => void;
 
@@ -56,6 +57,8 @@ export async function buildProgram(args: string[] = []): Promise<Command> {
     )
     .version(packageVersion(), "-V, --version", "print the cairn version")
     .option("--home <dir>", "memory root (default: $CAIRN_HOME or ~/.cairn)", nonEmpty("--home", "a directory"))
+    // Before any command is registered: subcommands copy the output configuration when they are made.
+    .configureOutput({ writeOut: (text) => invocation().stdout(text), writeErr: (text) => invocation().stderr(text) })
     .showHelpAfterError("(run 'cairn --help' for usage)")
     .exitOverride();
   const name = namedCommand(args);
@@ -80,12 +83,13 @@ export async function main(argv: string[]): Promise<number> {
     return typeof process.exitCode === "number" ? process.exitCode : 0;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode;
+    const { stderr, env } = invocation();
     if (error instanceof CairnError) {
-      process.stderr.write(`cairn: ${error.message}\n`);
+      stderr(`cairn: ${error.message}\n`);
       return error.exitCode;
     }
-    process.stderr.write(`cairn: ${errorMessage(error)}\n`);
-    if (process.env.CAIRN_DEBUG && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+    stderr(`cairn: ${errorMessage(error)}\n`);
+    if (env.CAIRN_DEBUG && error instanceof Error && error.stack) stderr(`${error.stack}\n`);
     return 1;
   }
 }

@@ -25,7 +25,7 @@ export function cairnPaths(home: string): CairnPaths {
 }
 
 /** The files that hold what a user typed into their agents: readable by the user only. */
-const STORE_FILES = ["cairn.db", "cairn.db-wal", "cairn.db-shm", "config.yaml"];
+export const STORE_FILES = ["cairn.db", "cairn.db-wal", "cairn.db-shm", "config.yaml"];
 
 /**
  * Tightens an existing memory root that other users can read (a folder made by hand, an older cairn,

@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { withCairn } from "../context.js";
 import { nonEmpty, wholeNumber } from "../flags.js";
+import { invocation } from "../invocation.js";
 import { printJson, printLine, shorten } from "../output.js";
 
 interface RecallOptions {
@@ -32,7 +33,7 @@ export function registerRecall(program: Command): void {
         const response = await cairn.recall({
           query,
           ...(options.k === undefined ? {} : { k: options.k }),
-          cwd: process.cwd(),
+          cwd: invocation().cwd,
           ...(options.scope ? { scope: options.scope } : {}),
           ...(options.expand ? { expand: true } : {}),
           ...(options.includeSuperseded ? { includeSuperseded: true } : {}),

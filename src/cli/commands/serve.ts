@@ -1,11 +1,15 @@
+import { resolve } from "node:path";
 import type { Command } from "commander";
+import { errorMessage } from "../../util/errors.js";
 import type { GlobalOptions } from "../context.js";
 import { nonEmpty, wholeNumber } from "../flags.js";
 
 export function registerServe(program: Command): void {
   program
     .command("serve")
-    .description("daemon: the pipeline on a schedule plus a JSON HTTP API (and MCP at /mcp) on 127.0.0.1")
+    .description(
+      "daemon: the pipeline on a schedule plus a JSON HTTP API (and MCP at /mcp) on 127.0.0.1; answers the CLI's recall and inject over a socket in the memory root",
+    )
     .option(
       "--host <host>",
       "address to listen on (default: server.host, 127.0.0.1)",
@@ -37,16 +41,33 @@ export function registerServe(program: Command): void {
         cairn.close();
         throw error;
       }
+      const resident = await startResidentFor(cairn.paths.home);
       let signals = 0;
       const onSignal = (signal: NodeJS.Signals) => {
         signals += 1;
         // A second signal means "now": do not wait for the running step any longer.
         if (signals > 1) process.exit(130);
         process.stderr.write(`cairn serve: ${signal}: stopping (waiting for the running step)\n`);
-        void daemon.stop().then(() => process.exit(0));
+        void Promise.all([daemon.stop(), resident?.close()]).then(() => process.exit(0));
       };
       process.on("SIGINT", onSignal);
       process.on("SIGTERM", onSignal);
       // The action returns; the HTTP server and the scheduler keep the process alive until a signal.
     });
+}
+
+/**
+ * The socket on which this process answers `cairn recall` and `cairn inject` for the CLI
+ * (src/cli/resident/), unless CAIRN_RESIDENT=off. The daemon runs on without it when it cannot listen.
+ */
+async function startResidentFor(home: string) {
+  if (process.env.CAIRN_RESIDENT === "off") return undefined;
+  const log = (line: string) => process.stderr.write(`cairn serve: ${line}\n`);
+  const { startResident } = await import("../resident/residentServer.js");
+  try {
+    return await startResident({ home: resolve(home), log });
+  } catch (error) {
+    log(`resident: not answering command lines: ${errorMessage(error)}`);
+    return undefined;
+  }
 }
