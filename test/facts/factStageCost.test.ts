@@ -55,7 +55,10 @@ describe("the fact stage's cost per session", () => {
       ["created", "no-candidates"],
     ]);
     expect(result.outcomes[0]!.targetId).toBe(stored.id);
-    expect(searched).toEqual(["Release notes are written in CHANGES.md", "The staging cluster runs on Fly.io machines"]);
+    expect(searched).toEqual([
+      "Release notes are written in CHANGES.md",
+      "The staging cluster runs on Fly.io machines",
+    ]);
     // Two recalls embed their queries; the three writes share one call (the repeated text once).
     expect(embeddings.calls.slice(2)).toEqual([
       ["Release notes are written in CHANGES.md", "The staging cluster runs on Fly.io machines"],
