@@ -156,27 +156,30 @@ export async function ingestFacts(
   const remembering = planned.filter((p) => writesMemory(config, p.decision));
   const staged =
     remembering.length > 0 ? await deps.store.stage(remembering.map((p) => rememberInput(p, input))) : null;
+  let graph: IngestFactsResult["graph"] = { entities: 0, relations: 0 };
   withWriteTx(deps.db, () => {
     for (const p of planned) {
       const slot = remembering.indexOf(p);
       outcomes[p.index] = apply(ctx, p, () => staged!.write(slot));
     }
+    if (config.graphEnabled && !config.shadow && !config.frozen && input.entities.length > 0) {
+      graph = persistGraph({
+        db: deps.db,
+        graph: deps.store.storage.graph,
+        triples: input.entities,
+        memoryIds: writtenIds(outcomes),
+        now: now(),
+      });
+    }
   });
-
   const final = outcomes.filter((o): o is FactOutcome => o !== undefined);
-  const written = final.flatMap((o) => (o.memoryId !== undefined && o.status !== "none" ? [o.memoryId] : []));
-  const graph =
-    config.graphEnabled && !config.shadow && !config.frozen && input.entities.length > 0
-      ? persistGraph({
-          db: deps.db,
-          graph: deps.store.storage.graph,
-          triples: input.entities,
-          memoryIds: written,
-          now: now(),
-        })
-      : { entities: 0, relations: 0 };
   if (graph.error) warnings.push(`graph not updated: ${graph.error}`);
   return { outcomes: final, graph, warnings };
+}
+
+/** The memories the facts were stored as (created, updated or deduped into an existing one). */
+function writtenIds(outcomes: Array<FactOutcome | undefined>): number[] {
+  return outcomes.flatMap((o) => (o?.memoryId !== undefined && o.status !== "none" ? [o.memoryId] : []));
 }
 
 /** By fact index, the live memory of `scope` that says the fact word for word (same normalized text). */
