@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { Worker } from "node:worker_threads";
 
 /** Counts of what the fake model was asked. */
 export interface ModelCalls {
@@ -11,7 +12,8 @@ export interface ModelCalls {
 export interface FactModelServer {
   /** Base URL for `llm.baseUrl` ("http://127.0.0.1:<port>/v1"). */
   baseUrl: string;
-  calls: ModelCalls;
+  /** What the model was asked so far. */
+  readonly calls: ModelCalls;
   close(): Promise<void>;
 }
 
@@ -63,16 +65,20 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
   return JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as Record<string, unknown>;
 }
 
+/** Where the counters of what the fake model was asked sit in the shared array. */
+const COUNTER = { extraction: 0, decisions: 1, other: 2 } as const;
+
 /**
  * An OpenAI-compatible chat-completions server on 127.0.0.1 that answers after `delayMs`: stage-1
- * extraction with facts, and the batched fact decisions. The real provider client talks to it.
+ * extraction with facts, and the batched fact decisions, counted in `counts` (COUNTER order). Runs in
+ * the worker `startFactModelServer` starts.
  */
-export async function startFactModelServer(options: {
+export async function listenFactModel(options: {
   delayMs: number;
   itemsPerSession: number;
-}): Promise<FactModelServer> {
-  const { delayMs, itemsPerSession } = options;
-  const calls: ModelCalls = { extraction: 0, decisions: 0, other: 0 };
+  counts: Int32Array;
+}): Promise<{ port: number; close(): Promise<void> }> {
+  const { delayMs, itemsPerSession, counts } = options;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     void readJson(req).then(async (body) => {
       if (req.url?.endsWith("/models")) {
@@ -84,13 +90,13 @@ export async function startFactModelServer(options: {
       const schema = (body.response_format as { json_schema?: { name?: string } } | undefined)?.json_schema?.name;
       let answer: unknown;
       if (schema === "fact_decisions") {
-        calls.decisions += 1;
+        Atomics.add(counts, COUNTER.decisions, 1);
         answer = decisionsAnswer(prompt);
       } else if (schema === "stage1_memory") {
-        calls.extraction += 1;
+        Atomics.add(counts, COUNTER.extraction, 1);
         answer = stage1Answer(prompt, itemsPerSession);
       } else {
-        calls.other += 1;
+        Atomics.add(counts, COUNTER.other, 1);
         answer = {};
       }
       if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
@@ -106,12 +112,47 @@ export async function startFactModelServer(options: {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
-    calls,
+    port,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/**
+ * Starts the fake model in a worker thread: a real provider runs elsewhere, so parsing the requests
+ * and writing the answers must not take the main thread the benchmark measures cairn on.
+ */
+export async function startFactModelServer(options: {
+  delayMs: number;
+  itemsPerSession: number;
+}): Promise<FactModelServer> {
+  const counts = new Int32Array(new SharedArrayBuffer(3 * Int32Array.BYTES_PER_ELEMENT));
+  // The worker loads TypeScript through tsx's loader, registered in the worker itself.
+  const entry = new URL("./factModelWorker.ts", import.meta.url).href;
+  const worker = new Worker(
+    `import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`,
+    { eval: true, workerData: { ...options, counts } },
+  );
+  const port = await new Promise<number>((resolve, reject) => {
+    worker.once("message", (message: { port: number }) => resolve(message.port));
+    worker.once("error", reject);
+  });
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    get calls(): ModelCalls {
+      return {
+        extraction: Atomics.load(counts, COUNTER.extraction),
+        decisions: Atomics.load(counts, COUNTER.decisions),
+        other: Atomics.load(counts, COUNTER.other),
+      };
+    },
+    close: async () => {
+      const exited = new Promise((resolve) => worker.once("exit", resolve));
+      worker.postMessage("close");
+      await exited;
+    },
   };
 }

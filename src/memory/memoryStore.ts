@@ -58,16 +58,26 @@ export class MemoryStore {
   async remember(input: RememberInput): Promise<RememberOutcome>;
   async remember(input: RememberInput[]): Promise<RememberOutcome[]>;
   async remember(input: RememberInput | RememberInput[]): Promise<RememberOutcome | RememberOutcome[]> {
-    assertWritable(this.options.frozen);
     const inputs = Array.isArray(input) ? input : [input];
+    const staged = await this.stage(inputs);
+    const outcomes = withWriteTx(this.storage.db, () => inputs.map((_, i) => staged.write(i)));
+    this.storeTranscripts(inputs, staged.now);
+    return Array.isArray(input) ? outcomes : outcomes[0]!;
+  }
+
+  /**
+   * The first half of `remember` (transcripts aside): prepares and embeds the inputs outside any
+   * transaction. `write(i)` then stores input i as `remember` would, synchronously, so that a caller
+   * can store them together with its own writes in one transaction (`withWriteTx`) of its own.
+   */
+  async stage(inputs: RememberInput[]): Promise<StagedMemories> {
+    assertWritable(this.options.frozen);
     const now = this.clock();
     const { depth } = this.options.config.conceptIndex;
     const concepts = depth > 0 ? { lexicon: shippedLexicon(), depth } : undefined;
     const prepared = inputs.map((i) => prepareRemember(i, now, concepts));
     const embedded = await this.embedOutsideTx(prepared.filter((p) => !p.skip).map((p) => p.row.content));
-    const outcomes = withWriteTx(this.storage.db, () => prepared.map((p) => this.writeOne(p, embedded, now)));
-    this.storeTranscripts(inputs, now);
-    return Array.isArray(input) ? outcomes : outcomes[0]!;
+    return { now, write: (index) => this.writeOne(prepared[index]!, embedded, now) };
   }
 
   /**
@@ -299,6 +309,14 @@ export type ReplaceOutcome =
 /** Whether a text says anything once its redaction markers are set aside (a note that was all `<private>` does not). */
 function saysSomething(content: string): boolean {
   return /[\p{L}\p{N}]/u.test(content.replace(/\[REDACTED:[a-z0-9-]+\]/g, ""));
+}
+
+/** Memories prepared and embedded by `MemoryStore.stage`, to be written inside a write transaction. */
+export interface StagedMemories {
+  /** The time every write of the batch is stamped with. */
+  now: number;
+  /** Stores the input at `index` (dedupe, history, vector, entities); call inside `withWriteTx`. */
+  write(index: number): RememberOutcome;
 }
 
 /** Vectors computed for a write, and why some are missing when the provider failed. */

@@ -2,7 +2,7 @@ import type { Database } from "better-sqlite3";
 import type { CairnConfig } from "../../config/schema.js";
 import type { MemoryStore } from "../../memory/memoryStore.js";
 import { normalizeContent } from "../../memory/normalizeContent.js";
-import type { RecallResult } from "../../memory/types.js";
+import type { RecallResult, RememberInput, RememberOutcome } from "../../memory/types.js";
 import type { LlmProvider } from "../../providers/llm/types.js";
 import { withWriteTx } from "../../store/tx.js";
 import { type Contradiction, detectSyntacticContradiction, sharedTokens } from "./contradiction.js";
@@ -75,11 +75,13 @@ interface IngestDeps {
 }
 
 /**
- * Stores the facts of one session. Gates first (empty, low confidence); then every remaining fact's
- * candidates (recall in its scope); exact duplicates are NONE and facts without candidates ADD without
- * a model call; every other fact is decided in ONE model call for the session. Contradictions between
- * a fact and its candidates are flagged for review (never blocking). Writes come last, each in its own
- * short transaction: no model or embedding call ever runs inside one. Every proposal is audited in
+ * Stores the facts of one session. Gates first (empty, low confidence); exact duplicates of a live
+ * memory are NONE (found by hash, without a recall); every other fact gets its candidates (recall in
+ * its scope), and those without any are ADD without a model call; the rest are decided in ONE model
+ * call for the session. Contradictions between a fact and its candidates are flagged for review (never
+ * blocking). The session's vectors are computed next, then all its writes and audits go in ONE
+ * transaction: no model or embedding call ever runs inside it, and a failure stores none of the
+ * session's facts (they stay pending for the next run). Every proposal is audited in
  * memory_history; UPDATE supersedes the old row and DELETE tombstones it, both kept with history.
  */
 export async function ingestFacts(
@@ -102,26 +104,32 @@ export async function ingestFacts(
     else passing.push({ index, fact, content });
   });
 
+  // An exact duplicate of a live memory of the scope is NONE whatever else is stored: found by its
+  // hash, it needs no recall (it was checked against its neighbours when it was stored). Facts of the
+  // session that say the same thing share one recall.
+  const twins = exactTwins(deps.store, input.scope, passing);
+  const recalls = new Map<string, Promise<RecallResult[]>>();
+  const candidatesOf = (content: string) => {
+    let recalled = recalls.get(content);
+    if (!recalled) {
+      recalled = deps.store
+        .recall({ query: content, k: config.candidates, scopes: [input.scope], countUsage: false })
+        .then((response) => response.results);
+      recalls.set(content, recalled);
+    }
+    return recalled;
+  };
   const withCandidates = await Promise.all(
-    passing.map(async (p) => {
-      const recalled = await deps.store.recall({
-        query: p.content,
-        k: config.candidates,
-        scopes: [input.scope],
-        countUsage: false,
-      });
-      return { ...p, candidates: recalled.results };
-    }),
+    passing.map(async (p) => ({ ...p, candidates: twins.has(p.index) ? [] : await candidatesOf(p.content) })),
   );
   const decisions = new Map<number, FactDecision>();
   const questions: typeof withCandidates = [];
   for (const p of withCandidates) {
-    const hash = normalizeContent(p.content).contentHash;
-    const twin = p.candidates.find((c) => normalizeContent(c.content).contentHash === hash);
-    if (twin) {
+    const twin = twins.get(p.index);
+    if (twin !== undefined) {
       decisions.set(p.index, {
         action: "NONE",
-        targetId: twin.id,
+        targetId: twin,
         confidence: p.fact.confidence,
         reason: "exact duplicate of a stored memory",
         decidedBy: "exact-duplicate",
@@ -144,22 +152,48 @@ export async function ingestFacts(
       return { ...p, decision, conflicts: await contradictions(p, decision, { llm, config, warnings }) };
     }),
   );
-  for (const p of planned) outcomes[p.index] = await apply(ctx, p);
-
+  // Vectors first, outside any transaction; then every write of the session in one transaction.
+  const remembering = planned.filter((p) => writesMemory(config, p.decision));
+  const staged =
+    remembering.length > 0 ? await deps.store.stage(remembering.map((p) => rememberInput(p, input))) : null;
+  let graph: IngestFactsResult["graph"] = { entities: 0, relations: 0 };
+  withWriteTx(deps.db, () => {
+    for (const p of planned) {
+      const slot = remembering.indexOf(p);
+      outcomes[p.index] = apply(ctx, p, () => staged!.write(slot));
+    }
+    if (config.graphEnabled && !config.shadow && !config.frozen && input.entities.length > 0) {
+      graph = persistGraph({
+        db: deps.db,
+        graph: deps.store.storage.graph,
+        triples: input.entities,
+        memoryIds: writtenIds(outcomes),
+        now: now(),
+      });
+    }
+  });
   const final = outcomes.filter((o): o is FactOutcome => o !== undefined);
-  const written = final.flatMap((o) => (o.memoryId !== undefined && o.status !== "none" ? [o.memoryId] : []));
-  const graph =
-    config.graphEnabled && !config.shadow && !config.frozen && input.entities.length > 0
-      ? persistGraph({
-          db: deps.db,
-          graph: deps.store.storage.graph,
-          triples: input.entities,
-          memoryIds: written,
-          now: now(),
-        })
-      : { entities: 0, relations: 0 };
   if (graph.error) warnings.push(`graph not updated: ${graph.error}`);
   return { outcomes: final, graph, warnings };
+}
+
+/** The memories the facts were stored as (created, updated or deduped into an existing one). */
+function writtenIds(outcomes: Array<FactOutcome | undefined>): number[] {
+  return outcomes.flatMap((o) => (o?.memoryId !== undefined && o.status !== "none" ? [o.memoryId] : []));
+}
+
+/** By fact index, the live memory of `scope` that says the fact word for word (same normalized text). */
+function exactTwins(
+  store: MemoryStore,
+  scope: string,
+  facts: ReadonlyArray<{ index: number; content: string }>,
+): Map<number, number> {
+  const twins = new Map<number, number>();
+  for (const fact of facts) {
+    const id = store.storage.memories.findLiveByHash(scope, normalizeContent(fact.content).contentHash);
+    if (id !== undefined) twins.set(fact.index, id);
+  }
+  return twins;
 }
 
 /**
@@ -210,8 +244,34 @@ type Ctx = Required<Omit<IngestDeps, "config" | "llm">> & {
   input: { scope: string; provenance: FactProvenance };
 };
 
-async function apply(ctx: Ctx, p: Planned): Promise<FactOutcome> {
-  const { store, config, input } = ctx;
+/** Whether the decision stores the fact as a memory under the modes (ADD, or UPDATE when allowed). */
+function writesMemory(config: IngestFactsConfig, decision: FactDecision): boolean {
+  if (config.frozen || config.shadow) return false;
+  return decision.action === "ADD" || (decision.action === "UPDATE" && config.allowUpdateDelete);
+}
+
+function rememberInput(p: Planned, input: Ctx["input"]): RememberInput {
+  return {
+    content: p.content,
+    scope: input.scope,
+    type: p.fact.type,
+    confidence: p.fact.confidence,
+    who: WHO,
+    why: p.decision.action === "UPDATE" ? "updated-fact" : "extracted-fact",
+    ...(input.provenance.ref ? { ref: input.provenance.ref } : {}),
+    ...(input.provenance.project ? { project: input.provenance.project } : {}),
+    provenance: provenanceOf(p.fact, input.provenance),
+    ...(p.fact.occurredAt === undefined ? {} : { occurredAt: p.fact.occurredAt }),
+    ...(p.fact.terms === undefined ? {} : { searchTerms: p.fact.terms }),
+  };
+}
+
+/**
+ * Applies one decision and audits it; runs inside the session's write transaction. `remember` writes
+ * the fact's staged memory (only called when `writesMemory` said so).
+ */
+function apply(ctx: Ctx, p: Planned, remember: () => RememberOutcome): FactOutcome {
+  const { store, config } = ctx;
   const { decision } = p;
   const out = (status: FactOutcome["status"], extra: Partial<FactOutcome> = {}) =>
     audit(ctx, p, decision, status, extra);
@@ -225,19 +285,7 @@ async function apply(ctx: Ctx, p: Planned): Promise<FactOutcome> {
     const deleted = store.forget(decision.targetId!, { who: WHO, reason: decision.reason });
     return out(deleted ? "deleted" : "skipped", { ...target(decision), ...(deleted ? {} : { reason: "target_gone" }) });
   }
-  const remembered = await store.remember({
-    content: p.content,
-    scope: input.scope,
-    type: p.fact.type,
-    confidence: p.fact.confidence,
-    who: WHO,
-    why: decision.action === "UPDATE" ? "updated-fact" : "extracted-fact",
-    ...(input.provenance.ref ? { ref: input.provenance.ref } : {}),
-    ...(input.provenance.project ? { project: input.provenance.project } : {}),
-    provenance: provenanceOf(p.fact, input.provenance),
-    ...(p.fact.occurredAt === undefined ? {} : { occurredAt: p.fact.occurredAt }),
-    ...(p.fact.terms === undefined ? {} : { searchTerms: p.fact.terms }),
-  });
+  const remembered = remember();
   const id = remembered.id;
   if (remembered.status === "skipped" || id === undefined)
     return out("skipped", { reason: remembered.reason ?? "not_stored" });

@@ -5,9 +5,10 @@ import { errorMessage } from "../../util/errors.js";
 import type { EntityTriple } from "./types.js";
 
 /**
- * Entity triples into the graph, in a transaction of their own after the facts are stored: entities
- * gain mentions, relations gain mentions with a running-average confidence, and both ends are linked
- * to the memories written from the same input. A failure is reported, never thrown: the facts stay.
+ * Entity triples into the graph, in a transaction of their own (a savepoint inside the caller's) after
+ * the facts are stored: entities gain mentions, relations gain mentions with a running-average
+ * confidence, and both ends are linked to the memories written from the same input. A failure is
+ * reported, never thrown: the facts stay.
  */
 export function persistGraph(input: {
   db: Database;
