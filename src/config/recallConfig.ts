@@ -17,6 +17,11 @@ const recallSettingsSchema = z
     alpha: num(0, 1, 0.15),
     /** seed: results below this calibrated score are dropped. */
     minScore: num(0, 1, 0.1),
+    /**
+     * Query words that no memory in the searched scopes contains count in the calibration's ideal
+     * score as the rarest word, so a question memory cannot answer scores low (src/recall/keywordLeg.ts).
+     */
+    unfoundWords: z.boolean().default(false),
     /** Candidates taken from each leg before fusion. */
     candidatePool: int(10, 2000, 50),
     /** Binary-KNN candidates rescored with exact vectors in the vector leg. */

@@ -41,9 +41,7 @@ export const recallProfiles: Record<RecallProfileName, RecallProfile> = {
   agent: {
     stages: ["minScore", "head", "dampening", "recency"],
     settings: {
-      // WordNet's everyday senses of technical nouns (python -> boa, docker -> laborer) are noise in
-      // code; the column is still written, so switching profile needs no reindex.
-      conceptIndex: { weight: 0 },
+      unfoundWords: true,
       // Gravity punishes memories only the vector leg found, which is where paraphrases are; hub
       // penalizes memories about the project's central tools. Resolution (decisions first) stays.
       dampening: { gravityEnabled: false, hubEnabled: false },

@@ -1,6 +1,7 @@
+import { stem } from "../text/stem.js";
 import { calibrateBm25, idealBm25 } from "./calibrate.js";
 import { categoryMatch } from "./categoryMatch.js";
-import { buildFtsQuery } from "./ftsQuery.js";
+import { buildFtsQuery, type FtsQuery } from "./ftsQuery.js";
 import { hintLeg } from "./hintLeg.js";
 import { keywordQuery } from "./keywordQuery.js";
 import { withinPostingBudget } from "./postingBudget.js";
@@ -12,6 +13,32 @@ export interface KeywordLegResult {
   keyword: Map<number, number>;
   /** Calibrated hint score per memory id (empty when hints are off). */
   hint: Map<number, number>;
+}
+
+/**
+ * The frequencies for the ideal score with every query word that no memory of the scopes contains
+ * set to 0, so the ideal counts it as the rarest word (idealBm25's `unseenFrequency` 1). The store-wide
+ * frequency says how distinctive a word is; a word the memories in reach never say is information
+ * the query asks for and no memory has, and it lowers every score instead of dropping out ("how do I
+ * run the linter?" over memories that never mention a linter is a weak match for "run", not a
+ * perfect one).
+ */
+function withUnfoundAsRare(
+  deps: RecallDeps,
+  input: { fts: FtsQuery; frequencies: Map<string, number>; scopes: string[] | "all"; concepts: number },
+): Map<string, number> {
+  const { fts, frequencies, scopes } = input;
+  const stemsOf = (term: string) => term.split(" ").map(stem);
+  const seen = fts.weightedTerms.filter(({ term }) => stemsOf(term).some((s) => (frequencies.get(s) ?? 0) > 0));
+  // Store-wide counts are exact for an unrestricted recall.
+  if (scopes === "all" || seen.length === 0) return frequencies;
+  const found = deps.search.termsFoundIn(
+    seen.map((t) => t.term),
+    { scopes, context: deps.config.contextIndex, concepts: input.concepts },
+  );
+  const out = new Map(frequencies);
+  for (const { term } of seen) if (!found.has(term)) for (const s of stemsOf(term)) out.set(s, 0);
+  return out;
 }
 
 /**
@@ -57,8 +84,9 @@ export function keywordLeg(
   for (const [term, df] of search.documentFrequencies(timeTerms)) frequencies.set(term, df);
   const ideal = idealBm25(
     [...fts.weightedTerms, ...timeTerms.map((term) => ({ term, weight: timeWeight }))],
-    frequencies,
+    config.unfoundWords ? withUnfoundAsRare(deps, { fts, frequencies, scopes, concepts: concept.weight }) : frequencies,
     corpusSize,
+    config.unfoundWords ? 1 : undefined,
   );
   const keyword = new Map(hits.map((h) => [h.id, calibrateBm25(h.raw, ideal)]));
   const hint =

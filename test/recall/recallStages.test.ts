@@ -67,11 +67,11 @@ describe("recallStages", () => {
   });
 
   it("takes the profile's leg settings unless the config sets them", () => {
-    expect(defaultRecallConfig({ profile: "conversation" }).conceptIndex.weight).toBe(0.4);
-    expect(defaultRecallConfig().conceptIndex.weight).toBe(0);
-    expect(defaultRecallConfig({ conceptIndex: { weight: 0.3 } }).conceptIndex.weight).toBe(0.3);
-    // Written at depth 2 under both profiles: switching profile needs no reindex.
-    expect(defaultRecallConfig().conceptIndex.depth).toBe(2);
+    expect(defaultRecallConfig({ profile: "conversation" }).unfoundWords).toBe(false);
+    expect(defaultRecallConfig().unfoundWords).toBe(true);
+    expect(defaultRecallConfig({ unfoundWords: false }).unfoundWords).toBe(false);
+    expect(defaultRecallConfig().dampening).toMatchObject({ gravityEnabled: false, resolutionEnabled: true });
+    expect(defaultRecallConfig({ profile: "conversation" }).dampening.gravityEnabled).toBe(true);
   });
 
   it("rejects an unknown profile with the names it accepts", () => {
