@@ -49,6 +49,8 @@ interface Report {
   cairn: Record<string, CodingSummary>;
   bm25: Record<string, CodingSummary>;
   recallP50Ms: number;
+  /** Queries with a memory of another project (not the query's, not global) in their top 5. */
+  foreignInTop5: { cairn: number; bm25: number };
 }
 
 async function run(): Promise<void> {
@@ -170,6 +172,14 @@ async function evaluate(
     const summary = (pick: "cairn" | "bm25") =>
       summarizeCoding(queries.map((q) => scoreCodingQuery(q, ranked.get(q.id)![pick])));
     latencies.sort((a, b) => a - b);
+    const scopeOf = new Map(corpus.map((m) => [m.id, m.scope]));
+    const foreign = (pick: "cairn" | "bm25") =>
+      queries.filter((q) =>
+        ranked
+          .get(q.id)!
+          [pick].slice(0, 5)
+          .some((h) => ![q.scope, "global"].includes(scopeOf.get(h.ref) ?? "")),
+      ).length;
     return {
       report: {
         split: options.split,
@@ -180,6 +190,7 @@ async function evaluate(
         cairn: summary("cairn"),
         bm25: summary("bm25"),
         recallP50Ms: Math.round((latencies[Math.floor(latencies.length / 2)] ?? 0) * 10) / 10,
+        foreignInTop5: { cairn: foreign("cairn"), bm25: foreign("bm25") },
       },
       ranked,
     };
@@ -221,6 +232,9 @@ function printReport(report: Report): void {
         ` returned nothing cairn ${f(none.empty)}, BM25 ${f(report.bm25.none?.empty)} (BM25 scores are not calibrated)`,
     );
   }
+  console.log(
+    `queries with another project's memory in the top 5: cairn ${report.foreignInTop5.cairn}, BM25 ${report.foreignInTop5.bm25}`,
+  );
   console.log(`cairn recall p50 ${report.recallP50Ms} ms`);
 }
 

@@ -4,15 +4,19 @@
  * MemoryStore.recall, and recall@5, recall@10 and MRR of the gold evidence turns are reported per
  * category and overall, next to a plain FTS5 BM25 baseline over the same texts.
  *
- *   npx tsx bench/locomo.ts --data ../shared/bench/locomo/locomo10-dev.json [--json]
+ *   npm run bench:locomo [-- --data ../shared/bench/locomo/locomo10-dev.json] [--json]
  *     [--conversations 1,2,3] [--config '{"alpha":0.4}'] [--no-speaker] [--no-caption] [--no-date] [--no-occurred]
  */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { defaultRecallConfig } from "../src/config/recallConfig.js";
 import { evaluateLocomo, type LocomoReport } from "./lib/evaluateLocomo.js";
 import { type LocomoConversation, loadLocomo } from "./lib/locomoData.js";
 import type { Summary } from "./lib/retrievalMetrics.js";
 import type { TurnTextOptions } from "./lib/turnText.js";
+
+const DEFAULT_DATA = join(import.meta.dirname, "..", "..", "shared", "bench", "locomo", "locomo10-dev.json");
 
 async function run(): Promise<void> {
   const { values } = parseArgs({
@@ -32,8 +36,9 @@ async function run(): Promise<void> {
       misses: { type: "boolean", default: false },
     },
   });
-  if (!values.data) throw new Error("--data <locomo json> is required");
-  let conversations = loadLocomo(values.data);
+  const data = values.data ?? DEFAULT_DATA;
+  if (!existsSync(data)) throw new Error(`no LoCoMo file at ${data}; pass --data <locomo json>`);
+  let conversations = loadLocomo(data);
   if (values.conversations) {
     const wanted = values.conversations.split(",").map(Number);
     conversations = conversations.filter((_, i) => wanted.includes(i + 1));
@@ -47,7 +52,8 @@ async function run(): Promise<void> {
   const report = await evaluateLocomo({
     conversations,
     text: textOptions,
-    config: defaultRecallConfig(values.config ? JSON.parse(values.config) : {}),
+    // LoCoMo's memories are turns of two people talking: the conversation profile, unless --config names one.
+    config: defaultRecallConfig({ profile: "conversation", ...(values.config ? JSON.parse(values.config) : {}) }),
     dimensions: Number(values.dimensions),
     ...(values.misses ? { onMiss: printMiss } : {}),
   });

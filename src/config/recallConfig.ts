@@ -1,18 +1,27 @@
 import { z } from "zod";
 import { int, num } from "./boundedNumbers.js";
+import { recallProfileNames, withProfile } from "./recallProfiles.js";
 
 /**
  * Every recall constant with its default and range. Defaults marked "seed" are seed 004's; the others
- * were chosen by measurement (docs/experiments/locomo-recall.md).
+ * were chosen by measurement (docs/experiments/locomo-recall.md). These defaults are the conversation
+ * profile's; a profile's own settings go beneath what the user set (recallSchema below).
  */
-export const recallConfigSchema = z
+const recallSettingsSchema = z
   .object({
+    /** Which ranking stages run and the leg settings that differ (src/config/recallProfiles.ts). */
+    profile: z.enum(recallProfileNames).default("agent"),
     defaultK: int(1, 200, 10),
     maxK: int(1, 500, 50),
     /** Weight of the vector leg in `alpha * vector + (1 - alpha) * bm25`. */
     alpha: num(0, 1, 0.15),
     /** seed: results below this calibrated score are dropped. */
     minScore: num(0, 1, 0.1),
+    /**
+     * Query words that no memory in the searched scopes contains count in the calibration's ideal
+     * score as the rarest word, so a question memory cannot answer scores low (src/recall/keywordLeg.ts).
+     */
+    unfoundWords: z.boolean().default(false),
     /** Candidates taken from each leg before fusion. */
     candidatePool: int(10, 2000, 50),
     /** Binary-KNN candidates rescored with exact vectors in the vector leg. */
@@ -211,13 +220,20 @@ export const recallConfigSchema = z
       .strict()
       .prefault({}),
   })
-  .strict()
-  .prefault({});
+  .strict();
 
-export type RecallConfig = z.infer<typeof recallConfigSchema>;
+type RecallInput = z.input<typeof recallSettingsSchema>;
+
+/** The `recall` section: the profile's settings (recall.profile, default agent) beneath the ones set. */
+export const recallConfigSchema = z.preprocess(
+  (raw: RecallInput | undefined) => withProfile(raw) as RecallInput,
+  recallSettingsSchema,
+);
+
+export type RecallConfig = z.infer<typeof recallSettingsSchema>;
 
 /** The defaults, for callers (tests, benchmarks) that build a store without a config file. */
-export function defaultRecallConfig(overrides: z.input<typeof recallConfigSchema> = {}): RecallConfig {
+export function defaultRecallConfig(overrides: RecallInput = {}): RecallConfig {
   return recallConfigSchema.parse(overrides);
 }
 

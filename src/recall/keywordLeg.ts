@@ -1,7 +1,7 @@
 import { stem } from "../text/stem.js";
 import { calibrateBm25, idealBm25 } from "./calibrate.js";
 import { categoryMatch } from "./categoryMatch.js";
-import { buildFtsQuery } from "./ftsQuery.js";
+import { buildFtsQuery, type FtsQuery } from "./ftsQuery.js";
 import { hintLeg } from "./hintLeg.js";
 import { keywordQuery } from "./keywordQuery.js";
 import { withinPostingBudget } from "./postingBudget.js";
@@ -14,6 +14,32 @@ export interface KeywordLegResult {
   keyword: Map<number, number>;
   /** Calibrated hint score per memory id (empty when hints are off). */
   hint: Map<number, number>;
+}
+
+/**
+ * The frequencies for the ideal score with every query word that no memory of the scopes contains
+ * set to 0, so the ideal counts it as the rarest word (idealBm25's `unseenFrequency` 1). The store-wide
+ * frequency says how distinctive a word is; a word the memories in reach never say is information
+ * the query asks for and no memory has, and it lowers every score instead of dropping out ("how do I
+ * run the linter?" over memories that never mention a linter is a weak match for "run", not a
+ * perfect one).
+ */
+function withUnfoundAsRare(
+  deps: RecallDeps,
+  input: { fts: FtsQuery; frequencies: Map<string, number>; scopes: string[] | "all"; concepts: number; terms: number },
+): Map<string, number> {
+  const { fts, frequencies, scopes } = input;
+  const stemsOf = (term: string) => term.split(" ").map(stem);
+  const seen = fts.weightedTerms.filter(({ term }) => stemsOf(term).some((s) => (frequencies.get(s) ?? 0) > 0));
+  // Store-wide counts are exact for an unrestricted recall.
+  if (scopes === "all" || seen.length === 0) return frequencies;
+  const found = deps.search.termsFoundIn(
+    seen.map((t) => t.term),
+    { scopes, context: deps.config.contextIndex, concepts: input.concepts, terms: input.terms },
+  );
+  const out = new Map(frequencies);
+  for (const { term } of seen) if (!found.has(term)) for (const s of stemsOf(term)) out.set(s, 0);
+  return out;
 }
 
 /**
@@ -58,15 +84,32 @@ export function keywordLeg(
   // A date the query names counts in the ideal at its column's weight: matching it is part of the
   // query's information, but a weak part next to its words.
   for (const [term, df] of search.documentFrequencies(timeTerms)) frequencies.set(term, df);
-  // Every spelling is measured against one ideal, the highest of theirs (a spelling's words may be
-  // unseen, "e2e" in a store that only says "end-to-end"): a memory matching only the words the
-  // spellings share then scores the same in each.
+  // Each spelling's ideal: with `unfoundWords`, a word no memory in reach says counts as the rarest,
+  // so a spelling is measured against its own ideal ("e2e" unfound while "end to end" is found must
+  // not lower the memories the second finds). Without it an unseen word drops out of the ideal, and
+  // every spelling is measured against the highest ideal of theirs, so that a memory matching only
+  // the words the spellings share scores the same in each.
   const timeIdeal = timeTerms.map((term) => ({ term, weight: timeWeight }));
-  const ideal = Math.max(
-    ...ftsQueries.map((q) => idealBm25([...q.weightedTerms, ...timeIdeal], frequencies, corpusSize)),
+  const ideals = ftsQueries.map((q) =>
+    idealBm25(
+      [...q.weightedTerms, ...timeIdeal],
+      config.unfoundWords
+        ? withUnfoundAsRare(deps, {
+            fts: q,
+            frequencies,
+            scopes,
+            concepts: concept.weight,
+            terms: config.searchTerms.weight,
+          })
+        : frequencies,
+      corpusSize,
+      config.unfoundWords ? 1 : undefined,
+    ),
   );
+  const highest = Math.max(...ideals);
   const keyword = new Map<number, number>();
-  for (const spelled of ftsQueries) {
+  ftsQueries.forEach((spelled, i) => {
+    const ideal = config.unfoundWords ? ideals[i]! : highest;
     const hits = search.keyword({
       match: spelled.match,
       scopes,
@@ -79,7 +122,7 @@ export function keywordLeg(
       terms: config.searchTerms.weight,
     });
     for (const h of hits) keyword.set(h.id, Math.max(keyword.get(h.id) ?? 0, calibrateBm25(h.raw, ideal)));
-  }
+  });
   const hint =
     config.hints.enabled && fts.match !== ""
       ? hintLeg(deps, { fts, frequencies, corpusSize, scopes })

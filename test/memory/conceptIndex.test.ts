@@ -22,11 +22,11 @@ describe("concept indexing", () => {
   });
 
   it("finds a memory through a category it never mentions, only with the concept column on", async () => {
-    const on = makeStore();
+    const on = makeStore({ config: { profile: "conversation" } });
     await on.store.remember(memories);
     const found = await on.store.recall({ query: "Which sports does she do?", scopes: ["conv"], countUsage: false });
     expect(found.results[0]?.content).toBe(memories[0]!.content);
-    const off = makeStore({ config: { conceptIndex: { weight: 0 } } });
+    const off = makeStore({ config: { profile: "conversation", conceptIndex: { weight: 0 } } });
     await off.store.remember(memories);
     const missed = await off.store.recall({ query: "Which sports does she do?", scopes: ["conv"], countUsage: false });
     expect(missed.results.map((r) => r.content)).not.toContain(memories[0]!.content);
@@ -35,7 +35,7 @@ describe("concept indexing", () => {
   it("reads a question for a kind of a category as asking for an instance of it", async () => {
     const talk = { content: "That sport is really fun to watch, what a game!", scope: "conv" };
     const ranked = async (categoryRepeat: number) => {
-      const { store } = makeStore({ config: { conceptIndex: { categoryRepeat } } });
+      const { store } = makeStore({ config: { profile: "conversation", conceptIndex: { categoryRepeat } } });
       await store.remember([...memories, talk]);
       const found = await store.recall({
         query: "What kind of sport does she do?",

@@ -62,7 +62,7 @@ describe("list questions", () => {
       ...others.map((content) => ({ content, scope: "p", who: content.slice(0, content.indexOf(":")) })),
     ];
     const ask = async (exponent: number) => {
-      const { store } = makeStore({ config: { listLength: { exponent } } });
+      const { store } = makeStore({ config: { profile: "conversation", listLength: { exponent } } });
       const [reply, story] = (await store.remember(memories)) as { id: number }[];
       const list = await store.recall({ query: "What activities has Jane tried?", scopes: ["p"], k: 2 });
       const one = await store.recall({ query: "What activity has Jane tried?", scopes: ["p"], k: 2 });

@@ -13,7 +13,7 @@ describe("LoCoMo-shaped fixture", () => {
   it("loads categories 1-4 only and ranks the gold turns exactly", async () => {
     const [conversation] = loadLocomo(path);
     expect(conversation?.questions.map((q) => q.category)).toEqual([4, 4, 2, 1]);
-    const { store } = makeStore();
+    const { store } = makeStore({ config: { profile: "conversation" } });
     await ingestLocomo(store, conversation!, { speaker: true, caption: true, date: true });
     const ranked: Record<string, (string | null)[]> = {};
     for (const q of conversation!.questions) {
@@ -30,7 +30,7 @@ describe("LoCoMo-shaped fixture", () => {
 
   it("keeps conversations apart by scope", async () => {
     const [conversation] = loadLocomo(path);
-    const { store } = makeStore();
+    const { store } = makeStore({ config: { profile: "conversation" } });
     await ingestLocomo(store, conversation!, { speaker: true, caption: false, date: false });
     const r = await store.recall({ query: "sailboat rudder", scopes: ["other-conversation"] });
     expect(r.results).toEqual([]);

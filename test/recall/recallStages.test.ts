@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { defaultRecallConfig } from "../../src/config/recallConfig.js";
+import { recallProfiles } from "../../src/config/recallProfiles.js";
 import { hybridRecall } from "../../src/recall/hybridRecall.js";
 import type { RecallDeps } from "../../src/recall/recallDeps.js";
 import { recallStages } from "../../src/recall/recallStages.js";
@@ -17,11 +18,11 @@ import { occurredTokens } from "../../src/text/temporalTerms.js";
 import { makeStore } from "../memory/storeFixture.js";
 import { candidate, recallContext } from "./candidateFixture.js";
 
-const config = defaultRecallConfig();
+const config = defaultRecallConfig({ profile: "conversation" });
 const scores = (candidates: { id: number; score: number }[]) => candidates.map((c) => [c.id, c.score]);
 
 describe("recallStages", () => {
-  it("lists the default ranking in order, and leaves out what the config switches off", () => {
+  it("runs each profile's stages in order; the agent profile is the default", () => {
     expect(recallStages(config).map((s) => s.name)).toEqual([
       "timeAnswer",
       "context",
@@ -32,7 +33,13 @@ describe("recallStages", () => {
       "dampening",
       "recency",
     ]);
-    const all = defaultRecallConfig({ graph: { enabled: true }, reranker: { enabled: true } });
+    expect(recallStages(config).map((s) => s.name)).toEqual(recallProfiles.conversation.stages);
+    expect(defaultRecallConfig().profile).toBe("agent");
+    expect(recallStages(defaultRecallConfig()).map((s) => s.name)).toEqual(recallProfiles.agent.stages);
+  });
+
+  it("lets a setting switch a stage on or off on top of a profile, in the one order", () => {
+    const all = defaultRecallConfig({ profile: "conversation", graph: { enabled: true }, reranker: { enabled: true } });
     expect(recallStages(all).map((s) => s.name)).toEqual([
       "timeAnswer",
       "context",
@@ -46,6 +53,7 @@ describe("recallStages", () => {
       "recency",
     ]);
     const fewer = defaultRecallConfig({
+      profile: "conversation",
       timeAnswer: { penalty: 1 },
       context: { enabled: false },
       author: { enabled: false },
@@ -53,6 +61,21 @@ describe("recallStages", () => {
       recency: { enabled: false },
     });
     expect(recallStages(fewer).map((s) => s.name)).toEqual(["minScore", "head", "dampening"]);
+    const agentWithAuthor = defaultRecallConfig({ author: { enabled: true } });
+    expect(recallStages(agentWithAuthor).map((s) => s.name)).toEqual(["author", ...recallProfiles.agent.stages]);
+    expect(agentWithAuthor.author.penalty).toBe(0.6);
+  });
+
+  it("takes the profile's leg settings unless the config sets them", () => {
+    expect(defaultRecallConfig({ profile: "conversation" }).unfoundWords).toBe(false);
+    expect(defaultRecallConfig().unfoundWords).toBe(true);
+    expect(defaultRecallConfig({ unfoundWords: false }).unfoundWords).toBe(false);
+    expect(defaultRecallConfig().dampening).toMatchObject({ gravityEnabled: false, resolutionEnabled: true });
+    expect(defaultRecallConfig({ profile: "conversation" }).dampening.gravityEnabled).toBe(true);
+  });
+
+  it("rejects an unknown profile with the names it accepts", () => {
+    expect(() => defaultRecallConfig({ profile: "chat" as never })).toThrow(/agent.*conversation/);
   });
 });
 

@@ -13,10 +13,14 @@ export function registerConfig(program: Command): void {
     .description("print every effective setting (file, environment and defaults merged)")
     .option("--json", "print JSON")
     .action(async (_options: unknown, command: Command) => {
-      await withCairn(command, (cairn, global) => {
+      await withCairn(command, async (cairn, global) => {
         const effective = maskSecrets(cairn.config);
         if (global.json) return printJson(effective);
         for (const [key, value] of flatten(effective)) printLine(`${key} = ${JSON.stringify(value)}`);
+        // The ranking the profile and the settings above give, so a user sees what recall runs.
+        const { recallStages } = await import("../../recall/recallStages.js");
+        const stages = recallStages(cairn.config.recall).map((stage) => stage.name);
+        printLine(`# recall stages (recall.profile ${cairn.config.recall.profile}): ${stages.join(", ")}`);
       });
     });
 

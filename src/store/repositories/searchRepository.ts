@@ -36,6 +36,18 @@ export interface KeywordSearch {
   terms?: number;
 }
 
+/** The text columns a search matches words in: a column of weight 0 neither ranks nor matches. */
+function textColumns(search: Pick<KeywordSearch, "context" | "concepts" | "terms">): string[] {
+  const context = search.context ?? { before: 0, after: 0 };
+  return [
+    "body",
+    ...(context.before > 0 ? ["before"] : []),
+    ...(context.after > 0 ? ["after"] : []),
+    ...((search.concepts ?? 0) > 0 ? ["concepts"] : []),
+    ...((search.terms ?? 0) > 0 ? ["terms"] : []),
+  ];
+}
+
 /** FTS5 queries over memories and hints. The MATCH expression is built by src/recall/ftsQuery.ts. */
 export class SearchRepository {
   constructor(private readonly db: Database) {}
@@ -43,19 +55,12 @@ export class SearchRepository {
   /** Best BM25 matches among live memories of the scopes (the scope token is part of the MATCH). */
   keyword(search: KeywordSearch): KeywordHit[] {
     const { match, scopes, limit } = search;
-    const context = search.context ?? { before: 0, after: 0 };
     const time = search.time ?? { occurred: 0, mentioned: 0 };
     const concepts = search.concepts ?? 0;
     const termsWeight = search.terms ?? 0;
     const timeMatch = search.timeMatch ?? "";
     const conceptMatch = search.conceptMatch ?? "";
-    const columns = [
-      "body",
-      ...(context.before > 0 ? ["before"] : []),
-      ...(context.after > 0 ? ["after"] : []),
-      ...(concepts > 0 ? ["concepts"] : []),
-      ...(termsWeight > 0 ? ["terms"] : []),
-    ];
+    const columns = textColumns(search);
     const timeColumns = [...(time.occurred > 0 ? ["occurred"] : []), ...(time.mentioned > 0 ? ["mentioned"] : [])];
     const clauses = match === "" ? [] : [`{${columns.join(" ")}} : (${match})`];
     if (timeMatch !== "" && timeColumns.length > 0) clauses.push(`{${timeColumns.join(" ")}} : (${timeMatch})`);
@@ -68,8 +73,8 @@ export class SearchRepository {
       this.db,
       "SELECT rowid AS id, bm25(memories_fts, 1.0, ?, ?, ?, ?, ?, 0.0, ?) AS raw FROM memories_fts WHERE memories_fts MATCH ? ORDER BY raw LIMIT ?",
     ).all(
-      context.before,
-      context.after,
+      search.context?.before ?? 0,
+      search.context?.after ?? 0,
       time.occurred,
       time.mentioned,
       concepts,
@@ -102,6 +107,25 @@ export class SearchRepository {
     const statement = cached(this.db, "SELECT doc FROM memories_fts_vocab WHERE term = ?");
     for (const term of terms) out.set(term, (statement.get(term) as { doc: number } | undefined)?.doc ?? 0);
     return out;
+  }
+
+  /**
+   * The terms (FTS5 phrases, as ftsQuery quotes them) that some live memory of the scopes contains in
+   * its text: one existence probe per term, each stopping at the first row.
+   */
+  termsFoundIn(
+    terms: string[],
+    search: Pick<KeywordSearch, "context" | "concepts" | "terms"> & { scopes: string[] },
+  ): Set<string> {
+    const statement = cached(this.db, "SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT 1");
+    const inScopes = `scope_tag : (${search.scopes.map(scopeTag).join(" OR ")})`;
+    const columns = textColumns(search).join(" ");
+    const found = new Set<string>();
+    for (const term of terms) {
+      const phrase = `"${term.replace(/"/g, '""')}"`;
+      if (statement.get(`{${columns}} : ${phrase} AND ${inScopes}`)) found.add(term);
+    }
+    return found;
   }
 
   /** An upper bound of the indexed rows (ids only grow), cheap at any size; used only inside a log. */

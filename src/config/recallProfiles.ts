@@ -1,0 +1,105 @@
+/**
+ * Recall profiles: which ranking stages run, in which order, and the leg settings that differ, for
+ * the kind of memories a store holds. `agent` (the default) is for facts from coding-agent sessions;
+ * `conversation` is for memories that are turns of people talking (LoCoMo). Why each stage is in or
+ * out, with the measurements: docs/recall.md.
+ */
+
+export const recallProfileNames = ["agent", "conversation"] as const;
+export type RecallProfileName = (typeof recallProfileNames)[number];
+
+/** Every ranking stage, in the one order the stages may run in (src/recall/recallStages.ts says why). */
+export const stageNames = [
+  "timeAnswer",
+  "context",
+  "author",
+  "minScore",
+  "graph",
+  "head",
+  "listLength",
+  "rerank",
+  "dampening",
+  "recency",
+] as const;
+export type StageName = (typeof stageNames)[number];
+
+/** A nested object of recall settings, as a config file writes them. */
+type Settings = { [key: string]: unknown };
+
+export interface RecallProfile {
+  /** The stages it runs, in order. */
+  stages: readonly StageName[];
+  /** Settings that differ from the schema defaults (which are the conversation profile's). */
+  settings: Settings;
+}
+
+export const recallProfiles: Record<RecallProfileName, RecallProfile> = {
+  conversation: {
+    stages: ["timeAnswer", "context", "author", "minScore", "head", "listLength", "dampening", "recency"],
+    settings: {},
+  },
+  agent: {
+    stages: ["minScore", "head", "dampening", "recency"],
+    settings: {
+      unfoundWords: true,
+      // Gravity punishes memories only the vector leg found, which is where paraphrases are; hub
+      // penalizes memories about the project's central tools. Resolution (decisions first) stays.
+      dampening: { gravityEnabled: false, hubEnabled: false },
+    },
+  },
+};
+
+/**
+ * The setting that switches each optional stage on or off. minScore and head always run: they
+ * bound the work, not the order.
+ */
+const switches: Partial<Record<StageName, { on: Settings; off: Settings }>> = {
+  timeAnswer: { on: {}, off: { timeAnswer: { penalty: 1 } } },
+  context: { on: { context: { enabled: true } }, off: { context: { enabled: false } } },
+  author: { on: { author: { enabled: true } }, off: { author: { enabled: false } } },
+  graph: { on: { graph: { enabled: true } }, off: { graph: { enabled: false } } },
+  listLength: { on: {}, off: { listLength: { exponent: 0 } } },
+  rerank: { on: { reranker: { enabled: true } }, off: { reranker: { enabled: false } } },
+  dampening: {
+    on: {},
+    off: { dampening: { gravityEnabled: false, hubEnabled: false, resolutionEnabled: false } },
+  },
+  recency: { on: { recency: { enabled: true } }, off: { recency: { enabled: false } } },
+};
+
+const isObject = (value: unknown): value is Settings =>
+  value !== null && typeof value === "object" && !Array.isArray(value);
+
+/** `over` laid on `under`, key by key; values of `over` win. */
+function merged(under: Settings, over: Settings): Settings {
+  const out: Settings = { ...under };
+  for (const [key, value] of Object.entries(over)) {
+    const below = out[key];
+    out[key] = isObject(below) && isObject(value) ? merged(below, value) : value;
+  }
+  return out;
+}
+
+/** The settings a profile stands for: its stage switches and its leg settings. */
+export function profileSettings(name: RecallProfileName): Settings {
+  const profile = recallProfiles[name];
+  let settings: Settings = {};
+  for (const stage of stageNames) {
+    const toggle = switches[stage];
+    if (toggle) settings = merged(settings, profile.stages.includes(stage) ? toggle.on : toggle.off);
+  }
+  return merged(settings, profile.settings);
+}
+
+/**
+ * The `recall` section as written with the profile's settings beneath it: what the user set wins
+ * (`author.enabled: true` under `agent` runs the author stage). An unknown profile name is left for
+ * the schema to reject.
+ */
+export function withProfile(raw: unknown): unknown {
+  if (raw !== undefined && !isObject(raw)) return raw;
+  const section = raw ?? {};
+  const name = section.profile ?? "agent";
+  if (typeof name !== "string" || !(recallProfileNames as readonly string[]).includes(name)) return section;
+  return merged(profileSettings(name as RecallProfileName), section);
+}
