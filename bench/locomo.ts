@@ -5,7 +5,7 @@
  * category and overall, next to a plain FTS5 BM25 baseline over the same texts.
  *
  *   npx tsx bench/locomo.ts --data ../shared/bench/locomo/locomo10-dev.json [--json]
- *     [--conversations 1,2,3] [--config '{"alpha":0.4}'] [--no-speaker] [--no-caption] [--no-date] [--no-occurred]
+ *     [--conversations 1,2,3] [--config '{"alpha":0.4}'] [--embeddings hashed|wordvec] [--no-speaker] [--no-caption] [--no-date] [--no-occurred]
  */
 import { parseArgs } from "node:util";
 import { defaultRecallConfig } from "../src/config/recallConfig.js";
@@ -28,6 +28,7 @@ async function run(): Promise<void> {
       /** Do not pass the session date as `occurredAt`. */
       "no-occurred": { type: "boolean", default: false },
       dimensions: { type: "string", default: "384" },
+      embeddings: { type: "string", default: "hashed" },
       /** Print each question that missed gold turns at k, with the gold turns' text and the top hits. */
       misses: { type: "boolean", default: false },
     },
@@ -49,6 +50,7 @@ async function run(): Promise<void> {
     text: textOptions,
     config: defaultRecallConfig(values.config ? JSON.parse(values.config) : {}),
     dimensions: Number(values.dimensions),
+    embeddings: values.embeddings === "wordvec" ? "wordvec" : "hashed",
     ...(values.misses ? { onMiss: printMiss } : {}),
   });
   if (values.json) {

@@ -47,9 +47,10 @@ export interface WordvecProviderOptions {
  * (hashedEmbedding.ts), which keeps what word vectors lack: words outside their vocabulary (project
  * names, file names, error codes), misspellings and exact phrase identity. Both parts are unit vectors
  * scaled by the square roots of their shares, so the cosine of two texts is
- * share * wordCosine + (1 - share) * hashedCosine.
+ * share * wordCosine + (1 - share) * hashedCosine. An even share measured best on the coding set
+ * (docs/experiments/coding-recall-semantic.md).
  */
-const WORD_SHARE = Number(process.env.CAIRN_WORDVEC_SHARE ?? 0.5);
+const WORD_SHARE = 0.5;
 
 /** Offline semantic embeddings from shipped word vectors: no service, no weights to download. */
 export function createWordvecEmbeddingProvider(options: WordvecProviderOptions): EmbeddingProvider {
