@@ -11,11 +11,6 @@ export const recallConfigSchema = z
     maxK: int(1, 500, 50),
     /** Weight of the vector leg in `alpha * vector + (1 - alpha) * bm25`. */
     alpha: num(0, 1, 0.15),
-    /**
-     * How the keyword and vector legs combine: `linear` scores and orders by the alpha blend; `rank`
-     * keeps the blend's score levels but orders by reciprocal rank fusion (src/recall/rankFusion.ts).
-     */
-    fusion: z.enum(["linear", "rank"]).default("linear"),
     /** seed: results below this calibrated score are dropped. */
     minScore: num(0, 1, 0.1),
     /** Candidates taken from each leg before fusion. */

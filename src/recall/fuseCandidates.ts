@@ -2,7 +2,6 @@ import type { MemoryRef } from "../store/repositories/memoryRepository.js";
 import type { Candidate } from "./candidate.js";
 import { capHintOnly, fuseScores } from "./fuse.js";
 import type { KeywordLegResult } from "./keywordLeg.js";
-import { rankFusedScores } from "./rankFusion.js";
 import type { RecallDeps } from "./recallDeps.js";
 import { exactCosines } from "./vectorLeg.js";
 
@@ -18,7 +17,7 @@ export function fuseCandidates(
   const { refs, legs, queryVector } = input;
   const { config } = deps;
   const cosines = queryVector ? exactCosines(deps, queryVector, refs) : new Map<number, number>();
-  const candidates = refs.map((ref) => {
+  return refs.map((ref) => {
     const c: Candidate = {
       id: ref.id,
       ref,
@@ -35,11 +34,4 @@ export function fuseCandidates(
     c.score = capHintOnly(fused, { ...c, cap: config.hints.hintOnlyCap });
     return c;
   });
-  if (config.fusion === "rank" && queryVector) {
-    const scores = rankFusedScores(candidates.map((c) => ({ ...c, keyword: Math.max(c.keyword, c.hint) })));
-    candidates.forEach((c, i) => {
-      c.score = scores[i]!;
-    });
-  }
-  return candidates;
 }

@@ -28,7 +28,7 @@ const PARAPHRASES = [
 async function recallTop(embeddings: EmbeddingProvider, query: string) {
   const { store } = makeStore({ embeddings, config: { alpha: 0.4, minScore: 0 } });
   const ids: number[] = [];
-  for (const content of MEMORIES) ids.push((await store.remember({ content, scope: "p" })).id);
+  for (const content of MEMORIES) ids.push((await store.remember({ content, scope: "p" })).id!);
   const { results } = await store.recall({ query, scopes: ["p"], k: 5 });
   return { ids, results };
 }
