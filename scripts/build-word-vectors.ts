@@ -92,25 +92,6 @@ const DEBIAN_DOCS = [
   "python-celery-doc",
   "tox",
   "pre-commit",
-  "rust-doc",
-  "gradle-doc",
-  "ruby3.1-doc",
-  "python-tornado-doc",
-  "python-jinja2-doc",
-  "python-attr-doc",
-  "python-setuptools-doc",
-  "python-aiohttp-doc",
-  "python-click-doc",
-  "python-werkzeug-doc",
-  "python-hypothesis-doc",
-  "python-coverage-doc",
-  "python-kombu-doc",
-  "python-black-doc",
-  "python-uvicorn-doc",
-  "python-structlog-doc",
-  "python-scrapy-doc",
-  "python-openstackclient-doc",
-  "python-testtools-doc",
 ];
 /** Developer tools whose READMEs carry the words agents use (test runners, package managers, deploys). */
 const NPM_TOOLS = [
@@ -244,9 +225,7 @@ function run(cmd: string, args: string[], cwd?: string): string {
   });
 }
 
-/** Every node-* package Debian has (its npm libraries, each with its README) and the seeds' dependencies. */
 function debianPackages(): string[] {
-  const nodeLibraries = run("apt-cache", ["pkgnames", "node-"]).split("\n").filter(Boolean);
   const deps = run("apt-cache", [
     "depends",
     "--recurse",
@@ -260,7 +239,7 @@ function debianPackages(): string[] {
   ])
     .split("\n")
     .filter((line) => /^node-[a-z0-9.+-]+$/.test(line));
-  return [...new Set([...DEBIAN_JS_SEEDS, ...DEBIAN_DOCS, ...nodeLibraries, ...deps])].sort();
+  return [...new Set([...DEBIAN_JS_SEEDS, ...DEBIAN_DOCS, ...deps])].sort();
 }
 
 /** The licence of the `Files: *` paragraph of a machine-readable debian/copyright, if any. */
@@ -431,8 +410,7 @@ export function plainText(raw: string, name: string): string {
     .replace(/<[^>\n]{1,200}>/g, " ");
 }
 
-/** No one manual may outweigh the rest: past this a source contributes nothing more. */
-const MAX_BYTES_PER_SOURCE = 4 * 1024 * 1024;
+const MAX_BYTES_PER_SOURCE = 6 * 1024 * 1024;
 
 function clean(): void {
   const sources: Source[] = JSON.parse(readFileSync(join(work, "sources.json"), "utf8"));
