@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { createEmbeddingProvider } from "../../src/providers/embeddings/createEmbeddingProvider.js";
 import { packWordVectors } from "../../src/providers/embeddings/wordvec/packWordVectors.js";
 import { WordVectorFile } from "../../src/providers/embeddings/wordvec/wordVectorFile.js";
 import {
@@ -100,6 +101,20 @@ describe("wordvec embedding", () => {
     const [oov] = await provider.embed(["frobnicate"]);
     expect(oov!.slice(0, 8).every((x) => x === 0)).toBe(true);
     expect(oov!.some((x) => x !== 0)).toBe(true);
+  });
+
+  it("config: wordvec from embeddings config; a bad file or too narrow a width is a config error saying what to do", async () => {
+    const provider = createEmbeddingProvider({ provider: "wordvec", dimensions: 384 });
+    expect(provider.name).toBe("wordvec");
+    expect((await provider.embed(["run the jest suite"]))[0]).toHaveLength(384);
+    const narrow = createEmbeddingProvider({ provider: "wordvec", dimensions: 64 });
+    await expect(narrow.embed(["jest"])).rejects.toThrow(/embeddings.dimensions \(64\) must exceed/);
+    const missing = createEmbeddingProvider({
+      provider: "wordvec",
+      model: join(tempDir(), "none.bin"),
+      dimensions: 384,
+    });
+    await expect(missing.embed(["jest"])).rejects.toThrow(/cannot read the word vectors.*build-word-vectors/);
   });
 
   it("the shipped file knows the words coding agents use", () => {

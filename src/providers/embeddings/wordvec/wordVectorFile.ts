@@ -1,4 +1,5 @@
 import { closeSync, openSync, readSync } from "node:fs";
+import { CairnError, errorMessage } from "../../../util/errors.js";
 import {
   DIGEST_AT,
   DIGEST_BYTES,
@@ -54,12 +55,23 @@ export class WordVectorFile {
 
   private open() {
     if (this.header) return this.header;
-    const fd = openSync(this.path, "r");
+    let fd: number;
+    try {
+      fd = openSync(this.path, "r");
+    } catch (error) {
+      throw new CairnError(
+        "config_invalid",
+        `cannot read the word vectors at ${this.path} (${errorMessage(error)}): point embeddings.model at a file built by scripts/build-word-vectors.ts, or leave it unset for the shipped one`,
+      );
+    }
     const head = Buffer.alloc(HEADER_BYTES);
     readSync(fd, head, 0, HEADER_BYTES, 0);
     if (head.toString("ascii", 0, 4) !== MAGIC) {
       closeSync(fd);
-      throw new Error(`${this.path} is not a word-vector file: rebuild it with scripts/build-word-vectors.ts`);
+      throw new CairnError(
+        "config_invalid",
+        `${this.path} is not a word-vector file: rebuild it with scripts/build-word-vectors.ts`,
+      );
     }
     this.fd = fd;
     this.header = {

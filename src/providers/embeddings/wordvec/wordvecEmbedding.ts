@@ -1,6 +1,7 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isContentWord, words } from "../../../text/tokenize.js";
+import { CairnError } from "../../../util/errors.js";
 import { l2Normalize } from "../featureHash.js";
 import { hashedEmbedding } from "../hashedEmbedding.js";
 import type { EmbeddingProvider } from "../types.js";
@@ -58,8 +59,12 @@ export function createWordvecEmbeddingProvider(options: WordvecProviderOptions):
   const { dimensions } = options;
   const embed = (text: string): Float32Array => {
     const words = wordvecEmbedding(text, file);
-    if (words.length >= dimensions)
-      throw new Error(`embeddings.dimensions must exceed the word vectors' ${words.length}`);
+    if (words.length >= dimensions) {
+      throw new CairnError(
+        "config_invalid",
+        `embeddings.dimensions (${dimensions}) must exceed the word vectors' ${words.length} for provider wordvec: set it to 384`,
+      );
+    }
     const hashed = hashedEmbedding(text, dimensions - words.length);
     const out = new Float32Array(dimensions);
     const a = Math.sqrt(WORD_SHARE);
