@@ -5,7 +5,7 @@
  * category and overall, next to a plain FTS5 BM25 baseline over the same texts.
  *
  *   npm run bench:locomo [-- --data ../shared/bench/locomo/locomo10-dev.json] [--json]
- *     [--conversations 1,2,3] [--config '{"alpha":0.4}'] [--no-speaker] [--no-caption] [--no-date] [--no-occurred]
+ *     [--conversations 1,2,3] [--config '{"alpha":0.4}'] [--embeddings hashed|wordvec] [--no-speaker] [--no-caption] [--no-date] [--no-occurred]
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -32,6 +32,7 @@ async function run(): Promise<void> {
       /** Do not pass the session date as `occurredAt`. */
       "no-occurred": { type: "boolean", default: false },
       dimensions: { type: "string", default: "384" },
+      embeddings: { type: "string", default: "hashed" },
       /** Print each question that missed gold turns at k, with the gold turns' text and the top hits. */
       misses: { type: "boolean", default: false },
     },
@@ -55,6 +56,7 @@ async function run(): Promise<void> {
     // LoCoMo's memories are turns of two people talking: the conversation profile, unless --config names one.
     config: defaultRecallConfig({ profile: "conversation", ...(values.config ? JSON.parse(values.config) : {}) }),
     dimensions: Number(values.dimensions),
+    embeddings: values.embeddings === "wordvec" ? "wordvec" : "hashed",
     ...(values.misses ? { onMiss: printMiss } : {}),
   });
   if (values.json) {

@@ -74,5 +74,7 @@ for (const name of readdirSync(join(root, "src/prompts")).filter((file) => file.
   copyFileSync(join(root, "src/prompts", name), join(outdir, name));
 for (const name of ["concepts.txt", "LICENSE-WORDNET"])
   copyFileSync(join(root, "src/text/lexicon", name), join(outdir, name));
+for (const name of ["wordvec.bin", "sources.tsv"])
+  copyFileSync(join(root, "src/providers/embeddings/wordvec", name), join(outdir, name));
 // npm sets the executable bit only on packages it installs, not on the project it builds.
 chmodSync(join(outdir, "main.js"), 0o755);

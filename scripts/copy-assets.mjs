@@ -13,5 +13,9 @@ for (const file of ["concepts.txt", "LICENSE-WORDNET"]) {
   if (existsSync(join(root, "src/text/lexicon", file)))
     cpSync(join(root, "src/text/lexicon", file), join(root, "dist/text/lexicon", file));
 }
+for (const file of ["wordvec.bin", "sources.tsv"]) {
+  if (existsSync(join(root, "src/providers/embeddings/wordvec", file)))
+    cpSync(join(root, "src/providers/embeddings/wordvec", file), join(root, "dist/providers/embeddings/wordvec", file));
+}
 const bin = join(root, "dist/cli/main.js");
 if (existsSync(bin)) chmodSync(bin, 0o755);

@@ -2,6 +2,7 @@ import type { RecallConfig } from "../../src/config/recallConfig.js";
 import { MemoryStore } from "../../src/memory/memoryStore.js";
 import type { RecallResult } from "../../src/memory/types.js";
 import { createHashedEmbeddingProvider } from "../../src/providers/embeddings/hashedEmbedding.js";
+import { createWordvecEmbeddingProvider } from "../../src/providers/embeddings/wordvec/wordvecEmbedding.js";
 import { createRecall } from "../../src/recall/createRecall.js";
 import { Storage } from "../../src/store/storage.js";
 import { ingestLocomo } from "./ingestLocomo.js";
@@ -59,6 +60,8 @@ export async function evaluateLocomo(options: {
   text: TurnTextOptions & { occurredAt: boolean };
   config: RecallConfig;
   dimensions: number;
+  /** The embedding provider (hashed by default; wordvec to measure the shipped word vectors). */
+  embeddings?: "hashed" | "wordvec";
   onMiss?: (conversation: LocomoConversation, question: LocomoQuestion, results: RecallResult[]) => void;
 }): Promise<LocomoReport> {
   const { conversations, text } = options;
@@ -66,7 +69,10 @@ export async function evaluateLocomo(options: {
   const { db } = storage;
   const baseline = new PlainBm25();
   try {
-    const embeddings = createHashedEmbeddingProvider({ dimensions: options.dimensions });
+    const embeddings =
+      options.embeddings === "wordvec"
+        ? createWordvecEmbeddingProvider({ dimensions: options.dimensions })
+        : createHashedEmbeddingProvider({ dimensions: options.dimensions });
     const { config } = options;
     const recall = createRecall({ storage, provider: embeddings, config });
     const store = new MemoryStore({ storage, embeddings, config, recall });

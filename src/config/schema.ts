@@ -13,7 +13,7 @@ export const llmProviderNames = [
   "codex-cli",
   "offline",
 ] as const;
-export const embeddingProviderNames = ["hashed", "openai", "ollama", "transformers"] as const;
+export const embeddingProviderNames = ["hashed", "wordvec", "openai", "ollama", "transformers"] as const;
 
 const llmRole = z
   .object({

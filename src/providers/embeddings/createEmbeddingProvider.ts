@@ -6,6 +6,7 @@ import { OllamaEmbeddingProvider } from "./ollamaEmbedding.js";
 import { OpenAiEmbeddingProvider } from "./openaiEmbedding.js";
 import { TransformersEmbeddingProvider } from "./transformersEmbedding.js";
 import type { EmbeddingProvider } from "./types.js";
+import { createWordvecEmbeddingProvider } from "./wordvec/wordvecEmbedding.js";
 
 /** The configured embedding provider; `hashed` needs nothing and is the default. */
 export function createEmbeddingProvider(config: CairnConfig["embeddings"]): EmbeddingProvider {
@@ -13,6 +14,8 @@ export function createEmbeddingProvider(config: CairnConfig["embeddings"]): Embe
   switch (config.provider) {
     case "hashed":
       return createHashedEmbeddingProvider({ dimensions });
+    case "wordvec":
+      return createWordvecEmbeddingProvider({ dimensions, ...(config.model ? { path: config.model } : {}) });
     case "openai":
       return new OpenAiEmbeddingProvider({
         baseUrl: config.baseUrl ?? defaultEmbeddingBaseUrls.openai,
