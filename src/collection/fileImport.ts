@@ -7,7 +7,6 @@ import {
   type SourceAdapter,
   type SourceFile,
 } from "../sources/adapter.js";
-import { RESUME_TAIL_BYTES } from "../sources/jsonl.js";
 import type { AgentName, ParseProblem } from "../sources/types.js";
 import {
   guardResumeState,
@@ -52,6 +51,8 @@ export interface PendingFile {
   previous: SourceFileState | undefined;
   stamp: { size: number; mtimeMs: number };
 }
+
+const TAIL_BYTES = 256;
 
 /** The read to do: from the stored offset when the file only grew, else the whole file. */
 export function readRequestFor(entry: PendingFile, window = READ_WINDOW_BYTES): ReadRequest {
@@ -166,10 +167,10 @@ export async function importGroup(
  * resume offset. A later window of the file continues from the guarded state, as a later scan would.
  */
 function prepareWrite(file: SourceFile, read: SourceRead): SourceRead {
-  const { resume, resumeTail } = read.result;
+  const { resume } = read.result;
   if (!resume) return read;
   read.result.resume = { ...resume, state: guardResumeState(resume.state ?? null) };
-  read.tailHash = resumeTail ? sha256(resumeTail) : tailHash(file.path, resume.offset);
+  read.tailHash = tailHash(file.path, resume.offset);
   return read;
 }
 
@@ -319,7 +320,7 @@ function canResume(file: SourceFile, previous: SourceFileState | undefined, size
 }
 
 function tailHash(path: string, offset: number): string | null {
-  const start = Math.max(0, offset - RESUME_TAIL_BYTES);
+  const start = Math.max(0, offset - TAIL_BYTES);
   const length = offset - start;
   const buffer = Buffer.alloc(length);
   let fd: number | undefined;

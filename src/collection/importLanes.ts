@@ -45,8 +45,6 @@ export interface ImportLanes {
   /** Imports a group of files (see `groupsOf`); one report per file, in order. */
   import(group: readonly PendingFile[]): Promise<FileReport[]>;
   close(): Promise<void>;
-  /** Stops lanes that were given no work, without waiting for them to finish starting. */
-  discard(): Promise<void>;
 }
 
 interface Job {
@@ -158,10 +156,6 @@ export function openImportLanes(options: LaneOptions, inThread: InThreadImport):
           clearTimeout(timer);
         }),
       );
-    },
-    async discard() {
-      closing = true;
-      await Promise.all(lanes.map((lane) => lane.worker.terminate()));
     },
   };
 }

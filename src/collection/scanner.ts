@@ -57,40 +57,28 @@ export async function scanSources(
     reports.push(entry);
     options.onFile?.(entry, reports.length);
   };
-  // Lanes take a while to start (a thread, their modules, a connection): they start while discovery
-  // runs, at once for a store that has imported nothing yet, else from the LANE_THRESHOLD-th changed file.
-  const early = new EarlyLanes(deps, options.lanes);
-  if (known.size === 0) early.start();
-  try {
-    for (const target of targets) {
-      const seen = new Set<string>();
-      for (const root of target.roots) {
-        for (const file of await target.adapter.discover(root)) {
-          if (seen.has(file.path)) continue;
-          seen.add(file.path);
-          if (file.skipped) {
-            report({ ...emptyReport(file), problems: [{ file: file.path, reason: file.skipped }] });
-            continue;
-          }
-          const previous = known.get(file.path);
-          const stamp = fileStamp(file);
-          if (!stamp) report(failedReport(file, "cannot stat file"));
-          else if (previous && previous.size === stamp.size && previous.mtimeMs === stamp.mtimeMs)
-            report(emptyReport(file));
-          else {
-            changed.push({ adapter: target.adapter, file, previous, stamp });
-            if (changed.length === LANE_THRESHOLD) early.start();
-          }
+  for (const target of targets) {
+    const seen = new Set<string>();
+    for (const root of target.roots) {
+      for (const file of await target.adapter.discover(root)) {
+        if (seen.has(file.path)) continue;
+        seen.add(file.path);
+        if (file.skipped) {
+          report({ ...emptyReport(file), problems: [{ file: file.path, reason: file.skipped }] });
+          continue;
         }
+        const previous = known.get(file.path);
+        const stamp = fileStamp(file);
+        if (!stamp) report(failedReport(file, "cannot stat file"));
+        else if (previous && previous.size === stamp.size && previous.mtimeMs === stamp.mtimeMs)
+          report(emptyReport(file));
+        else changed.push({ adapter: target.adapter, file, previous, stamp });
       }
     }
-  } catch (error) {
-    await early.discard();
-    throw error;
   }
   // Groups finish out of order in lanes; the report lists files in discovery order all the same.
   const groups = groupsOf(changed, groupLimitsFor(changed.length));
-  const lanes = await early.keepFor(changed);
+  const lanes = openLanes(deps, changed, options.lanes);
   let finished = reports.length;
   const importOne = async (group: readonly PendingFile[]) => {
     const done = lanes ? await lanes.import(group) : await importGroup(deps, group);
@@ -120,48 +108,21 @@ function applyExclusions(deps: ScannerDeps): void {
   });
 }
 
-/**
- * Import lanes started ahead of their work. They pay off only for many files, need a store on disk
- * and only run adapters they can load by name; lanes started for a scan that turns out not to need
- * them are stopped unused.
- */
-class EarlyLanes {
-  private lanes: ImportLanes | undefined;
-  private started = false;
-
-  constructor(
-    private readonly deps: ScannerDeps,
-    private readonly options: Omit<LaneOptions, "lanes"> | undefined,
-  ) {}
-
-  start(): void {
-    if (this.started || !this.options) return;
-    this.started = true;
-    try {
-      const exclude = this.deps.collector.exclude.length > 0 ? { exclude: this.deps.collector.exclude } : {};
-      this.lanes = openImportLanes({ ...this.options, ...exclude, lanes: IMPORT_LANES }, (group, turn) =>
-        importGroup(this.deps, group, turn),
-      );
-    } catch {
-      this.lanes = undefined;
-    }
-  }
-
-  /** The lanes, if `changed` is worth them (started now if discovery did not start them); else none. */
-  async keepFor(changed: readonly PendingFile[]): Promise<ImportLanes | undefined> {
-    const worth = changed.length >= LANE_THRESHOLD && changed.every((entry) => adapters.includes(entry.adapter));
-    if (!worth) {
-      await this.discard();
-      return undefined;
-    }
-    this.start();
-    return this.lanes;
-  }
-
-  async discard(): Promise<void> {
-    const lanes = this.lanes;
-    this.lanes = undefined;
-    await lanes?.discard();
+/** Lanes pay off only for many files, need a store on disk and only run adapters they can load by name. */
+function openLanes(
+  deps: ScannerDeps,
+  changed: readonly PendingFile[],
+  options: Omit<LaneOptions, "lanes"> | undefined,
+): ImportLanes | undefined {
+  if (!options || changed.length < LANE_THRESHOLD) return undefined;
+  if (!changed.every((entry) => adapters.includes(entry.adapter))) return undefined;
+  try {
+    const exclude = deps.collector.exclude.length > 0 ? { exclude: deps.collector.exclude } : {};
+    return openImportLanes({ ...options, ...exclude, lanes: IMPORT_LANES }, (group, turn) =>
+      importGroup(deps, group, turn),
+    );
+  } catch {
+    return undefined;
   }
 }
 

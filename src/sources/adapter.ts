@@ -58,11 +58,6 @@ export interface ReadResult extends ParseOutput {
   needsFullRead?: boolean;
   /** The read stopped at its `window` before the end of the file: continue from `resume`. */
   more?: boolean;
-  /**
-   * The bytes before `resume.offset` (`RESUME_TAIL_BYTES` of them, fewer at the start of the file) when
-   * the read still held them: the import hashes these instead of opening the file again.
-   */
-  resumeTail?: Buffer;
 }
 
 export interface SourceAdapter {

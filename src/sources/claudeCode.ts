@@ -43,7 +43,7 @@ function readTranscript({ file, resume, window }: ReadRequest): ReadResult {
   // Nothing that names a session yet: no resume either, so the next read starts from the top.
   if (state === undefined) return { sessions: [], problems: read.problems, skipped: parsed.length };
   const next = { offset: read.endOffset, line: read.endLine, state };
-  const more = { ...(read.more ? { more: true } : {}), ...(read.tail ? { resumeTail: read.tail } : {}) };
+  const more = read.more ? { more: true } : {};
   if (state.warmup) return { sessions: [], problems: read.problems, skipped: parsed.length, resume: next, ...more };
 
   const walk = walkTranscript({ file: file.path, state, lines, resumed: resumedState !== undefined });

@@ -62,7 +62,6 @@ function readRollout({ file, resume, window }: ReadRequest): ReadResult {
     skipped: parse.skipped,
     ...(next === undefined ? {} : { resume: next }),
     ...(next !== undefined && read.more ? { more: true } : {}),
-    ...(next !== undefined && read.tail ? { resumeTail: read.tail } : {}),
   };
 }
 

@@ -19,15 +19,7 @@ export interface JsonLinesRead {
   torn: boolean;
   /** True when the read stopped at its `maxBytes` window before the end of the file. */
   more?: boolean;
-  /**
-   * The `RESUME_TAIL_BYTES` bytes before `endOffset` (fewer at the start of the file), when the read
-   * still held them; absent otherwise (a short append, a skipped oversized line).
-   */
-  tail?: Buffer;
 }
-
-/** Bytes before a resume offset whose hash tells an append from a rewrite (see `JsonLinesRead.tail`). */
-export const RESUME_TAIL_BYTES = 256;
 
 const NEWLINE = 0x0a;
 
@@ -77,7 +69,6 @@ export function readJsonLines(
     endLine: from.line,
     torn: false,
   };
-  const held: HeldTail = { bytes: Buffer.alloc(0), end: from.offset };
   const fd = openSync(path, "r");
   try {
     const size = fstatSync(fd).size;
@@ -103,7 +94,6 @@ export function readJsonLines(
           reason: `line longer than ${limits.maxLineBytes} bytes skipped`,
         });
         out.endOffset = position - n + newline + 1;
-        holdTail(held, data.subarray(0, newline + 1), out.endOffset);
         oversized = false;
         data = data.subarray(newline + 1);
       } else if (carry.length > 0) {
@@ -111,13 +101,9 @@ export function readJsonLines(
       }
       const lastNewline = data.lastIndexOf(NEWLINE);
       const window = { start: from.offset, limits };
-      const dataStart = out.endOffset;
-      const stopped =
-        lastNewline !== -1 && completeLines(data.subarray(0, lastNewline + 1), path, out, window, options.standIn);
-      holdTail(held, data.subarray(0, out.endOffset - dataStart), out.endOffset);
-      if (stopped) {
+      if (lastNewline !== -1 && completeLines(data.subarray(0, lastNewline + 1), path, out, window, options.standIn)) {
         if (out.endOffset < size) out.more = true;
-        return withTail(out, held);
+        return out;
       }
       carry = Buffer.from(data.subarray(lastNewline + 1));
       if (carry.length > limits.maxLineBytes) {
@@ -125,38 +111,12 @@ export function readJsonLines(
         carry = Buffer.alloc(0);
       }
     }
-    if (carry.length > 0 && !oversized) {
-      const before = out.endOffset;
-      lastLine(carry, out);
-      holdTail(held, carry.subarray(0, out.endOffset - before), out.endOffset);
-    } else if (oversized) out.torn = true;
-    return withTail(out, held);
+    if (carry.length > 0 && !oversized) lastLine(carry, out);
+    else if (oversized) out.torn = true;
+    return out;
   } finally {
     closeSync(fd);
   }
-}
-
-/** The last bytes a read consumed, up to `RESUME_TAIL_BYTES`, and the file offset they end at. */
-interface HeldTail {
-  bytes: Buffer;
-  end: number;
-}
-
-/** Keeps the last bytes of `bytes` (which end at file offset `end`), joined to those held if adjacent. */
-function holdTail(held: HeldTail, bytes: Buffer, end: number): void {
-  if (bytes.length === 0 && held.end === end) return;
-  const joined = held.end === end - bytes.length && bytes.length < RESUME_TAIL_BYTES;
-  const source = joined ? Buffer.concat([held.bytes, bytes]) : bytes;
-  // A copy: the read reuses its chunk for the next bytes of the file.
-  held.bytes = Buffer.from(source.subarray(Math.max(0, source.length - RESUME_TAIL_BYTES)));
-  held.end = end;
-}
-
-/** The read with its `tail`, when the held bytes are all of the ones before `endOffset`. */
-function withTail(out: JsonLinesRead, held: HeldTail): JsonLinesRead {
-  const want = Math.min(RESUME_TAIL_BYTES, out.endOffset);
-  if (held.end === out.endOffset && held.bytes.length >= want) out.tail = held.bytes.subarray(held.bytes.length - want);
-  return out;
 }
 
 /**

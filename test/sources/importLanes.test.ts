@@ -142,24 +142,6 @@ describe("import lanes", () => {
     many.close();
   });
 
-  it("stop the lanes a first scan started unused when it finds too few files for them", async () => {
-    const few = join(root, "few");
-    const dir = join(root, "codex", "sessions", "2026", "03", "04");
-    mkdirSync(join(few, "sessions", "2026", "03", "04"), { recursive: true });
-    for (const name of readdirSync(dir).sort().slice(0, 3))
-      writeFileSync(join(few, "sessions", "2026", "03", "04", name), readFileSync(join(dir, name)));
-    targets = [{ adapter: codexAdapter, roots: [few] }];
-    const inThread = await scan(join(root, "one"));
-    const lanes = await scan(join(root, "lanes"), LANE_WORKER);
-    expect(inThread.totals.imported).toBe(3);
-    expect(lanes.totals).toEqual(inThread.totals);
-    const one = Storage.open(join(root, "one", "cairn.db"));
-    const many = Storage.open(join(root, "lanes", "cairn.db"));
-    expect(contents(many)).toEqual(contents(one));
-    one.close();
-    many.close();
-  });
-
   it("lose no file when every lane dies: the scan imports them in its own thread", async () => {
     const inThread = await scan(join(root, "one"));
     const dying = await scan(join(root, "dying"), DYING_WORKER);

@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type JsonLinesLimits, RESUME_TAIL_BYTES, readJsonLines } from "../../src/sources/jsonl.js";
+import { type JsonLinesLimits, readJsonLines } from "../../src/sources/jsonl.js";
 
 /** Small limits so a few bytes exercise what megabytes do in a real file. */
 const tiny = (limits: Partial<JsonLinesLimits>) => ({ limits: { chunkBytes: 5, ...limits } });
@@ -75,36 +75,4 @@ describe("readJsonLines reads in bounded chunks", () => {
     expect(from.offset).toBe(Buffer.byteLength(content));
     expect(from.line).toBe(20);
   });
-
-  it("hands back the bytes before its end offset whenever it still held them, the file's own bytes", () => {
-    const lines = Array.from({ length: 40 }, (_, i) => JSON.stringify({ i, t: "x".repeat((i * 37) % 90) }));
-    const text = `${lines.join("\n")}\n{"torn":`;
-    writeFileSync(path, text);
-    const bytes = readFileSync(path);
-    const bytesBefore = (end: number) => bytes.subarray(Math.max(0, end - RESUME_TAIL_BYTES), end);
-    let held = 0;
-    for (const chunkBytes of [1, 7, 64, 300, 1 << 20])
-      for (const from of [0, 8, 400, 1500])
-        for (const maxLineBytes of [60, 1 << 20])
-          for (const maxBytes of [200, Number.POSITIVE_INFINITY]) {
-            const start = from === 0 ? undefined : startOfLineAfter(bytes, from);
-            const read = readJsonLines(path, start, { limits: { chunkBytes, maxLineBytes, maxBytes } });
-            if (read.tail === undefined) continue;
-            held += 1;
-            expect(read.tail.equals(bytesBefore(read.endOffset))).toBe(true);
-          }
-    expect(held).toBeGreaterThan(40);
-    // A whole read of a small file always holds them; an append shorter than them cannot.
-    expect(readJsonLines(path).tail?.equals(bytesBefore(bytes.lastIndexOf(10) + 1))).toBe(true);
-    const nearEnd = startOfLineAfter(bytes, bytes.length - 100);
-    expect(readJsonLines(path, nearEnd).tail).toBeUndefined();
-  });
 });
-
-/** The offset and line number just after the first newline at or past `offset`. */
-function startOfLineAfter(bytes: Buffer, offset: number): { offset: number; line: number } {
-  const end = bytes.indexOf(10, offset) + 1;
-  let line = 0;
-  for (let i = 0; i < end; i++) if (bytes[i] === 10) line += 1;
-  return { offset: end, line };
-}

@@ -1,4 +1,4 @@
-import { join, relative, sep } from "node:path";
+import { relative, sep } from "node:path";
 import { layoutDir, type SkippedPath, walkFiles } from "../walk.js";
 
 /**
@@ -9,12 +9,7 @@ import { layoutDir, type SkippedPath, walkFiles } from "../walk.js";
 export function discoverTranscripts(root: string, skipped?: SkippedPath[]): string[] {
   // `--source claude-code=<folder>` may name a projects folder rather than a Claude Code home.
   const projects = layoutDir(root, "projects");
-  // The walk joins names onto the folder it was given, so a plain prefix cut is the relative path
-  // (path.relative resolves both paths for every file of a tree with thousands).
-  const prefix = join(projects, sep);
-  const parts = (path: string) =>
-    (path.startsWith(prefix) ? path.slice(prefix.length) : relative(projects, path)).split(sep);
-  return walkFiles(projects, (name, path) => isTranscript(name, parts(path)), 3, skipped);
+  return walkFiles(projects, (name, path) => isTranscript(name, relative(projects, path).split(sep)), 3, skipped);
 }
 
 function isTranscript(name: string, parts: string[]): boolean {

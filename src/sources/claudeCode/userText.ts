@@ -13,8 +13,6 @@ export function cleanUserText(raw: string): string {
 
 /** `<system-reminder>` blocks can sit inside real text and tool results; only the block goes. */
 export function stripSystemReminders(text: string): string {
-  // Most texts hold none: a plain search is far cheaper than a replace that finds nothing.
-  if (!text.includes("<system-reminder>")) return text;
   return text.replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, "");
 }
 

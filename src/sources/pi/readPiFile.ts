@@ -53,7 +53,6 @@ export function readPiFile(file: string, agent: AgentName, limit = WHOLE_FILE_LI
     problems,
     skipped: collected.skipped,
     resume: { offset: lines.endOffset, line: lines.endLine, state },
-    ...(lines.tail ? { resumeTail: lines.tail } : {}),
   };
 }
 

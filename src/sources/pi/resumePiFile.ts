@@ -44,13 +44,7 @@ export function resumePiFile(file: string, resume: LineResume): ReadResult {
   const next = { offset: lines.endOffset, line: lines.endLine, state: { ...state, session, titles, tip } };
   const changed = split.entries.length > 0 || retitled;
   const sessions = changed ? [{ session, items: collected.items, partial: true }] : [];
-  return {
-    sessions,
-    problems,
-    skipped: collected.skipped,
-    resume: next,
-    ...(lines.tail ? { resumeTail: lines.tail } : {}),
-  };
+  return { sessions, problems, skipped: collected.skipped, resume: next };
 }
 
 /** Titles after the append: a newer `session_info` name, and omp's slot as it now reads on line 1. */
