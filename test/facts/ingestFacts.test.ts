@@ -55,6 +55,49 @@ describe("ingestFacts", () => {
     expect(store.counts().live).toBe(1);
   });
 
+  it("never lets an older statement replace or delete a newer memory, whatever the model decides", async () => {
+    const { db, store } = makeStore();
+    const june = Date.parse("2026-06-10T12:00:00Z");
+    const march = Date.parse("2026-03-02T12:00:00Z");
+    const current = await ingestFacts(
+      {
+        facts: [{ ...fact("The API listens on port 8080 locally"), occurredAt: june }],
+        entities: [],
+        scope,
+        provenance: {},
+      },
+      { store, db },
+    );
+    const newerId = current.outcomes[0]!.memoryId!;
+    // An older session, extracted later: the model reads the texts and proposes to replace the newer one.
+    const llm = new FakeLlm({ answers: [answer({ action: "UPDATE", targetId: newerId, reason: "port" })] });
+    const late = await ingestFacts(
+      {
+        facts: [{ ...fact("The API listens on port 3000 locally"), occurredAt: march }],
+        entities: [],
+        scope,
+        provenance: {},
+      },
+      { store, db, llm },
+    );
+    const olderId = late.outcomes[0]!.memoryId!;
+    expect(late.outcomes[0]).toMatchObject({ status: "created", targetId: newerId, reason: "older_than_target" });
+    expect(store.get(newerId)?.deletedAt).toBeNull();
+    expect(store.get(olderId)?.supersededBy).toBe(newerId);
+    const deleting = new FakeLlm({ answers: [answer({ action: "DELETE", targetId: newerId, reason: "gone" })] });
+    const deleted = await ingestFacts(
+      {
+        facts: [{ ...fact("The API has no local port, it runs only in staging"), occurredAt: march }],
+        entities: [],
+        scope,
+        provenance: {},
+      },
+      { store, db, llm: deleting },
+    );
+    expect(deleted.outcomes[0]).toMatchObject({ status: "blocked", reason: "target_is_newer" });
+    expect(store.get(newerId)?.deletedAt).toBeNull();
+  });
+
   it("applies UPDATE as a supersession and DELETE as a tombstone, keeping history", async () => {
     const { db, store } = makeStore();
     const first = await ingestFacts(

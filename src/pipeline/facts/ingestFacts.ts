@@ -281,7 +281,9 @@ function apply(ctx: Ctx, p: Planned, remember: () => RememberOutcome): FactOutco
   if ((decision.action === "UPDATE" || decision.action === "DELETE") && !config.allowUpdateDelete) {
     return out("blocked", { reason: "update_delete_disabled", ...target(decision) });
   }
+  const newerTarget = targetSaidLater(ctx, decision, p.fact);
   if (decision.action === "DELETE") {
+    if (newerTarget) return out("blocked", { reason: "target_is_newer", ...target(decision) });
     const deleted = store.forget(decision.targetId!, { who: WHO, reason: decision.reason });
     return out(deleted ? "deleted" : "skipped", { ...target(decision), ...(deleted ? {} : { reason: "target_gone" }) });
   }
@@ -289,6 +291,15 @@ function apply(ctx: Ctx, p: Planned, remember: () => RememberOutcome): FactOutco
   const id = remembered.id;
   if (remembered.status === "skipped" || id === undefined)
     return out("skipped", { reason: remembered.reason ?? "not_stored" });
+  if (decision.action === "UPDATE" && decision.targetId !== id && newerTarget) {
+    // The statement is older than the memory it would replace: it joins the history, replaced by it.
+    const superseded = store.supersede(id, decision.targetId!, { who: WHO, reason: "older_than_target" });
+    return out("created", {
+      memoryId: id,
+      ...target(decision),
+      ...(superseded ? { reason: "older_than_target" } : {}),
+    });
+  }
   if (decision.action === "UPDATE" && decision.targetId !== id) {
     const superseded = store.supersede(decision.targetId!, id, { who: WHO, reason: decision.reason });
     return out(superseded ? "updated" : "created", {
@@ -299,6 +310,17 @@ function apply(ctx: Ctx, p: Planned, remember: () => RememberOutcome): FactOutco
   }
   if (remembered.status === "deduped") return out("deduped", { memoryId: id, reason: "exact_duplicate" });
   return out("created", { memoryId: id });
+}
+
+/**
+ * Whether the memory a decision would replace or delete was said after the fact. Sessions are not
+ * extracted in the order they happened (a first import extracts months of history, eight at a time),
+ * and the model sees texts, not dates: an older statement must not undo a newer one.
+ */
+function targetSaidLater(ctx: Ctx, decision: FactDecision, fact: Fact): boolean {
+  if (decision.targetId == null || fact.occurredAt === undefined) return false;
+  const stored = ctx.store.get(decision.targetId);
+  return stored !== undefined && (stored.occurredAt ?? stored.createdAt) > fact.occurredAt;
 }
 
 /**
