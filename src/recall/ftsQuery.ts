@@ -8,6 +8,8 @@ export interface FtsQuery {
    * several forms is one entry, its forms' words joined: the ideal counts it once, at its best form.
    */
   weightedTerms: { term: string; weight: number }[];
+  /** The forms of `weightedTerms[i]` as searched, each a word or a phrase. */
+  forms: string[][];
 }
 
 function quote(text: string): string {
@@ -23,14 +25,17 @@ function quote(text: string): string {
 export function buildFtsQuery(query: AnalyzedQuery, alternatives: string[][] = []): FtsQuery {
   const parts: string[] = [];
   const weightedTerms: FtsQuery["weightedTerms"] = [];
+  const termForms: string[][] = [];
   query.terms.forEach((term, i) => {
     const forms = [term, ...(alternatives[i] ?? [])];
     for (const form of forms) parts.push(quote(form));
     weightedTerms.push({ term: forms.join(" "), weight: 1 });
+    termForms.push(forms);
   });
   for (const phrase of query.phrases) {
     parts.push(quote(phrase));
     weightedTerms.push({ term: phrase, weight: 1 });
+    termForms.push([phrase]);
   }
-  return { match: parts.join(" OR "), weightedTerms };
+  return { match: parts.join(" OR "), weightedTerms, forms: termForms };
 }

@@ -17,28 +17,40 @@ export interface KeywordLegResult {
 }
 
 /**
- * The frequencies for the ideal score with every query word that no memory of the scopes contains
- * set to 0, so the ideal counts it as the rarest word (idealBm25's `unseenFrequency` 1). The store-wide
- * frequency says how distinctive a word is; a word the memories in reach never say is information
- * the query asks for and no memory has, and it lowers every score instead of dropping out ("how do I
- * run the linter?" over memories that never mention a linter is a weak match for "run", not a
- * perfect one).
+ * The forms of the spellings' terms that some memory of the scopes contains, probed once for all
+ * spellings (one FTS existence probe per form). Only forms the store holds somewhere are probed;
+ * `undefined` when store-wide counts are exact already (an unrestricted recall).
  */
-function withUnfoundAsRare(
+function formsFoundInScopes(
   deps: RecallDeps,
-  input: { fts: FtsQuery; frequencies: Map<string, number>; scopes: string[] | "all"; concepts: number; terms: number },
-): Map<string, number> {
-  const { fts, frequencies, scopes } = input;
-  const stemsOf = (term: string) => term.split(" ").map(stem);
-  const seen = fts.weightedTerms.filter(({ term }) => stemsOf(term).some((s) => (frequencies.get(s) ?? 0) > 0));
-  // Store-wide counts are exact for an unrestricted recall.
-  if (scopes === "all" || seen.length === 0) return frequencies;
-  const found = deps.search.termsFoundIn(
-    seen.map((t) => t.term),
-    { scopes, context: deps.config.contextIndex, concepts: input.concepts, terms: input.terms },
-  );
+  input: { queries: FtsQuery[]; frequencies: Map<string, number>; scopes: string[] | "all"; concepts: number },
+): Set<string> | undefined {
+  const { frequencies, scopes } = input;
+  if (scopes === "all") return undefined;
+  const seen = (form: string) => form.split(" ").some((word) => (frequencies.get(stem(word)) ?? 0) > 0);
+  const forms = new Set(input.queries.flatMap((q) => q.forms.flat()).filter(seen));
+  return deps.search.termsFoundIn([...forms], {
+    scopes,
+    context: deps.config.contextIndex,
+    concepts: input.concepts,
+    terms: deps.config.searchTerms.weight,
+  });
+}
+
+/**
+ * The frequencies for one spelling's ideal score with every query term none of whose forms a memory
+ * of the scopes contains set to 0, so the ideal counts it as the rarest word (idealBm25's
+ * `unseenFrequency` 1). The store-wide frequency says how distinctive a word is; a word the memories
+ * in reach never say is information the query asks for and no memory has, and it lowers every score
+ * instead of dropping out ("how do I run the linter?" over memories that never mention a linter is
+ * a weak match for "run", not a perfect one).
+ */
+function withUnfoundAsRare(fts: FtsQuery, frequencies: Map<string, number>, found: Set<string>): Map<string, number> {
   const out = new Map(frequencies);
-  for (const { term } of seen) if (!found.has(term)) for (const s of stemsOf(term)) out.set(s, 0);
+  fts.weightedTerms.forEach(({ term }, i) => {
+    if (fts.forms[i]!.some((form) => found.has(form))) return;
+    for (const word of term.split(" ")) out.set(stem(word), 0);
+  });
   return out;
 }
 
@@ -90,18 +102,13 @@ export function keywordLeg(
   // every spelling is measured against the highest ideal of theirs, so that a memory matching only
   // the words the spellings share scores the same in each.
   const timeIdeal = timeTerms.map((term) => ({ term, weight: timeWeight }));
+  const found = config.unfoundWords
+    ? formsFoundInScopes(deps, { queries: ftsQueries, frequencies, scopes, concepts: concept.weight })
+    : undefined;
   const ideals = ftsQueries.map((q) =>
     idealBm25(
       [...q.weightedTerms, ...timeIdeal],
-      config.unfoundWords
-        ? withUnfoundAsRare(deps, {
-            fts: q,
-            frequencies,
-            scopes,
-            concepts: concept.weight,
-            terms: config.searchTerms.weight,
-          })
-        : frequencies,
+      found ? withUnfoundAsRare(q, frequencies, found) : frequencies,
       corpusSize,
       config.unfoundWords ? 1 : undefined,
     ),
