@@ -158,6 +158,9 @@ function readTerms(value: unknown, where: string, warnings: string[]): string[] 
   if (value.length > MAX_SEARCH_TERMS)
     warnings.push(`${where}: ${value.length} terms; kept at most ${MAX_SEARCH_TERMS}`);
   const kept = cleanSearchTerms(value);
+  const dropped = Math.min(value.length, MAX_SEARCH_TERMS) - kept.length;
+  if (dropped > 0)
+    warnings.push(`${where}: ${dropped} terms dropped (not text, empty, too long, redacted or repeated)`);
   return kept.length === 0 ? undefined : kept;
 }
 
