@@ -96,8 +96,18 @@ export interface RecallResult {
   /** Which legs found it: "keyword", "vector", "hint", "graph" or "context"; "recency" when it took the place of an older memory on the same subject. */
   sources: string[];
   evidence?: EvidenceItem[];
+  /** With `expand`: the raw conversation pushed with `remember` for this memory's session (seed 004's lossless transcripts). */
+  transcript?: ExpandedTranscript;
   /** With `includeSuperseded`: what this memory replaced, newest first (never ranked, never counted in k). */
   superseded?: SupersededMemory[];
+}
+
+/** A session's stored transcript, joined into a recall result by `expand`. */
+export interface ExpandedTranscript {
+  sessionKey: string;
+  content: string;
+  /** When it was stored (epoch ms). */
+  createdAt: number;
 }
 
 export interface RecallTimings {

@@ -35,5 +35,16 @@ export function toResults(deps: RecallDeps, top: Candidate[], expand: boolean): 
     }
     results.push(result);
   }
+  if (expand) joinTranscripts(deps, results);
   return results;
+}
+
+/** Joins each result's pushed session transcript, looked up in one batch for the whole result set. */
+function joinTranscripts(deps: RecallDeps, results: RecallResult[]): void {
+  const keys = [...new Set(results.flatMap((r) => (r.provenance.sessionId ? [r.provenance.sessionId] : [])))];
+  const transcripts = deps.transcripts.transcripts(keys);
+  for (const result of results) {
+    const found = result.provenance.sessionId ? transcripts.get(result.provenance.sessionId) : undefined;
+    if (found) result.transcript = { sessionKey: found.sessionKey, content: found.content, createdAt: found.createdAt };
+  }
 }

@@ -58,6 +58,9 @@ export function createMcpServer(cairn: Cairn, options: McpServerOptions): McpSer
         includeSuperseded: recallFields.includeSuperseded.describe(
           "also show, under each result, the older memories it replaced (history; they are no longer true)",
         ),
+        expand: recallFields.expand.describe(
+          "also show where each result came from: the session items it was extracted from, or the beginning of the conversation pushed with it",
+        ),
         cwd: cwdField,
       },
       annotations: { readOnlyHint: true, openWorldHint: false },

@@ -1,7 +1,7 @@
 import type { MemoryChange } from "../memory/curateMemory.js";
 import { describeSupersessions } from "../memory/lifecycle/describeSupersessions.js";
 import type { ReviewEntry, ReviewSide } from "../memory/reviewQueue.js";
-import type { RecallResponse, RememberOutcome } from "../memory/types.js";
+import type { ExpandedTranscript, RecallResponse, RememberOutcome } from "../memory/types.js";
 
 /**
  * Recall results as an agent reads them: one numbered block per memory with its score, type, scope and
@@ -10,6 +10,7 @@ import type { RecallResponse, RememberOutcome } from "../memory/types.js";
 export function formatRecall(query: string, response: RecallResponse): string {
   if (response.results.length === 0) return `No memories match "${query}".`;
   const lines = [`${response.results.length} memories for "${query}" (most relevant first):`];
+  const shownTranscripts = new Set<string>();
   response.results.forEach((result, index) => {
     const source = result.provenance.sessionId ? `, from session ${result.provenance.sessionId}` : "";
     const ref = result.ref ? `, ref ${result.ref}` : "";
@@ -19,6 +20,7 @@ export function formatRecall(query: string, response: RecallResponse): string {
       ...result.content.split("\n").map((line) => `> ${line}`),
     );
     for (const item of result.evidence ?? []) lines.push(`   evidence #${item.seq} ${item.role}: ${item.text}`);
+    if (result.transcript) lines.push(...transcriptLines(result.transcript, shownTranscripts));
     for (const old of result.superseded ?? []) {
       const day = new Date(old.supersededAt).toISOString().slice(0, 10);
       lines.push(`   superseded ${day} by id ${old.supersededBy} (no longer true), id ${old.id}:`);
@@ -27,6 +29,27 @@ export function formatRecall(query: string, response: RecallResponse): string {
   });
   for (const warning of response.warnings) lines.push("", `warning: ${warning}`);
   return lines.join("\n");
+}
+
+/**
+ * Characters of one session transcript shown in a tool result. Agents cap what a tool may return (Claude
+ * Code warns above 10,000 tokens of MCP output and refuses more than 25,000 by default,
+ * `MAX_MCP_OUTPUT_TOKENS`), and a pushed transcript may hold 500,000 characters: the agent gets its
+ * beginning and the size, HTTP and the library the whole text.
+ */
+export const TOOL_TRANSCRIPT_CHARS = 4_000;
+
+/** A transcript once per session, however many results came from it. */
+function transcriptLines(transcript: ExpandedTranscript, shown: Set<string>): string[] {
+  if (shown.has(transcript.sessionKey)) return [`   transcript of session ${transcript.sessionKey}: shown above`];
+  shown.add(transcript.sessionKey);
+  const { content } = transcript;
+  const cut = content.length > TOOL_TRANSCRIPT_CHARS;
+  const head = cut
+    ? `   transcript of session ${transcript.sessionKey} (first ${TOOL_TRANSCRIPT_CHARS} of ${content.length} characters):`
+    : `   transcript of session ${transcript.sessionKey}:`;
+  const body = cut ? content.slice(0, TOOL_TRANSCRIPT_CHARS) : content;
+  return [head, ...body.split("\n").map((line) => `   | ${line}`)];
 }
 
 export function formatRemember(outcome: RememberOutcome | undefined): string {

@@ -22,7 +22,7 @@ export function registerRecall(program: Command): void {
       "project (default), global, all, or any label given to remember",
       nonEmpty("--scope", "project, global, all or a label"),
     )
-    .option("--expand", "add the source transcript excerpt of each result")
+    .option("--expand", "add each result's source: the transcript items it came from, or the transcript pushed with it")
     .option(
       "--include-superseded",
       "follow each result with the memories it replaced (never ranked, not counted in --k)",
@@ -51,6 +51,10 @@ export function registerRecall(program: Command): void {
           );
           printLine(`      ${shorten(result.content, 300)}`);
           for (const item of result.evidence ?? []) printLine(`        > ${item.role}: ${shorten(item.text, 200)}`);
+          if (result.transcript)
+            printLine(
+              `        transcript (${result.transcript.content.length} characters, whole with --json): ${shorten(result.transcript.content, 200)}`,
+            );
           for (const old of result.superseded ?? []) {
             const day = new Date(old.supersededAt).toISOString().slice(0, 10);
             printLine(`        superseded ${day} by #${old.supersededBy}: ${shorten(old.content, 240)}`);
