@@ -27,7 +27,7 @@ export function printPhase2(report: Phase2Report): void {
     busy: "another consolidation is running; not started",
     backing_off: "the last consolidation failed; it retries after its backoff (see 'cairn status')",
     failed: `consolidation failed: ${report.error}`,
-    no_input: "no stage-1 memories yet: run 'cairn extract' first",
+    no_input: "nothing to consolidate: no session has given memories yet (extraction runs first; see what it skipped)",
   };
   printLine(headline[report.outcome]);
   for (const workspace of report.workspaces) {

@@ -78,8 +78,12 @@ function printPending(report: Phase1Report, again: string): void {
     );
   }
   const waiting = [
-    pending.tooRecent ? `${pending.tooRecent} too recent (idle < minRolloutIdleHours)` : "",
-    pending.tooOld ? `${pending.tooOld} too old (> maxRolloutAgeDays)` : "",
+    pending.tooRecent
+      ? `${pending.tooRecent} still active (idle less than memories.minRolloutIdleHours; taken once idle)`
+      : "",
+    pending.tooOld
+      ? `${pending.tooOld} older than memories.maxRolloutAgeDays (to take them: cairn config set memories.maxRolloutAgeDays 365)`
+      : "",
     pending.kindExcluded ? `${pending.kindExcluded} of excluded kinds (subagent/exec/internal)` : "",
     pending.backingOff ? `${pending.backingOff} retrying later` : "",
     pending.dead ? `${pending.dead} failed permanently (see 'cairn status')` : "",

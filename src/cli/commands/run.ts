@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
 import { describeStructural } from "../../pipeline/structural/describeStructural.js";
@@ -79,10 +80,14 @@ export function registerRun(program: Command): void {
         if (structuralLine) printLine(structuralLine);
         printLine("");
         printLine(`memory is in ${cairn.paths.memories}`);
-        const global_ = join(cairn.paths.memories, "global", "memory_summary.md");
-        printLine(
-          `  start with: ${global_} and the MEMORY.md of each project under ${join(cairn.paths.memories, "projects")}`,
-        );
+        const starts = [
+          join(cairn.paths.memories, "global", "memory_summary.md"),
+          join(cairn.paths.memories, "projects"),
+        ].filter((path) => existsSync(path));
+        if (starts.length > 0)
+          printLine(
+            `  start with: ${starts.map((path) => (path.endsWith(".md") ? path : `the MEMORY.md of each project under ${path}`)).join(" and ")}`,
+          );
         if (options.demo)
           printLine(`  (demo memory root: ${cairn.paths.home}; try: CAIRN_HOME=${cairn.paths.home} npx cairn status)`);
         if (consolidate.outcome === "failed") process.exitCode = 1;
