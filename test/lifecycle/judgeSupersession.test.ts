@@ -19,6 +19,8 @@ describe("change statements (a)", () => {
     ["The database is now Postgres 16", "The database is MySQL 8"],
     ["The CLI was ported to Rust", "The CLI is written in Go"],
     ["billing-worker was upgraded to Go 1.23", "billing-worker builds with Go 1.21 and needs CGO for sqlite"],
+    ["We moved the API to port 8080", "The API listens on port 3000 locally"],
+    ["We changed the request timeout to 30s", "The request timeout is 10s"],
   ])("%s supersedes %s", (newer, older) => {
     expect(judgeSupersession(newer, older)).toEqual({
       verdict: "supersede",
@@ -37,6 +39,15 @@ describe("change statements (a)", () => {
       { kind: "reassigned", subject: "The API port", replacement: "8080", startsSentence: true },
     ]);
     expect(changeStatements("Always use npm and run npm test")).toEqual([]);
+    expect(changeStatements("We moved the API to port 8080")).toEqual([
+      { kind: "reassigned", subject: "the API", replacement: "port 8080", startsSentence: false },
+    ]);
+    // The subject is never the "from" part, nor a word that names nothing.
+    expect(changeStatements("We moved the build from webpack to vite")).toEqual([
+      { kind: "obsolete", obsolete: "webpack", replacement: "vite", startsSentence: false },
+    ]);
+    expect(changeStatements("We switched back to npm")).toEqual([]);
+    expect(changeStatements("I moved it to the shared folder")).toEqual([]);
   });
 
   it("keys on the name in a described thing, and on every word when nothing is written as a name", () => {

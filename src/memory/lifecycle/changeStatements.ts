@@ -98,6 +98,16 @@ const PATTERNS: readonly Pattern[] = [
     ),
     read: (m) => (m[1] && m[2] ? { kind: "reassigned", subject: m[1], replacement: m[2] } : undefined),
   },
+  // "we moved the API to port 8080", "changed the default timeout to 30s": the active "X was moved to Y".
+  // Not "moved from X to Y" (the first pattern), "moved away from X", "moved on to", "switched back to".
+  {
+    re: new RegExp(
+      String.raw`\b(?:moved|migrated|switched|changed|converted|ported|upgraded|downgraded|bumped|pinned|pointed)\s+(?!(?:from|away|over|on|back|to|it|them|this|that)\s)${PHRASE}\s+(?:over\s+)?(?:to|onto|into)\s+${PHRASE}${END}`,
+      "i",
+    ),
+    read: (m) =>
+      m[1] && m[2] && !/\bfrom\b/i.test(m[1]) ? { kind: "reassigned", subject: m[1], replacement: m[2] } : undefined,
+  },
   // "X is now Y", "X now uses Y", "X now runs on Y"
   {
     leads: true,
