@@ -54,6 +54,12 @@ export class PromptsAhead {
     setImmediate(() => this.prepareNext());
   }
 
+  /** Prepares nothing more: the run is over (a pending turn must not read a store about to close). */
+  stop(): void {
+    this.next = this.keys.length;
+    this.ready.clear();
+  }
+
   private prepareNext(): void {
     while (this.next < this.keys.length && this.started.has(this.keys[this.next]!)) this.next += 1;
     const key = this.keys[this.next];

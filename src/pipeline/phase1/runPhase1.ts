@@ -165,6 +165,7 @@ export async function runPhase1(deps: Phase1Deps, options: Phase1Options = {}): 
     );
   } finally {
     heartbeat.stop();
+    ahead.stop();
   }
   return report;
 }
