@@ -51,12 +51,14 @@ export async function extractSession(options: {
   items: readonly ItemRecord[];
   llm: LlmProvider | null;
   render: RenderOptions;
+  /** The prompt built ahead from these same items (promptsAhead.ts); built here when absent. */
+  prompt?: { system: string; prompt: string };
   signal?: AbortSignal;
 }): Promise<ExtractionResult> {
   if (!options.llm) {
     return { extraction: extractOffline(options.session, options.items), tokensIn: 0, tokensOut: 0, warnings: [] };
   }
-  const { system, prompt } = buildStage1Prompt(options.session, options.items, options.render);
+  const { system, prompt } = options.prompt ?? buildStage1Prompt(options.session, options.items, options.render);
   const result = await options.llm.generate({
     system,
     prompt,

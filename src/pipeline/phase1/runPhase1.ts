@@ -1,4 +1,5 @@
 import pLimit from "p-limit";
+import type { ItemRecord, SessionRecord } from "../../collection/types.js";
 import type { CairnConfig } from "../../config/schema.js";
 import { type LlmProvider, ProviderError } from "../../providers/llm/types.js";
 import { guardDeep } from "../../redact/index.js";
@@ -13,6 +14,8 @@ import type { Clock } from "../../util/clock.js";
 import { errorMessage } from "../../util/errors.js";
 import { eligibilityWindow } from "./eligibilityWindow.js";
 import { buildStage1Prompt, extractSession } from "./extractSession.js";
+import { oneTurnApart } from "./oneTurnApart.js";
+import { type PreparedSession, PromptsAhead } from "./promptsAhead.js";
 import type { Stage1Output } from "./types.js";
 
 export type Phase1Outcome =
@@ -140,12 +143,18 @@ export async function runPhase1(deps: Phase1Deps, options: Phase1Options = {}): 
   // Every claimed lease is kept alive until its job ends, including those still waiting for a slot:
   // with a slow provider, a queued lease would otherwise expire and be taken over by another process.
   const heartbeat = startLeaseHeartbeat({ jobs: storage.jobs, leases, leaseMs: config.queue.leaseSeconds * 1000 });
+  const ahead = new PromptsAhead(
+    leases.map((lease) => lease.key),
+    (key) => prepareSession(deps, key),
+  );
+  const turn = oneTurnApart();
   let done = 0;
   try {
     await Promise.all(
       leases.map((lease) =>
         limit(async () => {
-          const job = await processLease(deps, lease, budget, report);
+          await turn();
+          const job = await processLease({ deps, lease, budget, report, ahead });
           heartbeat.done(lease);
           if (job.outcome === "succeeded") await options.afterOutput?.(job.sessionId);
           report.jobs.push(job);
@@ -156,16 +165,36 @@ export async function runPhase1(deps: Phase1Deps, options: Phase1Options = {}): 
     );
   } finally {
     heartbeat.stop();
+    ahead.stop();
   }
   return report;
 }
 
-async function processLease(
-  deps: Phase1Deps,
-  lease: Lease,
-  budget: TokenBudgetRepo,
-  report: Phase1Report,
-): Promise<Phase1JobReport> {
+/** Reads a session and builds its prompt ahead of its turn; nothing when its output is current already. */
+function prepareSession(deps: Phase1Deps, key: string): PreparedSession | undefined {
+  const { storage, config } = deps;
+  const session = storage.sessions.get(key);
+  if (!session || session.invalidatedAt === null) return undefined;
+  const items = storage.items.list(session.id);
+  if (outputIsCurrent(deps, session, items)) return undefined;
+  return { session, items, ...(deps.llm ? { prompt: buildStage1Prompt(session, items, renderOptions(config)) } : {}) };
+}
+
+/** The stored stage-1 output already covers this version of the session. */
+function outputIsCurrent(deps: Phase1Deps, session: SessionRecord, items: readonly ItemRecord[]): boolean {
+  const existing = deps.storage.stage1.get(session.id);
+  const itemTo = items.at(-1)?.id ?? session.invalidatedAt;
+  return existing !== undefined && existing.sourceUpdatedAt === session.updatedAt && existing.itemTo === itemTo;
+}
+
+async function processLease(options: {
+  deps: Phase1Deps;
+  lease: Lease;
+  budget: TokenBudgetRepo;
+  report: Phase1Report;
+  ahead: PromptsAhead;
+}): Promise<Phase1JobReport> {
+  const { deps, lease, budget, report, ahead } = options;
   const { storage, config, clock } = deps;
   const started = clock();
   const base = { sessionId: lease.key, tokensIn: null, tokensOut: null, error: null, warnings: [] as string[] };
@@ -177,15 +206,15 @@ async function processLease(
   });
 
   const session = storage.sessions.get(lease.key);
+  const prepared = ahead.take(lease.key, session);
   const expected = session?.invalidatedAt ?? null;
   if (!session || expected === null) {
     storage.jobs.succeed(lease, { status: "succeeded_no_output" });
     return finish("unchanged");
   }
-  const items = storage.items.list(session.id);
+  const items = prepared?.items ?? storage.items.list(session.id);
   const itemTo = items.at(-1)?.id ?? expected;
-  const existing = storage.stage1.get(session.id);
-  if (existing && existing.sourceUpdatedAt === session.updatedAt && existing.itemTo === itemTo) {
+  if (outputIsCurrent(deps, session, items)) {
     withWriteTx(storage.db, () => {
       storage.sessions.markProcessed(session.id, itemTo, expected);
       storage.jobs.succeed(lease, { status: "succeeded" });
@@ -199,7 +228,16 @@ async function processLease(
   }
 
   try {
-    const result = await extractSession({ session, items, llm: deps.llm, render: renderOptions(config) });
+    const extracting = extractSession({
+      session,
+      items,
+      llm: deps.llm,
+      render: renderOptions(config),
+      ...(prepared?.prompt ? { prompt: prepared.prompt } : {}),
+    });
+    // The request is out: the next session's prompt is built while this one waits for the model.
+    if (deps.llm) ahead.prepareSoon();
+    const result = await extracting;
     if (deps.llm) budget.record(clock(), result.tokensIn ?? 0, result.tokensOut ?? 0);
     // Guarded here too, not only by the store, so the output this run holds matches the stored one.
     const extraction = result.extraction ? guardDeep(result.extraction) : null;

@@ -1,6 +1,7 @@
 import type { Database } from "better-sqlite3";
 import { guardDeep, guardText } from "../../redact/guard.js";
 import { type Clock, systemClock } from "../../util/clock.js";
+import { cached } from "../statements.js";
 import { takeStoreFault, withWriteTx } from "../tx.js";
 import { backoffDelay } from "./backoff.js";
 import { localProbe, newLeaseToken, type OwnerProbe, ownerIsDead } from "./leaseOwner.js";
@@ -413,13 +414,14 @@ export class JobQueue {
   }
 
   private row(kind: string, key: string): JobRow | undefined {
-    return this.db.prepare("SELECT * FROM jobs WHERE kind = ? AND key = ?").get(kind, key) as JobRow | undefined;
+    return cached(this.db, "SELECT * FROM jobs WHERE kind = ? AND key = ?").get(kind, key) as JobRow | undefined;
   }
 
   private ownedRow(lease: Lease): JobRow | undefined {
-    return this.db
-      .prepare("SELECT * FROM jobs WHERE id = ? AND lease_owner = ? AND status = 'running'")
-      .get(lease.id, lease.token) as JobRow | undefined;
+    return cached(this.db, "SELECT * FROM jobs WHERE id = ? AND lease_owner = ? AND status = 'running'").get(
+      lease.id,
+      lease.token,
+    ) as JobRow | undefined;
   }
 
   private finish(
@@ -427,12 +429,11 @@ export class JobQueue {
     status: JobStatus,
     options: { now: number; error?: string; result?: string | null },
   ): void {
-    this.db
-      .prepare(
-        `UPDATE jobs SET status = ?, lease_owner = NULL, lease_expires_at = NULL, last_error = ?,
-           result = coalesce(?, result), finished_at = ?, updated_at = ? WHERE id = ?`,
-      )
-      .run(status, options.error ?? null, options.result ?? null, options.now, options.now, id);
+    cached(
+      this.db,
+      `UPDATE jobs SET status = ?, lease_owner = NULL, lease_expires_at = NULL, last_error = ?,
+         result = coalesce(?, result), finished_at = ?, updated_at = ? WHERE id = ?`,
+    ).run(status, options.error ?? null, options.result ?? null, options.now, options.now, id);
   }
 }
 
