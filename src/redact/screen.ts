@@ -11,6 +11,12 @@ export interface Screen<T> {
 interface Screened {
   /** Lowercase; absent means "always run". */
   keywords?: readonly string[] | undefined;
+  /**
+   * What must follow a keyword for it to select the rule: tested (sticky) right after each
+   * occurrence. Common words (`token`, `key`, `sk` in "task") then select a rule only where its
+   * match could start, not on every text that mentions them.
+   */
+  after?: RegExp | undefined;
 }
 
 /** Keywords are ASCII (and hold no NUL); every other character takes the automaton back to its start. */
@@ -79,13 +85,16 @@ class KeywordAutomaton {
     this.ending = Uint8Array.from(ends, (list) => (list.length > 0 ? 1 : 0));
   }
 
-  /** Calls `found` with the index of every keyword occurrence in `text`, case-insensitively. */
-  scan(text: string, found: (keyword: number) => void): void {
+  /**
+   * Calls `found` with the index of every keyword occurrence in `text`, case-insensitively, and the
+   * offset just after it.
+   */
+  scan(text: string, found: (keyword: number, end: number) => void): void {
     const { next, ends, ending } = this;
     let state = 0;
     for (let i = 0; i < text.length; i++) {
       state = next[state * ALPHABET + FOLDED[text.charCodeAt(i)]!]!;
-      if (ending[state] === 1) for (const keyword of ends[state]!) found(keyword);
+      if (ending[state] === 1) for (const keyword of ends[state]!) found(keyword, i + 1);
     }
   }
 }
@@ -106,12 +115,17 @@ export function createScreen<T extends Screened>(rules: readonly T[]): Screen<T>
   }
   const automaton = new KeywordAutomaton(keywords);
   const index = new Map(keywords.map((keyword, i) => [keyword, i]));
-  // The rules each keyword selects, so that a hit costs its own rules, not a pass over all of them.
+  // The rules each keyword selects, so that a hit costs its own rules, not a pass over all of them:
+  // `rulesOf` select on any occurrence, `checkedOf` only where their `after` matches.
   const rulesOf: number[][] = keywords.map(() => []);
+  const checkedOf: number[][] = keywords.map(() => []);
+  const after = rules.map((rule) => (rule.after === undefined ? undefined : sticky(rule.after)));
   const alwaysAt: number[] = [];
   rules.forEach((rule, r) => {
     if (rule.keywords === undefined) alwaysAt.push(r);
-    else for (const keyword of new Set(rule.keywords)) rulesOf[index.get(keyword)!]!.push(r);
+    else
+      for (const keyword of new Set(rule.keywords))
+        (after[r] === undefined ? rulesOf : checkedOf)[index.get(keyword)!]!.push(r);
   });
   const always = alwaysAt.map((r) => rules[r]!);
   // Marks of the current call (a keyword or rule marked with `call` was met in this text): no clearing.
@@ -119,13 +133,21 @@ export function createScreen<T extends Screened>(rules: readonly T[]): Screen<T>
   const ruleSeen = new Int32Array(rules.length);
   let call = 0;
   let picked: number[] = [];
-  const found = (keyword: number) => {
-    if (keywordSeen[keyword] === call) return;
-    keywordSeen[keyword] = call;
-    for (const r of rulesOf[keyword]!) {
+  let current = "";
+  const pick = (r: number) => {
+    ruleSeen[r] = call;
+    picked.push(r);
+  };
+  const found = (keyword: number, end: number) => {
+    if (keywordSeen[keyword] !== call) {
+      keywordSeen[keyword] = call;
+      for (const r of rulesOf[keyword]!) if (ruleSeen[r] !== call) pick(r);
+    }
+    for (const r of checkedOf[keyword]!) {
       if (ruleSeen[r] === call) continue;
-      ruleSeen[r] = call;
-      picked.push(r);
+      const follows = after[r]!;
+      follows.lastIndex = end;
+      if (follows.test(current)) pick(r);
     }
   };
 
@@ -138,9 +160,16 @@ export function createScreen<T extends Screened>(rules: readonly T[]): Screen<T>
       }
       call += 1;
       picked = [];
+      current = text;
       automaton.scan(text, found);
+      current = "";
       if (picked.length === 0) return always;
       return [...alwaysAt, ...picked].sort((x, y) => x - y).map((r) => rules[r]!);
     },
   };
+}
+
+/** `pattern` tested at one offset only. */
+function sticky(pattern: RegExp): RegExp {
+  return new RegExp(pattern.source, `${pattern.flags.replace(/[gy]/g, "")}y`);
 }
