@@ -9,7 +9,7 @@ import { ASSIGN, TYPED_ASSIGN, VALUE } from "./fragments.js";
  * and the gates in assignmentGates.ts judge the value.
  */
 function assignmentPattern(keywords: string): RegExp {
-  return new RegExp(String.raw`(${keywords})${NAME_ENDS}${VALUE}`, "gi");
+  return new RegExp(`(${keywords})${NAME_ENDS}${VALUE}`, "gi");
 }
 
 /** The name's end and the separator: what follows the keyword in every match of an assignment. */
