@@ -17,6 +17,7 @@ interface Prepared {
   /** The rule's pattern with the `d` flag, for exact group offsets. */
   pattern: RegExp;
   keywords: readonly string[] | undefined;
+  after: RegExp | undefined;
 }
 
 const prepared: Prepared[] = RULES.map((rule, priority) => ({
@@ -27,6 +28,7 @@ const prepared: Prepared[] = RULES.map((rule, priority) => ({
     rule.pattern.flags.includes("d") ? rule.pattern.flags : `${rule.pattern.flags}d`,
   ),
   keywords: rule.keywords,
+  after: rule.after,
 }));
 // Built on first use: commands that never redact (recall, inject) do not pay for the automaton.
 let screen: Screen<Prepared> | undefined;

@@ -11,10 +11,13 @@ export interface Screen<T> {
 interface Screened {
   /** Lowercase; absent means "always run". */
   keywords?: readonly string[] | undefined;
+  /**
+   * What must follow a keyword for it to select the rule: tested (sticky) right after each
+   * occurrence. Common words (`token`, `key`, `sk` in "task") then select a rule only where its
+   * match could start, not on every text that mentions them.
+   */
+  after?: RegExp | undefined;
 }
-
-/** Keywords are ASCII (and hold no NUL); every other character takes the automaton back to its start. */
-const ALPHABET = 128;
 
 /**
  * The keywords as one Aho-Corasick automaton, compiled to a full transition table: each character
@@ -22,22 +25,40 @@ const ALPHABET = 128;
  * other ("--" and "-u" in "--user", "key" in "apikey") are all reported. A regular-expression
  * alternation of the same keywords ran at about a third of the speed, and needed care to stay linear
  * on texts repeating one keyword.
+ *
+ * The table's columns are the characters keywords hold (ASCII letters folded to lowercase), plus one
+ * for every other character, which takes the automaton back to its start: rows of some 50 entries
+ * instead of 128 keep the rows a text visits in the processor's nearest cache.
  */
 class KeywordAutomaton {
-  /** next[state * ALPHABET + character] */
+  /** Column of each UTF-16 code unit; 0 for any character no keyword holds. */
+  private readonly column: Uint8Array;
+  /**
+   * next[row + column] is the row (state times width) the automaton moves to, negated when keywords
+   * end in that state (the start state, row 0, ends none): the hot loop tests a sign, not an array.
+   */
   private readonly next: Int32Array;
+  private readonly width: number;
   /** Keywords that end in each state (through its suffix links too); empty for most states. */
   private readonly ends: number[][];
-  /** 1 where `ends` is not empty: the hot loop tests a byte, not an array. */
-  private readonly ending: Uint8Array;
 
   constructor(keywords: readonly string[]) {
+    const column = new Uint8Array(65536);
+    let width = 1;
+    for (const keyword of keywords)
+      for (let i = 0; i < keyword.length; i++) {
+        const code = keyword.charCodeAt(i);
+        if (column[code] !== 0) continue;
+        column[code] = width;
+        if (code >= 97 && code <= 122) column[code - 32] = width;
+        width += 1;
+      }
     const children: Array<Map<number, number>> = [new Map()];
     const ends: number[][] = [[]];
     keywords.forEach((keyword, index) => {
       let state = 0;
       for (let i = 0; i < keyword.length; i++) {
-        const code = keyword.charCodeAt(i);
+        const code = column[keyword.charCodeAt(i)]!;
         let child = children[state]!.get(code);
         if (child === undefined) {
           child = children.length;
@@ -49,11 +70,12 @@ class KeywordAutomaton {
       }
       ends[state]!.push(index);
     });
-    const next = new Int32Array(children.length * ALPHABET);
+    // States first, as in the textbook construction; rows and signs are applied once all are known.
+    const next = new Int32Array(children.length * width);
     const suffix = new Int32Array(children.length);
     // Breadth first: a state's suffix link is shallower, so its transitions are complete when needed.
     const queue: number[] = [];
-    for (let code = 0; code < ALPHABET; code++) {
+    for (let code = 0; code < width; code++) {
       const child = children[0]!.get(code);
       if (child !== undefined) {
         next[code] = child;
@@ -63,40 +85,43 @@ class KeywordAutomaton {
     for (let head = 0; head < queue.length; head++) {
       const state = queue[head]!;
       ends[state]!.push(...ends[suffix[state]!]!);
-      for (let code = 0; code < ALPHABET; code++) {
+      for (let code = 0; code < width; code++) {
         const child = children[state]!.get(code);
-        const fallback = next[suffix[state]! * ALPHABET + code]!;
-        if (child === undefined) next[state * ALPHABET + code] = fallback;
+        const fallback = next[suffix[state]! * width + code]!;
+        if (child === undefined) next[state * width + code] = fallback;
         else {
-          next[state * ALPHABET + code] = child;
+          next[state * width + code] = child;
           suffix[child] = fallback;
           queue.push(child);
         }
       }
     }
+    for (let at = 0; at < next.length; at++) {
+      const state = next[at]!;
+      next[at] = ends[state]!.length > 0 ? -state * width : state * width;
+    }
+    this.column = column;
     this.next = next;
+    this.width = width;
     this.ends = ends;
-    this.ending = Uint8Array.from(ends, (list) => (list.length > 0 ? 1 : 0));
   }
 
-  /** Calls `found` with the index of every keyword occurrence in `text`, case-insensitively. */
-  scan(text: string, found: (keyword: number) => void): void {
-    const { next, ends, ending } = this;
-    let state = 0;
+  /**
+   * Calls `found` with the index of every keyword occurrence in `text`, case-insensitively, and the
+   * offset just after it.
+   */
+  scan(text: string, found: (keyword: number, end: number) => void): void {
+    const { column, next, ends, width } = this;
+    let row = 0;
     for (let i = 0; i < text.length; i++) {
-      state = next[state * ALPHABET + FOLDED[text.charCodeAt(i)]!]!;
-      if (ending[state] === 1) for (const keyword of ends[state]!) found(keyword);
+      row = next[row + column[text.charCodeAt(i)]!]!;
+      if (row < 0) {
+        row = -row;
+        for (const keyword of ends[row / width]!) found(keyword, i + 1);
+      }
     }
   }
 }
-
-/**
- * Each UTF-16 code unit as the automaton reads it: ASCII letters lowercased, every code unit outside
- * ASCII as NUL, which no keyword holds, so it takes the automaton back to its start.
- */
-const FOLDED = Uint8Array.from({ length: 65536 }, (_, code) =>
-  code >= ALPHABET ? 0 : code >= 65 && code <= 90 ? code + 32 : code,
-);
 
 export function createScreen<T extends Screened>(rules: readonly T[]): Screen<T> {
   const keywords = [...new Set(rules.flatMap((rule) => rule.keywords ?? []))];
@@ -106,12 +131,17 @@ export function createScreen<T extends Screened>(rules: readonly T[]): Screen<T>
   }
   const automaton = new KeywordAutomaton(keywords);
   const index = new Map(keywords.map((keyword, i) => [keyword, i]));
-  // The rules each keyword selects, so that a hit costs its own rules, not a pass over all of them.
+  // The rules each keyword selects, so that a hit costs its own rules, not a pass over all of them:
+  // `rulesOf` select on any occurrence, `checkedOf` only where their `after` matches.
   const rulesOf: number[][] = keywords.map(() => []);
+  const checkedOf: number[][] = keywords.map(() => []);
+  const after = rules.map((rule) => (rule.after === undefined ? undefined : sticky(rule.after)));
   const alwaysAt: number[] = [];
   rules.forEach((rule, r) => {
     if (rule.keywords === undefined) alwaysAt.push(r);
-    else for (const keyword of new Set(rule.keywords)) rulesOf[index.get(keyword)!]!.push(r);
+    else
+      for (const keyword of new Set(rule.keywords))
+        (after[r] === undefined ? rulesOf : checkedOf)[index.get(keyword)!]!.push(r);
   });
   const always = alwaysAt.map((r) => rules[r]!);
   // Marks of the current call (a keyword or rule marked with `call` was met in this text): no clearing.
@@ -119,13 +149,21 @@ export function createScreen<T extends Screened>(rules: readonly T[]): Screen<T>
   const ruleSeen = new Int32Array(rules.length);
   let call = 0;
   let picked: number[] = [];
-  const found = (keyword: number) => {
-    if (keywordSeen[keyword] === call) return;
-    keywordSeen[keyword] = call;
-    for (const r of rulesOf[keyword]!) {
+  let current = "";
+  const pick = (r: number) => {
+    ruleSeen[r] = call;
+    picked.push(r);
+  };
+  const found = (keyword: number, end: number) => {
+    if (keywordSeen[keyword] !== call) {
+      keywordSeen[keyword] = call;
+      for (const r of rulesOf[keyword]!) if (ruleSeen[r] !== call) pick(r);
+    }
+    for (const r of checkedOf[keyword]!) {
       if (ruleSeen[r] === call) continue;
-      ruleSeen[r] = call;
-      picked.push(r);
+      const follows = after[r]!;
+      follows.lastIndex = end;
+      if (follows.test(current)) pick(r);
     }
   };
 
@@ -138,9 +176,16 @@ export function createScreen<T extends Screened>(rules: readonly T[]): Screen<T>
       }
       call += 1;
       picked = [];
+      current = text;
       automaton.scan(text, found);
+      current = "";
       if (picked.length === 0) return always;
       return [...alwaysAt, ...picked].sort((x, y) => x - y).map((r) => rules[r]!);
     },
   };
+}
+
+/** `pattern` tested at one offset only. */
+function sticky(pattern: RegExp): RegExp {
+  return new RegExp(pattern.source, `${pattern.flags.replace(/[gy]/g, "")}y`);
 }

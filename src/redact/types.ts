@@ -39,6 +39,12 @@ export interface SecretRule {
    * in the text (the screen). Absent: the rule always runs, so keep such rules few and cheap.
    */
   keywords?: readonly string[];
+  /**
+   * What the text holds right after the keyword in every match (tested with its own flags, at the
+   * end of each keyword occurrence): a keyword not so followed does not select the rule. Only
+   * for rules whose keywords are common words; it must hold for every match, or the screen hides it.
+   */
+  after?: RegExp;
   /** Minimum Shannon entropy of the secret in bits per character (see entropy.ts). */
   minEntropy?: number;
   /** Last word on a candidate: false drops it (placeholders, code, prose). */

@@ -2,6 +2,18 @@ import { describe, expect, it } from "vitest";
 import { RULES } from "../../src/redact/index.js";
 import { createScreen } from "../../src/redact/screen.js";
 import { readLabelled, readTrickyNegatives } from "./corpus.js";
+import { asFileView, FILE_VIEWS } from "./fileViews.js";
+
+/** Every rule the screen must select for `text`: those whose pattern matches it. */
+function matchingRules(text: string) {
+  return RULES.filter((rule) => {
+    rule.pattern.lastIndex = 0;
+    return rule.pattern.test(text);
+  });
+}
+
+/** Ordinary words, long enough that the screen's prefilter runs first, holding no keyword. */
+const FILLER = "the parser returns the module index when the build cache is warm and the schema is current. ".repeat(4);
 
 describe("the rules as data", () => {
   it("are global regexes with lowercase, dash-separated names and lowercase keywords", () => {
@@ -40,6 +52,56 @@ describe("the keyword screen", () => {
         if (rule.pattern.test(text)) expect(selected.has(rule), `${rule.name} on ${text.slice(0, 80)}`).toBe(true);
       }
     }
+  });
+
+  it("never skips a rule that would have matched, in any case, shape or place in a long text", () => {
+    const screen = createScreen(RULES);
+    let checked = 0;
+    for (const example of readLabelled()) {
+      const shapes = [example.text.toUpperCase(), example.text.toLowerCase(), JSON.stringify(example.text)];
+      for (const view of Object.values(FILE_VIEWS)) shapes.push(asFileView(example.text, view));
+      for (const rule of matchingRules(example.text)) {
+        // The match alone puts a keyword at the very start and end of the text.
+        rule.pattern.lastIndex = 0;
+        shapes.push(rule.pattern.exec(example.text)![0]);
+      }
+      for (const shape of shapes) {
+        // A keyword-free filler changes no rule's match: the shape's rules are those of each placement.
+        const rules = matchingRules(shape);
+        for (const text of [shape, FILLER + shape, shape + FILLER, `${FILLER}\n${shape}\n${FILLER}`]) {
+          const selected = new Set(screen.select(text));
+          for (const rule of rules) {
+            checked += 1;
+            expect(selected.has(rule), `${rule.name} on ${text.slice(0, 80)}`).toBe(true);
+          }
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(1000);
+  });
+
+  it("selects a rule whose keyword is a common word only where `after` follows the keyword", () => {
+    const assignment = { keywords: ["token"], after: /[ \t]*[:=]/ };
+    const plain = { keywords: ["token"] };
+    const screen = createScreen([assignment, plain]);
+    expect(screen.select("the token limit was reached")).toEqual([plain]);
+    expect(screen.select("TOKEN = abc")).toEqual([assignment, plain]);
+    // Any one occurrence followed as required is enough, however many are not.
+    expect(screen.select(`${"token, ".repeat(50)}token: abc`)).toEqual([assignment, plain]);
+    expect(screen.select(`${FILLER}token=`)).toEqual([assignment, plain]);
+    expect(screen.select("token")).toEqual([plain]);
+  });
+
+  it("finds a keyword anywhere in a long text, in any case, and nothing in a text without one", () => {
+    const always = { keywords: undefined };
+    const rules = [always, { keywords: ["ghp_"] }, { keywords: ["key"] }];
+    const screen = createScreen(rules);
+    expect(screen.select(FILLER)).toEqual([always]);
+    expect(screen.select(`GHP_${FILLER}`)).toEqual([always, rules[1]]);
+    expect(screen.select(`${FILLER}Ghp_`)).toEqual([always, rules[1]]);
+    expect(screen.select(`${FILLER}kEy${FILLER}ghp_`)).toEqual([always, rules[1], rules[2]]);
+    // Split by anything, even a character that folds to nothing, a keyword is not there.
+    expect(screen.select(`${FILLER}gh\u200Bp_ k\u00e9y`)).toEqual([always]);
   });
 
   it("finds keywords that overlap or repeat, in any case", () => {

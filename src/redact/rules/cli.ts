@@ -44,6 +44,7 @@ export const cliRules: SecretRule[] = [
     pattern: /(?<![A-Za-z0-9_-])(?:-u|--user)(?:[ \t]{1,4}|=)\\?["']?[^\s:"'@$\\]{1,128}:([^\s"']{1,256})/g,
     group: 1,
     keywords: ["-u"],
+    after: /(?:ser)?(?:[ \t]{1,4}|=)/,
     validate: (value) => !/^\d+$/.test(value) && !isPlaceholder(value) && !looksLikeCode(value),
   },
   {

@@ -23,6 +23,7 @@ export const cloudRules: SecretRule[] = [
     ),
     group: 1,
     keywords: ["secret"],
+    after: /[_ .-]?(?:access[_ .-]?)?key/i,
     validate: isNotAwsExample,
   },
   {
@@ -34,6 +35,7 @@ export const cloudRules: SecretRule[] = [
     ),
     group: 1,
     keywords: ["token"],
+    after: new RegExp(String.raw`(?:\\?["'])?(?:${ASSIGN}|[ \t]{1,8})(?:\\?["'])?[A-Za-z0-9/+=]{100}`, "i"),
   },
   {
     name: "gcp-api-key",

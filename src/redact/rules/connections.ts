@@ -24,6 +24,7 @@ export const connectionRules: SecretRule[] = [
     pattern: /(?<![A-Za-z0-9_])bearer[ \t]{1,4}([A-Za-z0-9._~+/-]{12,4096}=*)/gi,
     group: 1,
     keywords: ["bearer"],
+    after: /[ \t]{1,4}[A-Za-z0-9._~+/-]{12}/,
     validate: (token) => looksRandom(token, 12),
   },
   {
@@ -33,6 +34,7 @@ export const connectionRules: SecretRule[] = [
     pattern: /(?<![A-Za-z0-9_])basic[ \t]{1,4}([A-Za-z0-9+/]{8,2048}={0,2})(?![A-Za-z0-9+/=])/gi,
     group: 1,
     keywords: ["basic"],
+    after: /[ \t]{1,4}[A-Za-z0-9+/]{8}/,
     validate: isEncodedCredentialPair,
   },
   {
@@ -53,6 +55,7 @@ export const connectionRules: SecretRule[] = [
       /(?:\\?"auth\\?"[ \t]{0,4}:[ \t]{0,4}\\?"|(?<![A-Za-z0-9])_auth[ \t]{0,4}=[ \t]{0,4}["']?)([A-Za-z0-9+/]{8,2048}={0,2})/g,
     group: 1,
     keywords: ["auth"],
+    after: /\\?"[ \t]{0,4}:|[ \t]{0,4}=/,
     validate: isEncodedCredentialPair,
   },
   {

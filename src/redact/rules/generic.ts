@@ -9,10 +9,15 @@ import { ASSIGN, TYPED_ASSIGN, VALUE } from "./fragments.js";
  * and the gates in assignmentGates.ts judge the value.
  */
 function assignmentPattern(keywords: string): RegExp {
-  return new RegExp(
-    String.raw`(${keywords})(?![A-Za-z0-9_.-])(?:\\?["'])?\]?(?:${TYPED_ASSIGN}|${ASSIGN})${VALUE}`,
-    "gi",
-  );
+  return new RegExp(`(${keywords})${NAME_ENDS}${VALUE}`, "gi");
+}
+
+/** The name's end and the separator: what follows the keyword in every match of an assignment. */
+const NAME_ENDS = String.raw`(?![A-Za-z0-9_.-])(?:\\?["'])?\]?(?:${TYPED_ASSIGN}|${ASSIGN})`;
+
+/** The screen's `after` of an assignment rule: `rest` is what may sit between keyword and name end. */
+function assignmentAfter(rest = ""): RegExp {
+  return new RegExp(rest + NAME_ENDS, "i");
 }
 
 const VALUE_GROUPS = [2, 3, 4, 5] as const;
@@ -24,6 +29,7 @@ export const genericRules: SecretRule[] = [
     pattern: assignmentPattern("password|passwd|passphrase|pwd|(?<![A-Za-z])pass"),
     group: VALUE_GROUPS,
     keywords: ["pass", "pwd"],
+    after: assignmentAfter("(?:word|wd|phrase)?"),
     validate: (value, match) => isPasswordValue(value, assignmentContext(match, 2)),
   },
   {
@@ -32,6 +38,7 @@ export const genericRules: SecretRule[] = [
     pattern: assignmentPattern("secret|credentials?"),
     group: VALUE_GROUPS,
     keywords: ["secret", "credential"],
+    after: assignmentAfter("s?"),
     validate: (value, match) => isSecretValue(value, assignmentContext(match, 2)),
   },
   {
@@ -40,6 +47,7 @@ export const genericRules: SecretRule[] = [
     pattern: assignmentPattern("token"),
     group: VALUE_GROUPS,
     keywords: ["token"],
+    after: assignmentAfter(),
     validate: (value, match) => isTokenValue(value, assignmentContext(match, 2)),
   },
   {
@@ -48,6 +56,7 @@ export const genericRules: SecretRule[] = [
     pattern: assignmentPattern("key(?:_base)?"),
     group: VALUE_GROUPS,
     keywords: ["key"],
+    after: assignmentAfter("(?:_base)?"),
     validate: (value, match) => isKeyValue(value, assignmentContext(match, 2)),
   },
   {

@@ -42,6 +42,7 @@ export const messagingRules: SecretRule[] = [
     family: "messaging",
     pattern: /(?<![A-Za-z0-9])SK[0-9a-fA-F]{32}(?![A-Za-z0-9])/g,
     keywords: ["sk"],
+    after: /[0-9a-fA-F]{32}/,
   },
   {
     name: "sendgrid-api-key",

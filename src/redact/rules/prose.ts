@@ -15,7 +15,19 @@ export const proseRules: SecretRule[] = [
     pattern:
       /<[A-Za-z0-9_.:-]{0,40}(?<=password|passwd|secret|token|apikey|api_key|api-key|passphrase|accesskey|secretkey)>([^<"\r\n]{1,512})<\//gi,
     group: 1,
-    keywords: ["password", "passwd", "secret", "token", "apikey", "api_key", "api-key", "passphrase", "accesskey"],
+    keywords: [
+      "password",
+      "passwd",
+      "secret",
+      "secretkey",
+      "token",
+      "apikey",
+      "api_key",
+      "api-key",
+      "passphrase",
+      "accesskey",
+    ],
+    after: />/,
     validate: (value, match) => isNamedValue(value.trim(), match[0].slice(0, match[0].indexOf(">"))),
   },
   {
@@ -26,6 +38,7 @@ export const proseRules: SecretRule[] = [
       /key[ \t]{0,4}=[ \t]{0,4}\\?"([^"\\\r\n]{0,60}(?:password|passwd|pwd|secret|token|apikey|api_key|api-key|accesskey|connectionstring)[^"\\\r\n]{0,20})\\?"[ \t]{1,8}value[ \t]{0,4}=[ \t]{0,4}\\?"((?:[^"\\\r\n]|\\[^"\r\n]){1,512})\\?"/gi,
     group: 2,
     keywords: ["value"],
+    after: /[ \t]{0,4}=[ \t]{0,4}\\?"/,
     validate: (value, match) => isNamedValue(value, match[1] ?? ""),
   },
   {
@@ -40,6 +53,7 @@ export const proseRules: SecretRule[] = [
       /(?<![A-Za-z])(?:pass(?:word|wd|phrase)?|token|api[ _-]?key|secret(?:[ _-]key)?)(?:[ \t]{1,4}for[ \t]{1,4}[A-Za-z0-9_.@/-]{1,40}(?:[ \t]{1,4}[A-Za-z0-9_.@/-]{1,40}){0,3}(:)?)?(?:[ \t]{1,4}(is|was)[ \t]{1,4}(?:now[ \t]{1,4})?(?:set[ \t]{1,4}to[ \t]{1,4})?|[ \t]{1,4})["'`]?([^\s"'`]{6,256})/gi,
     group: 3,
     keywords: ["pass", "token", "key", "secret"],
+    after: /(?:word|wd|phrase|[ _-]key)?[ \t]{1,4}(?:for[ \t]|is[ \t]|was[ \t]|["'`]?[^\s"'`]{6})/i,
     // "is"/"was", or a colon after "for ..." ("Password for ada@host: ..."), introduce the value;
     // otherwise it must look generated. (`secret: x` alone is code, left to secret-assignment.)
     validate: (value, match) =>
