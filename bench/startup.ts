@@ -4,7 +4,7 @@
 // its socket (src/cli/resident/), again beside bare node. Target: `cairn recall` p95 <= 150 ms.
 // Run: npm run build && npx tsx bench/startup.ts [--runs 40] [--memories 10000] [--demo-runs 3] [--json]
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -52,7 +52,9 @@ while (remembered < Number(values.memories)) {
 cairn.storage.db.pragma("wal_checkpoint(TRUNCATE)");
 cairn.close();
 
-const main = join(import.meta.dirname, "..", "dist", "cli", "main.js");
+// The package's bin, as `cairn` runs it (the CommonJS build of src/cli/main.ts).
+const packageJson = JSON.parse(readFileSync(join(import.meta.dirname, "..", "package.json"), "utf8"));
+const main = join(import.meta.dirname, "..", (packageJson as { bin: { cairn: string } }).bin.cairn);
 const env = { ...process.env, CAIRN_HOME: home };
 const time = (args: string[], cwd: string, expect?: (stdout: string) => boolean): number => {
   const started = performance.now();

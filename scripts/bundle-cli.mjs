@@ -38,7 +38,11 @@ const BUILD_ID_PLACEHOLDER = "cairn-build-0000000000000000";
 // Chunk names carry a content hash: without a clean folder every build would leave the last one's.
 rmSync(outdir, { recursive: true, force: true });
 await build({
-  entryPoints: [join(root, "src/cli/main.ts"), join(root, "src/collection/importWorker.ts")],
+  entryPoints: [
+    join(root, "src/cli/main.ts"),
+    join(root, "src/cli/runCli.ts"),
+    join(root, "src/collection/importWorker.ts"),
+  ],
   outdir,
   entryNames: "[name]",
   chunkNames: "chunk-[hash]",
@@ -58,8 +62,24 @@ await build({
   logLevel: "warning",
 });
 
+// The package's bin: the same entry as one CommonJS file. Node starts a CommonJS file without
+// setting up its ES module loader, and the file loads node built-ins only while it asks a resident
+// process (src/cli/resident/); when none answers, it imports runCli.js, the ES module build's entry
+// for running the program here. docs/decisions/startup.md has the figures.
+await build({
+  entryPoints: [join(root, "src/cli/main.ts")],
+  outfile: join(outdir, "main.cjs"),
+  bundle: true,
+  platform: "node",
+  format: "cjs",
+  target: "node20",
+  external: ["./runCli.js"],
+  define: { CAIRN_BUILD_ID: JSON.stringify(BUILD_ID_PLACEHOLDER) },
+  logLevel: "warning",
+});
+
 const bundled = readdirSync(outdir)
-  .filter((file) => file.endsWith(".js"))
+  .filter((file) => file.endsWith(".js") || file.endsWith(".cjs"))
   .sort();
 const hash = createHash("sha256");
 for (const file of bundled) hash.update(file).update(readFileSync(join(outdir, file)));
@@ -77,4 +97,5 @@ for (const name of ["concepts.txt", "LICENSE-WORDNET"])
 for (const name of ["wordvec.bin", "sources.tsv"])
   copyFileSync(join(root, "src/providers/embeddings/wordvec", name), join(outdir, name));
 // npm sets the executable bit only on packages it installs, not on the project it builds.
+chmodSync(join(outdir, "main.cjs"), 0o755);
 chmodSync(join(outdir, "main.js"), 0o755);

@@ -46,7 +46,8 @@ export interface StorageOptions {
 /**
  * The one facade over the store: a repository per table group as a readonly field, sharing one
  * connection. Nothing outside src/store/ builds a repository from a bare connection. Repositories hold
- * no data caches, because the CLI, the daemon and several workers share the same SQLite file. Fields
+ * no data caches, because the CLI, the daemon and several workers share the same SQLite file; the one
+ * exception, search's document frequencies, checks on every use that no connection changed the index. Fields
  * typed by a contract (src/store/contracts/) are what a second backend implements; the others (search,
  * sessions, items, source files, stage 1, the queue) are still typed by their SQLite classes.
  */

@@ -6,10 +6,13 @@ import { tempDir } from "../helpers/tempDir.js";
 
 const root = join(import.meta.dirname, "..", "..");
 const built = join(root, "dist", "cli", "main.js");
-// The built CLI is what users run; the source entry runs the same code where dist/ is not built yet.
+const bin = join(root, "dist", "cli", "main.cjs");
+// The built CLI is what users run (the bin, and the ES module build of the same entry); the source
+// entry runs the same code where dist/ is not built yet.
 const entries: Array<[string, string[]]> = [
   ["source", ["--import", "tsx", join(root, "src", "cli", "main.ts")]],
   ...(existsSync(built) ? [["built", [built]] as [string, string[]]] : []),
+  ...(existsSync(bin) ? [["bin", [bin]] as [string, string[]]] : []),
 ];
 
 /** Runs the CLI with a reader that has gone away before the first line, as `cairn ... | head -0` does. */

@@ -22,7 +22,11 @@ import { tempDir } from "../helpers/tempDir.js";
 // copy without one.
 
 const root = join(import.meta.dirname, "..", "..");
-const bin = join(root, "dist", "cli", "main.js");
+// The package's bin (the CommonJS build of src/cli/main.ts), as `cairn` runs it.
+const bin = join(
+  root,
+  (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { bin: { cairn: string } }).bin.cairn,
+);
 const built = existsSync(bin);
 if (!built) console.warn(`resident suite skipped: ${bin} is missing (run npm run build)`);
 
@@ -196,6 +200,34 @@ describe.skipIf(!built)("cairn serve answering the CLI (resident process)", () =
     const alone = await run(["--home", cold, "recall", "signed releases"], cold);
     expect(await answeredNow()).toBe(before + 1);
     expect(resident).toEqual(alone);
+  });
+
+  it("sees what another process remembered between two of its answers", async () => {
+    const question = ["recall", "nightly staging database rebuild"];
+    await run(question, warm);
+    for (const home of [cold, warm])
+      expect((await run(["remember", "The staging database is rebuilt every night at 02:00"], home)).status).toBe(0);
+    const before = await answeredNow();
+    const resident = await run(question, warm);
+    expect(await answeredNow()).toBe(before + 1);
+    expect(resident.stdout).toContain("rebuilt every night at 02:00");
+    expect(resident).toEqual(await run(question, cold));
+  });
+
+  it("ends quietly with exit code 0 when its reader has gone, as the CLI does", async () => {
+    const before = await answeredNow();
+    const child = spawn(process.execPath, [bin, "recall", "dev server port"], {
+      env: { ...env, CAIRN_HOME: warm },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    child.stdout.destroy();
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    const code = await new Promise((done) => child.once("close", done));
+    expect(await answeredNow()).toBe(before + 1);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
   });
 
   it("listens on a socket only its user can open", () => {

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -36,7 +37,12 @@ describe("residentHome: which command lines the CLI sends to a resident process"
 });
 
 describe("residentSocket", () => {
-  const system = { platform: "linux" as const, tmpdir: () => "/tmp", uid: 1000 };
+  const system = {
+    platform: "linux" as const,
+    tmpdir: () => "/tmp",
+    uid: 1000,
+    sha256: (text: string) => createHash("sha256").update(text).digest("hex"),
+  };
 
   it("is in the memory root when the path fits a unix socket", () => {
     expect(residentSocket("/home/me/.cairn", system)).toEqual({ path: "/home/me/.cairn/cairn.sock" });

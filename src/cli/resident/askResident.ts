@@ -1,4 +1,4 @@
-import { lstatSync } from "node:fs";
+import { fstatSync, lstatSync } from "node:fs";
 import { connect } from "node:net";
 import { homedir, tmpdir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
@@ -9,8 +9,9 @@ import {
   type ResidentAnswer,
   type ResidentRequest,
   type ResidentVerdict,
+  type StreamInfo,
 } from "./protocol.js";
-import { residentSocket } from "./residentSocket.js";
+import { residentSocket, socketNamedByHash } from "./residentSocket.js";
 
 // The CLI's fast path: before anything of cairn is loaded, a command line a resident process can
 // answer is sent to it. Node built-ins only. Every doubt ends in `undefined`, and the caller then
@@ -20,8 +21,26 @@ export interface Asked {
   args: string[];
   cwd: string;
   env: NodeJS.ProcessEnv;
-  stdout: { isTTY?: boolean; columns?: number };
-  stderr: { isTTY?: boolean; columns?: number };
+  stdout: StreamInfo;
+  stderr: StreamInfo;
+}
+
+/**
+ * What a command would see of this process's output stream `fd` (`process.stdout.isTTY` and
+ * `columns`). A pipe, file or socket is never a terminal, which one fstat tells without creating
+ * the stream (a socket and its stream machinery for a pipe); only a character device, a terminal
+ * or /dev/null, is asked through the stream itself.
+ */
+export function streamInfo(fd: 1 | 2): StreamInfo {
+  if (process.platform !== "win32") {
+    try {
+      if (!fstatSync(fd).isCharacterDevice()) return { isTTY: false };
+    } catch {
+      // A closed descriptor: the stream says what the command would see.
+    }
+  }
+  const stream = fd === 1 ? process.stdout : process.stderr;
+  return { isTTY: stream.isTTY === true, ...(stream.columns ? { columns: stream.columns } : {}) };
 }
 
 /** Tokens after which the command line is left to the CLI: help and version print from the program. */
@@ -75,11 +94,17 @@ function ownSocket(path: string, privateDir: string | undefined): boolean {
 }
 
 /** The resident process's answer to this command line, or undefined when the CLI must run it itself. */
-export function askResident(asked: Asked): Promise<ResidentAnswer | undefined> {
+export async function askResident(asked: Asked): Promise<ResidentAnswer | undefined> {
   const home = residentHome(asked);
-  if (home === undefined) return Promise.resolve(undefined);
-  const place = residentSocket(home, { platform: process.platform, tmpdir, uid: process.getuid?.() });
-  if (process.platform !== "win32" && !ownSocket(place.path, place.privateDir)) return Promise.resolve(undefined);
+  if (home === undefined) return undefined;
+  const crypto = socketNamedByHash(home, process.platform) ? await import("node:crypto") : undefined;
+  const place = residentSocket(home, {
+    platform: process.platform,
+    tmpdir,
+    uid: process.getuid?.(),
+    sha256: (text) => crypto!.createHash("sha256").update(text).digest("hex"),
+  });
+  if (process.platform !== "win32" && !ownSocket(place.path, place.privateDir)) return undefined;
   const request: ResidentRequest = {
     build: BUILD_ID,
     home,
@@ -88,8 +113,8 @@ export function askResident(asked: Asked): Promise<ResidentAnswer | undefined> {
     env: Object.fromEntries(
       Object.entries(asked.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
     ),
-    stdout: { isTTY: asked.stdout.isTTY === true, ...(asked.stdout.columns ? { columns: asked.stdout.columns } : {}) },
-    stderr: { isTTY: asked.stderr.isTTY === true, ...(asked.stderr.columns ? { columns: asked.stderr.columns } : {}) },
+    stdout: asked.stdout,
+    stderr: asked.stderr,
     deadline: Date.now() + ACCEPT_TIMEOUT_MS,
   };
   return new Promise((done) => {

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { chmodSync, lstatSync, mkdirSync, rmdirSync, type Stats, unlinkSync } from "node:fs";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
@@ -72,7 +73,12 @@ export interface Resident {
 export async function startResident(options: ResidentOptions): Promise<Resident | undefined> {
   const { home, log } = options;
   const env = options.env ?? process.env;
-  const place = residentSocket(home, { platform: process.platform, tmpdir, uid: process.getuid?.() });
+  const place = residentSocket(home, {
+    platform: process.platform,
+    tmpdir,
+    uid: process.getuid?.(),
+    sha256: (text) => createHash("sha256").update(text).digest("hex"),
+  });
   const posix = process.platform !== "win32";
   if (posix) {
     const problem = preparePlace(place.path, place.privateDir, home);

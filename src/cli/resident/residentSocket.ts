@@ -1,9 +1,4 @@
-import { createRequire } from "node:module";
 import { join } from "node:path";
-
-// node:crypto costs ~6 ms to load, a tenth of what the CLI's fast path adds to node's start; only a
-// memory root whose socket path is too long (or Windows) needs the hash, so it is loaded there.
-const load = createRequire(import.meta.url);
 
 /** The name of the socket inside the memory root. */
 export const SOCKET_NAME = "cairn.sock";
@@ -24,23 +19,31 @@ export interface SocketPlace {
   privateDir?: string;
 }
 
+export interface SocketSystem {
+  platform: NodeJS.Platform;
+  tmpdir: () => string;
+  uid: number | undefined;
+  /**
+   * The hex SHA-256 of a text. Passed in: node:crypto costs ~6 ms to load, a large part of what the
+   * CLI's fast path adds to node's start, and only a root where `socketNamedByHash` holds needs it.
+   */
+  sha256: (text: string) => string;
+}
+
+/** Whether the socket of memory root `home` is named by a hash of the root (Windows, or a long path). */
+export function socketNamedByHash(home: string, platform: NodeJS.Platform): boolean {
+  return platform === "win32" || Buffer.byteLength(join(home, SOCKET_NAME)) > MAX_SOCKET_PATH_BYTES;
+}
+
 /**
  * Where the resident process of memory root `home` listens (an absolute, resolved path). Inside the
  * root, which is the user's alone; when that path is too long for a unix socket, in a folder of
  * the temp dir named for the user and a hash of the root; on Windows, a named pipe named the same way.
  */
-export function residentSocket(
-  home: string,
-  system: { platform: NodeJS.Platform; tmpdir: () => string; uid: number | undefined },
-): SocketPlace {
+export function residentSocket(home: string, system: SocketSystem): SocketPlace {
+  const homeHash = (text: string) => system.sha256(text).slice(0, 16);
   if (system.platform === "win32") return { path: `\\\\.\\pipe\\cairn-${homeHash(home.toLowerCase())}` };
-  const inside = join(home, SOCKET_NAME);
-  if (Buffer.byteLength(inside) <= MAX_SOCKET_PATH_BYTES) return { path: inside };
+  if (!socketNamedByHash(home, system.platform)) return { path: join(home, SOCKET_NAME) };
   const privateDir = join(system.tmpdir(), `cairn-${system.uid ?? "user"}-${homeHash(home)}`);
   return { path: join(privateDir, SOCKET_NAME), privateDir };
-}
-
-function homeHash(home: string): string {
-  const { createHash } = load("node:crypto") as typeof import("node:crypto");
-  return createHash("sha256").update(home).digest("hex").slice(0, 16);
 }

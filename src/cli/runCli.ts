@@ -1,0 +1,20 @@
+import module from "node:module";
+import { quietOnClosedStdout } from "./quietOnClosedStdout.js";
+
+/**
+ * Runs a command line in this process: the CLI's program with everything it loads. The bin entry
+ * (src/cli/main.ts) comes here when no resident process answers.
+ */
+export async function runCli(argv: string[]): Promise<number> {
+  quietOnClosedStdout();
+  // Node >= 22.1 can keep the compiled code of the CLI's chunks between runs, which is the largest
+  // single cost of a short command such as `cairn recall`. The cache sits beside the bundle, so it
+  // belongs to this build and leaves nothing in the user's folders; where the folder is read-only,
+  // Node skips it silently. Older Node has no such API and compiles as before.
+  // (Typed by hand: @types/node follows the oldest supported Node, which lacks the function.)
+  const compileCache = (module as { enableCompileCache?: (directory: string) => unknown }).enableCompileCache;
+  compileCache?.(new URL(".compile-cache", import.meta.url).pathname);
+
+  const { main } = await import("./program.js");
+  return main(argv);
+}
