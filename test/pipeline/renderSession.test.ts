@@ -1,24 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { ItemRecord } from "../../src/collection/types.js";
 import { renderSession } from "../../src/pipeline/phase1/renderSession.js";
 import { tokenCount } from "../../src/text/tokens.js";
+import { itemRecord } from "../helpers/itemRecord.js";
 
-function item(id: number, role: ItemRecord["role"], text: string): ItemRecord {
-  return {
-    id,
-    sessionId: "s",
-    seq: id,
-    key: `L${id}`,
-    role,
-    text,
-    tool: role.startsWith("tool") ? "exec_command" : null,
-    callId: null,
-    isError: false,
-    ts: null,
-    originFile: null,
-    originLine: null,
-  };
-}
+const item = itemRecord;
 
 describe("renderSession", () => {
   it("keeps everything that fits, drops system items, and reports the item range", () => {

@@ -4,6 +4,7 @@ import type { ItemRecord } from "../../src/collection/types.js";
 import { buildStage1Prompt } from "../../src/pipeline/phase1/extractSession.js";
 import { renderSession } from "../../src/pipeline/phase1/renderSession.js";
 import { tokenCount } from "../../src/text/tokens.js";
+import { itemRecord } from "../helpers/itemRecord.js";
 
 /**
  * A session with everything rendering has to handle: long tool outputs clipped head and end, a
@@ -31,20 +32,7 @@ function fixtureItems(): ItemRecord[] {
         i % 60 === 5 ? "long ".repeat(9000) : `Done with step ${i}: ${"détail ".repeat(i % 13)}`,
       ]);
   }
-  return texts.map(([role, text], index) => ({
-    id: index + 1,
-    sessionId: "s",
-    seq: index + 1,
-    key: `L${index + 1}`,
-    role,
-    text,
-    tool: role.startsWith("tool") ? "exec_command" : null,
-    callId: null,
-    isError: false,
-    ts: null,
-    originFile: null,
-    originLine: null,
-  }));
+  return texts.map(([role, text], index) => itemRecord(index + 1, role, text));
 }
 
 const sha = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 16);
