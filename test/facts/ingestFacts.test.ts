@@ -55,6 +55,30 @@ describe("ingestFacts", () => {
     expect(store.counts().live).toBe(1);
   });
 
+  it("keeps one memory when two sessions in flight at once state the same fact in other words", async () => {
+    const { db, store } = makeStore();
+    const session = (sessionId: string, content: string) =>
+      ingestFacts({ facts: [fact(content)], entities: [], scope, provenance: { sessionId } }, { store, db, llm: null });
+    // Both take their candidates before either writes, as concurrent sessions of one extraction do.
+    const [first, second] = await Promise.all([
+      session("s1", "Run the unit tests with pnpm vitest in the api package"),
+      session("s2", "In the api package, run the unit tests with pnpm vitest"),
+    ]);
+    expect(first.outcomes[0]).toMatchObject({ status: "created", decision: { action: "ADD" } });
+    expect(second.outcomes[0]).toMatchObject({
+      status: "none",
+      targetId: first.outcomes[0]!.memoryId,
+      decision: { action: "NONE", reason: "near duplicate of a memory another session stored meanwhile" },
+    });
+    expect(store.counts().live).toBe(1);
+    // A different fact stored meanwhile is no reason to drop one.
+    const [third, fourth] = await Promise.all([
+      session("s3", "The staging database is Postgres 16 on port 5433"),
+      session("s4", "Deploys to staging go through the release branch"),
+    ]);
+    expect([third.outcomes[0]?.status, fourth.outcomes[0]?.status]).toEqual(["created", "created"]);
+  });
+
   it("never lets an older statement replace or delete a newer memory, whatever the model decides", async () => {
     const { db, store } = makeStore();
     const june = Date.parse("2026-06-10T12:00:00Z");

@@ -15,11 +15,14 @@ function jaccard(a: string, b: string): number {
   return both / (x.size + y.size - both);
 }
 
+/** Whether two statements share nearly all their content words (the same fact, reworded at most a little). */
+export function nearlySameWords(a: string, b: string): boolean {
+  return jaccard(a, b) >= NEAR_DUPLICATE_JACCARD;
+}
+
 /** Without a model: a near duplicate is NONE, anything else is ADD. Never UPDATE or DELETE. */
 export function deterministicDecision(fact: Fact, candidates: RecallResult[]): FactDecision {
-  const twin = candidates.find(
-    (c) => c.score >= NEAR_DUPLICATE_SCORE || jaccard(c.content, fact.content) >= NEAR_DUPLICATE_JACCARD,
-  );
+  const twin = candidates.find((c) => c.score >= NEAR_DUPLICATE_SCORE || nearlySameWords(c.content, fact.content));
   if (twin) {
     return {
       action: "NONE",

@@ -7,6 +7,7 @@ import type { LlmProvider } from "../../providers/llm/types.js";
 import { withWriteTx } from "../../store/tx.js";
 import { type Contradiction, detectSyntacticContradiction, sharedTokens } from "./contradiction.js";
 import { decideFacts } from "./decideFacts.js";
+import { nearlySameWords } from "./deterministicDecision.js";
 import { persistGraph } from "./persistGraph.js";
 import { detectSemanticContradiction } from "./semanticContradiction.js";
 import type { EntityTriple, Fact, FactDecision, FactOutcome, FactProvenance, IngestFactsResult } from "./types.js";
@@ -107,6 +108,9 @@ export async function ingestFacts(
   // An exact duplicate of a live memory of the scope is NONE whatever else is stored: found by its
   // hash, it needs no recall (it was checked against its neighbours when it was stored). Facts of the
   // session that say the same thing share one recall.
+  // Sessions' fact stages run concurrently: what others store while this one waits for its model is
+  // not among its candidates. The mark lets the write see it (lateTwins).
+  const mark = deps.store.storage.memories.maxId();
   const twins = exactTwins(deps.store, input.scope, passing);
   const recalls = new Map<string, Promise<RecallResult[]>>();
   const candidatesOf = (content: string) => {
@@ -158,6 +162,7 @@ export async function ingestFacts(
     remembering.length > 0 ? await deps.store.stage(remembering.map((p) => rememberInput(p, input))) : null;
   let graph: IngestFactsResult["graph"] = { entities: 0, relations: 0 };
   withWriteTx(deps.db, () => {
+    noteLateTwins(deps.store, { scope: input.scope, mark, planned });
     for (const p of planned) {
       const slot = remembering.indexOf(p);
       outcomes[p.index] = apply(ctx, p, () => staged!.write(slot));
@@ -180,6 +185,35 @@ export async function ingestFacts(
 /** The memories the facts were stored as (created, updated or deduped into an existing one). */
 function writtenIds(outcomes: Array<FactOutcome | undefined>): number[] {
   return outcomes.flatMap((o) => (o?.memoryId !== undefined && o.status !== "none" ? [o.memoryId] : []));
+}
+
+/** Memories another session stored since the mark that a late twin is looked for among. */
+const LATE_MEMORIES_LIMIT = 500;
+
+/**
+ * A fact decided ADD whose twin another session stored after this one took its candidates (both in
+ * flight at once, each recalling before the other wrote) is NONE against that memory: the same
+ * near-duplicate rule the decision stage uses without a model. Runs inside the write transaction, so
+ * nothing can be stored between the check and the writes.
+ */
+function noteLateTwins(
+  store: MemoryStore,
+  session: { scope: string; mark: number; planned: Array<{ content: string; decision: FactDecision; fact: Fact }> },
+): void {
+  const adds = session.planned.filter((p) => p.decision.action === "ADD");
+  if (adds.length === 0) return;
+  const late = store.storage.memories.liveAfter(session.scope, session.mark, LATE_MEMORIES_LIMIT);
+  for (const p of adds) {
+    const twin = late.find((memory) => nearlySameWords(memory.content, p.content));
+    if (!twin) continue;
+    p.decision = {
+      action: "NONE",
+      targetId: twin.id,
+      confidence: p.fact.confidence,
+      reason: "near duplicate of a memory another session stored meanwhile",
+      decidedBy: "deterministic",
+    };
+  }
 }
 
 /** By fact index, the live memory of `scope` that says the fact word for word (same normalized text). */

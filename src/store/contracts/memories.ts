@@ -53,6 +53,10 @@ export interface MemoryRepo {
   /** A live row's id, or undefined when a live row with the same scope and hash exists. */
   insert(row: NewMemoryRow): number | undefined;
   findLiveByHash(scope: string, contentHash: string): number | undefined;
+  /** The highest memory id so far (0 when there is none): a mark to ask later what was written since. */
+  maxId(): number;
+  /** Live memories of a scope written after `afterId`, oldest first, at most `limit`. */
+  liveAfter(scope: string, afterId: number, limit: number): Array<{ id: number; content: string }>;
   /** Tombstones a live memory as replaced by `byId`; false when it was not live. */
   supersede(id: number, byId: number, now: number): boolean;
   /** Brings a tombstoned memory back (clears supersession); false when a live twin holds its hash. */

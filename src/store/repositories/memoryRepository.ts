@@ -99,6 +99,17 @@ export class MemoryRepository implements MemoryRepo {
     return row?.id;
   }
 
+  maxId(): number {
+    return (cached(this.db, "SELECT COALESCE(MAX(id), 0) AS id FROM memories").get() as { id: number }).id;
+  }
+
+  liveAfter(scope: string, afterId: number, limit: number): Array<{ id: number; content: string }> {
+    return cached(
+      this.db,
+      "SELECT id, content FROM memories WHERE scope = ? AND id > ? AND deleted_at IS NULL ORDER BY id LIMIT ?",
+    ).all(scope, afterId, limit) as Array<{ id: number; content: string }>;
+  }
+
   get(id: number): MemoryRecord | undefined {
     const row = cached(this.db, "SELECT * FROM memories WHERE id = ?").get(id) as MemoryRowDb | undefined;
     return row ? toRecord(row) : undefined;
