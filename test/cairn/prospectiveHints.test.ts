@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Cairn } from "../../src/cairn.js";
-import { chatAnswer, chatRequest, quotedData } from "../helpers/fakeChatModel.js";
+import { chatAnswer, chatRequest, fakeModelConfig, quotedData } from "../helpers/fakeChatModel.js";
 import { type LoopbackServer, startLoopbackServer } from "../helpers/loopbackServer.js";
 import { runCli } from "../helpers/runCli.js";
 import { tempDir } from "../helpers/tempDir.js";
@@ -28,10 +28,7 @@ describe("prospective hints through Cairn and a real OpenAI-compatible wire form
       home,
       env: { HOME: home },
       config: {
-        "llm.provider": "openai",
-        "llm.baseUrl": `${server.url}/v1`,
-        "llm.model": "fake-model",
-        "llm.apiKey": "k",
+        ...fakeModelConfig(server),
         "recall.hints.enabled": true,
       },
     });

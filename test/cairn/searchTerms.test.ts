@@ -8,7 +8,7 @@ import {
   searchTermsText,
 } from "../../src/memory/searchTerms.js";
 import { parseStage1, stage1Schema } from "../../src/pipeline/phase1/parseStage1.js";
-import { chatAnswer, chatRequest } from "../helpers/fakeChatModel.js";
+import { chatAnswer, chatRequest, fakeModelConfig } from "../helpers/fakeChatModel.js";
 import { type LoopbackServer, startLoopbackServer } from "../helpers/loopbackServer.js";
 import { memoryStorage } from "../helpers/store.js";
 import { tempDir } from "../helpers/tempDir.js";
@@ -57,10 +57,7 @@ describe("search terms written at extraction, through a real OpenAI-compatible w
       env: {},
       clock: () => now,
       config: {
-        "llm.provider": "openai",
-        "llm.baseUrl": `${server.url}/v1`,
-        "llm.model": "fake-model",
-        "llm.apiKey": "k",
+        ...fakeModelConfig(server),
         "memories.minRolloutIdleHours": 0,
       },
     });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Cairn } from "../../src/cairn.js";
 import { formatCycle, runPipelineCycle } from "../../src/workers/runPipeline.js";
+import { fakeModelConfig } from "../helpers/fakeChatModel.js";
 import { type LoopbackServer, startLoopbackServer } from "../helpers/loopbackServer.js";
 import { runCli } from "../helpers/runCli.js";
 import { tempDir } from "../helpers/tempDir.js";
@@ -50,10 +51,7 @@ describe("structural classification through Cairn and a real OpenAI-compatible w
       env: { HOME: home },
       clock,
       config: {
-        "llm.provider": "openai",
-        "llm.baseUrl": `${server.url}/v1`,
-        "llm.model": "fake-model",
-        "llm.apiKey": "k",
+        ...fakeModelConfig(server),
       },
     });
   }

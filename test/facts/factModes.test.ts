@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Cairn } from "../../src/cairn.js";
-import { chatAnswer, chatRequest, quotedData } from "../helpers/fakeChatModel.js";
+import { chatAnswer, chatRequest, fakeModelConfig, quotedData } from "../helpers/fakeChatModel.js";
 import { type LoopbackServer, type RecordedRequest, startLoopbackServer } from "../helpers/loopbackServer.js";
 import { runCli } from "../helpers/runCli.js";
 import { tempDir } from "../helpers/tempDir.js";
@@ -61,10 +61,7 @@ describe("the fact stage on the path cairn extract and cairn run take", () => {
       env: { HOME: home },
       clock: () => now,
       config: {
-        "llm.provider": "openai",
-        "llm.baseUrl": `${server.url}/v1`,
-        "llm.model": "fake-model",
-        "llm.apiKey": "k",
+        ...fakeModelConfig(server),
         "memories.minRolloutIdleHours": 0,
         "consolidation.mode": "offline",
         ...config,

@@ -22,3 +22,13 @@ export function chatAnswer(answer: unknown): LoopbackReply {
   const content = JSON.stringify(answer);
   return { body: { choices: [{ message: { role: "assistant", content }, finish_reason: "stop" }], usage: {} } };
 }
+
+/** The config that points cairn's model at a fake OpenAI-compatible server started by the test. */
+export function fakeModelConfig(server: { url: string }): Record<string, string> {
+  return {
+    "llm.provider": "openai",
+    "llm.baseUrl": `${server.url}/v1`,
+    "llm.model": "fake-model",
+    "llm.apiKey": "k",
+  };
+}

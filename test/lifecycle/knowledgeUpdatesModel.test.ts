@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Cairn } from "../../src/cairn.js";
 import type { SourceAgent } from "../../src/sources/registry.js";
 import { DAY_MS } from "../../src/util/clock.js";
-import { chatAnswer, chatRequest, quotedData } from "../helpers/fakeChatModel.js";
+import { chatAnswer, chatRequest, fakeModelConfig, quotedData } from "../helpers/fakeChatModel.js";
 import { type LoopbackServer, type RecordedRequest, startLoopbackServer } from "../helpers/loopbackServer.js";
 import { tempDir } from "../helpers/tempDir.js";
 import { transcriptWriters, WRITTEN_CWD } from "../sources/transcriptWriters.js";
@@ -113,10 +113,7 @@ describe("knowledge updates decided by a model (UPDATE, DELETE, NONE)", () => {
       home: join(root, "home"),
       env: { HOME: root },
       config: {
-        "llm.provider": "openai",
-        "llm.baseUrl": `${server.url}/v1`,
-        "llm.model": "fake-model",
-        "llm.apiKey": "k",
+        ...fakeModelConfig(server),
         "consolidation.mode": "offline",
         "memories.minRolloutIdleHours": 0,
         "collection.idleHours": 0,

@@ -7,7 +7,7 @@ import type { LlmRequest } from "../../src/providers/llm/types.js";
 import { HINTS_KIND } from "../../src/store/queue/jobKinds.js";
 import { JobQueue } from "../../src/store/queue/jobQueue.js";
 import { MetaRepository } from "../../src/store/repositories/metaRepository.js";
-import { chatAnswer, chatRequest, quotedData } from "../helpers/fakeChatModel.js";
+import { chatAnswer, chatRequest, fakeModelConfig, quotedData } from "../helpers/fakeChatModel.js";
 import { FakeLlm } from "../helpers/fakeLlm.js";
 import { type LoopbackServer, startLoopbackServer } from "../helpers/loopbackServer.js";
 import { tempDir } from "../helpers/tempDir.js";
@@ -46,10 +46,7 @@ describe("hints are asked for in batches, through a real OpenAI-compatible wire 
       home,
       env: { HOME: home },
       config: {
-        "llm.provider": "openai",
-        "llm.baseUrl": `${server.url}/v1`,
-        "llm.model": "fake-model",
-        "llm.apiKey": "k",
+        ...fakeModelConfig(server),
         "recall.hints.enabled": true,
       },
     });
