@@ -6,23 +6,23 @@ import type { Fact, FactDecision } from "./types.js";
 const NEAR_DUPLICATE_SCORE = 0.9;
 const NEAR_DUPLICATE_JACCARD = 0.8;
 
-function jaccard(a: string, b: string): number {
-  const x = new Set(contentStems(a));
-  const y = new Set(contentStems(b));
-  if (x.size === 0 && y.size === 0) return 1;
-  let both = 0;
-  for (const s of x) if (y.has(s)) both++;
-  return both / (x.size + y.size - both);
+/** The content stems a near-duplicate comparison works on, taken once per text. */
+export function stemSet(text: string): Set<string> {
+  return new Set(contentStems(text));
 }
 
-/** Whether two statements share nearly all their content words (the same fact, reworded at most a little). */
-export function nearlySameWords(a: string, b: string): boolean {
-  return jaccard(a, b) >= NEAR_DUPLICATE_JACCARD;
+/** Whether two texts' stems overlap nearly whole (the same fact, reworded at most a little). */
+export function nearlySameStems(x: Set<string>, y: Set<string>): boolean {
+  if (x.size === 0 && y.size === 0) return true;
+  let both = 0;
+  for (const s of x) if (y.has(s)) both++;
+  return both / (x.size + y.size - both) >= NEAR_DUPLICATE_JACCARD;
 }
 
 /** Without a model: a near duplicate is NONE, anything else is ADD. Never UPDATE or DELETE. */
 export function deterministicDecision(fact: Fact, candidates: RecallResult[]): FactDecision {
-  const twin = candidates.find((c) => c.score >= NEAR_DUPLICATE_SCORE || nearlySameWords(c.content, fact.content));
+  const stems = stemSet(fact.content);
+  const twin = candidates.find((c) => c.score >= NEAR_DUPLICATE_SCORE || nearlySameStems(stemSet(c.content), stems));
   if (twin) {
     return {
       action: "NONE",

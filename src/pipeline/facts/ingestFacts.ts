@@ -7,7 +7,7 @@ import type { LlmProvider } from "../../providers/llm/types.js";
 import { withWriteTx } from "../../store/tx.js";
 import { type Contradiction, detectSyntacticContradiction, sharedTokens } from "./contradiction.js";
 import { decideFacts } from "./decideFacts.js";
-import { nearlySameWords } from "./deterministicDecision.js";
+import { nearlySameStems, stemSet } from "./deterministicDecision.js";
 import { persistGraph } from "./persistGraph.js";
 import { detectSemanticContradiction } from "./semanticContradiction.js";
 import type { EntityTriple, Fact, FactDecision, FactOutcome, FactProvenance, IngestFactsResult } from "./types.js";
@@ -202,9 +202,12 @@ function noteLateTwins(
 ): void {
   const adds = session.planned.filter((p) => p.decision.action === "ADD");
   if (adds.length === 0) return;
-  const late = store.storage.memories.liveAfter(session.scope, session.mark, LATE_MEMORIES_LIMIT);
+  const late = store.storage.memories
+    .liveAfter(session.scope, session.mark, LATE_MEMORIES_LIMIT)
+    .map((memory) => ({ id: memory.id, stems: stemSet(memory.content) }));
   for (const p of adds) {
-    const twin = late.find((memory) => nearlySameWords(memory.content, p.content));
+    const stems = stemSet(p.content);
+    const twin = late.find((memory) => nearlySameStems(memory.stems, stems));
     if (!twin) continue;
     p.decision = {
       action: "NONE",
