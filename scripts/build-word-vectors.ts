@@ -418,6 +418,7 @@ function clean(): void {
   const seen = new Set<string>();
   const manifest: string[] = ["kind\tname\tversion\tlicence\tbytes"];
   let total = 0;
+  const unreadable: string[] = [];
   for (const source of sources) {
     let bytes = 0;
     for (const file of source.files) {
@@ -426,7 +427,8 @@ function clean(): void {
       try {
         const buffer = readFileSync(file);
         raw = (file.endsWith(".gz") ? gunzipSync(buffer) : buffer).toString("utf8");
-      } catch {
+      } catch (error) {
+        unreadable.push(`${file}: ${(error as Error).message}`);
         continue;
       }
       for (const paragraph of plainText(raw, file).split(/\n\s*\n/)) {
@@ -447,6 +449,8 @@ function clean(): void {
   mkdirSync(outDir, { recursive: true });
   writeFileSync(join(outDir, "sources.tsv"), `${manifest.join("\n")}\n`);
   console.log(`corpus: ${(total / 1e6).toFixed(1)} MB from ${manifest.length - 1} sources`);
+  if (unreadable.length > 0)
+    console.warn(`skipped ${unreadable.length} unreadable files, e.g. ${unreadable.slice(0, 3).join("; ")}`);
 }
 
 function train(): void {
