@@ -1,6 +1,7 @@
 import { phraseVariants, wordVariants } from "../text/codeVocabulary.js";
 import { stem } from "../text/stem.js";
 import { words } from "../text/tokenize.js";
+import { kindsNamed } from "../text/toolKinds.js";
 import type { AnalyzedQuery } from "./queryAnalyzer.js";
 
 /** A query to search, with other forms of some of its terms (`alternatives[i]` for `query.terms[i]`). */
@@ -34,7 +35,8 @@ function respell(query: AnalyzedQuery, drop: (term: string, i: number) => boolea
  * they were written (SQL triggers fill it through SQLite's own tokenizer), so both directions are
  * met here. Each respelling is searched on its own and a memory keeps its best: one OR query over
  * every form would add the BM25 of each form a memory contains, so a memory saying both "db" and
- * "database" would count the word twice.
+ * "database" would count the word twice. A kind of tool the query names is searched once more as
+ * its tools ("which package manager" -> npm, pnpm, yarn ...; src/text/toolKinds.ts).
  */
 export function respellings(query: AnalyzedQuery): Respelling[] {
   const out: Respelling[] = [{ query, alternatives: [], forms: [] }];
@@ -42,11 +44,14 @@ export function respellings(query: AnalyzedQuery): Respelling[] {
     const forms = wordVariants(term);
     if (forms.length > 0) out.push(respell(query, (_, j) => j === i, forms));
   });
-  for (const { phrase, variants } of phraseVariants(
-    words(query.raw).map((w) => w.replace(/'s$/, "").replace(/'/g, "")),
-  )) {
+  const written = words(query.raw).map((w) => w.replace(/'s$/, "").replace(/'/g, ""));
+  for (const { phrase, variants } of phraseVariants(written)) {
     const covered = new Set(phrase.split(" "));
     out.push(respell(query, (t) => covered.has(t), variants));
+  }
+  for (const { phrase, members } of kindsNamed(written)) {
+    const covered = new Set(phrase.split(" "));
+    out.push(respell(query, (t) => covered.has(t), members));
   }
   return out;
 }

@@ -57,6 +57,28 @@ describe("recall across the vocabulary of code", () => {
     plain.close();
   });
 
+  it("meets a memory that names the tool when the question names its kind", async () => {
+    const home = tempDir("cairn-vocab-");
+    const cairn = open(home);
+    const memories = [
+      "The billing worker was ported to Deno; start it with `deno task dev`.",
+      "Install everything with `yarn install --immutable`; the lockfile is yarn.lock.",
+      "The billing worker reads its settings from settings.toml next to the binary.",
+      "Pull requests need one approving review before merge.",
+    ];
+    await cairn.remember(memories.map((content) => ({ content, scope: "billing" })));
+    const cases: Array<[string, string]> = [
+      ["which runtime does the billing worker run on?", memories[0]!],
+      ["what package manager do we use?", memories[1]!],
+    ];
+    for (const [query, memory] of cases) expect((await found(cairn, query, "billing"))[0], query).toBe(memory);
+    cairn.close();
+
+    const plain = open(home, { "recall.codeVocabulary": false });
+    expect(await found(plain, cases[1]![0], "billing")).not.toContain(cases[1]![1]);
+    plain.close();
+  });
+
   it("meets an extracted memory by the other spelling, also after the store is reopened", async () => {
     const home = tempDir("cairn-vocab-");
     let now = Date.parse("2026-10-01T10:00:00.000Z");
