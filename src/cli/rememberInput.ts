@@ -10,6 +10,7 @@ export function single(
     scope?: string | undefined;
     ref?: string | undefined;
     type?: string | undefined;
+    searchTerms?: string[] | undefined;
     transcript?: string | undefined;
     sessionKey?: string | undefined;
   },

@@ -1,9 +1,10 @@
 import { guardText } from "../redact/guard.js";
+import { requestLimits } from "../requests/limits.js";
 
-/** Terms kept per memory: enough for a few aliases and a category, few enough not to swamp its text. */
-export const MAX_SEARCH_TERMS = 12;
+/** Terms kept per memory (the limit a caller's request is held to; a model's answer is cut to it). */
+export const MAX_SEARCH_TERMS = requestLimits.searchTerms;
 /** A term is a word or a short name ("end-to-end test", "PostgreSQL"); longer is a sentence. */
-export const MAX_SEARCH_TERM_CHARS = 40;
+export const MAX_SEARCH_TERM_CHARS = requestLimits.searchTermChars;
 
 const REDACTION_MARKER = /\[REDACTED:[a-z0-9-]+\]/;
 

@@ -18,6 +18,10 @@ export const requestLimits = {
    * sent with it still fit.
    */
   transcriptChars: 500_000,
+  /** Search terms of one memory: enough for a few aliases and a category, few enough not to swamp its text. */
+  searchTerms: 12,
+  /** Characters of one search term: a word or a short name ("end-to-end test"); longer is a sentence. */
+  searchTermChars: 40,
   /** Memories in one HTTP remember request (the body is also capped at `server.maxBodyBytes`). */
   rememberItems: 1_000,
 } as const;

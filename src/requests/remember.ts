@@ -19,6 +19,21 @@ export const rememberFields = {
       error: (issue) => `${fieldOf(issue)} must be epoch milliseconds or an ISO date`,
     })
     .optional(),
+  /**
+   * Words a later question may use that the memory's text does not (aliases, abbreviations, the general
+   * category): indexed in their own low-weight column, redacted like the text.
+   */
+  searchTerms: z
+    .array(
+      z
+        .string({ error: issueMessage })
+        .trim()
+        .min(1)
+        .max(requestLimits.searchTermChars, { error: overLimit("the limit for a search term") }),
+      { error: issueMessage },
+    )
+    .max(requestLimits.searchTerms, { error: overLimit("the limit for search terms") })
+    .optional(),
   /** The raw conversation the memory came from, stored once per session key (seed 004's lossless transcripts). */
   transcript: text(requestLimits.transcriptChars, "the limit for one transcript").optional(),
   /** The session a transcript belongs to. */
@@ -65,6 +80,7 @@ export const rememberRequest = request({
   ref: rememberFields.ref,
   type: rememberFields.type,
   occurredAt: rememberFields.occurredAt,
+  searchTerms: rememberFields.searchTerms,
   transcript: rememberFields.transcript,
   sessionKey: rememberFields.sessionKey,
   cwd: cwd.optional(),

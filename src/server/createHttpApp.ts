@@ -109,6 +109,7 @@ export function createHttpApp(options: HttpAppOptions): Hono {
       ...(ref ? { ref } : {}),
       ...(type ? { type } : {}),
       ...(session.occurredAt !== undefined ? { occurredAt: session.occurredAt } : {}),
+      ...(session.searchTerms ? { searchTerms: session.searchTerms } : {}),
       ...(session.transcript ? { transcript: session.transcript } : {}),
       ...(session.sessionKey ? { sessionKey: session.sessionKey } : {}),
     };

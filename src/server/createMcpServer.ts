@@ -86,6 +86,9 @@ export function createMcpServer(cairn: Cairn, options: McpServerOptions): McpSer
           "project (the default: this project), global (every project), or any label",
         ),
         type: rememberFields.type.describe("kind of memory (default fact)"),
+        searchTerms: rememberFields.searchTerms.describe(
+          'optional: words a later question may use that the text does not (synonyms, abbreviations, the general category), e.g. ["package manager", "dependencies"]',
+        ),
         transcript: rememberFields.transcript.describe(
           "optional: the raw conversation the memory comes from, kept whole beside it (needs sessionKey)",
         ),
@@ -102,6 +105,7 @@ export function createMcpServer(cairn: Cairn, options: McpServerOptions): McpSer
           ...(cwd ? { cwd } : {}),
           ...(args.scope ? { scope: args.scope } : {}),
           ...(args.type ? { type: args.type } : {}),
+          ...(args.searchTerms ? { searchTerms: args.searchTerms } : {}),
           ...(args.transcript ? { transcript: args.transcript } : {}),
           ...(args.sessionKey ? { sessionKey: args.sessionKey } : {}),
         });

@@ -79,6 +79,22 @@ const cases: Case[] = [
     cli: ["remember", "Builds use make", "--ref", long(1_001)],
     message: "ref must be at most 1000 characters (the limit for a ref); got 1001",
   },
+  {
+    name: "remember with more search terms than the limit",
+    operation: "remember",
+    request: { content: "Builds use make", searchTerms: Array.from({ length: 13 }, (_, i) => `term${i}`) },
+    cli: ["remember", "Builds use make", ...Array.from({ length: 13 }, (_, i) => ["--term", `term${i}`]).flat()],
+    mcp: { text: "Builds use make", searchTerms: Array.from({ length: 13 }, (_, i) => `term${i}`) },
+    message: "searchTerms must have at most 12 items (the limit for search terms); got 13",
+  },
+  {
+    name: "a search term over the limit for a search term",
+    operation: "remember",
+    request: { content: "Builds use make", searchTerms: [long(41)] },
+    cli: ["remember", "Builds use make", "--term", long(41)],
+    mcp: { text: "Builds use make", searchTerms: [long(41)] },
+    message: "searchTerms.0 must be at most 40 characters (the limit for a search term); got 41",
+  },
 ];
 
 async function runCli(args: string[]): Promise<{ code: number; stderr: string }> {

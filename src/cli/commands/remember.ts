@@ -17,8 +17,13 @@ export function registerRemember(program: Command): void {
     .option("--ref <ref>", "your provenance label, returned by recall", nonEmpty("--ref", "a non-empty label"))
     .option("--type <type>", `one of ${memoryTypes.join(", ")}`, oneOf("--type", memoryTypes))
     .option(
+      "--term <term>",
+      "a word a later question may use that the text does not (repeat for more)",
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option(
       "--file <items.jsonl>",
-      'bulk: one {"content", "scope"?, "ref"?, "type"?, "occurredAt"?, "transcript"?, "sessionKey"?} object per line',
+      'bulk: one {"content", "scope"?, "ref"?, "type"?, "searchTerms"?, "occurredAt"?, "transcript"?, "sessionKey"?} object per line',
       nonEmpty("--file", "the path of a JSONL file"),
     )
     .option(
@@ -39,6 +44,7 @@ export function registerRemember(program: Command): void {
           scope?: string;
           ref?: string;
           type?: string;
+          term?: string[];
           file?: string;
           transcriptFile?: string;
           sessionKey?: string;
@@ -55,6 +61,7 @@ export function registerRemember(program: Command): void {
                 scope: options.scope,
                 ref: options.ref,
                 type: options.type,
+                searchTerms: options.term,
                 transcript,
                 sessionKey: options.sessionKey,
               }),

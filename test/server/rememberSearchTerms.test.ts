@@ -1,0 +1,115 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { Cairn } from "../../src/cairn.js";
+import { main } from "../../src/cli/program.js";
+import { createHttpApp } from "../../src/server/createHttpApp.js";
+import { inProcessMcpClient } from "../helpers/inProcessMcp.js";
+import { type TempHome, tempHome } from "./tempHome.js";
+
+// Search terms given with remember: words a later question may use that the memory's text does not.
+// Every door takes them, and recall then finds the memory by a term alone.
+
+const SCOPE = "terms-doors";
+let temp: TempHome;
+let cairn: Cairn;
+let app: ReturnType<typeof createHttpApp>;
+let client: Client;
+
+beforeAll(async () => {
+  temp = tempHome();
+  cairn = new Cairn({ home: temp.home, env: temp.env });
+  app = createHttpApp({ cairn });
+  client = await inProcessMcpClient(app, "cairn-terms-test");
+});
+
+afterAll(async () => {
+  await client.close();
+  cairn.close();
+  temp.cleanup();
+});
+
+async function cli(args: string[]): Promise<number> {
+  const out = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+  try {
+    return await main(["node", "cairn", "--home", temp.home, ...args]);
+  } finally {
+    out.mockRestore();
+  }
+}
+
+async function foundBy(query: string): Promise<string[]> {
+  const { results } = await cairn.recall({ query, scope: SCOPE, k: 5 });
+  return results.map((result) => result.content);
+}
+
+const doors: Array<{
+  door: string;
+  content: string;
+  term: string;
+  store: (content: string, term: string) => Promise<unknown>;
+}> = [
+  {
+    door: "library",
+    content: "Builds are cached in the shared bucket.",
+    term: "sccache",
+    store: (content, term) => cairn.remember({ content, scope: SCOPE, searchTerms: [term] }),
+  },
+  {
+    door: "CLI",
+    content: "Releases are cut from the train branch every second Tuesday.",
+    term: "cadence",
+    store: (content, term) => cli(["remember", content, "--scope", SCOPE, "--term", term, "--term", "schedule"]),
+  },
+  {
+    door: "CLI --file",
+    content: "Screenshots for the docs come from the storybook build.",
+    term: "imagery",
+    store: (content, term) => {
+      const file = join(temp.root, "items.jsonl");
+      writeFileSync(file, `${JSON.stringify({ content, scope: SCOPE, searchTerms: [term] })}\n`);
+      return cli(["remember", "--file", file]);
+    },
+  },
+  {
+    door: "HTTP",
+    content: "Feature flags are read once at boot from the flags service.",
+    term: "toggles",
+    store: (content, term) =>
+      app.request("/api/memory/remember", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ content, scope: SCOPE, searchTerms: [term] }),
+      }),
+  },
+  {
+    door: "MCP",
+    content: "Invoices are rendered to PDF by the headless browser worker.",
+    term: "puppeteer",
+    store: (content, term) =>
+      client.callTool({ name: "remember", arguments: { text: content, scope: SCOPE, searchTerms: [term] } }),
+  },
+];
+
+describe("search terms given with remember", () => {
+  it.each(doors)("are taken by the $door door: recall finds the memory by a term its text lacks", async (d) => {
+    expect(d.content.toLowerCase()).not.toContain(d.term);
+    expect(await foundBy(d.term)).not.toContain(d.content);
+    await d.store(d.content, d.term);
+    expect((await foundBy(d.term))[0]).toBe(d.content);
+  });
+
+  it("are redacted like the text: a term that held a secret is not kept", async () => {
+    const secret = `ghp_${"a1B2".repeat(9)}`; // a GitHub token, 40 characters
+    const [outcome] = await cairn.remember({
+      content: "The nightly export job posts to the data team's channel.",
+      scope: SCOPE,
+      searchTerms: [secret, "slack"],
+    });
+    const stored = cairn.storage.db
+      .prepare("SELECT search_terms AS terms FROM memories WHERE id = ?")
+      .get(outcome?.id) as { terms: string | null };
+    expect(stored.terms).toBe("slack");
+  });
+});
