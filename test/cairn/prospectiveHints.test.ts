@@ -7,7 +7,7 @@ import { tempDir } from "../helpers/tempDir.js";
 
 /** The questions the fake model writes for a memory, picked by a word of the memory. */
 function answerFor(content: string): string[] {
-  if (content.includes("pnpm")) return ["Which package manager does this repo use?", "How are dependencies installed?"];
+  if (content.includes("pnpm")) return ["Where does the third-party code come from?", "How are dependencies installed?"];
   return ["What does this note say?"];
 }
 
@@ -37,7 +37,7 @@ describe("prospective hints through Cairn and a real OpenAI-compatible wire form
         { content: "Always run pnpm, never npm, in the weather service", scope: "global" },
         { content: "The release notes live in CHANGES.md", scope: "global" },
       ]);
-      const query = { query: "which package manager?", scope: "global" };
+      const query = { query: "where does third-party code come from?", scope: "global" };
       expect((await cairn.recall(query)).results).toHaveLength(0);
 
       const report = await cairn.generateHints();

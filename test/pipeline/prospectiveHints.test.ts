@@ -55,17 +55,17 @@ describe("generateHints", () => {
         memories: quotedData<{ id: number; content: string }[]>(request.prompt).map(({ id, content }) => ({
           id,
           questions: content.includes("pnpm")
-            ? ["Which package manager does the project use?", "How do I install dependencies?"]
+            ? ["Where does the third-party code come from?", "How do I install dependencies?"]
             : ["When is staging data reset?"],
         })),
       },
     }));
-    const before = await store.recall({ query: "which package manager?", scopes: [scope] });
+    const before = await store.recall({ query: "where does third-party code come from?", scopes: [scope] });
     expect(before.results.map((r) => r.id)).not.toContain(pnpm!.id!);
 
     const report = await generateHints(deps);
     expect(report).toMatchObject({ outcome: "completed", enqueued: 2, indexed: 2, hints: 3, failed: 0, pending: 0 });
-    const after = await store.recall({ query: "which package manager?", scopes: [scope] });
+    const after = await store.recall({ query: "where does third-party code come from?", scopes: [scope] });
     expect(after.results[0]).toMatchObject({ id: pnpm!.id! });
     // Found through its hint only: capped below a direct match (seed 004: max, never a sum).
     expect(after.results[0]!.score).toBeLessThanOrEqual(0.75);
