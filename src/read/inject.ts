@@ -75,13 +75,13 @@ export function buildInjection(options: {
     join(workspace.dir, "memory_summary.md"),
     `Project memory (${singleLine(workspace.name)}), memory://root/memory_summary.md`,
     "memory://root/memory_summary.md",
-    matcherFor(stale, [workspace.key, GLOBAL_WORKSPACE]),
+    () => matcherFor(stale, [workspace.key, GLOBAL_WORKSPACE]),
   );
   const global = summarySource(
     join(globalWorkspace(options.memoriesRoot).dir, "memory_summary.md"),
     "Global memory, memory://global/memory_summary.md",
     "memory://global/memory_summary.md",
-    matcherFor(staleAsSeenFrom(stale, GLOBAL_WORKSPACE), "all"),
+    () => matcherFor(staleAsSeenFrom(stale, GLOBAL_WORKSPACE), "all"),
   );
   // Remember stores under the cwd's identity; sessions may have put the project under another key.
   const scopes = [...new Set([projectIdentity(options.cwd).key, workspace.key])];
@@ -176,7 +176,8 @@ export function summarySource(
   path: string,
   title: string,
   url: string,
-  stale?: StaleMatcher,
+  // Built only for a summary that exists: preparing the matcher costs more than the rest of injection.
+  stale?: () => StaleMatcher | undefined,
 ): SummarySource | undefined {
   let text: string;
   try {
@@ -187,7 +188,8 @@ export function summarySource(
   }
   // The first line is the format version, not content.
   const current = text.replace(/^v\d+\s*\n/, "");
-  const body = neutralizeMemoryText(stale ? stale.revise(current).text : current).trim();
+  const matcher = stale?.();
+  const body = neutralizeMemoryText(matcher ? matcher.revise(current).text : current).trim();
   return body.length > 0 ? { title, url, text: body } : undefined;
 }
 
