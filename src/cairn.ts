@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { type Collector, createCollector } from "./collection/collector.js";
 import { type ScanReport, scanSources } from "./collection/scanner.js";
 import type { SessionRecord } from "./collection/types.js";
@@ -34,6 +34,7 @@ import { type ResolvedLlm, resolveLlm } from "./providers/llm/roles.js";
 import { type ClearReport, clearMemory } from "./read/clearMemory.js";
 import { buildInjection, type Injection } from "./read/inject.js";
 import { readMemoryUrl } from "./read/memoryUrl.js";
+import { rememberedFrom } from "./read/rememberedMemories.js";
 import { applyCitationUsage, confirmRecalledAspects, recordRecallUsage } from "./read/usageFeedback.js";
 import { createRecall } from "./recall/createRecall.js";
 import { editRequest } from "./requests/edit.js";
@@ -214,13 +215,21 @@ export class Cairn {
     return withWriteTx(this.storage.db, () => collector.end(sessionId));
   }
 
-  /** The Memory Guidance block for a session starting in `cwd` (files only: no store, no model). */
+  /**
+   * The Memory Guidance block for a session starting in `cwd`: the workspace summaries and the memories
+   * remembered in its project and globally (the store is read only when it exists; no model).
+   */
   inject(cwd: string = process.cwd()): Injection {
     parseRequest(injectRequest, { cwd });
+    const limit = this.config.memories.rememberedInjectionLimit;
+    const storeExists = this.opened !== undefined || existsSync(this.paths.database);
     return buildInjection({
       memoriesRoot: this.paths.memories,
       cwd,
       tokenLimit: this.config.memories.summaryInjectionTokenLimit,
+      remembered: storeExists
+        ? { read: (request) => rememberedFrom(this.storage.memories, request), limit }
+        : undefined,
     });
   }
 

@@ -10,7 +10,7 @@ export type { Phase1Report } from "./pipeline/phase1/runPhase1.js";
 export type { Phase2Report } from "./pipeline/phase2/runPhase2.js";
 export type { EmbeddingProvider } from "./providers/embeddings/types.js";
 export type { LlmProvider, LlmRequest, LlmResult } from "./providers/llm/types.js";
-export type { Injection } from "./read/inject.js";
+export type { Injection, RememberedFit } from "./read/inject.js";
 export { readMemoryUrl, resolveMemoryUrl } from "./read/memoryUrl.js";
 export { requestLimits } from "./requests/limits.js";
 export type { ItemRole, SessionInfo, SessionItem, SessionKind } from "./sources/types.js";

@@ -45,6 +45,8 @@ export const configSchema = z
         minRolloutIdleHours: num(0, 720, 12),
         maxRolloutsPerStartup: int(1, 10_000, 64),
         summaryInjectionTokenLimit: int(100, 200_000, 5000),
+        /** Remembered memories a starting session is told, newest first, per scope group (project, global); 0: none. */
+        rememberedInjectionLimit: int(0, 200, 15),
         allowedKinds: z.array(z.enum(sessionKinds)).min(1).default(["interactive"]),
         maxUnusedDays: int(1, 3650, 30),
         phase2MaxInputs: int(1, 10_000, 256),

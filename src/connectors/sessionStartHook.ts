@@ -1,10 +1,11 @@
 import { loadConfigCached } from "../config/loadConfigCached.js";
 import { cairnPaths } from "../config/paths.js";
 import { buildInjection } from "../read/inject.js";
+import { storeRememberedReader } from "../read/rememberedReader.js";
 import { type BackgroundRunDecision, isCairnInternal, startBackgroundRun } from "../workers/startBackgroundRun.js";
 
-// This module is the agent start path: it imports the config loader and the file-only injection, never
-// the store, the recall engine or the providers (see docs/integration.md, "Latency").
+// This module is the agent start path: it imports the config loader and the injection, never the recall
+// engine or the providers; the store only when it exists, read-only (see docs/integration.md, "Latency").
 
 export interface SessionStartRequest {
   /** `claude-code` answers in Claude Code's hook JSON; anything else gets plain text. */
@@ -24,6 +25,8 @@ export interface SessionStartResult {
   stdout: string;
   injected: boolean;
   run: BackgroundRunDecision;
+  /** Why part of the memory could not be read (the block was still given without it). */
+  warnings: string[];
 }
 
 /**
@@ -36,25 +39,29 @@ export async function sessionStartHook(request: SessionStartRequest): Promise<Se
     stdout: "",
     injected: false,
     run: { started: false, reason },
+    warnings: [],
   });
   if (isCairnInternal(env)) return skipped("inside one of cairn's own model runs");
   const paths = cairnPaths(request.home);
   const config = await loadConfigCached({ file: paths.config, env });
   if (!config.memories.enabled) return skipped("memories.enabled is false");
   const cwd = request.cwd ?? (typeof input.cwd === "string" && input.cwd !== "" ? input.cwd : process.cwd());
+  const limit = config.memories.rememberedInjectionLimit;
+  const read = limit > 0 ? await storeRememberedReader(paths.database) : undefined;
   const injection = buildInjection({
     memoriesRoot: paths.memories,
     cwd,
     tokenLimit: config.memories.summaryInjectionTokenLimit,
     // Claude Code gets its character budget (its hook output cap); other agents the token budget.
     agent: request.agent,
+    remembered: read && { read, limit },
   });
   const stdout = renderForAgent(request.agent, injection.text);
   const notRoot = nonRootReason(input, env);
   const run = notRoot
     ? { started: false, reason: notRoot }
     : (request.startRun ?? startBackgroundRun)({ home: request.home, env });
-  return { stdout, injected: injection.text !== "", run };
+  return { stdout, injected: injection.text !== "", run, warnings: injection.warnings };
 }
 
 /** Claude Code reads `additionalContext` from its hook JSON; other agents take stdout as text. */

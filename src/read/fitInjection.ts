@@ -8,6 +8,8 @@ export interface SummarySource {
   /** Where the model reads the whole file when the summary is cut. */
   url: string;
   text: string;
+  /** What the cut note tells the model about the rest, when it is not a file at `url`. */
+  rest?: string;
 }
 
 export interface SummaryFit {
@@ -84,7 +86,7 @@ function fitOne(source: SummarySource, fits: (cut: Cut) => boolean): Cut | undef
 function renderCut(cut: Cut): string {
   const { source, kept } = cut;
   const note = cut.truncated
-    ? `[... cut to fit the agent's context: ${kept.length} of ${source.text.length} characters shown; read ${source.url} for the rest]`
+    ? `[... cut to fit the agent's context: ${kept.length} of ${source.text.length} characters shown; ${source.rest ?? `read ${source.url} for the rest`}]`
     : undefined;
   return fencedBlock(source.title, kept, note);
 }

@@ -1,5 +1,8 @@
 import { join } from "node:path";
+import { GLOBAL_SCOPE } from "../memory/scopes.js";
+import { projectIdentity } from "../project/projectKey.js";
 import { loadPrompt } from "../prompts/template.js";
+import { errorMessage } from "../util/errors.js";
 import { workspaceForCwd } from "../workspace/projectIndex.js";
 import { StaleMatcher, type StaleStatement, staleAsSeenFrom } from "../workspace/staleStatements.js";
 import { parseSupersededFile, SUPERSEDED_FILE, SUPERSEDED_FILE_MAX_BYTES } from "../workspace/supersededFile.js";
@@ -8,32 +11,62 @@ import { fitInjection, type SummaryFit, type SummarySource } from "./fitInjectio
 import { type InjectionBudget, injectionBudget } from "./injectionBudget.js";
 import { neutralizeMemoryText, singleLine } from "./quoteMemory.js";
 import { readRegularFile } from "./readRegularFile.js";
+import type { ReadRemembered, RememberedRead } from "./rememberedMemories.js";
+import { keptMemoryLines, rememberedSource } from "./rememberedSource.js";
 
 export interface Injection {
   /** The whole block for the agent's context; empty when there is no memory to give. */
   text: string;
   /** The budget the block was fitted to, and the block's length in characters. */
   budget: { agent: string; unit: "chars" | "tokens"; limit: number; agentCap?: number; chars: number };
+  /** The project's summary. */
   project: { key: string; name: string } & SummaryFit;
+  /** The global summary. */
   global: SummaryFit;
+  /** The memories remembered in the project's scopes and in global, and how much of each list was kept. */
+  remembered: { project: RememberedFit & { scopes: string[] }; global: RememberedFit };
+  /** Why part of the memory could not be read (one line each); the rest of the block is still given. */
+  warnings: string[];
+}
+
+/** A list of remembered memories as fitted: the summary figures, plus counts of memories. */
+export interface RememberedFit extends SummaryFit {
+  /** Memories listed before fitting (at most the per-scope limit). */
+  memories: number;
+  /** Memories whose line the block kept whole. */
+  keptMemories: number;
+  /** Older remembered memories exist beyond the per-scope limit (recall finds them). */
+  more: boolean;
+}
+
+/** Remembered memories to list, and the reader they come from. */
+export interface RememberedOption {
+  read: ReadRemembered;
+  /** Per group of scopes (the project's, global); 0 lists none. */
+  limit: number;
 }
 
 const MAX_SUMMARY_BYTES = 4 * 1024 * 1024;
 
 /**
- * The Memory Guidance block a session starting in `cwd` receives: the shipped guidance template and the
- * project and global memory summaries, fitted to the agent's budget (`agent`, default `generic`: the
- * token limit). The project keeps its share first, because a repository's own memory matters most in
- * that repository. Reads files only: no database, no model, so it is fast enough for a start hook.
- * A last guard runs over both summaries: a sentence that states a memory phase 2 last listed as
- * superseded is marked as replaced (withdrawn ones are left out), so a workspace written before the
- * change cannot present it as current.
+ * The Memory Guidance block a session starting in `cwd` receives: the shipped guidance template, the
+ * memories remembered in the project and globally (when `remembered` gives a reader), and the project
+ * and global memory summaries, fitted to the agent's budget (`agent`, default `generic`: the token
+ * limit). Priority, which is also the order shown: project remembered, global remembered, project
+ * summary, global summary. Remembered memories are the user's own explicit statements, short and
+ * capped in number, and nothing else carries them (phase 2 consolidates sessions only); the project
+ * comes before global because a repository's own memory matters most in that repository.
+ * Reads files, and the store only through `remembered`: a store that cannot be read leaves its
+ * sections out with a warning, never an error. A last guard runs over both summaries: a sentence that
+ * states a memory phase 2 last listed as superseded is marked as replaced (withdrawn ones are left
+ * out), so a workspace written before the change cannot present it as current.
  */
 export function buildInjection(options: {
   memoriesRoot: string;
   cwd: string;
   tokenLimit: number;
   agent?: string;
+  remembered?: RememberedOption | undefined;
 }): Injection {
   const budget = injectionBudget(options.agent ?? "generic", options.tokenLimit);
   const workspace = workspaceForCwd(options.memoriesRoot, options.cwd);
@@ -42,27 +75,80 @@ export function buildInjection(options: {
     join(workspace.dir, "memory_summary.md"),
     `Project memory (${singleLine(workspace.name)}), memory://root/memory_summary.md`,
     "memory://root/memory_summary.md",
-    matcherFor(stale, [workspace.key, GLOBAL_WORKSPACE]),
+    () => matcherFor(stale, [workspace.key, GLOBAL_WORKSPACE]),
   );
   const global = summarySource(
     join(globalWorkspace(options.memoriesRoot).dir, "memory_summary.md"),
     "Global memory, memory://global/memory_summary.md",
     "memory://global/memory_summary.md",
-    matcherFor(staleAsSeenFrom(stale, GLOBAL_WORKSPACE), "all"),
+    () => matcherFor(staleAsSeenFrom(stale, GLOBAL_WORKSPACE), "all"),
   );
-  return injectionOf({ budget, sources: [project, global], key: workspace.key, name: workspace.name });
+  // Remember stores under the cwd's identity; sessions may have put the project under another key.
+  const scopes = [...new Set([projectIdentity(options.cwd).key, workspace.key])];
+  const warnings: string[] = [];
+  const read = readRemembered(options.remembered, { project: scopes, global: [GLOBAL_SCOPE] }, warnings);
+  return injectionOf({
+    budget,
+    sources: [project, global],
+    key: workspace.key,
+    name: workspace.name,
+    remembered: {
+      scopes,
+      project: read && rememberedSource(read.project, `Remembered for this project (${singleLine(workspace.name)})`),
+      global: read && rememberedSource(read.global, "Remembered for every project (global)"),
+      more: { project: read?.project.more ?? false, global: read?.global.more ?? false },
+    },
+    warnings,
+  });
 }
 
-/** Fits already-read summaries (project first, then global) into a budget. */
+/** The remembered memories, or undefined (with a warning when the store could not be read). */
+function readRemembered(
+  option: RememberedOption | undefined,
+  scopes: { project: string[]; global: string[] },
+  warnings: string[],
+): RememberedRead | undefined {
+  if (!option || option.limit <= 0) return undefined;
+  try {
+    return option.read({ ...scopes, limit: option.limit });
+  } catch (error) {
+    warnings.push(`remembered memories left out: ${singleLine(errorMessage(error), 400)}`);
+    return undefined;
+  }
+}
+
+/** Remembered memories as sources to fit, per group (undefined: none to list). */
+export interface RememberedSources {
+  scopes: string[];
+  project: SummarySource | undefined;
+  global: SummarySource | undefined;
+  more: { project: boolean; global: boolean };
+}
+
+/** Fits already-read sources (remembered first, then the project and global summaries) into a budget. */
 export function injectionOf(options: {
   budget: InjectionBudget;
   sources: [SummarySource | undefined, SummarySource | undefined];
   key: string;
   name: string;
+  remembered?: RememberedSources;
+  warnings?: string[];
 }): Injection {
-  const { budget } = options;
-  const fitted = fitInjection({ guidance: loadPrompt("read_path.md"), sources: options.sources, budget });
-  const [project, global] = fitted.fits as [SummaryFit, SummaryFit];
+  const { budget, remembered } = options;
+  const sources = [remembered?.project, remembered?.global, ...options.sources];
+  const fitted = fitInjection({ guidance: loadPrompt("read_path.md"), sources, budget });
+  const [rememberedProject, rememberedGlobal, project, global] = fitted.fits as [
+    SummaryFit,
+    SummaryFit,
+    SummaryFit,
+    SummaryFit,
+  ];
+  const rememberedFit = (source: SummarySource | undefined, fit: SummaryFit, more: boolean): RememberedFit => ({
+    ...fit,
+    memories: source ? keptMemoryLines(source.text, source.text.length) : 0,
+    keptMemories: source && fit.included ? keptMemoryLines(source.text, fit.keptChars) : 0,
+    more,
+  });
   return {
     text: fitted.text,
     budget: {
@@ -74,6 +160,14 @@ export function injectionOf(options: {
     },
     project: { key: options.key, name: options.name, ...project },
     global,
+    remembered: {
+      project: {
+        scopes: remembered?.scopes ?? [],
+        ...rememberedFit(remembered?.project, rememberedProject, remembered?.more.project ?? false),
+      },
+      global: rememberedFit(remembered?.global, rememberedGlobal, remembered?.more.global ?? false),
+    },
+    warnings: options.warnings ?? [],
   };
 }
 
@@ -82,7 +176,8 @@ export function summarySource(
   path: string,
   title: string,
   url: string,
-  stale?: StaleMatcher,
+  // Built only for a summary that exists: preparing the matcher costs more than the rest of injection.
+  stale?: () => StaleMatcher | undefined,
 ): SummarySource | undefined {
   let text: string;
   try {
@@ -93,7 +188,8 @@ export function summarySource(
   }
   // The first line is the format version, not content.
   const current = text.replace(/^v\d+\s*\n/, "");
-  const body = neutralizeMemoryText(stale ? stale.revise(current).text : current).trim();
+  const matcher = stale?.();
+  const body = neutralizeMemoryText(matcher ? matcher.revise(current).text : current).trim();
   return body.length > 0 ? { title, url, text: body } : undefined;
 }
 

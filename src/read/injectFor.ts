@@ -2,10 +2,12 @@ import { loadConfigCached } from "../config/loadConfigCached.js";
 import { cairnPaths } from "../config/paths.js";
 import { buildInjection, type Injection } from "./inject.js";
 import { injectionBudgetFor } from "./injectionBudget.js";
+import { storeRememberedReader } from "./rememberedReader.js";
 
 /**
- * Injection with nothing but the configuration and two files: the path an agent's start hook and
- * `cairn inject` take, so that neither loads the store, the providers or recall.
+ * Injection with the configuration, two files and, when the store exists, a short read-only look at it
+ * for remembered memories: the path an agent's start hook and `cairn inject` take, so that neither
+ * loads the providers or recall, nor SQLite when there is no store.
  */
 export async function injectFor(options: {
   home: string;
@@ -19,5 +21,13 @@ export async function injectFor(options: {
   const agent = options.agent ?? "generic";
   const tokenLimit = config.memories.summaryInjectionTokenLimit;
   injectionBudgetFor(agent, tokenLimit); // a misspelt --agent is an error, not the token budget
-  return buildInjection({ memoriesRoot: paths.memories, cwd: options.cwd, tokenLimit, agent });
+  const limit = config.memories.rememberedInjectionLimit;
+  const read = limit > 0 ? await storeRememberedReader(paths.database) : undefined;
+  return buildInjection({
+    memoriesRoot: paths.memories,
+    cwd: options.cwd,
+    tokenLimit,
+    agent,
+    remembered: read && { read, limit },
+  });
 }

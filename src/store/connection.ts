@@ -5,6 +5,7 @@ import BetterSqlite3, { type Database } from "better-sqlite3";
 import { CairnError, errorMessage } from "../util/errors.js";
 import { migrate } from "./migrate.js";
 import { migrations } from "./migrations/index.js";
+import { damagedStoreError, isMarkedDamaged, storeFaultOf } from "./storeFault.js";
 
 export interface OpenedDatabase {
   db: Database;
@@ -48,6 +49,41 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
     });
   }
   return { db, vecError };
+}
+
+/**
+ * Opens an existing store for reading only: no file is created, no migration runs, no extension is
+ * loaded, and a lock is waited on at most `busyTimeoutMs`. A store at another schema version than this
+ * cairn's is refused, since the queries are written for this one.
+ */
+export function openDatabaseReadOnly(path: string, options: { busyTimeoutMs: number }): Database {
+  if (isMarkedDamaged(path)) throw damagedStoreError(path);
+  let db: Database | undefined;
+  try {
+    db = new BetterSqlite3(path, { readonly: true, fileMustExist: true, timeout: options.busyTimeoutMs });
+    const version = db.pragma("user_version", { simple: true }) as number;
+    const latest = migrations.at(-1)?.version ?? 0;
+    if (version > latest) {
+      throw new CairnError(
+        "store_too_new",
+        `the store at ${path} was written by a newer cairn (schema ${version}, this one knows ${latest}); upgrade cairn`,
+      );
+    }
+    if (version < latest) {
+      throw new CairnError(
+        "store_unreadable",
+        `the store at ${path} has an older schema (${version} of ${latest}); run cairn status once to upgrade it`,
+      );
+    }
+    return db;
+  } catch (error) {
+    db?.close();
+    if (error instanceof CairnError) throw error;
+    if (storeFaultOf(error) === "damaged") throw damagedStoreError(path, error);
+    throw new CairnError("store_unreadable", `cannot read the store at ${path}: ${errorMessage(error)}`, {
+      cause: error,
+    });
+  }
 }
 
 function loadSqliteVec(db: Database): string | null {

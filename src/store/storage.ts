@@ -1,5 +1,5 @@
 import type { Database } from "better-sqlite3";
-import { openDatabase } from "./connection.js";
+import { openDatabase, openDatabaseReadOnly } from "./connection.js";
 import type { AspectRepo } from "./contracts/aspects.js";
 import type { TokenBudgetRepo } from "./contracts/budget.js";
 import type { EligibilityRepo } from "./contracts/eligibility.js";
@@ -110,6 +110,15 @@ export class Storage {
   static open(path: string, options: StorageOptions = {}): Storage {
     const { db, vecError } = openDatabase(path);
     return new Storage(db, vecError, options);
+  }
+
+  /**
+   * Opens an existing store for reading only (see `openDatabaseReadOnly`): for a start hook, which must
+   * never create, migrate or wait long on the store. Vectors are not loaded, so vector search scans.
+   */
+  static openReadOnly(path: string, options: { busyTimeoutMs: number }): Storage {
+    const db = openDatabaseReadOnly(path, options);
+    return new Storage(db, "not loaded: the store was opened read-only", { vectorIndex: false });
   }
 
   /**

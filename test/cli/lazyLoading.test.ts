@@ -7,7 +7,10 @@ import { tempDir } from "../helpers/tempDir.js";
 
 const MAIN = join(import.meta.dirname, "..", "..", "src", "cli", "main.ts");
 
-/** An --import module that prints, at exit, every module URL the process loaded (ESM through a load hook, CommonJS through require). */
+/**
+ * An --import module that prints, at exit, every module URL the process loaded (ESM through a load
+ * hook, CommonJS through require, native addons through process.dlopen).
+ */
 const RECORDER = `
 import { register } from "node:module";
 import Module from "node:module";
@@ -22,6 +25,8 @@ register("data:text/javascript," + encodeURIComponent(
 ), import.meta.url, { data: { port: port2 }, transferList: [port2] });
 const compile = Module.prototype._compile;
 Module.prototype._compile = function (content, filename) { loaded.add(filename); return compile.call(this, content, filename); };
+const dlopen = process.dlopen;
+process.dlopen = function (module, filename, ...rest) { loaded.add(filename); return dlopen.call(this, module, filename, ...rest); };
 process.on("exit", () => process.stderr.write("LOADED " + JSON.stringify([...loaded]) + "\\n"));
 `;
 
@@ -63,6 +68,13 @@ describe("what a command loads", () => {
       "@hono",
       "/yaml/",
     ];
+    expect(loaded.filter((url) => unwanted.some((part) => url.includes(part)))).toEqual([]);
+  });
+
+  it("inject without a store loads neither SQLite's native module nor the store", () => {
+    const loaded = loadedBy(["inject", "--cwd", tempDir("cairn-lazy-cwd-")]);
+    expect(loaded.some((url) => url.includes("/read/injectFor."))).toBe(true);
+    const unwanted = [".node", "sqlite-vec", "/store/storage.", "/store/connection.", "/read/readOnlyRemembered."];
     expect(loaded.filter((url) => unwanted.some((part) => url.includes(part)))).toEqual([]);
   });
 });

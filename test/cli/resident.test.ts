@@ -192,6 +192,8 @@ describe.skipIf(!built)("cairn serve answering the CLI (resident process)", () =
     expect(invalid.status).toBe(1);
     expect(invalid.stderr.trim().split("\n")).toHaveLength(1);
     expect((await run(["recall", "how are tests run"], warm, project)).stdout).toContain("vitest");
+    // The inject compared above lists the project's remembered memories (the store is read there too).
+    expect((await run(["inject", "--cwd", project], warm)).stdout).toContain("Tests run with vitest");
   });
 
   it("answers a command line that names its memory root with --home", async () => {

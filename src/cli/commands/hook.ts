@@ -36,6 +36,7 @@ export function registerHook(program: Command): void {
           env: process.env,
         });
         if (result.stdout) process.stdout.write(result.stdout);
+        for (const warning of result.warnings) process.stderr.write(`cairn hook: ${warning}\n`);
         if (process.env.CAIRN_DEBUG) process.stderr.write(`cairn hook: background run: ${result.run.reason}\n`);
       } catch (error) {
         process.stderr.write(`cairn hook: ${errorMessage(error)}\n`);

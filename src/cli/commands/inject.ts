@@ -18,9 +18,10 @@ export function registerInject(program: Command): void {
     )
     .action(async (options: { cwd: string; format: string; agent: string }, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
-      // Loaded here, not at the top: this runs on agent start and needs only the config and two files.
+      // Loaded here, not at the top: this runs on agent start and needs only the config, two files and
+      // (when it exists) a read-only look at the store.
       const { injectFor } = await import("../../read/injectFor.js");
-      const { cwd, env, stdout } = invocation();
+      const { cwd, env, stdout, stderr } = invocation();
       const injection = await injectFor({
         home: homeOf(global),
         cwd: resolve(cwd, options.cwd),
@@ -28,6 +29,7 @@ export function registerInject(program: Command): void {
         agent: options.agent,
       });
       if (global.json || options.format === "json") return printJson(injection);
+      for (const warning of injection.warnings) stderr(`cairn inject: ${warning}\n`);
       if (injection.text) stdout(`${injection.text}\n`);
     });
 }

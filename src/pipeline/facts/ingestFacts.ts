@@ -1,5 +1,6 @@
 import type { Database } from "better-sqlite3";
 import type { CairnConfig } from "../../config/schema.js";
+import { FACT_PIPELINE_WHO } from "../../memory/authors.js";
 import type { MemoryStore } from "../../memory/memoryStore.js";
 import { normalizeContent } from "../../memory/normalizeContent.js";
 import type { RecallResult, RememberInput, RememberOutcome } from "../../memory/types.js";
@@ -49,7 +50,7 @@ export function ingestConfigOf(pipeline: CairnConfig["pipeline"]): Partial<Inges
   };
 }
 
-const WHO = "fact-pipeline";
+const WHO = FACT_PIPELINE_WHO;
 /** The semantic check runs only where the statements share this many content words. */
 const SEMANTIC_MIN_SHARED = 3;
 

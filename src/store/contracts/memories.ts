@@ -70,6 +70,11 @@ export interface MemoryRepo {
   /** Per scope, a mark that changes whenever one of its memories is superseded, forgotten or restored. */
   tombstoneMarks(): Record<string, string>;
   get(id: number): MemoryRecord | undefined;
+  /**
+   * Live memories of a scope whose author (`who`) is not `excludeWho`, newest first (when said, else
+   * when stored), at most `limit`: what a session starting there is told the user asked to remember.
+   */
+  newestLive(scope: string, options: { excludeWho: string; limit: number }): MemoryRecord[];
   getLive(ids: number[], filter: MemoryFilter): MemoryRecord[];
   getRefs(ids: number[], filter: MemoryFilter): MemoryRef[];
   timeMentions(ids: number[]): Map<number, { occurredAt: number | null; timeTerms: string | null }>;

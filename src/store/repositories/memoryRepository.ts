@@ -115,6 +115,16 @@ export class MemoryRepository implements MemoryRepo {
     return row ? toRecord(row) : undefined;
   }
 
+  newestLive(scope: string, options: { excludeWho: string; limit: number }): MemoryRecord[] {
+    return (
+      cached(
+        this.db,
+        `SELECT * FROM memories WHERE scope = @scope AND deleted_at IS NULL AND (who IS NULL OR who <> @excludeWho)
+           ORDER BY COALESCE(occurred_at, created_at) DESC, id DESC LIMIT @limit`,
+      ).all({ scope, excludeWho: options.excludeWho, limit: options.limit }) as MemoryRowDb[]
+    ).map(toRecord);
+  }
+
   /** Live rows by id, in no particular order; optional scope and type filters are the authorization step. */
   getLive(ids: number[], filter: { scopes: string[] | "all"; types?: string[] }): MemoryRecord[] {
     if (ids.length === 0) return [];

@@ -1,0 +1,48 @@
+import type { MemoryRecord } from "../store/types/memoryRecord.js";
+import type { SummarySource } from "./fitInjection.js";
+import { singleLine } from "./quoteMemory.js";
+import { type RememberedGroup, saidAt } from "./rememberedMemories.js";
+
+/** A remembered memory is one line; a longer text is shortened, and its id finds the whole of it. */
+const MAX_MEMORY_CHARS = 240;
+
+/** How each memory's line starts: the id is what the agent cites, recalls or names to forget. */
+export const REMEMBERED_LINE_START = "- #";
+
+/** Where the model finds remembered memories that were not listed. */
+const FIND_THE_REST = "cairn recall (or the cairn MCP recall tool) finds the rest";
+
+/**
+ * A group of remembered memories as a source to fit: one neutralized line per memory, newest first,
+ * `- #<id> (<date>[, <type>]) <text>`, and a last line saying so when older ones were left out.
+ */
+export function rememberedSource(group: RememberedGroup, title: string): SummarySource | undefined {
+  if (group.memories.length === 0) return undefined;
+  const lines = group.memories.map(rememberedLine);
+  if (group.more) lines.push(`[only the ${group.memories.length} newest are listed; recall finds older ones]`);
+  return { title, url: "", rest: FIND_THE_REST, text: lines.join("\n") };
+}
+
+export function rememberedLine(memory: Pick<MemoryRecord, "id" | "type" | "content" | "occurredAt" | "createdAt">) {
+  const type = memory.type === "fact" ? "" : `, ${singleLine(memory.type, 40)}`;
+  return `${REMEMBERED_LINE_START}${memory.id} (${dayOf(saidAt(memory))}${type}) ${singleLine(memory.content, MAX_MEMORY_CHARS)}`;
+}
+
+/** How many memories `text` (a source's text) lists on lines kept whole within its first `keptChars`. */
+export function keptMemoryLines(text: string, keptChars: number): number {
+  let kept = 0;
+  let start = 0;
+  for (const line of text.split("\n")) {
+    const end = start + line.length;
+    if (end > keptChars) break;
+    if (line.startsWith(REMEMBERED_LINE_START)) kept++;
+    start = end + 1;
+  }
+  return kept;
+}
+
+/** The UTC day of an epoch-ms time; a time out of the date range (a caller's mistake) shows as "undated". */
+function dayOf(ms: number): string {
+  const date = new Date(ms);
+  return Number.isNaN(date.getTime()) ? "undated" : date.toISOString().slice(0, 10);
+}
