@@ -1,8 +1,9 @@
 // Injection latency (issue 5): the whole `cairn inject` process, as an agent's start hook runs it,
-// with 10,000 sessions in the store and consolidated workspaces. Target: p95 < 250 ms.
+// with 10,000 sessions in the store, consolidated workspaces and remembered memories (which the hook
+// reads from the store, read-only). Target: p95 < 250 ms.
 // Run: npm run build && npx tsx bench/inject.ts [--runs 40] [--sessions 10000]
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -44,20 +45,31 @@ withWriteTx(cairn.storage.db, () => {
     );
   }
 });
+// What a user told cairn to remember: more than the lists show, in the project and globally.
+const PROJECT_CWD = "/srv/demo/weather-api";
+await cairn.remember(
+  Array.from({ length: 40 }, (_, i) => ({
+    content: `Remembered rule ${i} for the weather service: keep handler ${i} free of blocking calls.`,
+    cwd: PROJECT_CWD,
+    ...(i % 4 === 0 ? { scope: "global" } : {}),
+  })),
+);
 const sessions = cairn.storage.sessions.count();
 cairn.close();
 
-const main = join(import.meta.dirname, "..", "dist", "cli", "main.js");
+// The package's bin, as `cairn` runs it.
+const packageJson = JSON.parse(readFileSync(join(import.meta.dirname, "..", "package.json"), "utf8"));
+const main = join(import.meta.dirname, "..", (packageJson as { bin: { cairn: string } }).bin.cairn);
 const times: number[] = [];
 for (let i = 0; i < Number(values.runs); i++) {
   const started = performance.now();
-  const result = spawnSync(process.execPath, [main, "inject", "--cwd", "/srv/demo/weather-api"], {
+  const result = spawnSync(process.execPath, [main, "inject", "--cwd", PROJECT_CWD], {
     env: { ...process.env, CAIRN_HOME: home },
     encoding: "utf8",
   });
   times.push(performance.now() - started);
-  if (!result.stdout.includes("Project memory (weather-api)"))
-    throw new Error(`inject printed no project memory: ${result.stderr}`);
+  if (!result.stdout.includes("Project memory (weather-api)") || !result.stdout.includes("Remembered for this project"))
+    throw new Error(`inject printed no project memory or no remembered memories: ${result.stderr}`);
 }
 const baseline: number[] = [];
 for (let i = 0; i < 10; i++) {

@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { writeFileAtomic } from "../util/atomicWrite.js";
 import { envOverrides, secretEnvVariables } from "./envOverrides.js";
 import type { CairnConfig } from "./schema.js";
@@ -11,7 +12,8 @@ type Tree = Record<string, unknown>;
 
 /**
  * The validated configuration, from a small cache next to config.yaml when neither the file, the
- * overriding environment variables nor the cairn version changed. An agent's start hook runs this on
+ * overriding environment variables nor the cairn build changed (a rebuilt checkout keeps its version
+ * but may know new settings: a cache without them would read as those settings switched off). An agent's start hook runs this on
  * every session start; the cache spares it the YAML parser and the schema library (most of its time).
  *
  * Credentials given in the environment (`secretEnvVariables`) never reach the cache: the key records
@@ -20,7 +22,7 @@ type Tree = Record<string, unknown>;
  */
 export async function loadConfigCached(options: { file: string; env: NodeJS.ProcessEnv }): Promise<CairnConfig> {
   const cacheFile = join(dirname(options.file), ".config-cache.json");
-  const key = cacheKey(options.file, options.env);
+  const key = configCacheKey(options.file, options.env);
   try {
     const cached = JSON.parse(readFileSync(cacheFile, "utf8")) as { key: string; config: CairnConfig };
     if (cached.key === key) return withEnvSecrets(cached.config, options.env);
@@ -37,7 +39,11 @@ export async function loadConfigCached(options: { file: string; env: NodeJS.Proc
   return config;
 }
 
-function cacheKey(file: string, env: NodeJS.ProcessEnv): string {
+/**
+ * What a cached config is valid for: the file's stamp, the overriding variables, the version and the
+ * build (`build`, by default the stamp of this module's file, which every build writes anew).
+ */
+export function configCacheKey(file: string, env: NodeJS.ProcessEnv, build: string = buildStamp()): string {
   let stamp = "missing";
   try {
     const stat = statSync(file);
@@ -49,7 +55,16 @@ function cacheKey(file: string, env: NodeJS.ProcessEnv): string {
   const vars = envOverrides
     .map(([name]) => `${name}=${secretEnvVariables.has(name) ? (isSet(env[name]) ? "(set)" : "") : (env[name] ?? "")}`)
     .join("\n");
-  return `${version}\n${stamp}\n${vars}`;
+  return `${version}\n${build}\n${stamp}\n${vars}`;
+}
+
+function buildStamp(): string {
+  try {
+    const stat = statSync(fileURLToPath(import.meta.url));
+    return `${stat.size}:${stat.mtimeMs}`;
+  } catch {
+    return "unknown";
+  }
 }
 
 function isSet(value: string | undefined): value is string {

@@ -1,7 +1,7 @@
 import { utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadConfigCached } from "../../src/config/loadConfigCached.js";
+import { configCacheKey, loadConfigCached } from "../../src/config/loadConfigCached.js";
 import { tempDir } from "../helpers/tempDir.js";
 
 describe("loadConfigCached", () => {
@@ -24,6 +24,23 @@ describe("loadConfigCached", () => {
     expect((await loadConfigCached({ file, env: {} })).memories.summaryInjectionTokenLimit).toBe(1200);
     expect((await loadConfigCached({ file, env: { CAIRN_MEMORIES_ENABLED: "true" } })).memories.enabled).toBe(true);
     expect((await loadConfigCached({ file, env: {} })).memories.enabled).toBe(false);
+  });
+
+  it("does not trust a cache another build wrote: it may lack settings this build knows", async () => {
+    const dir = tempDir("cairn-cfgcache-");
+    const file = join(dir, "config.yaml");
+    writeFileSync(file, "memories:\n  summaryInjectionTokenLimit: 800\n");
+    const fresh = await loadConfigCached({ file, env: {} });
+    // The same version, file and variables, written by an older build that had no rememberedInjectionLimit.
+    const { rememberedInjectionLimit: _, ...olderMemories } = fresh.memories;
+    const older = { ...fresh, memories: olderMemories };
+    writeFileSync(
+      join(dir, ".config-cache.json"),
+      JSON.stringify({ key: configCacheKey(file, {}, "an-older-build"), config: older }),
+    );
+    expect((await loadConfigCached({ file, env: {} })).memories.rememberedInjectionLimit).toBe(15);
+    // The cache this build wrote back is used again.
+    expect(await loadConfigCached({ file, env: {} })).toEqual(fresh);
   });
 
   it("still rejects a bad file with the loader's error", async () => {
