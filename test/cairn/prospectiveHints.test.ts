@@ -7,7 +7,8 @@ import { tempDir } from "../helpers/tempDir.js";
 
 /** The questions the fake model writes for a memory, picked by a word of the memory. */
 function answerFor(content: string): string[] {
-  if (content.includes("pnpm")) return ["Where does the third-party code come from?", "How are dependencies installed?"];
+  if (content.includes("pnpm"))
+    return ["Where does the third-party code come from?", "How are dependencies installed?"];
   return ["What does this note say?"];
 }
 

@@ -48,7 +48,7 @@ const doors: Array<{
   door: string;
   content: string;
   term: string;
-  store: (content: string, term: string) => Promise<unknown>;
+  store: (content: string, term: string) => unknown;
 }> = [
   {
     door: "library",
