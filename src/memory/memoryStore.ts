@@ -9,6 +9,7 @@ import { assertWritable } from "./assertWritable.js";
 import { linkEntities } from "./entityLinker.js";
 import { reviseJobFor } from "./lifecycle/reviseJobFor.js";
 import { type PreparedMemory, prepareRemember } from "./prepareRemember.js";
+import { SEARCH_TERMS_CHARS } from "./searchTerms.js";
 import type {
   HistoryEvent,
   MemoryRecord,
@@ -133,6 +134,9 @@ export class MemoryStore {
     const id = memories.insert({ ...row, embeddingModel: vector ? this.provider.model : null });
     if (id === undefined) {
       const existing = memories.findLiveByHash(row.scope, row.contentHash);
+      // The same statement remembered again may bring words to be found by that the first did not.
+      if (existing !== undefined && row.searchTerms)
+        memories.addSearchTerms(existing, row.searchTerms, SEARCH_TERMS_CHARS);
       return { status: "deduped", contentHash: row.contentHash, ...(existing === undefined ? {} : { id: existing }) };
     }
     history.add({ memoryId: id, event: "created", newContent: row.content, who: row.who, reason: row.why, now });

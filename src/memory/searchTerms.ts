@@ -6,6 +6,9 @@ export const MAX_SEARCH_TERMS = requestLimits.searchTerms;
 /** A term is a word or a short name ("end-to-end test", "PostgreSQL"); longer is a sentence. */
 export const MAX_SEARCH_TERM_CHARS = requestLimits.searchTermChars;
 
+/** The longest a memory's stored search terms get: every term at its longest, with a space between. */
+export const SEARCH_TERMS_CHARS = MAX_SEARCH_TERMS * (MAX_SEARCH_TERM_CHARS + 1);
+
 const REDACTION_MARKER = /\[REDACTED:[a-z0-9-]+\]/;
 
 /**

@@ -100,6 +100,17 @@ describe("search terms given with remember", () => {
     expect((await foundBy(d.term))[0]).toBe(d.content);
   });
 
+  it("of a duplicate are added to the memory it repeats, so nothing a caller gave is lost", async () => {
+    const content = "Nightly backups are copied to the cold-storage account.";
+    const [first] = await cairn.remember({ content, scope: SCOPE, searchTerms: ["archive"] });
+    const [again] = await cairn.remember({ content, scope: SCOPE, searchTerms: ["glacier", "archive"] });
+    expect(again).toMatchObject({ status: "deduped", id: first?.id });
+    expect((await foundBy("glacier"))[0]).toBe(content);
+    expect((await foundBy("archive"))[0]).toBe(content);
+    const stored = cairn.storage.db.prepare("SELECT search_terms AS terms FROM memories WHERE id = ?").get(first?.id);
+    expect(stored).toEqual({ terms: "archive glacier" });
+  });
+
   it("are redacted like the text: a term that held a secret is not kept", async () => {
     const secret = `ghp_${"a1B2".repeat(9)}`; // a GitHub token, 40 characters
     const [outcome] = await cairn.remember({

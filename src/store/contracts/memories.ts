@@ -82,6 +82,11 @@ export interface MemoryRepo {
   idsWithoutHintsAfter(afterId: number, limit: number): number[];
   withoutConcepts(afterId: number, upTo: number, limit: number): { id: number; content: string }[];
   setConceptTerms(id: number, terms: string): void;
+  /**
+   * Adds the words of `terms` a memory's search terms lack (case-insensitively), while the whole stays
+   * within `maxChars`: a duplicate remembered with search terms of its own. False when nothing was added.
+   */
+  addSearchTerms(id: number, terms: string, maxChars: number): boolean;
   tombstone(id: number, now: number): boolean;
   setEmbeddingModel(id: number, model: string): void;
   bumpUsage(ids: number[], now: number): void;

@@ -184,6 +184,28 @@ export class MemoryRepository implements MemoryRepo {
     return rows.map((r) => r.id);
   }
 
+  addSearchTerms(id: number, terms: string, maxChars: number): boolean {
+    const row = cached(this.db, "SELECT search_terms AS terms FROM memories WHERE id = ?").get(id) as
+      | { terms: string | null }
+      | undefined;
+    if (!row) return false;
+    const words = row.terms ? row.terms.split(" ") : [];
+    const seen = new Set(words.map((word) => word.toLowerCase()));
+    let length = row.terms?.length ?? 0;
+    for (const word of guardText(terms).split(/\s+/)) {
+      // A redaction marker would only index the word "redacted".
+      if (word === "" || word.includes("[REDACTED:") || seen.has(word.toLowerCase())) continue;
+      if (length + (words.length > 0 ? 1 : 0) + word.length > maxChars) break;
+      length += (words.length > 0 ? 1 : 0) + word.length;
+      words.push(word);
+      seen.add(word.toLowerCase());
+    }
+    const merged = words.join(" ");
+    if (merged === (row.terms ?? "")) return false;
+    cached(this.db, "UPDATE memories SET search_terms = ? WHERE id = ?").run(merged, id);
+    return true;
+  }
+
   /** Live memories up to `upTo` without concept words, after `afterId` in id order (the concepts backfill). */
   withoutConcepts(afterId: number, upTo: number, limit: number): { id: number; content: string }[] {
     return cached(
