@@ -8,14 +8,19 @@ const CURSOR_KEY = "citations.lastItemId";
 
 /**
  * Turns citations in newly imported assistant messages into usage of the cited stage-1 outputs, so
- * phase 2 ranks memory that agents actually used higher. A cursor over item ids makes each message
- * count once, however often its file is re-read.
+ * phase 2 ranks memory that agents actually used higher, and of the cited remembered memories (the
+ * same count a recall hit raises). A cursor over item ids makes each message count once, however often
+ * its file is re-read.
  */
-export function applyCitationUsage(storage: Storage, now: number): { messages: number; outputs: number } {
+export function applyCitationUsage(
+  storage: Storage,
+  now: number,
+): { messages: number; outputs: number; memories: number } {
   const after = storage.meta.get<number>(CURSOR_KEY) ?? 0;
   const last = storage.items.lastId();
   const items = storage.items.assistantItemsContaining("<memory-citations>", after);
   let outputs = 0;
+  let memories = 0;
   withWriteTx(storage.db, () => {
     if (items.length > 0) {
       const byFile = new Map(storage.stage1.all().map((output) => [summaryFileName(output), output.sessionId]));
@@ -27,11 +32,15 @@ export function applyCitationUsage(storage: Storage, now: number): { messages: n
           if (id) ids.add(id);
         }
         if (ids.size > 0) outputs += storage.stage1.recordUsage([...ids], item.ts ?? now);
+        if (citations.memoryIds.length > 0) {
+          storage.memories.bumpUsage(citations.memoryIds, item.ts ?? now);
+          memories += citations.memoryIds.length;
+        }
       }
     }
     if (last > after) storage.meta.set(CURSOR_KEY, last);
   });
-  return { messages: items.length, outputs };
+  return { messages: items.length, outputs, memories };
 }
 
 /**

@@ -88,9 +88,13 @@ describe("memory:// URLs", () => {
 describe("usage feedback from citations", () => {
   it("parses cited summary files and session ids from citation blocks only", () => {
     const citations = parseCitations(
-      "rollout_summaries/ignored.md\n<memory-citations>\nmemory://root/MEMORY.md\nrollout_summaries/2026-10-01T09-06-20-abc123-x.md\nsession: 0199e1a0-1c2d\n</memory-citations>",
+      "rollout_summaries/ignored.md memory #7\n<memory-citations>\nmemory://root/MEMORY.md\nrollout_summaries/2026-10-01T09-06-20-abc123-x.md\nsession: 0199e1a0-1c2d\nmemory #42\nMemory #43\n</memory-citations>",
     );
-    expect(citations).toEqual({ summaryFiles: ["2026-10-01T09-06-20-abc123-x.md"], sessionIds: ["0199e1a0-1c2d"] });
+    expect(citations).toEqual({
+      summaryFiles: ["2026-10-01T09-06-20-abc123-x.md"],
+      sessionIds: ["0199e1a0-1c2d"],
+      memoryIds: [42, 43],
+    });
   });
 
   it("a later transcript citing a memory raises its usage when imported", async () => {
@@ -138,6 +142,44 @@ describe("usage feedback from citations", () => {
     // Re-reading the same transcript does not count it twice.
     await cairn.scan({ overrides: { codex: [dir] }, only: ["codex"] });
     expect(cairn.storage.stage1.get(cited.sessionId)?.usageCount).toBe(1);
+  });
+
+  it("a later transcript citing a remembered memory by its id raises that memory's usage once", async () => {
+    const cairn = await demo();
+    const [remembered] = await cairn.remember({
+      content: "Forecast requests need the city name URL-encoded",
+      cwd: WEATHER,
+    });
+    const id = remembered!.id!;
+    const dir = tempDir("cairn-cite-memory-");
+    const day = join(dir, "sessions", "2026", "10", "21");
+    mkdirSync(day, { recursive: true });
+    const at = (s: number) => `2026-10-21T10:00:0${s}.000Z`;
+    const lines = [
+      {
+        timestamp: at(0),
+        type: "session_meta",
+        payload: { id: "0199f000-0000-7000-8000-00000000c174", timestamp: at(0), cwd: WEATHER, source: "cli" },
+      },
+      { timestamp: at(1), type: "event_msg", payload: { type: "user_message", message: "Why does Zürich 500?" } },
+      {
+        timestamp: at(2),
+        type: "event_msg",
+        payload: {
+          type: "agent_message",
+          message: `Encode it.\n<memory-citations>\nmemory #${id}\n</memory-citations>`,
+        },
+      },
+    ];
+    writeFileSync(
+      join(day, "rollout-2026-10-21T10-00-00-0199f000-0000-7000-8000-00000000c174.jsonl"),
+      `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`,
+    );
+    const before = cairn.storage.memories.get(id)!.usageCount;
+    await cairn.scan({ overrides: { codex: [dir] }, only: ["codex"] });
+    expect(cairn.storage.memories.get(id)?.usageCount).toBe(before + 1);
+    await cairn.scan({ overrides: { codex: [dir] }, only: ["codex"] });
+    expect(cairn.storage.memories.get(id)?.usageCount).toBe(before + 1);
   });
 
   it("a recall hit on a memory extracted from a session counts as use of that session", async () => {
