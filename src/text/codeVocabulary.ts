@@ -1,3 +1,4 @@
+import { longestRuns } from "./longestRuns.js";
 import { stem } from "./stem.js";
 
 /**
@@ -203,21 +204,9 @@ export interface PhraseVariants {
  * "end-to-end" is "end", "to", "end"), longest first, not overlapping.
  */
 export function phraseVariants(words: readonly string[]): PhraseVariants[] {
-  const out: PhraseVariants[] = [];
-  let i = 0;
-  while (i < words.length) {
-    let length = 1;
-    for (let n = Math.min(LONGEST_FORM, words.length - i); n >= 2; n--) {
-      const run = words.slice(i, i + n);
-      const groups = groupsOf(run);
-      if (!groups) continue;
-      const phrase = run.join(" ");
-      const variants = otherForms(phrase, groups);
-      if (variants.length > 0) out.push({ phrase, variants });
-      length = n;
-      break;
-    }
-    i += length;
-  }
-  return out;
+  return longestRuns(words, { longest: LONGEST_FORM, shortest: 2, lookup: groupsOf }).flatMap(({ run, value }) => {
+    const phrase = run.join(" ");
+    const variants = otherForms(phrase, value);
+    return variants.length > 0 ? [{ phrase, variants }] : [];
+  });
 }

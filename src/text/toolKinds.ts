@@ -1,3 +1,5 @@
+import { longestRuns } from "./longestRuns.js";
+
 /**
  * Kinds of tool and the tools of each kind. A question often names the kind ("which package manager
  * does this repo use?", "what runtime does it run on?") while the memory names the tool ("install with
@@ -77,19 +79,8 @@ function membersOf(run: readonly string[]): readonly string[] | undefined {
  * not overlapping: "which test runner" names "test runner", not a bare "runner".
  */
 export function kindsNamed(words: readonly string[]): KindMembers[] {
-  const out: KindMembers[] = [];
-  let i = 0;
-  while (i < words.length) {
-    let length = 1;
-    for (let n = Math.min(LONGEST_KIND, words.length - i); n >= 1; n--) {
-      const run = words.slice(i, i + n);
-      const members = membersOf(run);
-      if (!members) continue;
-      out.push({ phrase: run.join(" "), members: [...members] });
-      length = n;
-      break;
-    }
-    i += length;
-  }
-  return out;
+  return longestRuns(words, { longest: LONGEST_KIND, shortest: 1, lookup: membersOf }).map(({ run, value }) => ({
+    phrase: run.join(" "),
+    members: [...value],
+  }));
 }

@@ -2,31 +2,26 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Cairn } from "../../src/cairn.js";
 import { main } from "../../src/cli/program.js";
-import { createHttpApp } from "../../src/server/createHttpApp.js";
+import type { createHttpApp } from "../../src/server/createHttpApp.js";
 import { CairnError } from "../../src/util/errors.js";
-import { inProcessMcpClient } from "../helpers/inProcessMcp.js";
-import { type TempHome, tempHome } from "../server/tempHome.js";
+import { type EveryDoor, openEveryDoor } from "../helpers/everyDoor.js";
+import type { TempHome } from "../server/tempHome.js";
 
 // The same over-limit requests through every door: CLI, HTTP, MCP and the library each refuse them with
 // the one message of the shared request schema (src/requests/), naming the limit and the value given.
 
+let doors: EveryDoor;
 let temp: TempHome;
 let cairn: Cairn;
 let app: ReturnType<typeof createHttpApp>;
 let client: Client;
 
 beforeAll(async () => {
-  temp = tempHome();
-  cairn = new Cairn({ home: temp.home, env: temp.env });
-  app = createHttpApp({ cairn });
-  client = await inProcessMcpClient(app, "cairn-limits-test");
+  doors = await openEveryDoor("cairn-limits-test");
+  ({ temp, cairn, app, client } = doors);
 });
 
-afterAll(async () => {
-  await client.close();
-  cairn.close();
-  temp.cleanup();
-});
+afterAll(() => doors.close());
 
 const long = (n: number) =>
   "word "
