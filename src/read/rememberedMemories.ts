@@ -1,4 +1,3 @@
-import { FACT_PIPELINE_WHO } from "../memory/authors.js";
 import type { MemoryRepo } from "../store/contracts/memories.js";
 import type { MemoryRecord } from "../store/types/memoryRecord.js";
 
@@ -29,11 +28,12 @@ export type ReadRemembered = (request: RememberedRequest) => RememberedRead;
  * The current remembered memories of each group of scopes: live (not superseded, not forgotten) and
  * not written by the fact pipeline, whose memories reach injection through the phase-2 summaries.
  */
-export function rememberedFrom(memories: Pick<MemoryRepo, "newestLive">, request: RememberedRequest): RememberedRead {
+export function rememberedFrom(
+  memories: Pick<MemoryRepo, "newestRemembered">,
+  request: RememberedRequest,
+): RememberedRead {
   const group = (scopes: string[]): RememberedGroup => {
-    const found = [...new Set(scopes)].flatMap((scope) =>
-      memories.newestLive(scope, { excludeWho: FACT_PIPELINE_WHO, limit: request.limit + 1 }),
-    );
+    const found = [...new Set(scopes)].flatMap((scope) => memories.newestRemembered(scope, request.limit + 1));
     found.sort((a, b) => saidAt(b) - saidAt(a) || b.id - a.id);
     return { memories: found.slice(0, request.limit), more: found.length > request.limit };
   };

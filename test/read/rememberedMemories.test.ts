@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { FACT_PIPELINE_WHO } from "../../src/memory/authors.js";
 import { rememberedFrom } from "../../src/read/rememberedMemories.js";
 import { keptMemoryLines, rememberedLine } from "../../src/read/rememberedSource.js";
+import { FACT_PIPELINE_WHO } from "../../src/store/contracts/memories.js";
 import { makeStore } from "../memory/storeFixture.js";
 
 describe("the remembered memories of a session's scopes", () => {

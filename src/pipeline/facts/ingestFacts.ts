@@ -1,10 +1,10 @@
 import type { Database } from "better-sqlite3";
 import type { CairnConfig } from "../../config/schema.js";
-import { FACT_PIPELINE_WHO } from "../../memory/authors.js";
 import type { MemoryStore } from "../../memory/memoryStore.js";
 import { normalizeContent } from "../../memory/normalizeContent.js";
 import type { RecallResult, RememberInput, RememberOutcome } from "../../memory/types.js";
 import type { LlmProvider } from "../../providers/llm/types.js";
+import { FACT_PIPELINE_WHO } from "../../store/contracts/memories.js";
 import { withWriteTx } from "../../store/tx.js";
 import { type Contradiction, detectSyntacticContradiction, sharedTokens } from "./contradiction.js";
 import { decideFacts } from "./decideFacts.js";

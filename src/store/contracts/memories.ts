@@ -49,6 +49,13 @@ export interface MemoryRef {
 export type MemoryFilter = { scopes: string[] | "all"; types?: string[] };
 
 /** The memories table group: live rows, tombstones (never a hard delete here), usage counters. */
+/**
+ * The author (`who`) the fact pipeline writes on the memories it extracts from sessions. Everything
+ * else was stored through remember (by the user, or an agent on the user's behalf) or a person's edit.
+ * Migrations 010 and 012 spell it out in SQL.
+ */
+export const FACT_PIPELINE_WHO = "fact-pipeline";
+
 export interface MemoryRepo {
   /** A live row's id, or undefined when a live row with the same scope and hash exists. */
   insert(row: NewMemoryRow): number | undefined;
@@ -71,10 +78,10 @@ export interface MemoryRepo {
   tombstoneMarks(): Record<string, string>;
   get(id: number): MemoryRecord | undefined;
   /**
-   * Live memories of a scope whose author (`who`) is not `excludeWho`, newest first (when said, else
-   * when stored), at most `limit`: what a session starting there is told the user asked to remember.
+   * Live memories of a scope not written by the fact pipeline (`FACT_PIPELINE_WHO`), newest first (when
+   * said, else when stored), at most `limit`: what a session starting there is told the user remembered.
    */
-  newestLive(scope: string, options: { excludeWho: string; limit: number }): MemoryRecord[];
+  newestRemembered(scope: string, limit: number): MemoryRecord[];
   getLive(ids: number[], filter: MemoryFilter): MemoryRecord[];
   getRefs(ids: number[], filter: MemoryFilter): MemoryRef[];
   timeMentions(ids: number[]): Map<number, { occurredAt: number | null; timeTerms: string | null }>;

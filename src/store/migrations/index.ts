@@ -10,6 +10,7 @@ import { structural } from "./008_structural.js";
 import { sessionTranscripts } from "./009_session_transcripts.js";
 import { sessionPositions } from "./010_session_positions.js";
 import { searchTerms } from "./011_search_terms.js";
+import { rememberedIndex } from "./012_remembered_index.js";
 
 /** Every schema step in order. Append only: a shipped migration never changes. */
 export const migrations: readonly Migration[] = [
@@ -24,4 +25,5 @@ export const migrations: readonly Migration[] = [
   sessionTranscripts,
   sessionPositions,
   searchTerms,
+  rememberedIndex,
 ];

@@ -1,6 +1,12 @@
 import type { Database } from "better-sqlite3";
 import { guardOptional, guardText } from "../../redact/guard.js";
-import type { MemoryRef, MemoryRepo, NeighborRow, NewMemoryRow } from "../contracts/memories.js";
+import {
+  FACT_PIPELINE_WHO,
+  type MemoryRef,
+  type MemoryRepo,
+  type NeighborRow,
+  type NewMemoryRow,
+} from "../contracts/memories.js";
 import { cached } from "../statements.js";
 import type { MemoryRecord } from "../types/memoryRecord.js";
 
@@ -62,6 +68,14 @@ function toRecord(row: MemoryRowDb): MemoryRecord {
   };
 }
 
+/**
+ * A scope's live remembered memories, newest first, with the condition and order that
+ * idx_memories_remembered states (migration 012), so that it answers from the index.
+ */
+export const NEWEST_REMEMBERED_SQL = `SELECT * FROM memories
+  WHERE scope = @scope AND deleted_at IS NULL AND who IS NOT '${FACT_PIPELINE_WHO}'
+  ORDER BY coalesce(occurred_at, created_at) DESC, id DESC LIMIT @limit`;
+
 /** SQL for the memories table. No caching: several processes share the file. */
 export class MemoryRepository implements MemoryRepo {
   constructor(private readonly db: Database) {}
@@ -115,14 +129,8 @@ export class MemoryRepository implements MemoryRepo {
     return row ? toRecord(row) : undefined;
   }
 
-  newestLive(scope: string, options: { excludeWho: string; limit: number }): MemoryRecord[] {
-    return (
-      cached(
-        this.db,
-        `SELECT * FROM memories WHERE scope = @scope AND deleted_at IS NULL AND (who IS NULL OR who <> @excludeWho)
-           ORDER BY COALESCE(occurred_at, created_at) DESC, id DESC LIMIT @limit`,
-      ).all({ scope, excludeWho: options.excludeWho, limit: options.limit }) as MemoryRowDb[]
-    ).map(toRecord);
+  newestRemembered(scope: string, limit: number): MemoryRecord[] {
+    return (cached(this.db, NEWEST_REMEMBERED_SQL).all({ scope, limit }) as MemoryRowDb[]).map(toRecord);
   }
 
   /** Live rows by id, in no particular order; optional scope and type filters are the authorization step. */
