@@ -2,12 +2,12 @@ import type { ReviewEntry, ReviewSide } from "../memory/reviewQueue.js";
 import type { ReviewAction } from "../requests/reviewActions.js";
 import { CairnError } from "../util/errors.js";
 
-/** How a flag reads in a terminal: the flag, the flagged memory, then the newer side or the proposed fact. */
+/** How a flag reads in a terminal: the flag, the flagged memory, then the other side or the proposed fact. */
 export function reviewLines(entry: ReviewEntry): string[] {
   return [
     `flag #${entry.flag} (${entry.detector}, ${minute(entry.createdAt)}): ${entry.reason}`,
     `  flagged  ${describe(entry.memory)}`,
-    ...(entry.related ? [`  newer    ${describe(entry.related)}`] : []),
+    ...(entry.related ? [`  ${(entry.relatedIs ?? "newer").padEnd(8)} ${describe(entry.related)}`] : []),
     ...(entry.proposedContent === null ? [] : [`  proposed ${entry.proposedContent}`]),
   ];
 }

@@ -35,6 +35,12 @@ export interface ReviewEntry {
   memory: ReviewSide | null;
   /** The memory it conflicts with, when one was written. */
   related: ReviewSide | null;
+  /**
+   * Whether the related memory is the newer or the older statement of the two (when said, else when
+   * stored): sessions' facts are stored in the order their extraction finishes, not the order they were
+   * said, so the memory that arrived second may state the older fact.
+   */
+  relatedIs: "newer" | "older" | null;
   /** The fact proposed in its place, when no memory holds it. */
   proposedContent: string | null;
 }
@@ -42,15 +48,21 @@ export interface ReviewEntry {
 /** Open flags about memories in `scopes` (every scope for "all"), oldest first. */
 export function openReviews(store: MemoryStore, scopes: string[] | "all"): ReviewEntry[] {
   const flags = store.storage.reviews.open(scopes === "all" ? {} : { scopes });
-  return flags.map((flag) => ({
-    flag: flag.id,
-    reason: flag.reason,
-    detector: flag.detector,
-    createdAt: flag.createdAt,
-    memory: side(store.get(flag.memoryId)),
-    related: flag.relatedId === null ? null : side(store.get(flag.relatedId)),
-    proposedContent: flag.proposedContent,
-  }));
+  return flags.map((flag) => {
+    const memory = store.get(flag.memoryId);
+    const related = flag.relatedId === null ? undefined : store.get(flag.relatedId);
+    return {
+      flag: flag.id,
+      reason: flag.reason,
+      detector: flag.detector,
+      createdAt: flag.createdAt,
+      memory: side(memory),
+      related: flag.relatedId === null ? null : side(related),
+      relatedIs:
+        related === undefined ? null : memory !== undefined && saidAt(related) < saidAt(memory) ? "older" : "newer",
+      proposedContent: flag.proposedContent,
+    };
+  });
 }
 
 const RESOLUTION: Record<ReviewAction, ReviewResolution> = {
@@ -130,6 +142,11 @@ async function supersedeFlagged(
   }
   const change = await editMemory(store, { id: record.id, content: flag.proposedContent, reason });
   return withWriteTx(db, () => resolve(change));
+}
+
+/** When a memory's statement was made: when said, else when stored, then by id. */
+function saidAt(record: MemoryRecord): number {
+  return record.occurredAt ?? record.createdAt;
 }
 
 function side(record: MemoryRecord | undefined): ReviewSide | null {

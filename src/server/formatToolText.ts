@@ -76,7 +76,7 @@ export function formatReviews(entries: ReviewEntry[]): string {
   for (const entry of entries) {
     lines.push("", `flag ${entry.flag} [${entry.detector}, ${isoDay(entry.createdAt)}]: ${entry.reason}`);
     lines.push(...side("flagged", entry.memory));
-    if (entry.related) lines.push(...side("newer", entry.related));
+    if (entry.related) lines.push(...side(entry.relatedIs ?? "newer", entry.related));
     if (entry.proposedContent !== null)
       lines.push("proposed instead:", ...entry.proposedContent.split("\n").map((line) => `> ${line}`));
   }

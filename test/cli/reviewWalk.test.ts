@@ -16,6 +16,7 @@ function entry(flag: number, extra: Partial<ReviewEntry> = {}): ReviewEntry {
     createdAt: at,
     memory: { id: flag * 10, content: `old ${flag}`, type: "fact", scope: "global", createdAt: at, state: "live" },
     related: null,
+    relatedIs: null,
     proposedContent: `new ${flag}`,
     ...extra,
   };

@@ -63,6 +63,7 @@ describe("memory review", () => {
       detector: "syntactic",
       memory: { id: old, content: "Deploys go through Heroku", state: "live", createdAt: Date.UTC(2026, 10, 1, 9, 0) },
       related: { id: newer, content: "Deploys go through Fly.io now", createdAt: Date.UTC(2026, 10, 2, 9, 0) },
+      relatedIs: "newer",
       proposedContent: null,
     });
     expect(listed[1]).toMatchObject({ related: null, proposedContent: "Answers are in French" });
@@ -72,6 +73,23 @@ describe("memory review", () => {
       third,
     ]);
     expect(cairn.reviews({ cwd: temp.project, scope: "global" }).map((entry) => entry.flag)).toEqual([second]);
+  });
+
+  it("says which side was said first, whatever order the two were stored in", async () => {
+    // Extraction stores sessions' facts as each finishes: the newer statement can get the lower id.
+    const [newer] = await cairn.remember({
+      content: "Deploys go through Fly.io now",
+      cwd: temp.project,
+      occurredAt: "2026-10-20",
+    });
+    const [older] = await cairn.remember({
+      content: "Deploys go through Heroku",
+      cwd: temp.project,
+      occurredAt: "2026-09-01",
+    });
+    flag(newer!.id!, { relatedId: older!.id! });
+    const [entry] = cairn.reviews({ cwd: temp.project });
+    expect(entry).toMatchObject({ memory: { id: newer!.id }, related: { id: older!.id }, relatedIs: "older" });
   });
 
   it("keep closes the flag and changes no memory", async () => {
