@@ -1,7 +1,7 @@
 import { loadConfigCached } from "../config/loadConfigCached.js";
 import { cairnPaths } from "../config/paths.js";
 import { buildInjection } from "../read/inject.js";
-import { storeRememberedReader } from "../read/rememberedReader.js";
+import { storeRemembered } from "../read/rememberedReader.js";
 import { type BackgroundRunDecision, isCairnInternal, startBackgroundRun } from "../workers/startBackgroundRun.js";
 
 // This module is the agent start path: it imports the config loader and the injection, never the recall
@@ -46,15 +46,13 @@ export async function sessionStartHook(request: SessionStartRequest): Promise<Se
   const config = await loadConfigCached({ file: paths.config, env });
   if (!config.memories.enabled) return skipped("memories.enabled is false");
   const cwd = request.cwd ?? (typeof input.cwd === "string" && input.cwd !== "" ? input.cwd : process.cwd());
-  const limit = config.memories.rememberedInjectionLimit;
-  const read = limit > 0 ? await storeRememberedReader(paths.database) : undefined;
   const injection = buildInjection({
     memoriesRoot: paths.memories,
     cwd,
     tokenLimit: config.memories.summaryInjectionTokenLimit,
     // Claude Code gets its character budget (its hook output cap); other agents the token budget.
     agent: request.agent,
-    remembered: read && { read, limit },
+    remembered: await storeRemembered(paths.database, config.memories.rememberedInjectionLimit),
   });
   const stdout = renderForAgent(request.agent, injection.text);
   const notRoot = nonRootReason(input, env);

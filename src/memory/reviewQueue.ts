@@ -11,6 +11,7 @@ import {
   refuseIfNotLive,
   requireMemory,
 } from "./curateMemory.js";
+import { isNewer } from "./lifecycle/judgeSupersession.js";
 import type { MemoryStore } from "./memoryStore.js";
 import type { MemoryRecord } from "./types.js";
 
@@ -58,8 +59,7 @@ export function openReviews(store: MemoryStore, scopes: string[] | "all"): Revie
       createdAt: flag.createdAt,
       memory: side(memory),
       related: flag.relatedId === null ? null : side(related),
-      relatedIs:
-        related === undefined ? null : memory !== undefined && saidAt(related) < saidAt(memory) ? "older" : "newer",
+      relatedIs: related === undefined ? null : memory !== undefined && isNewer(memory, related) ? "older" : "newer",
       proposedContent: flag.proposedContent,
     };
   });
@@ -142,11 +142,6 @@ async function supersedeFlagged(
   }
   const change = await editMemory(store, { id: record.id, content: flag.proposedContent, reason });
   return withWriteTx(db, () => resolve(change));
-}
-
-/** When a memory's statement was made: when said, else when stored, then by id. */
-function saidAt(record: MemoryRecord): number {
-  return record.occurredAt ?? record.createdAt;
 }
 
 function side(record: MemoryRecord | undefined): ReviewSide | null {

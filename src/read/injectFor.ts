@@ -2,7 +2,7 @@ import { loadConfigCached } from "../config/loadConfigCached.js";
 import { cairnPaths } from "../config/paths.js";
 import { buildInjection, type Injection } from "./inject.js";
 import { injectionBudgetFor } from "./injectionBudget.js";
-import { storeRememberedReader } from "./rememberedReader.js";
+import { storeRemembered } from "./rememberedReader.js";
 
 /**
  * Injection with the configuration, two files and, when the store exists, a short read-only look at it
@@ -21,13 +21,11 @@ export async function injectFor(options: {
   const agent = options.agent ?? "generic";
   const tokenLimit = config.memories.summaryInjectionTokenLimit;
   injectionBudgetFor(agent, tokenLimit); // a misspelt --agent is an error, not the token budget
-  const limit = config.memories.rememberedInjectionLimit;
-  const read = limit > 0 ? await storeRememberedReader(paths.database) : undefined;
   return buildInjection({
     memoriesRoot: paths.memories,
     cwd: options.cwd,
     tokenLimit,
     agent,
-    remembered: read && { read, limit },
+    remembered: await storeRemembered(paths.database, config.memories.rememberedInjectionLimit),
   });
 }

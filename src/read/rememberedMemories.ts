@@ -1,3 +1,4 @@
+import { isNewer } from "../memory/lifecycle/judgeSupersession.js";
 import type { MemoryRepo } from "../store/contracts/memories.js";
 import type { MemoryRecord } from "../store/types/memoryRecord.js";
 
@@ -34,7 +35,7 @@ export function rememberedFrom(
 ): RememberedRead {
   const group = (scopes: string[]): RememberedGroup => {
     const found = [...new Set(scopes)].flatMap((scope) => memories.newestRemembered(scope, request.limit + 1));
-    found.sort((a, b) => saidAt(b) - saidAt(a) || b.id - a.id);
+    found.sort((a, b) => (isNewer(a, b) ? -1 : 1));
     return { memories: found.slice(0, request.limit), more: found.length > request.limit };
   };
   return { project: group(request.project), global: group(request.global) };

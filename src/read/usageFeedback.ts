@@ -12,15 +12,11 @@ const CURSOR_KEY = "citations.lastItemId";
  * same count a recall hit raises). A cursor over item ids makes each message count once, however often
  * its file is re-read.
  */
-export function applyCitationUsage(
-  storage: Storage,
-  now: number,
-): { messages: number; outputs: number; memories: number } {
+export function applyCitationUsage(storage: Storage, now: number): { messages: number; outputs: number } {
   const after = storage.meta.get<number>(CURSOR_KEY) ?? 0;
   const last = storage.items.lastId();
   const items = storage.items.assistantItemsContaining("<memory-citations>", after);
   let outputs = 0;
-  let memories = 0;
   withWriteTx(storage.db, () => {
     if (items.length > 0) {
       const byFile = new Map(storage.stage1.all().map((output) => [summaryFileName(output), output.sessionId]));
@@ -32,15 +28,12 @@ export function applyCitationUsage(
           if (id) ids.add(id);
         }
         if (ids.size > 0) outputs += storage.stage1.recordUsage([...ids], item.ts ?? now);
-        if (citations.memoryIds.length > 0) {
-          storage.memories.bumpUsage(citations.memoryIds, item.ts ?? now);
-          memories += citations.memoryIds.length;
-        }
+        storage.memories.bumpUsage(citations.memoryIds, item.ts ?? now);
       }
     }
     if (last > after) storage.meta.set(CURSOR_KEY, last);
   });
-  return { messages: items.length, outputs, memories };
+  return { messages: items.length, outputs };
 }
 
 /**

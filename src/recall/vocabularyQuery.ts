@@ -45,13 +45,13 @@ export function respellings(query: AnalyzedQuery): Respelling[] {
     if (forms.length > 0) out.push(respell(query, (_, j) => j === i, forms));
   });
   const written = words(query.raw).map((w) => w.replace(/'s$/, "").replace(/'/g, ""));
-  for (const { phrase, variants } of phraseVariants(written)) {
+  const runs = [
+    ...phraseVariants(written).map(({ phrase, variants }) => ({ phrase, forms: variants })),
+    ...kindsNamed(written).map(({ phrase, members }) => ({ phrase, forms: members })),
+  ];
+  for (const { phrase, forms } of runs) {
     const covered = new Set(phrase.split(" "));
-    out.push(respell(query, (t) => covered.has(t), variants));
-  }
-  for (const { phrase, members } of kindsNamed(written)) {
-    const covered = new Set(phrase.split(" "));
-    out.push(respell(query, (t) => covered.has(t), members));
+    out.push(respell(query, (t) => covered.has(t), forms));
   }
   return out;
 }

@@ -1,3 +1,4 @@
+import { singulars } from "./codeVocabulary.js";
 import { longestRuns } from "./longestRuns.js";
 
 /**
@@ -66,8 +67,7 @@ const LONGEST_KIND = Math.max(...[...BY_KIND.keys()].map((kind) => kind.split(" 
 function membersOf(run: readonly string[]): readonly string[] | undefined {
   const head = run.slice(0, -1);
   const last = run[run.length - 1] ?? "";
-  for (const form of [last, last.endsWith("s") ? last.slice(0, -1) : undefined, last.replace(/es$/, "")]) {
-    if (!form) continue;
+  for (const form of singulars(last)) {
     const members = BY_KIND.get([...head, form].join(" "));
     if (members) return members;
   }

@@ -2,10 +2,10 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { sessionStartHook } from "../../src/connectors/sessionStartHook.js";
 import { loadPrompt } from "../../src/prompts/template.js";
 import { buildInjection } from "../../src/read/inject.js";
 import { tokenCount } from "../../src/text/tokens.js";
+import { claudeCodeStart } from "../helpers/claudeCodeStart.js";
 import { cliArgs, type TempHome, tempHome, writeSummary } from "../server/tempHome.js";
 
 let temp: TempHome;
@@ -59,15 +59,8 @@ describe("injection within Claude Code's hook output cap", () => {
     expect(tokenCount(summary)).toBeGreaterThan(4000);
     writeSummary(temp.home, { cwd: temp.project }, summary);
     writeSummary(temp.home, "global", "- Prefer small commits.");
-    const result = await sessionStartHook({
-      agent: "claude-code",
-      home: temp.home,
-      input: { cwd: temp.project, source: "startup" },
-      env: temp.env,
-      startRun: () => ({ started: false, reason: "test" }),
-    });
+    const { result, context } = await claudeCodeStart(temp);
     expect(result.stdout.length).toBeLessThanOrEqual(10_000);
-    const context: string = JSON.parse(result.stdout).hookSpecificOutput.additionalContext;
     expect(context.length).toBeLessThanOrEqual(10_000);
     expect(context.startsWith(guidance())).toBe(true);
     const { inside, open } = outsideFences(context);

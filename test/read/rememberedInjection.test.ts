@@ -4,9 +4,9 @@ import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Cairn } from "../../src/cairn.js";
-import { sessionStartHook } from "../../src/connectors/sessionStartHook.js";
 import type { Injection } from "../../src/read/inject.js";
 import { injectFor } from "../../src/read/injectFor.js";
+import { claudeCodeStart } from "../helpers/claudeCodeStart.js";
 import { cliArgs, type TempHome, tempHome, writeSummary } from "../server/tempHome.js";
 
 // Memories stored with `remember` reach the next session's start: `cairn inject` (injectFor is its
@@ -210,14 +210,7 @@ describe("a store the start hook cannot read", () => {
   it("not a database at all: the start hook still answers, with the warning on its result", async () => {
     writeFileSync(database(), "this is not a SQLite database, it was overwritten by mistake".repeat(100));
     for (const suffix of ["-wal", "-shm"]) if (existsSync(database() + suffix)) writeFileSync(database() + suffix, "");
-    const result = await sessionStartHook({
-      agent: "claude-code",
-      home: temp.home,
-      input: { cwd: temp.project, source: "startup" },
-      env: temp.env,
-      startRun: () => ({ started: false, reason: "test" }),
-    });
-    const context: string = JSON.parse(result.stdout).hookSpecificOutput.additionalContext;
+    const { result, context } = await claudeCodeStart(temp);
     expect(context).toContain("Run the e2e suite with the mock server up.");
     expect(result.warnings).toEqual([expect.stringMatching(/^remembered memories left out: .*damaged/)]);
   });

@@ -1,24 +1,21 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { Cairn } from "../../src/cairn.js";
-import { createHttpApp } from "../../src/server/createHttpApp.js";
+import type { Cairn } from "../../src/cairn.js";
+import type { createHttpApp } from "../../src/server/createHttpApp.js";
 import { TOOL_TRANSCRIPT_CHARS } from "../../src/server/formatToolText.js";
-import { inProcessMcpClient } from "../helpers/inProcessMcp.js";
-import { type TempHome, tempHome } from "../server/tempHome.js";
+import { type EveryDoor, openEveryDoor } from "../helpers/everyDoor.js";
 
 // Seed 004's lossless transcripts: a conversation pushed with `remember` comes back beside the memories
 // it produced when recall is asked to expand, on every door.
 
-let temp: TempHome;
+let doors: EveryDoor;
 let cairn: Cairn;
 let app: ReturnType<typeof createHttpApp>;
 let client: Client;
 
 beforeEach(async () => {
-  temp = tempHome();
-  cairn = new Cairn({ home: temp.home, env: temp.env });
-  app = createHttpApp({ cairn });
-  client = await inProcessMcpClient(app, "cairn-expand-transcript-test");
+  doors = await openEveryDoor("cairn-expand-transcript-test");
+  ({ cairn, app, client } = doors);
   await cairn.remember({
     content: "The billing service deploys with `make ship` from the release branch",
     scope: "app",
@@ -34,11 +31,7 @@ beforeEach(async () => {
   await cairn.remember({ content: "The billing service logs to stdout in JSON", scope: "app" });
 });
 
-afterEach(async () => {
-  await client.close();
-  cairn.close();
-  temp.cleanup();
-});
+afterEach(() => doors.close());
 
 describe("recall with expand joins the pushed transcript", () => {
   it("library: each result carries its own session's transcript, and none without expand", async () => {
