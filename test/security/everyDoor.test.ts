@@ -28,7 +28,7 @@ import { CORPUS, doorTexts, PRIVATE_BLOCK, PRIVATE_TEXT } from "./support/secret
 /**
  * Every door into the store, one corpus of secrets and one `<private>` block through each: the CLI,
  * the library, HTTP, MCP, the push API, every transcript format (user text, tool input, tool output,
- * file views) and every kind of model answer. Afterwards no file under CAIRN_HOME holds a raw secret
+ * file views) and every kind of model answer; the search terms a caller or a model gives ride along. Afterwards no file under CAIRN_HOME holds a raw secret
  * or the private text, and recall hands none out. Each door also carries a harmless canary that must
  * arrive, so a door that silently dropped its text cannot pass for a guarded one. The corpus and the
  * secrets that wait for new redactor rules: support/secretCorpus.ts.
@@ -36,6 +36,15 @@ import { CORPUS, doorTexts, PRIVATE_BLOCK, PRIVATE_TEXT } from "./support/secret
 
 const texts = doorTexts();
 const { canaries, canary, door } = texts;
+
+/**
+ * Search terms for one door: its canary, and the corpus's secrets short enough to be a term (a term is at
+ * most 40 characters), with and without their context.
+ */
+function terms(name: string): string[] {
+  const short = CORPUS.filter((secret) => secret.text.length <= 40).map((secret) => secret.text);
+  return [canary(`${name}-term`), ...short, "ghp_R7kW2pQ9xZ4mN8vB3cL6tY1hJ5gF0dS2aE7u"];
+}
 
 /** Every model answer carries the corpus: stage 1 (every field), fact decisions, hints, consolidation. */
 function modelAnswer(request: Parameters<typeof schemaName>[0]): string {
@@ -46,7 +55,7 @@ function modelAnswer(request: Parameters<typeof schemaName>[0]): string {
       rollout_summary: door("llm-rollout-summary"),
       raw_memory: door("llm-raw-memory"),
       rollout_slug: "deploy-notes",
-      facts: [{ content: door("llm-fact"), type: "fact", confidence: 0.9 }],
+      facts: [{ content: door("llm-fact"), type: "fact", confidence: 0.9, terms: terms("llm-fact") }],
       entities: [
         { source: text, relationship: "uses", target: door("llm-entity-target"), confidence: 0.8 },
         {
@@ -162,10 +171,16 @@ describe("every door into the store keeps secrets and <private> text out", () =>
         env: { PATH: process.env.PATH, CAIRN_HOME: home, HOME: userHome, CAIRN_LLM_PROVIDER: "offline" },
         timeout: 60_000,
       });
-    const single = cli("remember", door("cli-text"));
+    const single = cli("remember", door("cli-text"), ...terms("cli").flatMap((term) => ["--term", term]));
     expect(single.stderr).toBe("");
     const items = join(root, "items.jsonl");
-    writeFileSync(items, jsonl([{ content: door("cli-file-1") }, { content: door("cli-file-2"), scope: "global" }]));
+    writeFileSync(
+      items,
+      jsonl([
+        { content: door("cli-file-1"), searchTerms: terms("cli-file") },
+        { content: door("cli-file-2"), scope: "global" },
+      ]),
+    );
     const bulk = cli("remember", "--file", items);
     expect(bulk.stderr).toBe("");
 
@@ -181,13 +196,13 @@ describe("every door into the store keeps secrets and <private> text out", () =>
     });
 
     // The library.
-    await cairn.remember({ content: door("library"), cwd: project });
+    await cairn.remember({ content: door("library"), cwd: project, searchTerms: terms("library") });
     // HTTP, through the app's request().
     const app = createHttpApp({ cairn });
     const response = await app.request("/api/memory/remember", {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ content: door("http"), cwd: project }),
+      body: JSON.stringify({ content: door("http"), cwd: project, searchTerms: terms("http") }),
     });
     expect(response.status).toBe(200);
     // MCP, through a real client.
@@ -196,7 +211,10 @@ describe("every door into the store keeps secrets and <private> text out", () =>
     await mcp.connect(serverSide);
     const client = new Client({ name: "every-door", version: "1.0.0" });
     await client.connect(clientSide);
-    const called = await client.callTool({ name: "remember", arguments: { text: door("mcp") } });
+    const called = await client.callTool({
+      name: "remember",
+      arguments: { text: door("mcp"), searchTerms: terms("mcp") },
+    });
     expect(called.isError ?? false).toBe(false);
     await client.close();
     // The push API: item text (every role) and the session title.
