@@ -1,16 +1,17 @@
 /**
  * Scale: builds stores of synthetic memories and reports bulk remember throughput (FTS, vectors and
- * the sqlite-vec index included), recall latency p50/p95/p99 and RSS.
+ * the sqlite-vec index included), recall latency p50/p95/p99 and RSS, with the settings a user gets
+ * by default (the agent profile: word-vector embeddings) unless --embeddings names another provider.
  *
- *   npx tsx bench/recall-scale.ts [--sizes 10000,100000,1000000] [--queries 300] [--json]
+ *   npx tsx bench/recall-scale.ts [--sizes 10000,100000,1000000] [--queries 300] [--embeddings hashed] [--json]
  */
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { defaultRecallConfig } from "../src/config/recallConfig.js";
+import { validateConfig } from "../src/config/load.js";
 import { MemoryStore } from "../src/memory/memoryStore.js";
-import { createHashedEmbeddingProvider } from "../src/providers/embeddings/hashedEmbedding.js";
+import { createEmbeddingProvider } from "../src/providers/embeddings/createEmbeddingProvider.js";
 import { createRecall } from "../src/recall/createRecall.js";
 import { Storage } from "../src/store/storage.js";
 import { percentile } from "./lib/retrievalMetrics.js";
@@ -18,13 +19,14 @@ import { SyntheticCorpus } from "./lib/syntheticCorpus.js";
 
 const BATCH = 2000;
 
-async function measure(size: number, queries: number) {
+async function measure(size: number, queries: number, provider: string | undefined) {
   const dir = mkdtempSync(join(tmpdir(), "cairn-scale-"));
   const path = join(dir, "memory.db");
   const storage = Storage.open(path, { dimensions: 384 });
   const { db } = storage;
-  const embeddings = createHashedEmbeddingProvider({ dimensions: 384 });
-  const config = defaultRecallConfig();
+  const settings = validateConfig(provider ? { embeddings: { provider } } : {});
+  const embeddings = createEmbeddingProvider(settings.embeddings);
+  const config = settings.recall;
   const store = new MemoryStore({
     storage,
     embeddings,
@@ -60,6 +62,7 @@ async function measure(size: number, queries: number) {
     recallP99ms: round(percentile(latencies, 0.99)),
     rssMB: Math.round(process.memoryUsage().rss / 1e6),
     dbMB: Math.round(statSync(path).size / 1e6),
+    embeddings: embeddings.model,
     vectorIndex: storage.vecError === null,
   };
   db.close();
@@ -73,12 +76,13 @@ const { values } = parseArgs({
   options: {
     sizes: { type: "string", default: "10000,100000,1000000" },
     queries: { type: "string", default: "300" },
+    embeddings: { type: "string" },
     json: { type: "boolean", default: false },
   },
 });
 const results = [];
 for (const size of values.sizes.split(",").map(Number)) {
-  const result = await measure(size, Number(values.queries));
+  const result = await measure(size, Number(values.queries), values.embeddings);
   results.push(result);
   if (!values.json) console.log(JSON.stringify(result));
 }

@@ -19,9 +19,12 @@ const { values } = parseArgs({
     runs: { type: "string", default: "40" },
     memories: { type: "string", default: "10000" },
     "demo-runs": { type: "string", default: "3" },
+    /** An embedding provider other than the profile's (hashed, wordvec), for a paired comparison. */
+    embeddings: { type: "string" },
     json: { type: "boolean" },
   },
 });
+const embeddingsConfig = values.embeddings ? { "embeddings.provider": values.embeddings } : {};
 const runs = Number(values.runs);
 const root = mkdtempSync(join(tmpdir(), "cairn-bench-startup-"));
 const home = join(root, "home");
@@ -29,11 +32,11 @@ const projects = Array.from({ length: 10 }, (_, i) => join(root, "projects", `ap
 for (const dir of projects) mkdirSync(dir, { recursive: true });
 
 // The demo's consolidated workspaces give `inject` something to print; the memories are remembered
-// through the library with the default configuration (hashed embeddings, concept indexing).
-const demo = new Cairn({ home, config: demoConfig, env: {} });
+// through the library with the default configuration (the agent profile: word-vector embeddings).
+const demo = new Cairn({ home, config: { ...demoConfig, ...embeddingsConfig }, env: {} });
 await demo.run({ scan: { overrides: demoSources(), only: ["codex", "claude-code", "pi"] } });
 demo.close();
-const cairn = new Cairn({ home, env: {} });
+const cairn = new Cairn({ home, config: embeddingsConfig, env: {} });
 const facts = new CodingFacts(16);
 const random = mulberry32(16);
 // Templates repeat now and then (deduplicated on remember): remember until the store holds the count.
@@ -55,7 +58,11 @@ cairn.close();
 // The package's bin, as `cairn` runs it (the CommonJS build of src/cli/main.ts).
 const packageJson = JSON.parse(readFileSync(join(import.meta.dirname, "..", "package.json"), "utf8"));
 const main = join(import.meta.dirname, "..", (packageJson as { bin: { cairn: string } }).bin.cairn);
-const env = { ...process.env, CAIRN_HOME: home };
+const env = {
+  ...process.env,
+  CAIRN_HOME: home,
+  ...(values.embeddings ? { CAIRN_EMBEDDINGS_PROVIDER: values.embeddings } : {}),
+};
 const time = (args: string[], cwd: string, expect?: (stdout: string) => boolean): number => {
   const started = performance.now();
   const result = spawnSync(process.execPath, args, { cwd, env, encoding: "utf8" });

@@ -27,11 +27,10 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
-  statSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, dirname, join, relative } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -515,8 +514,6 @@ async function pack(): Promise<void> {
   const file = packWordVectors(vectors);
   writeFileSync(join(outDir, "wordvec.bin"), file);
   console.log(`packed ${vectors.length} words, ${(file.length / 1e6).toFixed(1)} MB`);
-  void relative;
-  void statSync;
 }
 
 if (steps.has("fetch")) fetchAll();

@@ -260,11 +260,12 @@ export class Cairn {
 
   /**
    * Fills in vectors that are missing (the provider was down at write time) or stale (the model
-   * changed), until none are left or `maxCycles` ran; a call made while another runs joins it.
+   * changed), until none are left or the time budget is spent (EmbeddingTracker.drain); a call made
+   * while another runs joins it.
    */
-  async refreshEmbeddings(maxCycles = 50): Promise<number> {
+  async refreshEmbeddings(budgetMs?: number): Promise<number> {
     if (!this.config.recall.embeddingTracker.enabled) return 0;
-    return this.embeddingTracker().drain(maxCycles);
+    return this.embeddingTracker().drain(budgetMs);
   }
 
   /** Runs the store upkeep migrations queued (data backfills); a step of every pipeline cycle. */

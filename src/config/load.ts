@@ -5,7 +5,7 @@ import { writeFileAtomic } from "../util/atomicWrite.js";
 import { CairnError, errorMessage } from "../util/errors.js";
 import { envOverrides } from "./envOverrides.js";
 import { withoutRetiredRecallKeys } from "./recallConfig.js";
-import { type CairnConfig, configSchema } from "./schema.js";
+import { type CairnConfig, configObjectSchema, configSchema } from "./schema.js";
 
 type Tree = Record<string, unknown>;
 
@@ -136,7 +136,7 @@ function formatIssue(issue: z.core.$ZodIssue | undefined, tree: unknown): string
 
 /** Reads the allowed range of a numeric key from the schema so errors always match it. */
 function rangeOf(key: string): string | undefined {
-  let node: unknown = configSchema;
+  let node: unknown = configObjectSchema;
   for (const part of key.split(".")) {
     node = unwrap(node);
     const shape = (node as { shape?: Record<string, unknown> }).shape;
@@ -148,8 +148,10 @@ function rangeOf(key: string): string | undefined {
   return `${inner.minValue} to ${inner.maxValue}`;
 }
 
+/** The schema beneath defaults, optionals and preprocessing (a pipe's output side). */
 function unwrap(node: unknown): unknown {
-  let current = node as { unwrap?: () => unknown; def?: { innerType?: unknown } } | undefined;
-  while (current?.def?.innerType) current = current.def.innerType as typeof current;
+  let current = node as { def?: { innerType?: unknown; out?: unknown } } | undefined;
+  while (current?.def?.innerType || current?.def?.out)
+    current = (current.def.innerType ?? current.def.out) as typeof current;
   return current;
 }

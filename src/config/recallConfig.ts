@@ -13,7 +13,10 @@ const recallSettingsSchema = z
     profile: z.enum(recallProfileNames).default("agent"),
     defaultK: int(1, 200, 10),
     maxK: int(1, 500, 50),
-    /** Weight of the vector leg in `alpha * vector + (1 - alpha) * bm25`. */
+    /**
+     * Weight of the vector leg in `alpha * vector + (1 - alpha) * bm25`. Unset in a config file, it
+     * follows the embedding provider (`defaultAlpha` in derivedDefaults.ts); 0.15 is the hashed one's.
+     */
     alpha: num(0, 1, 0.15),
     /** seed: results below this calibrated score are dropped. */
     minScore: num(0, 1, 0.1),

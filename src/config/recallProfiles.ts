@@ -29,6 +29,8 @@ type Settings = { [key: string]: unknown };
 export interface RecallProfile {
   /** The stages it runs, in order. */
   stages: readonly StageName[];
+  /** The embedding provider when `embeddings.provider` is unset. */
+  embeddings: "hashed" | "wordvec";
   /** Settings that differ from the schema defaults (which are the conversation profile's). */
   settings: Settings;
 }
@@ -36,10 +38,15 @@ export interface RecallProfile {
 export const recallProfiles: Record<RecallProfileName, RecallProfile> = {
   conversation: {
     stages: ["timeAnswer", "context", "author", "minScore", "head", "listLength", "dampening", "recency"],
+    // The shipped word vectors learned developer documentation, not everyday talk: on LoCoMo they
+    // lower R@10 (docs/experiments/coding-recall-semantic.md).
+    embeddings: "hashed",
     settings: {},
   },
   agent: {
     stages: ["minScore", "head", "dampening", "recency"],
+    // Offline semantic signal for tool and code words (jest / vitest, database / postgres).
+    embeddings: "wordvec",
     settings: {
       unfoundWords: true,
       // Gravity punishes memories only the vector leg found, which is where paraphrases are; hub

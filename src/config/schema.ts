@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { globProblem } from "../project/exclusion.js";
 import { int, num } from "./boundedNumbers.js";
+import { withDerivedDefaults } from "./derivedDefaults.js";
 import { recallConfigSchema } from "./recallConfig.js";
 
 export const sessionKinds = ["interactive", "exec", "subagent", "internal"] as const;
@@ -36,7 +37,7 @@ export function weakTokenProblem(token: string): string | undefined {
 }
 
 /** Every setting, its default and its allowed range. Unknown keys are rejected so typos surface. */
-export const configSchema = z
+export const configObjectSchema = z
   .object({
     memories: z
       .object({
@@ -159,6 +160,7 @@ export const configSchema = z
       .prefault({}),
     embeddings: z
       .object({
+        // Unset: the recall profile's (derivedDefaults.ts).
         provider: z.enum(embeddingProviderNames).default("hashed"),
         model: z.string().optional(),
         baseUrl: z.string().optional(),
@@ -184,6 +186,9 @@ export const configSchema = z
     recall: recallConfigSchema,
   })
   .strict();
+
+/** The settings with the defaults that depend on other settings (derivedDefaults.ts) filled in first. */
+export const configSchema = z.preprocess(withDerivedDefaults, configObjectSchema);
 
 export type CairnConfig = z.infer<typeof configSchema>;
 export type ConfigInput = z.input<typeof configSchema>;

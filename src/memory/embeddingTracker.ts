@@ -7,6 +7,9 @@ import type { VectorIndexRepo } from "../store/contracts/vectors.js";
 import { withWriteTx } from "../store/tx.js";
 import { type Clock, systemClock } from "../util/clock.js";
 
+/** Wall time one drain may spend; the rest waits for the next pipeline cycle or poll. */
+const DRAIN_BUDGET_MS = 10_000;
+
 export interface EmbeddingTrackerStats {
   running: boolean;
   processed: number;
@@ -48,23 +51,29 @@ export class EmbeddingTracker {
   constructor(private readonly options: EmbeddingTrackerOptions) {}
 
   /**
-   * Runs cycles until nothing is left or `maxCycles` ran; returns how many vectors were written. A call
-   * made while another is running joins it: `cairn serve` drains from its pipeline cycle and from its
-   * own poll, and two drains would embed the same memories twice.
+   * Runs cycles until nothing is left or `budgetMs` of wall time is spent (a cycle is never cut
+   * short); returns how many vectors were written. Bounded by time rather than by a count of
+   * cycles: after a model change every memory is stale, and a local embedding (hashed, word
+   * vectors: tens of microseconds a memory) re-embeds thousands within a budget that a remote
+   * provider spends on a few hundred. A call made while another is running joins it: `cairn serve`
+   * drains from its pipeline cycle and from its own poll, and two drains would embed the same
+   * memories twice.
    */
-  drain(maxCycles = 50): Promise<number> {
-    this.draining ??= this.drainCycles(maxCycles).finally(() => {
+  drain(budgetMs = DRAIN_BUDGET_MS): Promise<number> {
+    this.draining ??= this.drainCycles(budgetMs).finally(() => {
       this.draining = undefined;
     });
     return this.draining;
   }
 
-  private async drainCycles(maxCycles: number): Promise<number> {
+  private async drainCycles(budgetMs: number): Promise<number> {
+    const started = performance.now();
     let total = 0;
-    for (let cycle = 0; cycle < maxCycles; cycle++) {
+    for (;;) {
       const written = await this.runCycle();
       if (written === 0) break;
       total += written;
+      if (performance.now() - started >= budgetMs) break;
     }
     return total;
   }

@@ -29,6 +29,25 @@ describe("Cairn.refreshEmbeddings", () => {
     second.close();
   });
 
+  it("re-embeds a whole store in one refresh when the embedding is local, and one batch when the budget is spent", async () => {
+    const home = tempDir("cairn-embed-");
+    const first = new Cairn({ home, env: {}, config: { "embeddings.dimensions": 256 } });
+    // More than the 50 batches of 8 a refresh was once capped at; words no two memories share.
+    const word = (n: number) =>
+      [...n.toString(26)].map((d) => String.fromCharCode(97 + Number.parseInt(d, 26))).join("");
+    const memories = Array.from({ length: 450 }, (_, i) => ({
+      content: `codename ${word(i + 700)}${word(i + 1400)} ships ${word(i + 2100)}`,
+      scope: "global",
+    }));
+    await first.remember(memories);
+    first.close();
+    const second = new Cairn({ home, env: {}, config: { "embeddings.dimensions": 128 } });
+    expect(await second.refreshEmbeddings(0)).toBe(8);
+    expect(await second.refreshEmbeddings()).toBe(442);
+    expect(second.memories.counts().staleVectors).toBe(0);
+    second.close();
+  });
+
   it("joins a refresh already running instead of embedding the same memories twice", async () => {
     const home = await homeWithTwoMemories();
     const second = new Cairn({ home, env: {}, config: { "embeddings.dimensions": 128 } });

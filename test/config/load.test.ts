@@ -57,11 +57,11 @@ describe("loadConfig", () => {
 
   it("loads a file that still sets a removed recall setting, with one warning line per key", () => {
     const file = configFile(
-      "recall:\n  vectorIdf: true\n  feedback:\n    enabled: true\n  alpha: 0.3\n  entityWeight: 2\n",
+      "recall:\n  vectorIdf: true\n  feedback:\n    enabled: true\n  alpha: 0.4\n  entityWeight: 2\n",
     );
     const warnings: string[] = [];
     const config = loadConfig({ file, env: {}, warn: (line) => warnings.push(line) });
-    expect(config.recall.alpha).toBe(0.3);
+    expect(config.recall.alpha).toBe(0.4);
     expect(config.recall).not.toHaveProperty("feedback");
     expect(warnings).toEqual([
       "config: recall.vectorIdf is no longer a setting and is ignored; remove it from config.yaml",
@@ -72,6 +72,35 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ file: configFile("recall:\n  vectorIdff: true\n"), env: {}, warn: () => {} })).toThrow(
       "config: unknown key recall.vectorIdff",
     );
+  });
+});
+
+describe("defaults that follow other settings", () => {
+  const load = (yaml: string, env: NodeJS.ProcessEnv = {}) => loadConfig({ file: configFile(yaml), env });
+
+  it("gives agent memory the word vectors and conversations the hashed sketch, each with its vector weight", () => {
+    const agent = loadConfig({ env: {} });
+    expect(agent.recall.profile).toBe("agent");
+    expect(agent.embeddings.provider).toBe("wordvec");
+    expect(agent.recall.alpha).toBe(0.3);
+    const conversation = load("recall:\n  profile: conversation\n");
+    expect(conversation.embeddings.provider).toBe("hashed");
+    expect(conversation.recall.alpha).toBe(0.15);
+  });
+
+  it("lets what the user set win: a provider from the file or the environment, an alpha of their own", () => {
+    expect(load("embeddings:\n  provider: hashed\n").recall.alpha).toBe(0.15);
+    expect(load("embeddings:\n  provider: ollama\n").recall.alpha).toBe(0.3);
+    const fromEnv = load("", { CAIRN_EMBEDDINGS_PROVIDER: "hashed" });
+    expect([fromEnv.embeddings.provider, fromEnv.recall.alpha]).toEqual(["hashed", 0.15]);
+    const own = load("recall:\n  alpha: 0.05\n  profile: conversation\nembeddings:\n  provider: wordvec\n");
+    expect([own.embeddings.provider, own.recall.alpha]).toEqual(["wordvec", 0.05]);
+  });
+
+  it("still reports a bad provider or profile by name, with the range of a bad alpha", () => {
+    expect(() => load("embeddings:\n  provider: glove\n")).toThrow(/embeddings\.provider = "glove" is not allowed/);
+    expect(() => load("recall:\n  profile: chat\n")).toThrow(/recall\.profile = "chat" is not allowed/);
+    expect(() => load("recall:\n  alpha: 2\n")).toThrow("config: recall.alpha = 2 is out of range (0 to 1)");
   });
 });
 

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Cairn } from "../../src/cairn.js";
+import { reviseMemories } from "../../src/memory/lifecycle/reviseMemories.js";
 import { REVISE_KIND } from "../../src/store/queue/jobKinds.js";
 import { type TempHome, tempHome } from "../server/tempHome.js";
 
@@ -78,6 +79,11 @@ describe("remember supersedes the older memories of its subject", () => {
         reason: expect.stringContaining("polarity flip"),
       }),
     ]);
+    // Revised again (a replayed job), the pair waiting for a person is not flagged twice.
+    expect(reviseMemories(cairn.memories, [newer!.id!], { mode: "review" }).reviews).toBe(0);
+    expect(cairn.storage.reviews.open({ scopes: ["app"] })).toHaveLength(1);
+    expect(cairn.storage.reviews.hasOpen(old!.id!, newer!.id!)).toBe(true);
+    expect(cairn.storage.reviews.hasOpen(newer!.id!, old!.id!)).toBe(false);
   });
 
   it("jobs left pending (a memory written by another path) are revised by the pipeline cycle's step", async () => {

@@ -33,8 +33,13 @@ const CASES: Array<[query: string, scope: string, memory: string]> = [
   ["dependencies?", WRITTEN_SHORT.scope, WRITTEN_SHORT.memories[2]!],
 ];
 
+/** The hashed sketch, not the default word vectors, which join some of these spellings on their own. */
 function open(home: string, config: Record<string, unknown> = {}): Cairn {
-  return openCairn({ home, env: {}, config: { "llm.provider": "offline", ...config } });
+  return openCairn({
+    home,
+    env: {},
+    config: { "llm.provider": "offline", "embeddings.provider": "hashed", ...config },
+  });
 }
 
 async function found(cairn: Cairn, query: string, scope: string): Promise<string[]> {

@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { openCairn } from "../../src/index.js";
 import { createHashedEmbeddingProvider } from "../../src/providers/embeddings/hashedEmbedding.js";
 import type { EmbeddingProvider } from "../../src/providers/embeddings/types.js";
 import { createWordvecEmbeddingProvider } from "../../src/providers/embeddings/wordvec/wordvecEmbedding.js";
 import { stem } from "../../src/text/stem.js";
 import { contentStems } from "../../src/text/tokenize.js";
+import { tempDir } from "../helpers/tempDir.js";
 import { makeStore } from "../memory/storeFixture.js";
 
 /** Memories of one project, written from general knowledge of the tools. */
@@ -51,5 +53,22 @@ describe("recall through the shipped word vectors (offline)", () => {
     const { query, answer } = PARAPHRASES[1]!;
     const { ids, results } = await recallTop(createHashedEmbeddingProvider({ dimensions: 384 }), query);
     expect(results[0]?.id).not.toBe(ids[answer]);
+  });
+});
+
+describe("the default embedding", () => {
+  const modelOf = (config: Record<string, unknown>) => {
+    const cairn = openCairn({ home: tempDir("cairn-embed-default-"), env: {}, config });
+    try {
+      return cairn.embedder.model;
+    } finally {
+      cairn.close();
+    }
+  };
+
+  it("is the word vectors for agent memory and the hashed sketch for conversations", () => {
+    expect(modelOf({})).toMatch(/^wordvec-[0-9a-f]+-384$/);
+    expect(modelOf({ "recall.profile": "conversation" })).toBe("hashed-v1-384");
+    expect(modelOf({ "embeddings.provider": "hashed" })).toBe("hashed-v1-384");
   });
 });

@@ -68,12 +68,13 @@ export function reviseMemories(store: MemoryStore, ids: number[], options: { mod
   return report;
 }
 
-/** Adds a review row unless the same pair is already waiting for a person. */
+/**
+ * Adds a review row unless the same pair is already waiting for a person. One indexed lookup of the
+ * pair: reading every open flag of the scope here made a batch of similar memories cubic.
+ */
 function flagOnce(store: MemoryStore, flag: { memoryId: number; relatedId: number; reason: string }): boolean {
-  const { reviews, memories } = store.storage;
-  const scope = memories.get(flag.memoryId)?.scope;
-  const open = reviews.open(scope === undefined ? {} : { scopes: [scope] });
-  if (open.some((row) => row.memoryId === flag.memoryId && row.relatedId === flag.relatedId)) return false;
+  const { reviews } = store.storage;
+  if (reviews.hasOpen(flag.memoryId, flag.relatedId)) return false;
   reviews.add({ ...flag, detector: "syntactic", now: store.clock() });
   return true;
 }

@@ -28,5 +28,7 @@ export interface ReviewRepo {
   get(id: number): ReviewFlag | undefined;
   /** Open flags, oldest first; only those about memories in `scopes` when given. */
   open(options?: { scopes?: string[]; limit?: number }): ReviewFlag[];
+  /** Whether a flag about `memoryId` against `relatedId` is still open (one indexed lookup). */
+  hasOpen(memoryId: number, relatedId: number): boolean;
   resolve(id: number, resolution: ReviewResolution, now: number): boolean;
 }

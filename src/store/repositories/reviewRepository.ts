@@ -63,6 +63,15 @@ export class ReviewRepository implements ReviewRepo {
     return (rows as ReviewRowDb[]).map(toFlag);
   }
 
+  hasOpen(memoryId: number, relatedId: number): boolean {
+    const row = cached(
+      this.db,
+      `SELECT 1 FROM memory_reviews
+         WHERE memory_id = ? AND related_id = ? AND resolved_at IS NULL LIMIT 1`,
+    ).get(memoryId, relatedId);
+    return row !== undefined;
+  }
+
   resolve(id: number, resolution: ReviewResolution, now: number): boolean {
     return (
       cached(
