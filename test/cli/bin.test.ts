@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { tempDir } from "../helpers/tempDir.js";
 
 const root = join(import.meta.dirname, "..", "..");
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string; bin: { cairn: string } };
@@ -15,5 +16,20 @@ describe.skipIf(!built)("the built CLI", () => {
     const result = spawnSync(bin, ["--version"], { encoding: "utf8" });
     expect(result.error?.message).toBeUndefined();
     expect(result.stdout.trim()).toBe(pkg.version);
+  });
+
+  it("finds the word vectors it ships: a recall embeds its question without a warning", () => {
+    const home = tempDir("cairn-bin-");
+    const env = { PATH: process.env.PATH ?? "", HOME: home, CAIRN_HOME: join(home, "cairn") };
+    const run = (args: string[]) => spawnSync(bin, args, { encoding: "utf8", env, cwd: home });
+    expect(run(["remember", "--scope", "global", "Unit tests run with jest"]).status).toBe(0);
+    const recall = run(["recall", "--scope", "global", "--json", "which test runner, vitest?"]);
+    expect(recall.status, recall.stderr).toBe(0);
+    const answer = JSON.parse(recall.stdout) as {
+      results: { content: string; sources: string[] }[];
+      warnings?: string[];
+    };
+    expect(answer.warnings ?? []).toEqual([]);
+    expect(answer.results[0]?.sources).toContain("vector");
   });
 });
