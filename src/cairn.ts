@@ -582,7 +582,14 @@ export class Cairn {
 
   /** What the pipeline is doing and whether phase 2 has new input (dirty) since its last success. */
   status(): PipelineStatus {
-    return pipelineStatus({ storage: this.storage, config: this.config, home: this.paths.home, now: this.clock() });
+    const { storage, config, embedder } = this;
+    return pipelineStatus({
+      storage,
+      config,
+      home: this.paths.home,
+      now: this.clock(),
+      embeddingModel: embedder.model,
+    });
   }
 
   close(): void {

@@ -14,6 +14,8 @@ export interface PipelineStatus {
   sessions: number;
   items: number;
   stage1Outputs: number;
+  /** Live memories, and how many wait for a vector of the configured embedding (missing, or another model's). */
+  memories: { live: number; embeddingModel: string; waitingForVector: number };
   /** Sessions phase 1 would take now, and why the others wait. */
   pending: PendingBreakdown;
   jobs: Record<string, Record<string, number>>;
@@ -45,6 +47,8 @@ export function pipelineStatus(options: {
   config: CairnConfig;
   home: string;
   now: number;
+  /** The configured embedding provider's model id. */
+  embeddingModel: string;
 }): PipelineStatus {
   const { storage, config, now } = options;
   const phase2 = storage.phase2;
@@ -56,6 +60,11 @@ export function pipelineStatus(options: {
     sessions: storage.sessions.count(),
     items: storage.items.count(),
     stage1Outputs: storage.stage1.count(),
+    memories: {
+      live: storage.memories.counts().live,
+      embeddingModel: options.embeddingModel,
+      waitingForVector: storage.embeddings.countStale(options.embeddingModel),
+    },
     pending: storage.eligibility.breakdown(eligibilityWindow(config, now)),
     jobs: storage.jobs.stats(),
     failedJobs: [

@@ -48,6 +48,15 @@ describe("Cairn.refreshEmbeddings", () => {
     second.close();
   });
 
+  it("status counts the memories still waiting for a vector of the configured embedding", async () => {
+    const home = await homeWithTwoMemories();
+    const second = new Cairn({ home, env: {}, config: { "embeddings.dimensions": 128 } });
+    expect(second.status().memories).toEqual({ live: 2, embeddingModel: second.embedder.model, waitingForVector: 2 });
+    await second.refreshEmbeddings();
+    expect(second.status().memories.waitingForVector).toBe(0);
+    second.close();
+  });
+
   it("joins a refresh already running instead of embedding the same memories twice", async () => {
     const home = await homeWithTwoMemories();
     const second = new Cairn({ home, env: {}, config: { "embeddings.dimensions": 128 } });

@@ -19,6 +19,7 @@ export function registerStatus(program: Command): void {
           `memory root  ${status.home}${status.memoriesEnabled ? "" : " (agent hooks disabled: memories.enabled is false)"}`,
         );
         printLine(`sessions     ${status.sessions} (${status.items} items), stage-1 memories ${status.stage1Outputs}`);
+        printLine(`memories     ${describeMemories(status.memories)}`);
         const p = status.pending;
         printLine(
           `pending      ${p.eligible} ready, ${p.tooRecent} too recent, ${p.tooOld} too old, ${p.kindExcluded} excluded kinds, ${p.backingOff} backing off, ${p.dead} dead`,
@@ -41,6 +42,13 @@ export function registerStatus(program: Command): void {
         printLine(`structural   ${describeStructural(status.structural)}`);
       });
     });
+}
+
+/** Live memories and their vectors: after an embedding change, how many still wait for the new one. */
+function describeMemories(m: PipelineStatus["memories"]): string {
+  const live = `${m.live} live, embedded with ${m.embeddingModel}`;
+  if (m.waitingForVector === 0) return live;
+  return `${live}; ${m.waitingForVector} waiting for a vector (cairn run or cairn serve fills them in; recall finds them by keyword meanwhile)`;
 }
 
 /** Aspects, classified and waiting facts, and why the last pass did nothing when it did nothing. */
