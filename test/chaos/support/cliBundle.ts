@@ -44,8 +44,9 @@ export function bundleCli(): string {
     copyFileSync(join(ROOT, "src", "prompts", name), join(cliDir, name));
     copyFileSync(join(ROOT, "src", "prompts", name), join(dir, "prompts", name));
   }
-  // So is the concept lexicon.
+  // So are the concept lexicon and the word vectors (the agent profile's default embedding).
   copyFileSync(join(ROOT, "src", "text", "lexicon", "concepts.txt"), join(cliDir, "concepts.txt"));
+  copyFileSync(join(ROOT, "src", "providers", "embeddings", "wordvec", "wordvec.bin"), join(cliDir, "wordvec.bin"));
   copyFileSync(join(ROOT, "package.json"), join(dir, "package.json"));
   symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
   return main;
