@@ -46,9 +46,9 @@ export function registerStatus(program: Command): void {
 
 /** Live memories and their vectors: after an embedding change, how many still wait for the new one. */
 function describeMemories(m: PipelineStatus["memories"]): string {
-  const live = `${m.live} live, embedded with ${m.embeddingModel}`;
+  const live = `${m.live} live; embedding ${m.embeddingModel}`;
   if (m.waitingForVector === 0) return live;
-  return `${live}; ${m.waitingForVector} waiting for a vector (cairn run or cairn serve fills them in; recall finds them by keyword meanwhile)`;
+  return `${live}, ${m.waitingForVector} still without its vector (cairn run or cairn serve fills them in; recall finds them by keyword meanwhile)`;
 }
 
 /** Aspects, classified and waiting facts, and why the last pass did nothing when it did nothing. */
