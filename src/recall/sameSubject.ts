@@ -1,5 +1,6 @@
 import { stem } from "../text/stem.js";
 import { isContentWord, words } from "../text/tokenize.js";
+import { oneKindOfTool } from "../text/toolKinds.js";
 
 /** Stems of words seen before: candidates of one project repeat most of their vocabulary. */
 const stems = new Map<string, string>();
@@ -55,4 +56,20 @@ export function subjectOverlap(
   const total = (list: readonly string[]) => list.reduce((sum, word) => sum + weight(word), 0);
   const both = total(a) + total(b);
   return both > 0 ? (2 * total(a.filter((word) => other.has(word)))) / both : 0;
+}
+
+/**
+ * The word a memory holds in place of another memory's word when the two make the same statement
+ * about two things: their subject words differ by exactly one word each ("the orders service
+ * listens on ..." / "the search service listens on ...") and those two words are not tools of one
+ * kind (npm -> pnpm, jest -> vitest is one setting changed). Returns `a`'s word, or undefined when
+ * the two are not such a pair.
+ */
+export function swappedSubject(a: readonly string[], b: readonly string[]): string | undefined {
+  const inA = new Set(a);
+  const inB = new Set(b);
+  const onlyA = a.filter((word) => !inB.has(word));
+  const onlyB = b.filter((word) => !inA.has(word));
+  if (onlyA.length !== 1 || onlyB.length !== 1) return undefined;
+  return oneKindOfTool(onlyA[0]!, onlyB[0]!, cachedStem) ? undefined : onlyA[0];
 }

@@ -84,3 +84,37 @@ export function kindsNamed(words: readonly string[]): KindMembers[] {
     members: [...value],
   }));
 }
+
+/** Kinds of each single-word tool, keyed by the tool as `form` writes it; built once per `form`. */
+const kindsByTool = new WeakMap<(word: string) => string, ReadonlyMap<string, ReadonlySet<string>>>();
+
+function toolIndex(form: (word: string) => string): ReadonlyMap<string, ReadonlySet<string>> {
+  let index = kindsByTool.get(form);
+  if (!index) {
+    const built = new Map<string, Set<string>>();
+    for (const [kind, members] of BY_KIND)
+      for (const member of members) {
+        if (member.includes(" ")) continue;
+        const key = form(member);
+        built.set(key, (built.get(key) ?? new Set()).add(kind));
+      }
+    index = built;
+    kindsByTool.set(form, index);
+  }
+  return index;
+}
+
+/**
+ * Whether two words are tools of one kind (npm and pnpm, jest and vitest, mysql and postgres): one
+ * can replace the other in the same statement. Both are compared as `form` writes them (a stemmer,
+ * for stemmed words). Unlike `kindsNamed`, this reads the table from the tools' side, and only to ask
+ * whether two named tools are interchangeable: it never expands a query.
+ */
+export function oneKindOfTool(a: string, b: string, form: (word: string) => string = (word) => word): boolean {
+  const index = toolIndex(form);
+  const kindsOfA = index.get(a);
+  const kindsOfB = index.get(b);
+  if (!kindsOfA || !kindsOfB) return false;
+  for (const kind of kindsOfA) if (kindsOfB.has(kind)) return true;
+  return false;
+}

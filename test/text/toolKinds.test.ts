@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { wordVariants } from "../../src/text/codeVocabulary.js";
+import { stem } from "../../src/text/stem.js";
 import { words } from "../../src/text/tokenize.js";
-import { kindsNamed } from "../../src/text/toolKinds.js";
+import { kindsNamed, oneKindOfTool } from "../../src/text/toolKinds.js";
 
 const named = (text: string) => kindsNamed(words(text)).map((k) => k.phrase);
 
@@ -29,5 +30,17 @@ describe("kinds of tool named in a question", () => {
 
   it("reads ordinary words as no kind", () => {
     expect(named("how do I run the tests and fix the flaky one")).toEqual([]);
+  });
+});
+
+describe("oneKindOfTool", () => {
+  it("says whether two tools can replace each other, in the form the caller's words are in", () => {
+    expect(oneKindOfTool("npm", "pnpm")).toBe(true);
+    expect(oneKindOfTool("jest", "vitest")).toBe(true);
+    expect(oneKindOfTool("mysql", "postgres")).toBe(true);
+    expect(oneKindOfTool("jest", "pnpm")).toBe(false);
+    expect(oneKindOfTool("orders", "search")).toBe(false);
+    // Words a stemmer wrote: the tools are compared in the same form.
+    expect(oneKindOfTool(stem("postgresql"), stem("mysql"), stem)).toBe(true);
   });
 });

@@ -1,6 +1,6 @@
 import type { RecallConfig } from "../../config/recallConfig.js";
 import { byScoreDesc, type Candidate } from "../candidate.js";
-import { leadingCodeSpan, subjectOverlap, subjectWords } from "../sameSubject.js";
+import { leadingCodeSpan, subjectOverlap, subjectWords, swappedSubject } from "../sameSubject.js";
 import type { RecallStage } from "../stage.js";
 
 /**
@@ -55,7 +55,16 @@ export function recencyStage(options: RecallConfig["recency"]): RecallStage {
       const times = new Map(
         ctx.deps.memories.getLive(ids, { scopes: "all" }).map((m) => [m.id, m.occurredAt ?? m.createdAt]),
       );
-      for (const { a, b } of pairs) newerAbove(a, b, (c) => times.get(c.id) ?? 0);
+      const asked = new Set(ctx.query.stems);
+      const timeOf = (c: Candidate) => times.get(c.id) ?? 0;
+      for (const { a, b } of pairs) {
+        // The same statement about two things, and the question names the older one's thing: the
+        // newer is about something else ("the orders service" asked, "the search service" newer).
+        const [newer, older] = timeOf(a) >= timeOf(b) ? [a, b] : [b, a];
+        const named = swappedSubject(words.get(older.id)!, words.get(newer.id)!);
+        if (named !== undefined && asked.has(named)) continue;
+        newerAbove(a, b, timeOf);
+      }
       return candidates;
     },
   };
