@@ -54,7 +54,7 @@ import { assertStoreUsable } from "./store/storeCheck.js";
 import { withWriteTx } from "./store/tx.js";
 import type { Stage1Output } from "./store/types/stage1Output.js";
 import { type Clock, HOUR_MS, systemClock } from "./util/clock.js";
-import { CairnError } from "./util/errors.js";
+import { CairnError, errorMessage } from "./util/errors.js";
 import { SUPERSEDED_FILE_LIMIT, writeSupersededFile } from "./workspace/supersededFile.js";
 
 export interface OpenCairnOptions {
@@ -582,13 +582,20 @@ export class Cairn {
 
   /** What the pipeline is doing and whether phase 2 has new input (dirty) since its last success. */
   status(): PipelineStatus {
-    const { storage, config, embedder } = this;
+    // A status is asked for most when something is wrong: a provider that cannot be built is reported in
+    // it, not a reason to print nothing.
+    let embedding: { model: string } | { problem: string };
+    try {
+      embedding = { model: this.embedder.model };
+    } catch (error) {
+      embedding = { problem: errorMessage(error) };
+    }
     return pipelineStatus({
-      storage,
-      config,
+      storage: this.storage,
+      config: this.config,
       home: this.paths.home,
       now: this.clock(),
-      embeddingModel: embedder.model,
+      embedding,
     });
   }
 

@@ -14,8 +14,11 @@ export interface PipelineStatus {
   sessions: number;
   items: number;
   stage1Outputs: number;
-  /** Live memories, and how many wait for a vector of the configured embedding (missing, or another model's). */
-  memories: { live: number; embeddingModel: string; waitingForVector: number };
+  /**
+   * Live memories, and how many wait for a vector of the configured embedding (missing, or another
+   * model's); when the embedding provider cannot be built, why, and no count.
+   */
+  memories: { live: number; embeddingModel: string | null; waitingForVector: number | null; embeddingProblem?: string };
   /** Sessions phase 1 would take now, and why the others wait. */
   pending: PendingBreakdown;
   jobs: Record<string, Record<string, number>>;
@@ -47,8 +50,8 @@ export function pipelineStatus(options: {
   config: CairnConfig;
   home: string;
   now: number;
-  /** The configured embedding provider's model id. */
-  embeddingModel: string;
+  /** The configured embedding provider's model id, or why the provider cannot be built. */
+  embedding: { model: string } | { problem: string };
 }): PipelineStatus {
   const { storage, config, now } = options;
   const phase2 = storage.phase2;
@@ -62,8 +65,12 @@ export function pipelineStatus(options: {
     stage1Outputs: storage.stage1.count(),
     memories: {
       live: storage.memories.counts().live,
-      embeddingModel: options.embeddingModel,
-      waitingForVector: storage.embeddings.countStale(options.embeddingModel),
+      ...("model" in options.embedding
+        ? {
+            embeddingModel: options.embedding.model,
+            waitingForVector: storage.embeddings.countStale(options.embedding.model),
+          }
+        : { embeddingModel: null, waitingForVector: null, embeddingProblem: options.embedding.problem }),
     },
     pending: storage.eligibility.breakdown(eligibilityWindow(config, now)),
     jobs: storage.jobs.stats(),

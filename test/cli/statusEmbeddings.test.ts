@@ -19,4 +19,14 @@ describe("cairn status after the embedding changes", () => {
     expect(runCli(["run"], { env }).status).toBe(0);
     expect(runCli(["status"], { env }).stdout).toMatch(/^memories {5}1 live; embedding wordvec-[0-9a-f]+-384$/m);
   });
+
+  it("still reports when the embedding provider cannot be built, and says why", () => {
+    const home = tempDir("cairn-status-embed-");
+    const env = { CAIRN_HOME: `${home}/cairn`, HOME: home, CAIRN_EMBEDDINGS_PROVIDER: "transformers" };
+    const status = runCli(["status"], { env });
+    expect(status.status, status.stderr).toBe(0);
+    expect(status.stdout).toMatch(
+      /^memories {5}0 live; embedding unavailable: embeddings\.model must name a local model directory for transformers$/m,
+    );
+  });
 });

@@ -25,7 +25,7 @@ describe("pipelineStatus", () => {
     const [lease] = storage.jobs.claim({ kind: "phase1", keys: ["broken"] });
     if (lease) storage.jobs.fail(lease, "model answered nonsense");
 
-    const status = pipelineStatus({ storage, config, home: "/memory-root", now: NOW, embeddingModel: "m" });
+    const status = pipelineStatus({ storage, config, home: "/memory-root", now: NOW, embedding: { model: "m" } });
 
     expect(status).toMatchObject({ home: "/memory-root", sessions: 3, stage1Outputs: 0 });
     expect(status.pending).toMatchObject({ eligible: 1, tooRecent: 1, tooOld: 1 });
@@ -36,7 +36,7 @@ describe("pipelineStatus", () => {
 
   it("reports phase 2's watermark and last run, clean while no stage-1 input is newer", () => {
     storage = memoryStorage(clock);
-    expect(pipelineStatus({ storage, config, home: "h", now: NOW, embeddingModel: "m" }).phase2).toEqual({
+    expect(pipelineStatus({ storage, config, home: "h", now: NOW, embedding: { model: "m" } }).phase2).toEqual({
       watermark: null,
       newestInput: 0,
       dirty: false,
@@ -45,7 +45,7 @@ describe("pipelineStatus", () => {
     const state = storage.phase2;
     state.setWatermark(5);
     state.recordLastRun({ at: NOW, outcome: "succeeded", watermark: 5, mode: "offline" });
-    expect(pipelineStatus({ storage, config, home: "h", now: NOW, embeddingModel: "m" }).phase2).toMatchObject({
+    expect(pipelineStatus({ storage, config, home: "h", now: NOW, embedding: { model: "m" } }).phase2).toMatchObject({
       watermark: 5,
       dirty: false,
       last: { outcome: "succeeded", mode: "offline" },

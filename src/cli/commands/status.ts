@@ -46,8 +46,9 @@ export function registerStatus(program: Command): void {
 
 /** Live memories and their vectors: after an embedding change, how many still wait for the new one. */
 function describeMemories(m: PipelineStatus["memories"]): string {
+  if (m.embeddingModel === null) return `${m.live} live; embedding unavailable: ${m.embeddingProblem}`;
   const live = `${m.live} live; embedding ${m.embeddingModel}`;
-  if (m.waitingForVector === 0) return live;
+  if (!m.waitingForVector) return live;
   return `${live}, ${m.waitingForVector} still without its vector (cairn run or cairn serve fills them in; recall finds them by keyword meanwhile)`;
 }
 

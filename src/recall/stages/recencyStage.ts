@@ -58,9 +58,9 @@ export function recencyStage(options: RecallConfig["recency"]): RecallStage {
       const asked = new Set(ctx.query.stems);
       const timeOf = (c: Candidate) => times.get(c.id) ?? 0;
       for (const { a, b } of pairs) {
+        const [newer, older] = newerOlder(a, b, timeOf);
         // The same statement about two things, and the question names the older one's thing: the
         // newer is about something else ("the orders service" asked, "the search service" newer).
-        const [newer, older] = timeOf(a) >= timeOf(b) ? [a, b] : [b, a];
         const named = swappedSubject(words.get(older.id)!, words.get(newer.id)!);
         if (named !== undefined && asked.has(named)) continue;
         newerAbove(a, b, timeOf);
@@ -95,9 +95,14 @@ export function sameSubjectPairs(
   });
 }
 
+/** The pair as [newer, older] by `timeOf`; equal times keep the order given. */
+function newerOlder(a: Candidate, b: Candidate, timeOf: (c: Candidate) => number): [Candidate, Candidate] {
+  return timeOf(a) >= timeOf(b) ? [a, b] : [b, a];
+}
+
 /** Exchanges the two scores when the newer memory holds the lower one; equal times change nothing. */
 export function newerAbove(a: Candidate, b: Candidate, timeOf: (c: Candidate) => number): void {
-  const [newer, older] = timeOf(a) >= timeOf(b) ? [a, b] : [b, a];
+  const [newer, older] = newerOlder(a, b, timeOf);
   if (timeOf(newer) === timeOf(older) || newer.score >= older.score) return;
   [newer.score, older.score] = [older.score, newer.score];
   newer.sources.add("recency");

@@ -48,7 +48,6 @@ export interface MemoryRef {
 
 export type MemoryFilter = { scopes: string[] | "all"; types?: string[] };
 
-/** The memories table group: live rows, tombstones (never a hard delete here), usage counters. */
 /**
  * The author (`who`) the fact pipeline writes on the memories it extracts from sessions. Everything
  * else was stored through remember (by the user, or an agent on the user's behalf) or a person's edit.
@@ -56,6 +55,7 @@ export type MemoryFilter = { scopes: string[] | "all"; types?: string[] };
  */
 export const FACT_PIPELINE_WHO = "fact-pipeline";
 
+/** The memories table group: live rows, tombstones (never a hard delete here), usage counters. */
 export interface MemoryRepo {
   /** A live row's id, or undefined when a live row with the same scope and hash exists. */
   insert(row: NewMemoryRow): number | undefined;
