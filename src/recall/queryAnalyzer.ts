@@ -1,7 +1,8 @@
+import { isNumberedName } from "../text/numberedNames.js";
 import { stem } from "../text/stem.js";
 import { STOP_WORDS } from "../text/stopWords.js";
 import { queryTimeTerms } from "../text/temporalTerms.js";
-import { words } from "../text/tokenize.js";
+import { isContentWord, words } from "../text/tokenize.js";
 
 export interface AnalyzedQuery {
   raw: string;
@@ -72,12 +73,15 @@ function baseWord(word: string): string {
 export function analyzeQuery(query: string): AnalyzedQuery {
   const terms: string[] = [];
   const seen = new Set<string>();
-  for (const word of words(query)) {
+  const all = words(query);
+  all.forEach((word, i) => {
     const base = baseWord(word);
-    if (base.length < 2 || STOP_WORDS.has(base) || STOP_WORDS.has(word) || seen.has(base)) continue;
+    // A lone digit is searched only as the number of a numbered name ("service 3"): it says which one.
+    const named = isNumberedName(all[i - 1], base);
+    if ((!named && !isContentWord(base)) || STOP_WORDS.has(word) || seen.has(base)) return;
     seen.add(base);
     terms.push(base);
-  }
+  });
   const phrases: string[] = [];
   for (const match of query.matchAll(/["“]([^"”]{3,200})["”]/g)) {
     const phrase = words(match[1] ?? "").join(" ");

@@ -1,3 +1,4 @@
+import { isNumberedName } from "../text/numberedNames.js";
 import { stem } from "../text/stem.js";
 import { isContentWord, words } from "../text/tokenize.js";
 import { oneKindOfTool } from "../text/toolKinds.js";
@@ -20,14 +21,17 @@ function cachedStem(word: string): string {
  * The words that say what a memory is about: stemmed content words without values. A word with a
  * digit (a port, a version, a count, a date) is the value a statement gives its subject, and is
  * exactly what changes when a fact is updated ("listens on port 3000" -> "on port 8080"), so it
- * never counts for or against being about the same thing.
+ * never counts for or against being about the same thing; the number of a numbered name ("service
+ * 3") is the exception: it says which thing.
  */
 export function subjectWords(content: string): string[] {
   const out = new Set<string>();
-  for (const word of words(content)) {
+  const all = words(content);
+  all.forEach((word, i) => {
     const base = word.endsWith("'s") ? word.slice(0, -2) : word.replace(/'/g, "");
     if (isContentWord(base) && !/\d/.test(base)) out.add(cachedStem(base));
-  }
+    else if (isNumberedName(all[i - 1], base)) out.add(base);
+  });
   return [...out];
 }
 

@@ -1,3 +1,4 @@
+import { isNumberedName, namedNumbers } from "../text/numberedNames.js";
 import { stem } from "../text/stem.js";
 import { isContentWord, words } from "../text/tokenize.js";
 import { toIso } from "../util/clock.js";
@@ -58,6 +59,8 @@ interface Prepared {
   /** Its commands the replacement does not also name, as patterns. */
   staleCommands: RegExp[];
   negated: boolean;
+  /** The numbers of its numbered names ("service 3"): a sentence about another number is about another thing. */
+  names: string[];
   replacementStems: Set<string>;
   replacementCommands: RegExp[];
   normalized: string;
@@ -87,6 +90,7 @@ export class StaleMatcher {
           .filter((command) => !containsCommand(replacement, command))
           .map(commandPattern),
         negated: isNegated(entry.statement),
+        names: namedNumbers(entry.statement),
         replacementStems: this.stems.of(replacement),
         replacementCommands: commandsIn(replacement).map(commandPattern),
         normalized: normalize(entry.statement),
@@ -226,6 +230,7 @@ function statesIt(
   if (candidate.negated !== entry.negated) return false;
   const namesNewCommand = entry.replacementCommands.some((pattern) => pattern.test(candidate.sentence));
   if (!namesNewCommand && entry.staleCommands.some((pattern) => pattern.test(candidate.sentence))) return true;
+  if (!entry.names.every((name) => candidate.stems.has(name))) return false;
   const covered = share(entry.stems, candidate.stems);
   // A sentence at least as much about the replacement states the replacement (an edit that kept most words).
   if (covered <= share(entry.replacementStems, candidate.stems)) return false;
@@ -240,9 +245,11 @@ class StemCache {
 
   of(text: string): Set<string> {
     const out = new Set<string>();
-    for (const word of words(text)) {
+    const all = words(text);
+    for (const [i, word] of all.entries()) {
       const base = word.endsWith("'s") ? word.slice(0, -2) : word.replace(/'/g, "");
-      if (!isContentWord(base)) continue;
+      // "Service 3" and "Service 5" are two things: the lone digit that says which one is kept.
+      if (!isContentWord(base) && !isNumberedName(all[i - 1], base)) continue;
       let stemmed = this.cache.get(base);
       if (stemmed === undefined) {
         stemmed = stem(base);

@@ -139,6 +139,40 @@ describe("value change (b)", () => {
   });
 });
 
+describe("numbered names", () => {
+  it.each([
+    // The number says which service, worker or step: two facts, not a fact and its update.
+    ["Service 5 stores its data in Postgres", "Service 3 stores its data in Postgres"],
+    ["Worker 4 runs the nightly export", "Worker 2 runs the nightly export"],
+    ["Service 5 listens on port 4005", "Service 3 listens on port 4003"],
+    ["Step 4 of the release needs a manual approval", "Step 2 of the release needs a manual approval"],
+    ["Issue #57 is fixed on main", "Issue #42 is fixed on main"],
+    // A change stated about one of them says nothing about another.
+    ["Service 3 is now on port 4100", "Service 5 listens on port 4005"],
+    ["Service 3 moved from Postgres to MySQL", "Service 5 stores its data in Postgres"],
+    ["Service 3 no longer uses Redis", "Service 5 uses Redis for sessions"],
+    ["Worker 2 does not run the nightly export", "Worker 4 runs the nightly export"],
+  ])("%s neither supersedes %s nor asks about it", (newer, older) => {
+    expect(judgeSupersession(newer, older)).toBeUndefined();
+  });
+
+  it.each([
+    // The same numbered thing with a new value is an update.
+    ["Service 3 listens on port 4100", "Service 3 listens on port 4003", "value change: 4003 -> 4100"],
+    // A number after a tool's name is its version, the value an upgrade changes.
+    ["The app uses Vue 3 for the dashboard", "The app uses Vue 2 for the dashboard", "value change: 2 -> 3"],
+    ["Node 20 is required to build the CLI", "Node 18 is required to build the CLI", "value change: 18 -> 20"],
+  ])("%s supersedes %s", (newer, older, reason) => {
+    expect(judgeSupersession(newer, older)).toEqual({ verdict: "supersede", reason });
+  });
+
+  it("still applies a change stated about the numbered thing itself", () => {
+    expect(judgeSupersession("Service 3 no longer uses Redis", "Service 3 uses Redis for sessions")?.verdict).toBe(
+      "supersede",
+    );
+  });
+});
+
 describe("polarity flip (c)", () => {
   it.each([
     ["never use npm here anymore", "always use npm"],

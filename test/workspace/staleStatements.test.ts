@@ -39,6 +39,20 @@ describe("StaleMatcher", () => {
     expect(matcher.match("The API listens on port 3000.")).toBe(PORT);
   });
 
+  it("leaves a statement about another numbered thing alone", () => {
+    const service: StaleStatement = {
+      scope: "path:/srv/app",
+      statement: "Service 3 stores its data in Postgres",
+      replacement: "Service 3 stores its data in ClickHouse",
+      at: AT,
+    };
+    const numbered = new StaleMatcher([service]);
+    expect(numbered.match("- Service 3 stores its data in Postgres.")).toBe(service);
+    expect(numbered.match("- Service 5 stores its data in Postgres.")).toBeUndefined();
+    const twelve = new StaleMatcher([{ ...service, statement: service.statement.replace("3", "12") }]);
+    expect(twelve.match("- Service 15 stores its data in Postgres.")).toBeUndefined();
+  });
+
   it("leaves the replacement, a negation of the old statement, and look-alike commands alone", () => {
     expect(matcher.match("Never use npm here anymore; always use pnpm")).toBeUndefined();
     expect(matcher.match("Never use npm in this repo, run the tests with pnpm test")).toBeUndefined();

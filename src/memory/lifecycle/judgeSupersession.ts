@@ -1,3 +1,4 @@
+import { namesOtherNumberedThing } from "../../text/numberedNames.js";
 import { type ChangeStatement, changeStatements } from "./changeStatements.js";
 import {
   clauses,
@@ -34,10 +35,12 @@ export function isNewer(a: Dated, b: Dated): boolean {
  * Whether the newer statement replaces the older one, by three detectors that need no model, tried in
  * order: a change of value in an otherwise identical statement (the most precise); a statement of
  * change naming what the older one presents as current; the same action, negated in a clause of one
- * of the two. Undefined when none
- * applies: a pair that shares a word or two is not about the same subject.
+ * of the two. Undefined when none applies: a pair that shares a word or two is not about the same
+ * subject, and two numbered things of one kind ("service 3", "service 5") are two subjects.
  */
 export function judgeSupersession(newer: string, older: string): Judgement | undefined {
+  // "Service 3 ..." against "Service 5 ...": statements about two things of a kind, however alike.
+  if (namesOtherNumberedThing(newer, older)) return undefined;
   const n = analysed(newer).tokens;
   const o = analysed(older).tokens;
   const flips = analysed(newer).clauses.flatMap((a) => analysed(older).clauses.map((b) => polarityFlipped(a, b)));
