@@ -1,5 +1,6 @@
 import type { RecallConfig } from "../config/recallConfig.js";
 import type { EmbeddingProvider } from "../providers/embeddings/types.js";
+import type { ReviewResolution } from "../store/contracts/reviews.js";
 import type { Storage } from "../store/storage.js";
 import { withWriteTx } from "../store/tx.js";
 import { shippedLexicon } from "../text/lexicon/concepts.js";
@@ -166,7 +167,11 @@ export class MemoryStore {
 
   /** Tombstones a memory (never a hard delete) and records why. */
   forget(id: number, options: { who?: string; reason?: string } = {}): boolean {
-    return this.retire(id, options, { event: "deleted", tombstone: (now) => this.storage.memories.tombstone(id, now) });
+    return this.retire(id, options, {
+      event: "deleted",
+      resolution: "forgotten",
+      tombstone: (now) => this.storage.memories.tombstone(id, now),
+    });
   }
 
   /**
@@ -177,24 +182,34 @@ export class MemoryStore {
     if (oldId === newId) return false;
     return this.retire(oldId, options, {
       event: "superseded",
+      resolution: "superseded",
       metadata: { supersededBy: newId },
       tombstone: (now) => this.storage.memories.supersede(oldId, newId, now),
     });
   }
 
-  /** Takes a live memory out of recall (`tombstone` marks the row), its vector with it, and records why. */
+  /**
+   * Takes a live memory out of recall (`tombstone` marks the row), its vector and its open review
+   * flags with it (a person has nothing left to decide about a memory that is gone), and records why.
+   */
   private retire(
     id: number,
     options: { who?: string; reason?: string },
-    how: { event: string; metadata?: Record<string, unknown>; tombstone: (now: number) => boolean },
+    how: {
+      event: string;
+      resolution: ReviewResolution;
+      metadata?: Record<string, unknown>;
+      tombstone: (now: number) => boolean;
+    },
   ): boolean {
     assertWritable(this.options.frozen);
     const now = this.clock();
-    const { memories, vectors, history } = this.storage;
+    const { memories, vectors, history, reviews } = this.storage;
     return withWriteTx(this.storage.db, () => {
       const record = memories.get(id);
       if (!record || record.deletedAt !== null || !how.tombstone(now)) return false;
       vectors.remove(id);
+      reviews.resolveAbout(id, how.resolution, now);
       history.add({
         memoryId: id,
         event: how.event,
@@ -234,7 +249,7 @@ export class MemoryStore {
     if (prepared.row.contentHash === old.contentHash && prepared.row.type === old.type)
       return { status: "skipped", reason: "unchanged" };
     const embedded = await this.embedOutsideTx([prepared.row.content]);
-    const { memories, vectors, history } = this.storage;
+    const { memories, vectors, history, reviews } = this.storage;
     return withWriteTx(this.storage.db, () => {
       if (!memories.tombstone(oldId, now)) return { status: "not_live" };
       const written = this.writeOne(prepared, embedded, now);
@@ -242,6 +257,7 @@ export class MemoryStore {
       if (successor === undefined) throw new Error(`the replacement of memory ${oldId} was not stored`);
       memories.nameSuccessor(oldId, successor, now);
       vectors.remove(oldId);
+      reviews.resolveAbout(oldId, "superseded", now);
       history.add({
         memoryId: oldId,
         event: "superseded",

@@ -147,6 +147,28 @@ describe("memory review", () => {
     expect(cairn.storage.reviews.get(id)?.resolution).toBe("forgotten");
   });
 
+  it("closes the flags of a memory that stops being live another way, and only those", async () => {
+    const heroku = await remember("Deploys go through Heroku");
+    const fly = await remember("Deploys go through Fly.io now");
+    const port = await remember("The API listens on port 8080");
+    const replaced = flag(heroku, { relatedId: fly });
+    const alsoReplaced = flag(heroku, { proposedContent: "Deploys go through Render" });
+    const forgotten = flag(port, { proposedContent: "The API listens on port 9090" });
+    const open = flag(fly, { proposedContent: "Deploys go through Render" });
+
+    cairn.memories.supersede(heroku, fly, { who: "user" });
+    cairn.forgetMemory({ id: port });
+    expect(cairn.storage.reviews.get(replaced)).toMatchObject({ resolution: "superseded", resolvedAt: now });
+    expect(cairn.storage.reviews.get(alsoReplaced)?.resolution).toBe("superseded");
+    expect(cairn.storage.reviews.get(forgotten)?.resolution).toBe("forgotten");
+    expect(cairn.reviews({ cwd: temp.project }).map((entry) => entry.flag)).toEqual([open]);
+
+    // An edit replaces the memory too.
+    await cairn.editMemory({ id: fly, content: "Deploys go through Render" });
+    expect(cairn.storage.reviews.get(open)?.resolution).toBe("superseded");
+    expect(cairn.reviews({ cwd: temp.project })).toEqual([]);
+  });
+
   it("says why a flag cannot be decided, and leaves it open", async () => {
     const old = await remember("Deploys go through Heroku");
     const newer = await remember("Deploys go through Fly.io now");

@@ -31,4 +31,6 @@ export interface ReviewRepo {
   /** Whether a flag about `memoryId` against `relatedId` is still open (one indexed lookup). */
   hasOpen(memoryId: number, relatedId: number): boolean;
   resolve(id: number, resolution: ReviewResolution, now: number): boolean;
+  /** Resolves every open flag about `memoryId` (it stopped being live: nothing is left to decide); how many. */
+  resolveAbout(memoryId: number, resolution: ReviewResolution, now: number): number;
 }

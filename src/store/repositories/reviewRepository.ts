@@ -80,4 +80,11 @@ export class ReviewRepository implements ReviewRepo {
       ).run(now, resolution, id).changes > 0
     );
   }
+
+  resolveAbout(memoryId: number, resolution: ReviewResolution, now: number): number {
+    return cached(
+      this.db,
+      "UPDATE memory_reviews SET resolved_at = ?, resolution = ? WHERE memory_id = ? AND resolved_at IS NULL",
+    ).run(now, resolution, memoryId).changes;
+  }
 }
