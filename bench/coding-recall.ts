@@ -45,6 +45,8 @@ interface Report {
   queries: number;
   memories: number;
   notStored: number;
+  /** Older memories of the corpus that a later one superseded at remember (the lifecycle's detectors). */
+  superseded: number;
   settings: string[];
   cairn: Record<string, CodingSummary>;
   bm25: Record<string, CodingSummary>;
@@ -149,6 +151,7 @@ async function evaluate(
       })),
     );
     const notStored = outcomes.filter((o) => o.status !== "created").length;
+    const superseded = outcomes.reduce((sum, o) => sum + (o.superseded?.length ?? 0), 0);
 
     const bm25 = new PlainBm25();
     bm25.add(corpus.map((m) => ({ scope: m.scope, ref: m.id, body: m.content })));
@@ -186,6 +189,7 @@ async function evaluate(
         queries: queries.length,
         memories: corpus.length,
         notStored,
+        superseded,
         settings: options.setArgs,
         cairn: summary("cairn"),
         bm25: summary("bm25"),
@@ -203,7 +207,8 @@ function printReport(report: Report): void {
   const f = (x: number | undefined) => (x === undefined ? "    -" : x.toFixed(3));
   console.log(
     `coding recall, ${report.split} split: ${report.queries} queries over ${report.memories} memories` +
-      ` (${report.notStored} not stored as new: deduplicated or replaced at remember)` +
+      ` (${report.notStored} not stored as new: deduplicated or replaced at remember;` +
+      ` ${report.superseded} older ones superseded by a later one)` +
       (report.settings.length ? `; settings ${report.settings.join(" ")}` : ""),
   );
   console.log(`\n${"category".padEnd(11)} ${"n".padStart(3)}  | cairn R@1   R@5   MRR   | BM25  R@1   R@5   MRR`);

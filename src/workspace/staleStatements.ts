@@ -2,6 +2,7 @@ import { isNumberedName, namedNumbers } from "../text/numberedNames.js";
 import { stem } from "../text/stem.js";
 import { isContentWord, words } from "../text/tokenize.js";
 import { toIso } from "../util/clock.js";
+import { escapeRegExp } from "../util/escapeRegExp.js";
 import { GLOBAL_WORKSPACE } from "./workspacePaths.js";
 
 /** A memory that is no longer true: superseded (it names what replaced it) or withdrawn (forgotten). */
@@ -219,7 +220,7 @@ export function containsCommand(text: string, command: string): boolean {
 }
 
 function commandPattern(command: string): RegExp {
-  const escaped = command.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/ /g, "\\s+");
+  const escaped = escapeRegExp(command).replace(/ /g, "\\s+");
   return new RegExp(`(?<![\\w./-])${escaped}(?![\\w/-])`, "i");
 }
 

@@ -21,6 +21,15 @@ describe("change statements (a)", () => {
     ["billing-worker was upgraded to Go 1.23", "billing-worker builds with Go 1.21 and needs CGO for sqlite"],
     ["We moved the API to port 8080", "The API listens on port 3000 locally"],
     ["We changed the request timeout to 30s", "The request timeout is 10s"],
+    // The change said of X itself, and an older text that wrote X with its old value.
+    ["The release moved to March 10", "The release is planned for March 3"],
+    ["The launch was postponed to May 12", "The launch is on May 5"],
+    ["The default branch changed to main", "The default branch is master"],
+    ["We upgraded Redis to version 7", "Redis 6 is used for caching"],
+    ["Bumped Node to 22", "CI runs Node 20.11 on Ubuntu."],
+    // The thing named on its own, wherever files named after it also appear; a name with a hyphen whole.
+    ["We moved from Terraform to OpenTofu", "Infra uses Terraform 1.5, pinned in .terraform-version"],
+    ["We dropped node-fetch in favour of the built-in fetch", "HTTP calls go through node-fetch with retries"],
   ])("%s supersedes %s", (newer, older) => {
     expect(judgeSupersession(newer, older)).toEqual({
       verdict: "supersede",
@@ -47,6 +56,10 @@ describe("change statements (a)", () => {
       { kind: "obsolete", obsolete: "webpack", replacement: "vite", startsSentence: false },
     ]);
     expect(changeStatements("We switched back to npm")).toEqual([]);
+    expect(changeStatements("The release moved to March 10")).toEqual([
+      { kind: "reassigned", subject: "The release", replacement: "March 10", startsSentence: true },
+    ]);
+    expect(changeStatements("We moved to pnpm")).toEqual([]);
     expect(changeStatements("I moved it to the shared folder")).toEqual([]);
   });
 
@@ -67,6 +80,15 @@ describe("change statements (a)", () => {
     ["The Docker setup is gone", "The test setup seeds the database"],
     // Same subject, another named thing and value.
     ["billing-worker was upgraded to Go 1.23", "billing-worker listens on port 8080"],
+    // A value the older text gives something else than X.
+    ["We upgraded Redis to version 7", "Redis keeps sessions for 30 minutes"],
+    // Only a longer name that contains the thing's name: another tool, a file named after it.
+    ["We moved from Terraform to OpenTofu", "Module docs are generated with terraform-docs"],
+    ["We moved from Terraform to OpenTofu", "Per-environment values live in terraform.tfvars"],
+    ["We moved from Terraform to OpenTofu", "The apply runs in the workflow .github/workflows/terraform.yml"],
+    // Who moved names nothing; a numbered X is one of several.
+    ["We moved to March planning", "The release is planned for March 3"],
+    ["We upgraded the service to version 2", "Service 3 listens on port 4003"],
   ])("%s does not supersede %s", (newer, older) => {
     expect(verdict(newer, older)).not.toBe("supersede");
   });

@@ -93,10 +93,23 @@ const PATTERNS: readonly Pattern[] = [
   {
     leads: true,
     re: new RegExp(
-      String.raw`${PHRASE_BEFORE}\s+${BE}\s+(?:ported|moved|migrated|rewritten|converted|switched|changed|upgraded|bumped)\s+(?:over\s+)?(?:to|in|into|onto)\s+${PHRASE}${END}`,
+      String.raw`${PHRASE_BEFORE}\s+${BE}\s+(?:ported|moved|migrated|rewritten|converted|switched|changed|upgraded|bumped|postponed|rescheduled|pushed\s+back|delayed)\s+(?:over\s+)?(?:to|in|into|onto|until)\s+${PHRASE}${END}`,
       "i",
     ),
     read: (m) => (m[1] && m[2] ? { kind: "reassigned", subject: m[1], replacement: m[2] } : undefined),
+  },
+  // "the release moved to March 10", "the default branch changed to main": the same change, said of X
+  // itself. A pronoun or "we" as X names nothing ("we moved to pnpm"), and reassigned() ignores it.
+  {
+    leads: true,
+    re: new RegExp(
+      String.raw`${PHRASE_BEFORE}\s+(?:moved|changed|switched|slipped|shifted)\s+(?:over\s+)?(?:to|onto)\s+${PHRASE}${END}`,
+      "i",
+    ),
+    read: (m) =>
+      m[1] && m[2] && !/\b(?:from|we|i|you|they|it)\b/i.test(m[1])
+        ? { kind: "reassigned", subject: m[1], replacement: m[2] }
+        : undefined,
   },
   // "we moved the API to port 8080", "changed the default timeout to 30s": the active "X was moved to Y".
   // Not "moved from X to Y" (the first pattern), "moved away from X", "moved on to", "switched back to".

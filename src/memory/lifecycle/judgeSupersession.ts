@@ -1,4 +1,5 @@
-import { namesOtherNumberedThing } from "../../text/numberedNames.js";
+import { isNumberedName, namesOtherNumberedThing } from "../../text/numberedNames.js";
+import { escapeRegExp } from "../../util/escapeRegExp.js";
 import { type ChangeStatement, changeStatements } from "./changeStatements.js";
 import {
   clauses,
@@ -85,25 +86,52 @@ function mentionable(tokens: StatementTokens): Set<string> {
  * is description; without such a token every content word of the phrase must match.
  */
 export function keyTokens(phrase: string, startsSentence: boolean): string[] {
-  const distinctive: string[] = [];
-  const all: string[] = [];
+  return [...new Set(keyParts(phrase, startsSentence).map((part) => part.key))];
+}
+
+/** A key token and the word of the phrase it was read from ("Terraform" -> terraform, "node-fetch" -> node). */
+interface KeyPart {
+  key: string;
+  word: string;
+}
+
+function keyParts(phrase: string, startsSentence: boolean): KeyPart[] {
+  const distinctive: KeyPart[] = [];
+  const all: KeyPart[] = [];
+  const partsOf = (word: string, keys: string[]) => keys.map((key) => ({ key, word }));
   // A backticked or quoted span is a name whole: every word of it.
   const rest = phrase.replace(/`([^`]+)`|"([^"]+)"/g, (_all, tick: string | undefined, quote: string | undefined) => {
-    const words = phraseStems(tick ?? quote ?? "");
-    distinctive.push(...words);
-    all.push(...words);
+    for (const word of (tick ?? quote ?? "").split(/\s+/)) {
+      const parts = partsOf(word, phraseStems(word));
+      distinctive.push(...parts);
+      all.push(...parts);
+    }
     return " ";
   });
   rest.split(/\s+/).forEach((raw, index) => {
     const bare = raw.replace(/^[`"'([{]+|[`"')\]},;:!?]+$|\.+$/g, "");
     if (bare.length === 0) return;
     const value = isValueToken(bare);
-    const keys = value ? [bare.toLowerCase()] : phraseStems(bare);
-    all.push(...keys);
+    const parts = partsOf(bare, value ? [bare.toLowerCase()] : phraseStems(bare));
+    all.push(...parts);
     const named = /[a-z][A-Z]|^[A-Z]{2,}/.test(bare) || (/^[A-Z]/.test(bare) && (index > 0 || !startsSentence));
-    if (value || named) distinctive.push(...keys);
+    if (value || named) distinctive.push(...parts);
   });
-  return [...new Set(distinctive.length > 0 ? distinctive : all)];
+  return distinctive.length > 0 ? distinctive : all;
+}
+
+/**
+ * Whether the text names the word as a thing of its own: not inside a longer name that contains it
+ * (the tool `terraform-docs`, the files `terraform.tfvars` and `.terraform-version` are not Terraform),
+ * in any case, with a plain word's other endings ("workspace" for "workspaces").
+ */
+function namesWhole(text: string, part: KeyPart): boolean {
+  const word = part.word.replace(/^[^\w@./~-]+|[^\w@./~-]+$/g, "");
+  if (word.length === 0) return false;
+  const form = /^[A-Za-z]+$/.test(word)
+    ? `(?:${escapeRegExp(word)}|${escapeRegExp(part.key)})[a-z]*`
+    : escapeRegExp(word);
+  return new RegExp(String.raw`(?<![\w./@~-])${form}(?![\w/@~-]|[.-]\w)`, "i").test(text);
 }
 
 /** Detector (a): "moved from X to Y", "dropped X", "X is now Y" against an older text presenting X as current. */
@@ -114,7 +142,7 @@ function changed(newer: string, older: string, o: StatementTokens): Judgement | 
   for (const statement of analysed(newer).changes) {
     const verdict =
       statement.kind === "obsolete"
-        ? obsoleteNamed(statement, said, o, olderStatements)
+        ? obsoleteNamed(statement, { said, o, text: older, changes: olderStatements })
         : reassigned(statement, said, o, older);
     if (verdict?.verdict === "supersede") return verdict;
     review ??= verdict;
@@ -124,17 +152,18 @@ function changed(newer: string, older: string, o: StatementTokens): Judgement | 
 
 function obsoleteNamed(
   statement: Extract<ChangeStatement, { kind: "obsolete" }>,
-  said: Set<string>,
-  o: StatementTokens,
-  olderStatements: ChangeStatement[],
+  older: { said: Set<string>; o: StatementTokens; text: string; changes: ChangeStatement[] },
 ): Judgement | undefined {
-  const x = keyTokens(statement.obsolete, statement.startsSentence ?? false);
+  const { said, o, changes: olderStatements } = older;
+  const parts = keyParts(statement.obsolete, statement.startsSentence ?? false);
+  const x = [...new Set(parts.map((part) => part.key))];
   // The replacement phrase may open the sentence ("Use pnpm instead of npm"): its capital is grammar.
   const y = statement.replacement ? missing(new Set(keyTokens(statement.replacement, true)), new Set(x)) : [];
   if (x.length === 0) return undefined;
   // The older text already says X is gone: it is not the stale one.
   if (olderStatements.some((s) => s.kind === "obsolete" && sameKeys(keyTokens(s.obsolete, true), x))) return undefined;
-  const found = x.filter((k) => said.has(k));
+  // A key counts where the older text names it as a thing, not inside a longer name holding it.
+  const found = x.filter((k) => said.has(k) && parts.some((part) => part.key === k && namesWhole(older.text, part)));
   const what = statement.replacement
     ? `"${statement.obsolete}" replaced by "${statement.replacement}"`
     : `"${statement.obsolete}" is no longer used`;
@@ -176,6 +205,11 @@ function reassigned(
   const oldValues = missing(o.values, next.values);
   if (next.values.size > 0 && oldValues.length > 0 && shared(next.subject, o.subject).length > 0)
     return { verdict: "supersede", reason: `change statement: ${what} (was ${oldValues.join(", ")})` };
+  // "We upgraded Redis to version 7": an older text that writes X with a value of its own ("Redis 6
+  // is used for caching") gave X the old one.
+  const own = ownValue(older, statement.subject);
+  if (next.values.size > 0 && own !== undefined && !next.values.has(own))
+    return { verdict: "supersede", reason: `change statement: ${what} (was ${own})` };
   const others = missing(o.subject, new Set(subject));
   if (others.length > 6) return undefined;
   return others.length <= 3 && assigns(older, statement.subject)
@@ -242,14 +276,30 @@ function polarityFlipped(newer: string, older: string): Judgement | undefined {
  * many, which "X is now Y" may not be about.
  */
 function assigns(text: string, subject: string): boolean {
-  const head =
-    subject
+  const head = lastWord(subject);
+  if (head.length === 0) return false;
+  return new RegExp(String.raw`\b${escapeRegExp(head)}\w{0,2}\s*(?:(?:is|are|was|were)\s|=|:)`, "i").test(text);
+}
+
+/**
+ * The value the text writes right after the subject's last word ("Redis 6", "Node 20.11"), lower-cased;
+ * undefined when there is none, or when the number names one of several things ("service 3").
+ */
+function ownValue(text: string, subject: string): string | undefined {
+  const head = lastWord(subject);
+  if (head.length === 0) return undefined;
+  const match = new RegExp(String.raw`\b${escapeRegExp(head)}\s+(v?\d[\w.]*\w|v?\d)(?!\w|\.\w)`, "i").exec(text);
+  const value = match?.[1]?.toLowerCase();
+  return value === undefined || isNumberedName(head, value) ? undefined : value;
+}
+
+function lastWord(phrase: string): string {
+  return (
+    phrase
       .split(/\s+/)
       .pop()
-      ?.replace(/[^\w@./-]/g, "") ?? "";
-  if (head.length === 0) return false;
-  const escaped = head.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new RegExp(String.raw`\b${escaped}\w{0,2}\s*(?:(?:is|are|was|were)\s|=|:)`, "i").test(text);
+      ?.replace(/[^\w@./-]/g, "") ?? ""
+  );
 }
 
 function sameKeys(a: string[], b: string[]): boolean {

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../../util/atomicWrite.js";
+import { escapeRegExp } from "../../util/escapeRegExp.js";
 import {
   commandsIn,
   containsCommand,
@@ -139,7 +140,7 @@ function reviseSkill(skillsDir: string, name: string, matcher: StaleMatcher): st
 }
 
 function replaceCommand(text: string, from: string, to: string): string {
-  const escaped = from.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/ /g, "\\s+");
+  const escaped = escapeRegExp(from).replace(/ /g, "\\s+");
   return text.replace(new RegExp(`(?<![\\w./-])${escaped}(?![\\w/-])`, "gi"), () => to);
 }
 
