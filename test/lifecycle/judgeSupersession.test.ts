@@ -158,6 +158,22 @@ describe("value change (b)", () => {
 
   it("asks a person when only two subject words are shared", () => {
     expect(judgeSupersession("Use Node 22", "Use Node 20")?.verdict).toBe("review");
+    expect(
+      judgeSupersession("Generate the client with `make client --lang go`", "Generate the client with `make client`")
+        ?.verdict,
+    ).toBe("review");
+  });
+
+  it.each([
+    ["Command that worked: `pnpm lint`", "Command that worked: `pnpm test`"],
+    ["Command that worked: `docker compose up -d mock`", "Command that worked: `pnpm test`"],
+    ["Command that worked: `pnpm test:e2e`", "Command that worked: `pnpm test`"],
+    [
+      '`pnpm test:e2e` failed with "Error: connect ECONNREFUSED 127.0.0.1:4010"; `pnpm test:e2e` later succeeded.',
+      '`pnpm test` failed with "FAIL test/forecast.test.ts"; `pnpm test` later succeeded.',
+    ],
+  ])("a list of commands is no change: %s against %s", (newer, older) => {
+    expect(judgeSupersession(newer, older)).toBeUndefined();
   });
 });
 

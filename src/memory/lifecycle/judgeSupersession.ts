@@ -240,11 +240,26 @@ function valueChanged(n: StatementTokens, o: StatementTokens): Judgement | undef
   const oneSlot = oldValues.length === 1 && newValues.length === 1;
   if (oneSlot && ((differing === 0 && common >= 3) || (differing <= 1 && common >= 5)))
     return { verdict: "supersede", reason: what };
+  // Half-sure from here on. Commands or messages that are wholly different ("Command that worked:
+  // `pnpm test`" / "... `docker compose up -d`") are entries of a list, not one thing changed: a
+  // person asked about every pair of them would stop reading the queue.
+  if (otherSpans(oldValues, newValues)) return undefined;
   if (!oneSlot && differing === 0 && common >= 3)
     return { verdict: "review", reason: `${what}; more than one value differs` };
   if ((differing === 0 && common === 2) || (differing <= 1 && common >= 3))
     return { verdict: "review", reason: `${what}; the statements differ a little more than a value` };
   return undefined;
+}
+
+/**
+ * Whether every changed value on both sides is a span of several words (a command, a quoted message)
+ * and none is the same span as one on the other side with other arguments: the same program and its
+ * first argument ("make docs" / "make docs --html"). "pnpm test" and "pnpm lint" are two commands.
+ */
+function otherSpans(oldValues: string[], newValues: string[]): boolean {
+  const spans = (values: string[]) => values.every((value) => /\s/.test(value));
+  const head = (value: string) => value.split(/\s+/).slice(0, 2).join(" ");
+  return spans(oldValues) && spans(newValues) && !oldValues.some((a) => newValues.some((b) => head(a) === head(b)));
 }
 
 /**
