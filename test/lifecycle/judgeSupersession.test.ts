@@ -82,10 +82,6 @@ describe("change statements (a)", () => {
     ["billing-worker was upgraded to Go 1.23", "billing-worker listens on port 8080"],
     // A value the older text gives something else than X.
     ["We upgraded Redis to version 7", "Redis keeps sessions for 30 minutes"],
-    // Only a longer name that contains the thing's name: another tool, a file named after it.
-    ["We moved from Terraform to OpenTofu", "Module docs are generated with terraform-docs"],
-    ["We moved from Terraform to OpenTofu", "Per-environment values live in terraform.tfvars"],
-    ["We moved from Terraform to OpenTofu", "The apply runs in the workflow .github/workflows/terraform.yml"],
     // Who moved names nothing; a numbered X is one of several.
     ["We moved to March planning", "The release is planned for March 3"],
     ["We upgraded the service to version 2", "Service 3 listens on port 4003"],
@@ -106,6 +102,18 @@ describe("change statements (a)", () => {
     expect(changeStatements("We moved from Terraform to OpenTofu 1.8: use tofu")).toEqual([
       { kind: "obsolete", obsolete: "Terraform", replacement: "OpenTofu 1.8", startsSentence: false },
     ]);
+  });
+
+  it.each([
+    ["We moved from Terraform to OpenTofu", "Module docs are generated with terraform-docs"],
+    ["We moved from Terraform to OpenTofu", "Per-environment values live in terraform.tfvars"],
+    ["We moved from Terraform to OpenTofu", "The apply runs in the workflow .github/workflows/terraform.yml"],
+    ["We replaced Jest with Vitest", "jest.config.js sets the test timeout to 10 s"],
+  ])("asks a person when the older text names the thing only inside a longer name: %s against %s", (newer, older) => {
+    expect(judgeSupersession(newer, older)).toEqual({
+      verdict: "review",
+      reason: expect.stringMatching(/this memory names it only inside a longer name$/),
+    });
   });
 
   it("asks a person when the older text names both the old and the new thing", () => {

@@ -162,11 +162,16 @@ function obsoleteNamed(
   if (x.length === 0) return undefined;
   // The older text already says X is gone: it is not the stale one.
   if (olderStatements.some((s) => s.kind === "obsolete" && sameKeys(keyTokens(s.obsolete, true), x))) return undefined;
+  const inText = x.filter((k) => said.has(k));
   // A key counts where the older text names it as a thing, not inside a longer name holding it.
-  const found = x.filter((k) => said.has(k) && parts.some((part) => part.key === k && namesWhole(older.text, part)));
+  const found = inText.filter((k) => parts.some((part) => part.key === k && namesWhole(older.text, part)));
   const what = statement.replacement
     ? `"${statement.obsolete}" replaced by "${statement.replacement}"`
     : `"${statement.obsolete}" is no longer used`;
+  // Named only inside a file, a path or another tool's name (`terraform.tfvars`, `jest.config.js`):
+  // some such files go with the tool and some stay, and only a person knows which.
+  if (found.length < x.length && inText.length === x.length && !o.negated)
+    return { verdict: "review", reason: `change statement: ${what}; this memory names it only inside a longer name` };
   if (found.length < x.length) {
     // One word of a many-word name ("make" of `make release`) is how every sibling command reads.
     return found.length >= 2
