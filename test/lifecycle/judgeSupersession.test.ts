@@ -185,6 +185,33 @@ describe("value change (b)", () => {
   });
 });
 
+describe("a tool swapped for one of its kind (d)", () => {
+  it.each([
+    ["Tests run with vitest now", "Tests run with jest", "tool change: jest -> vitest"],
+    ["Install the dependencies with pnpm instead", "Install the dependencies with yarn", "tool change: yarn -> pnpm"],
+  ])("%s supersedes %s when it says it is a change", (newer, older, reason) => {
+    expect(judgeSupersession(newer, older)).toEqual({ verdict: "supersede", reason });
+  });
+
+  it("asks a person when the newer one does not say so: tools of one kind often live side by side", () => {
+    expect(judgeSupersession("Check the Python code with mypy", "Check the Python code with ruff")).toEqual({
+      verdict: "review",
+      reason: "tool change: ruff -> mypy; the newer memory does not say it replaces the older",
+    });
+  });
+
+  it.each([
+    // Two things differ, not just the tool.
+    ["The worker stores jobs in MySQL", "The API stores sessions in Postgres"],
+    // Not tools of one kind.
+    ["Tests run with vitest now", "Tests run in CI"],
+    // One shared word says nothing.
+    ["Use pnpm now", "Use npm"],
+  ])("%s leaves %s alone", (newer, older) => {
+    expect(judgeSupersession(newer, older)).toBeUndefined();
+  });
+});
+
 describe("numbered names", () => {
   it.each([
     // The number says which service, worker or step: two facts, not a fact and its update.

@@ -1,4 +1,7 @@
 import { isNumberedName, namesOtherNumberedThing } from "../../text/numberedNames.js";
+import { stem } from "../../text/stem.js";
+import { words } from "../../text/tokenize.js";
+import { oneKindOfTool } from "../../text/toolKinds.js";
 import { escapeRegExp } from "../../util/escapeRegExp.js";
 import { type ChangeStatement, changeStatements } from "./changeStatements.js";
 import {
@@ -33,10 +36,10 @@ export function isNewer(a: Dated, b: Dated): boolean {
 }
 
 /**
- * Whether the newer statement replaces the older one, by three detectors that need no model, tried in
+ * Whether the newer statement replaces the older one, by four detectors that need no model, tried in
  * order: a change of value in an otherwise identical statement (the most precise); a statement of
  * change naming what the older one presents as current; the same action, negated in a clause of one
- * of the two. Undefined when none applies: a pair that shares a word or two is not about the same
+ * of the two; one tool swapped for another of its kind. Undefined when none applies: a pair that shares a word or two is not about the same
  * subject, and two numbered things of one kind ("service 3", "service 5") are two subjects.
  */
 export function judgeSupersession(newer: string, older: string): Judgement | undefined {
@@ -49,7 +52,8 @@ export function judgeSupersession(newer: string, older: string): Judgement | und
     valueChanged(n, o) ??
     changed(newer, older, o) ??
     flips.find((j) => j?.verdict === "supersede") ??
-    flips.find((j) => j !== undefined)
+    flips.find((j) => j !== undefined) ??
+    toolSwapped(n, o, { newer, older })
   );
 }
 
@@ -254,6 +258,34 @@ function valueChanged(n: StatementTokens, o: StatementTokens): Judgement | undef
   if ((differing === 0 && common === 2) || (differing <= 1 && common >= 3))
     return { verdict: "review", reason: `${what}; the statements differ a little more than a value` };
   return undefined;
+}
+
+/** Words with which a statement says that it is a change ("tests run with vitest now"). */
+const SAYS_CHANGE = /\b(?:now|nowadays|instead|anymore|no\s+longer|switched|moved|migrated)\b/i;
+
+/**
+ * Detector (d): the same statement with one tool swapped for another of its kind ("tests run with
+ * jest" / "tests run with vitest now"), read from the kinds-of-tool table (src/text/toolKinds.ts).
+ * Two shared words at least, and nothing else differs. Tools of one kind often live side by side
+ * (ruff and mypy, Postgres and Redis), so only a newer statement that says it is a change replaces
+ * the older one; without such a word a person decides.
+ */
+function toolSwapped(
+  n: StatementTokens,
+  o: StatementTokens,
+  texts: { newer: string; older: string },
+): Judgement | undefined {
+  if (n.negated !== o.negated) return undefined;
+  const added = missing(n.subject, o.subject);
+  const gone = missing(o.subject, n.subject);
+  if (added.length !== 1 || gone.length !== 1 || shared(n.subject, o.subject).length < 2) return undefined;
+  if (!oneKindOfTool(gone[0]!, added[0]!, stem)) return undefined;
+  // The tools as the memories write them, not as stemmed ("mypy", not "mypi").
+  const written = (text: string, stemmed: string) => words(text).find((word) => stem(word) === stemmed) ?? stemmed;
+  const what = `tool change: ${written(texts.older, gone[0]!)} -> ${written(texts.newer, added[0]!)}`;
+  return SAYS_CHANGE.test(texts.newer)
+    ? { verdict: "supersede", reason: what }
+    : { verdict: "review", reason: `${what}; the newer memory does not say it replaces the older` };
 }
 
 /**
