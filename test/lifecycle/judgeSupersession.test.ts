@@ -142,6 +142,12 @@ describe("value change (b)", () => {
       "Build the API docs with `make docs`",
       "value change: make docs -> make docs-html",
     ],
+    // A failure's condition is a setting like any other.
+    [
+      "The build fails when the heap limit is below 8192 MB",
+      "The build fails when the heap limit is below 4096 MB",
+      "value change: 4096 -> 8192",
+    ],
     [
       "The staging config lives in config/staging.yaml",
       "The staging config lives in config/stage.yml",
@@ -179,6 +185,15 @@ describe("value change (b)", () => {
     [
       '`pnpm test:e2e` failed with "Error: connect ECONNREFUSED 127.0.0.1:4010"; `pnpm test:e2e` later succeeded.',
       '`pnpm test` failed with "FAIL test/forecast.test.ts"; `pnpm test` later succeeded.',
+    ],
+    // Two failures of one command, each seen and still true.
+    [
+      '`pnpm test` failed with "FAIL test/forecast.test.ts"; `pnpm test` later succeeded.',
+      '`pnpm test` failed with "FAIL test/search.test.ts"; `pnpm test` later succeeded.',
+    ],
+    [
+      'The deploy fails with "permission denied" unless AWS_PROFILE is set',
+      'The deploy fails with "token expired" unless AWS_PROFILE is set',
     ],
   ])("a list of commands is no change: %s against %s", (newer, older) => {
     expect(judgeSupersession(newer, older)).toBeUndefined();

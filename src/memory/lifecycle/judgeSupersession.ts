@@ -244,6 +244,10 @@ function valueChanged(n: StatementTokens, o: StatementTokens): Judgement | undef
   const common = shared(n.subject, o.subject).length;
   const differing = missing(n.subject, o.subject).length + missing(o.subject, n.subject).length;
   const what = `value change: ${oldValues.join(", ")} -> ${newValues.join(", ")}`;
+  // "`pnpm test` failed with "FAIL a.test.ts"" and "... with "FAIL b.test.ts"": two failures seen,
+  // each still true, not one fact whose value changed.
+  const reportsFailure = shared(n.subject, o.subject).some((word) => FAILURE_STEMS.has(word));
+  if (reportsFailure && spans(oldValues) && spans(newValues)) return undefined;
   // One slot changed is an update; several at once ("`pnpm test` failed with X" against "`pnpm test:e2e`
   // failed with Y") are more likely two statements about different things, for a person to judge.
   const oneSlot = oldValues.length === 1 && newValues.length === 1;
@@ -288,13 +292,29 @@ function toolSwapped(
     : { verdict: "review", reason: `${what}; the newer memory does not say it replaces the older` };
 }
 
+/** Stems of the words that report a failure seen ("failed with", "throws", "crashed"): what follows is its output. */
+const FAILURE_STEMS: ReadonlySet<string> = new Set([
+  "fail",
+  "error",
+  "crash",
+  "throw",
+  "threw",
+  "panic",
+  "panick",
+  "broke",
+]);
+
+/** Whether every value is a span of several words: a command, a quoted message. */
+function spans(values: string[]): boolean {
+  return values.every((value) => /\s/.test(value));
+}
+
 /**
  * Whether every changed value on both sides is a span of several words (a command, a quoted message)
  * and none is the same span as one on the other side with other arguments: the same program and its
  * first argument ("make docs" / "make docs --html"). "pnpm test" and "pnpm lint" are two commands.
  */
 function otherSpans(oldValues: string[], newValues: string[]): boolean {
-  const spans = (values: string[]) => values.every((value) => /\s/.test(value));
   const head = (value: string) => value.split(/\s+/).slice(0, 2).join(" ");
   return spans(oldValues) && spans(newValues) && !oldValues.some((a) => newValues.some((b) => head(a) === head(b)));
 }
