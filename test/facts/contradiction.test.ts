@@ -21,6 +21,7 @@ describe("detectSyntacticContradiction", () => {
     ["one shared word only", "Do not use npm", "npm ships with node"],
     ["nothing shared", "Telemetry is disabled", "Logging is enabled"],
     ["opposite terms on both sides", "Add or remove packages with pnpm", "Add and remove packages with pnpm"],
+    ["two numbered things", "Worker 2 does not run the nightly export", "Worker 4 runs the nightly export"],
   ])("does not flag %s", (_case, fact, stored) => {
     expect(detectSyntacticContradiction(fact, stored)).toBeNull();
   });

@@ -1,3 +1,4 @@
+import { namesOtherNumberedThing } from "../../text/numberedNames.js";
 import { stem } from "../../text/stem.js";
 import { contentStems, words } from "../../text/tokenize.js";
 
@@ -143,6 +144,8 @@ function spelled(fact: string, shared: string[]): string {
  * (enabled / disabled). Cheap and pure, so it runs on every proposal; it only flags for review.
  */
 export function detectSyntacticContradiction(fact: string, stored: string): Contradiction | null {
+  // "Worker 2 does not run the export" says nothing against "Worker 4 runs the export".
+  if (namesOtherNumberedThing(fact, stored)) return null;
   const shared = sharedTokens(fact, stored);
   if (shared.length < 2) return null;
   const about = spelled(fact, shared);
