@@ -73,8 +73,8 @@ const NAME_NUMBER = /^\d{1,6}$/;
 
 /**
  * Whether `word` is the number of a numbered name: a whole number right after one of the nouns above
- * (`previous`, the word before it, any case). Both are single words as the tokenizer or a
- * whitespace split sees them; a word after punctuation ("step, 3") is not passed as following it.
+ * (`previous`, the word before it, any case), both words as the tokenizer reads them. The tokenizer
+ * does not see punctuation, so "in step, 3 files changed" reads as step 3: rare enough to accept.
  */
 export function isNumberedName(previous: string | undefined, word: string): boolean {
   return previous !== undefined && NAME_NUMBER.test(word) && NUMBERED_NOUNS.has(previous.toLowerCase());
