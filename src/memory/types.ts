@@ -56,6 +56,8 @@ export interface RememberOutcome {
   superseded?: { id: number; content: string; reason: string }[];
   /** The newer memory that replaced this one at once: it arrived after a newer statement on its subject. */
   supersededBy?: { id: number; reason: string };
+  /** Review flags this memory raised with another memory of its scope: a person decides (`with` is the other). */
+  flagged?: { flag: number; with: number; reason: string }[];
 }
 
 export interface RecallRequest {

@@ -71,6 +71,16 @@ describe("cairn remember", () => {
     });
   });
 
+  it("says which review flag the new memory raised, and with which memory", async () => {
+    expect((await cli(["remember", "--scope", "app", "Format the code with prettier"])).code).toBe(0);
+    const second = await cli(["remember", "--scope", "app", "Format the code with biome"]);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout).toBe(
+      "remembered (#2)\nflagged for review against #1 (flag #1: tool change: prettier -> biome; the newer memory does not say it replaces the older)\n",
+    );
+    await withStore((cairn) => expect(cairn.storage.reviews.get(1)).toMatchObject({ memoryId: 1, relatedId: 2 }));
+  });
+
   it("--file replays out-of-order occurredAt values oldest first: the newest value stays", async () => {
     const file = join(temp.root, "items.jsonl");
     const lines = [
@@ -178,6 +188,22 @@ describe("HTTP, MCP and the library", () => {
       }),
     ]);
     expect(cairn.memories.get(1)?.supersededBy).toBe(2);
+  });
+
+  it("HTTP and MCP say which review flag a memory raised", async () => {
+    await post({ content: "Format the code with prettier", scope: "app" });
+    const { body } = await post({ content: "Format the code with biome", scope: "app" });
+    expect(body.results).toEqual([
+      expect.objectContaining({
+        id: 2,
+        flagged: [{ flag: 1, with: 1, reason: expect.stringMatching(/^tool change/) }],
+      }),
+    ]);
+    const result = (await client.callTool({
+      name: "remember",
+      arguments: { text: "Format the code with dprint", scope: "app" },
+    })) as { content: Array<{ text: string }> };
+    expect(result.content[0]?.text).toContain("flagged for review against #2 (flag");
   });
 
   it("HTTP takes a batch with occurredAt and a shared transcript, redacted", async () => {

@@ -10,7 +10,9 @@ function quoted(text: string): string {
 
 /**
  * One line per supersession a remember caused, as every door prints it: what was replaced and why, or
- * that the new memory was already out of date. `cairn memory review` brings a replaced memory back.
+ * that the new memory was already out of date; and one per review flag it raised, for a person to
+ * decide (`cairn memory review`, or the MCP and HTTP review tools). `cairn memory restore` brings a
+ * replaced memory back.
  */
 export function describeSupersessions(outcome: RememberOutcome): string[] {
   const lines = (outcome.superseded ?? []).map((s) => `superseded #${s.id} ${quoted(s.content)} (${s.reason})`);
@@ -18,5 +20,7 @@ export function describeSupersessions(outcome: RememberOutcome): string[] {
     lines.push(
       `#${outcome.id} is already replaced by the newer #${outcome.supersededBy.id} (${outcome.supersededBy.reason})`,
     );
+  for (const f of outcome.flagged ?? [])
+    lines.push(`flagged for review against #${f.with} (flag #${f.flag}: ${f.reason})`);
   return lines;
 }

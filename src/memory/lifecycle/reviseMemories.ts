@@ -21,10 +21,20 @@ export interface Supersession {
   reason: string;
 }
 
+/** A review flag a revise wrote: the older memory of a pair, the newer one, and why. */
+export interface RaisedFlag {
+  flag: number;
+  memoryId: number;
+  relatedId: number;
+  reason: string;
+}
+
 export interface ReviseReport {
   superseded: Supersession[];
   /** Review rows written for pairs the detectors were not sure enough to apply. */
   reviews: number;
+  /** The same rows, for a door to say which memories a person should look at. */
+  flagged: RaisedFlag[];
 }
 
 /**
@@ -38,7 +48,7 @@ export interface ReviseReport {
 export function reviseMemories(store: MemoryStore, ids: number[], options: { mode?: ReviseMode } = {}): ReviseReport {
   const mode = options.mode ?? "apply";
   const { storage } = store;
-  const report: ReviseReport = { superseded: [], reviews: 0 };
+  const report: ReviseReport = { superseded: [], reviews: 0, flagged: [] };
   const memories = ids
     .map((id) => storage.memories.get(id))
     .filter((m): m is MemoryRecord => m !== undefined && m.deletedAt === null)
@@ -62,19 +72,26 @@ export function reviseMemories(store: MemoryStore, ids: number[], options: { mod
         continue;
       }
       const reason = judgement.verdict === "supersede" ? `would supersede: ${judgement.reason}` : judgement.reason;
-      if (flagOnce(store, { memoryId: older.id, relatedId: newer.id, reason })) report.reviews++;
+      const flag = flagOnce(store, { memoryId: older.id, relatedId: newer.id, reason });
+      if (flag !== undefined) {
+        report.reviews++;
+        report.flagged.push({ flag, memoryId: older.id, relatedId: newer.id, reason });
+      }
     }
   }
   return report;
 }
 
 /**
- * Adds a review row unless the same pair is already waiting for a person. One indexed lookup of the
- * pair: reading every open flag of the scope here made a batch of similar memories cubic.
+ * Adds a review row unless the same pair is already waiting for a person; the new row's id, if any.
+ * One indexed lookup of the pair: reading every open flag of the scope here made a batch of similar
+ * memories cubic.
  */
-function flagOnce(store: MemoryStore, flag: { memoryId: number; relatedId: number; reason: string }): boolean {
+function flagOnce(
+  store: MemoryStore,
+  flag: { memoryId: number; relatedId: number; reason: string },
+): number | undefined {
   const { reviews } = store.storage;
-  if (reviews.hasOpen(flag.memoryId, flag.relatedId)) return false;
-  reviews.add({ ...flag, detector: "syntactic", now: store.clock() });
-  return true;
+  if (reviews.hasOpen(flag.memoryId, flag.relatedId)) return undefined;
+  return reviews.add({ ...flag, detector: "syntactic", now: store.clock() });
 }
