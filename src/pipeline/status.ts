@@ -19,6 +19,8 @@ export interface PipelineStatus {
    * model's); when the embedding provider cannot be built, why, and no count.
    */
   memories: { live: number; embeddingModel: string | null; waitingForVector: number | null; embeddingProblem?: string };
+  /** Review flags waiting for a person (`cairn memory review`), in every scope. */
+  reviews: { open: number };
   /** Sessions phase 1 would take now, and why the others wait. */
   pending: PendingBreakdown;
   jobs: Record<string, Record<string, number>>;
@@ -72,6 +74,7 @@ export function pipelineStatus(options: {
           }
         : { embeddingModel: null, waitingForVector: null, embeddingProblem: options.embedding.problem }),
     },
+    reviews: { open: storage.reviews.countOpen() },
     pending: storage.eligibility.breakdown(eligibilityWindow(config, now)),
     jobs: storage.jobs.stats(),
     failedJobs: [

@@ -20,6 +20,10 @@ export function registerStatus(program: Command): void {
         );
         printLine(`sessions     ${status.sessions} (${status.items} items), stage-1 memories ${status.stage1Outputs}`);
         printLine(`memories     ${describeMemories(status.memories)}`);
+        const open = status.reviews.open;
+        printLine(
+          `review       ${open === 0 ? "nothing to decide" : `${open} open flag${open === 1 ? "" : "s"}: cairn memory review --all`}`,
+        );
         const p = status.pending;
         printLine(
           `pending      ${p.eligible} ready, ${p.tooRecent} too recent, ${p.tooOld} too old, ${p.kindExcluded} excluded kinds, ${p.backingOff} backing off, ${p.dead} dead`,

@@ -30,6 +30,8 @@ export interface ReviewRepo {
   open(options?: { scopes?: string[]; limit?: number }): ReviewFlag[];
   /** Whether a flag about `memoryId` against `relatedId` is still open (one indexed lookup). */
   hasOpen(memoryId: number, relatedId: number): boolean;
+  /** How many flags wait for a person, in every scope. */
+  countOpen(): number;
   resolve(id: number, resolution: ReviewResolution, now: number): boolean;
   /** Resolves every open flag about `memoryId` (it stopped being live: nothing is left to decide); how many. */
   resolveAbout(memoryId: number, resolution: ReviewResolution, now: number): number;

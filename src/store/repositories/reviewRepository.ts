@@ -72,6 +72,12 @@ export class ReviewRepository implements ReviewRepo {
     return row !== undefined;
   }
 
+  countOpen(): number {
+    return (
+      cached(this.db, "SELECT count(*) AS n FROM memory_reviews WHERE resolved_at IS NULL").get() as { n: number }
+    ).n;
+  }
+
   resolve(id: number, resolution: ReviewResolution, now: number): boolean {
     return (
       cached(
