@@ -550,12 +550,13 @@ export class Cairn {
   async run(options: Omit<CycleOptions, "onStepDone"> = {}): Promise<{
     scan: ScanReport;
     extract: Phase1Report;
+    revise: ReviseJobsReport;
     consolidate: Phase2Report;
     hints: HintsReport;
     structural: StructuralReport;
   }> {
-    const { scan, extract, consolidate, hints, structural }: CycleReports = await runCycle(this, options);
-    return { scan, extract, consolidate, hints, structural };
+    const { scan, extract, revise, consolidate, hints, structural }: CycleReports = await runCycle(this, options);
+    return { scan, extract, revise, consolidate, hints, structural };
   }
 
   /** Phase 2: consolidate stage-1 memories into the workspaces. */

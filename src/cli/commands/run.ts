@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
+import type { ReviseJobsReport } from "../../memory/lifecycle/runReviseJobs.js";
 import { describeStructural } from "../../pipeline/structural/describeStructural.js";
 import { describeForeignLeases } from "../../store/queue/describeForeignLeases.js";
 import { explainStoreError } from "../../store/storeFault.js";
@@ -36,7 +37,7 @@ export function registerRun(program: Command): void {
           progress.start(0, name);
         };
         step("scanning");
-        const { scan, extract, consolidate, hints, structural } = await cairn.run({
+        const { scan, extract, revise, consolidate, hints, structural } = await cairn.run({
           scan: {
             ...(options.demo ? { overrides: demoSources(), only: ["codex", "claude-code", "pi"] } : {}),
             onFile: (_file, done) => progress.update(done, "files"),
@@ -56,6 +57,7 @@ export function registerRun(program: Command): void {
           memories: cairn.paths.memories,
           scan,
           extract,
+          revise,
           consolidate,
           hints,
           structural,
@@ -72,6 +74,8 @@ export function registerRun(program: Command): void {
           `sessions: ${scan.files.length} files scanned (${totals.imported} new, ${totals.updated} updated), ${cairn.storage.sessions.count()} sessions in the store`,
         );
         printPhase1(extract, "cairn run");
+        const revised = describeRevise(revise);
+        if (revised) printLine(revised);
         const waiting = describeForeignLeases(leases);
         if (waiting) printLine(`  ${waiting}`);
         printPhase2(consolidate);
@@ -99,4 +103,18 @@ export function registerRun(program: Command): void {
         cairn.close();
       }
     });
+}
+
+/** What the revise step did to the memories extraction wrote, when it did anything. */
+function describeRevise(report: ReviseJobsReport): string | undefined {
+  const parts = [
+    ...(report.superseded.length > 0
+      ? [`${report.superseded.length} older ${report.superseded.length === 1 ? "memory" : "memories"} superseded`]
+      : []),
+    ...(report.reviews > 0
+      ? [`${report.reviews} ${report.reviews === 1 ? "pair" : "pairs"} flagged for review (cairn memory review --all)`]
+      : []),
+    ...report.warnings,
+  ];
+  return parts.length > 0 ? `memories: ${parts.join(", ")}` : undefined;
 }
