@@ -1,3 +1,4 @@
+import { withoutControls } from "../text/controlCharacters.js";
 import { invocation } from "./invocation.js";
 
 /** Output helpers shared by every command: JSON for machines, aligned text for people. */
@@ -5,8 +6,9 @@ export function printJson(value: unknown): void {
   invocation().stdout(`${JSON.stringify(value, null, 2)}\n`);
 }
 
+/** A line for a person, most often with data in it: no control character of the data reaches the terminal. */
 export function printLine(text = ""): void {
-  invocation().stdout(`${text}\n`);
+  invocation().stdout(`${withoutControls(text)}\n`);
 }
 
 /** A plain aligned table; columns are sized to their widest cell. */

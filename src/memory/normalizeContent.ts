@@ -1,3 +1,4 @@
+import { withoutControls } from "../text/controlCharacters.js";
 import { sha256 } from "../util/hash.js";
 
 export interface NormalizedContent {
@@ -14,7 +15,8 @@ export interface NormalizedContent {
  * "  use   PNPM " are the same memory. Deterministic: the hash is a stable key for vectors too.
  */
 export function normalizeContent(content: string): NormalizedContent {
-  const storageContent = content.trim().replace(/\s+/g, " ");
+  // Whitespace collapses to one space first; what is left of the control characters cannot be shown.
+  const storageContent = withoutControls(content.trim().replace(/\s+/g, " "));
   const lowered = storageContent.toLowerCase();
   const normalizedContent = lowered.replace(/[.,!?;:]+$/, "");
   const basis = normalizedContent.length > 0 ? normalizedContent : lowered;

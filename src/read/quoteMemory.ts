@@ -1,3 +1,5 @@
+import { withoutControls } from "../text/controlCharacters.js";
+
 /**
  * Memory text (and names taken from data) made safe to put in an agent's context. The guidance tells
  * the model that memory is data; that only holds if nothing inside the data can end the block it sits
@@ -6,15 +8,13 @@
 
 // Line breaks other than \n: a model (and some renderers) may take them as new lines.
 const LINE_BREAKS = /\r\n?|[\u000b\u000c\u0085\u2028\u2029]/g;
-// Other control characters, and bidirectional overrides that make text read differently than it is.
-const CONTROLS = /[\u0000-\u0008\u000e-\u001f\u007f-\u0084\u0086-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 // A closing tag could end a wrapper the agent puts around injected context (Claude Code wraps it in
 // <system-reminder>); an opening citation tag would look like cairn's own protocol.
 const TAGS = /<(?=\/\s*[A-Za-z]|memory-citations\b)/gi;
 
 /** Memory text with line breaks normalized, control characters replaced and tags defused. */
 export function neutralizeMemoryText(text: string): string {
-  return text.replace(LINE_BREAKS, "\n").replace(CONTROLS, "\uFFFD").replace(TAGS, "&lt;");
+  return withoutControls(text.replace(LINE_BREAKS, "\n")).replace(TAGS, "&lt;");
 }
 
 /** A name from data (project name, path) as one short line: it goes in a heading, outside any fence. */

@@ -10,6 +10,7 @@ import { recallRequest } from "../requests/recall.js";
 import { rememberFields } from "../requests/remember.js";
 import { restoreRequest } from "../requests/restore.js";
 import { reviewListRequest, reviewResolveRequest } from "../requests/review.js";
+import { withoutControls } from "../text/controlCharacters.js";
 import { CairnError, errorMessage } from "../util/errors.js";
 import { formatChange, formatRecall, formatRemember, formatReviews } from "./formatToolText.js";
 
@@ -264,7 +265,8 @@ function callCwd(given: string | undefined, fallback: string | undefined, requir
 
 async function guarded(fn: () => Promise<string>): Promise<CallToolResult> {
   try {
-    return { content: [{ type: "text", text: await fn() }] };
+    // Memory text goes to an agent as data: nothing in it may act on whatever renders it.
+    return { content: [{ type: "text", text: withoutControls(await fn()) }] };
   } catch (error) {
     return { isError: true, content: [{ type: "text", text: errorMessage(error).split("\n")[0] ?? "error" }] };
   }

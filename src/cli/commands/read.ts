@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { withoutControls } from "../../text/controlCharacters.js";
 import { withCairn } from "../context.js";
 import { nonEmpty } from "../flags.js";
 import { printJson } from "../output.js";
@@ -20,7 +21,8 @@ export function registerRead(program: Command): void {
       await withCairn(command, (cairn, global) => {
         const file = cairn.readMemory(url, options.cwd);
         if (global.json) return printJson(file);
-        process.stdout.write(file.content.endsWith("\n") ? file.content : `${file.content}\n`);
+        const content = withoutControls(file.content);
+        process.stdout.write(content.endsWith("\n") ? content : `${content}\n`);
       });
     });
 }
