@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import { Command, CommanderError } from "commander";
+import { withoutControls } from "../text/controlCharacters.js";
 import { CairnError, errorMessage } from "../util/errors.js";
 import { nonEmpty } from "./flags.js";
 import { invocation } from "./invocation.js";
@@ -84,11 +85,12 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode;
     const { stderr, env } = invocation();
+    // An error may quote data (a path, a value from a file): its control characters stay off the terminal.
     if (error instanceof CairnError) {
-      stderr(`cairn: ${error.message}\n`);
+      stderr(`cairn: ${withoutControls(error.message)}\n`);
       return error.exitCode;
     }
-    stderr(`cairn: ${errorMessage(error)}\n`);
+    stderr(`cairn: ${withoutControls(errorMessage(error))}\n`);
     if (env.CAIRN_DEBUG && error instanceof Error && error.stack) stderr(`${error.stack}\n`);
     return 1;
   }

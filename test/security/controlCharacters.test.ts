@@ -40,7 +40,7 @@ describe("control characters in memory text", () => {
     expect(stored).toMatch(/^The API listens on port 3000 \uFFFD\[31mx .*done$/);
   });
 
-  it("never reach a terminal or an agent through recall, remember or MCP", async () => {
+  it("never reach a terminal or an agent through recall, remember, MCP or an error", async () => {
     // A store written before the rule holds them still: the exits replace them too.
     cairn.storage.db.prepare("UPDATE memories SET content = ? WHERE id = 1").run(HOSTILE);
     const recall = runCli(["recall", "api port", "--scope", "global"], { env: temp.env });
@@ -59,5 +59,11 @@ describe("control characters in memory text", () => {
     })) as { content: Array<{ text: string }> };
     expect(tool.content[0]?.text).toContain("port 3000");
     expect(hasControl(tool.content[0]?.text.replace(/\n/g, "") ?? "")).toBe(false);
+
+    // An error that quotes what it was given.
+    const read = runCli(["read", "memory://root/\u001b]0;owned\u0007.md"], { env: temp.env });
+    expect(read.status).not.toBe(0);
+    expect(read.stderr).toContain("memory://root/");
+    expect(hasControl(read.stderr.replace(/\n/g, ""))).toBe(false);
   });
 });
