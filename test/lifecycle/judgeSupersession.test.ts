@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { keyTokens } from "../../src/memory/lifecycle/changeDetector.js";
 import { changeStatements } from "../../src/memory/lifecycle/changeStatements.js";
-import { isNewer, judgeSupersession, keyTokens } from "../../src/memory/lifecycle/judgeSupersession.js";
+import { isNewer, judgeSupersession } from "../../src/memory/lifecycle/judgeSupersession.js";
 
 const verdict = (newer: string, older: string) => judgeSupersession(newer, older)?.verdict;
 

@@ -1,0 +1,23 @@
+import { type ChangeStatement, changeStatements } from "./changeStatements.js";
+import { clauses, type StatementTokens, statementTokens } from "./statementTokens.js";
+
+/** What the detectors read of a text, computed once per text: a memory is judged against many others. */
+export interface Analysis {
+  tokens: StatementTokens;
+  changes: ChangeStatement[];
+  clauses: string[];
+}
+
+/** Texts analysed lately; a revise batch compares each memory with up to a hundred candidates. */
+const ANALYSED_CAP = 4096;
+
+const analyses = new Map<string, Analysis>();
+
+export function analysed(text: string): Analysis {
+  const known = analyses.get(text);
+  if (known) return known;
+  if (analyses.size >= ANALYSED_CAP) analyses.clear();
+  const analysis = { tokens: statementTokens(text), changes: changeStatements(text), clauses: clauses(text) };
+  analyses.set(text, analysis);
+  return analysis;
+}

@@ -1,0 +1,201 @@
+import { isNumberedName } from "../../text/numberedNames.js";
+import { escapeRegExp } from "../../util/escapeRegExp.js";
+import { analysed } from "./analysedStatement.js";
+import type { ChangeStatement } from "./changeStatements.js";
+import type { Judgement } from "./judgement.js";
+import {
+  isValueToken,
+  missing,
+  phraseStems,
+  type StatementTokens,
+  shared,
+  statementTokens,
+} from "./statementTokens.js";
+
+/** Everything the older text says, subject words, values and the words inside its values, for "does it mention X". */
+function mentionable(tokens: StatementTokens): Set<string> {
+  const out = new Set([...tokens.subject, ...tokens.values]);
+  for (const value of tokens.values) for (const word of phraseStems(value)) out.add(word);
+  return out;
+}
+
+/**
+ * The tokens that name a thing in a phrase ("the old Jest setup" -> jest). Written like a name (a
+ * capital past the sentence's first word, backticks, a value) they are the thing itself and the rest
+ * is description; without such a token every content word of the phrase must match.
+ */
+export function keyTokens(phrase: string, startsSentence: boolean): string[] {
+  return [...new Set(keyParts(phrase, startsSentence).map((part) => part.key))];
+}
+
+/** A key token and the word of the phrase it was read from ("Terraform" -> terraform, "node-fetch" -> node). */
+interface KeyPart {
+  key: string;
+  word: string;
+}
+
+function keyParts(phrase: string, startsSentence: boolean): KeyPart[] {
+  const distinctive: KeyPart[] = [];
+  const all: KeyPart[] = [];
+  const partsOf = (word: string, keys: string[]) => keys.map((key) => ({ key, word }));
+  // A backticked or quoted span is a name whole: every word of it.
+  const rest = phrase.replace(/`([^`]+)`|"([^"]+)"/g, (_all, tick: string | undefined, quote: string | undefined) => {
+    for (const word of (tick ?? quote ?? "").split(/\s+/)) {
+      const parts = partsOf(word, phraseStems(word));
+      distinctive.push(...parts);
+      all.push(...parts);
+    }
+    return " ";
+  });
+  rest.split(/\s+/).forEach((raw, index) => {
+    const bare = raw.replace(/^[`"'([{]+|[`"')\]},;:!?]+$|\.+$/g, "");
+    if (bare.length === 0) return;
+    const value = isValueToken(bare);
+    const parts = partsOf(bare, value ? [bare.toLowerCase()] : phraseStems(bare));
+    all.push(...parts);
+    const named = /[a-z][A-Z]|^[A-Z]{2,}/.test(bare) || (/^[A-Z]/.test(bare) && (index > 0 || !startsSentence));
+    if (value || named) distinctive.push(...parts);
+  });
+  return distinctive.length > 0 ? distinctive : all;
+}
+
+/**
+ * Whether the text names the word as a thing of its own: not inside a longer name that contains it
+ * (the tool `terraform-docs`, the files `terraform.tfvars` and `.terraform-version` are not Terraform),
+ * in any case, with a plain word's other endings ("workspace" for "workspaces").
+ */
+function namesWhole(text: string, part: KeyPart): boolean {
+  const word = part.word.replace(/^[^\w@./~-]+|[^\w@./~-]+$/g, "");
+  if (word.length === 0) return false;
+  const form = /^[A-Za-z]+$/.test(word)
+    ? `(?:${escapeRegExp(word)}|${escapeRegExp(part.key)})[a-z]*`
+    : escapeRegExp(word);
+  return new RegExp(String.raw`(?<![\w./@~-])${form}(?![\w/@~-]|[.-]\w)`, "i").test(text);
+}
+
+/** Detector (a): "moved from X to Y", "dropped X", "X is now Y" against an older text presenting X as current. */
+export function changed(newer: string, older: string, o: StatementTokens): Judgement | undefined {
+  const said = mentionable(o);
+  const olderStatements = analysed(older).changes;
+  let review: Judgement | undefined;
+  for (const statement of analysed(newer).changes) {
+    const verdict =
+      statement.kind === "obsolete"
+        ? obsoleteNamed(statement, { said, o, text: older, changes: olderStatements })
+        : reassigned(statement, said, o, older);
+    if (verdict?.verdict === "supersede") return verdict;
+    review ??= verdict;
+  }
+  return review;
+}
+
+function obsoleteNamed(
+  statement: Extract<ChangeStatement, { kind: "obsolete" }>,
+  older: { said: Set<string>; o: StatementTokens; text: string; changes: ChangeStatement[] },
+): Judgement | undefined {
+  const { said, o, changes: olderStatements } = older;
+  const parts = keyParts(statement.obsolete, statement.startsSentence ?? false);
+  const x = [...new Set(parts.map((part) => part.key))];
+  // The replacement phrase may open the sentence ("Use pnpm instead of npm"): its capital is grammar.
+  const y = statement.replacement ? missing(new Set(keyTokens(statement.replacement, true)), new Set(x)) : [];
+  if (x.length === 0) return undefined;
+  // The older text already says X is gone: it is not the stale one.
+  if (olderStatements.some((s) => s.kind === "obsolete" && sameKeys(keyTokens(s.obsolete, true), x))) return undefined;
+  const inText = x.filter((k) => said.has(k));
+  // A key counts where the older text names it as a thing, not inside a longer name holding it.
+  const found = inText.filter((k) => parts.some((part) => part.key === k && namesWhole(older.text, part)));
+  const what = statement.replacement
+    ? `"${statement.obsolete}" replaced by "${statement.replacement}"`
+    : `"${statement.obsolete}" is no longer used`;
+  // Named only inside a file, a path or another tool's name (`terraform.tfvars`, `jest.config.js`):
+  // some such files go with the tool and some stay, and only a person knows which.
+  if (found.length < x.length && inText.length === x.length && !o.negated)
+    return { verdict: "review", reason: `change statement: ${what}; this memory names it only inside a longer name` };
+  if (found.length < x.length) {
+    // One word of a many-word name ("make" of `make release`) is how every sibling command reads.
+    return found.length >= 2
+      ? { verdict: "review", reason: `change statement: ${what}; this memory names only part of it` }
+      : undefined;
+  }
+  // "Never use X" agrees with "we dropped X": only a text presenting X as current is stale.
+  if (o.negated) return undefined;
+  if (y.length > 0 && y.every((k) => said.has(k)))
+    return { verdict: "review", reason: `change statement: ${what}; this memory names both` };
+  return { verdict: "supersede", reason: `change statement: ${what}` };
+}
+
+/**
+ * "X is now Y" names no old value; an older text naming X and not Y is stale when it is a short
+ * statement of what X is (X followed by "is", at most three other words: "the API port is 3000"). A slightly longer one goes to review; a long one that mentions X on the
+ * way is about something else.
+ */
+function reassigned(
+  statement: Extract<ChangeStatement, { kind: "reassigned" }>,
+  said: Set<string>,
+  o: StatementTokens,
+  older: string,
+): Judgement | undefined {
+  const olderStatements = analysed(older).changes;
+  const subject = phraseStems(statement.subject);
+  const y = missing(new Set(keyTokens(statement.replacement, true)), new Set(subject));
+  if (subject.length === 0 || y.length === 0 || !subject.every((k) => said.has(k))) return undefined;
+  if (y.every((k) => said.has(k)) || o.negated) return undefined;
+  if (olderStatements.some((s) => s.kind === "reassigned" && sameKeys(phraseStems(s.subject), subject)))
+    return undefined;
+  const what = `"${statement.subject}" is now "${statement.replacement}"`;
+  // "X was upgraded to Node 22": an older text giving X the same named thing at another value
+  // ("X runs on Node 18") is the old value, however much else it says.
+  const next = statementTokens(statement.replacement);
+  const oldValues = missing(o.values, next.values);
+  if (next.values.size > 0 && oldValues.length > 0 && shared(next.subject, o.subject).length > 0)
+    return { verdict: "supersede", reason: `change statement: ${what} (was ${oldValues.join(", ")})` };
+  // "We upgraded Redis to version 7": an older text that writes X with a value of its own ("Redis 6
+  // is used for caching") gave X the old one.
+  const own = ownValue(older, statement.subject);
+  if (next.values.size > 0 && own !== undefined && !next.values.has(own))
+    return { verdict: "supersede", reason: `change statement: ${what} (was ${own})` };
+  const others = missing(o.subject, new Set(subject));
+  if (others.length > 6) return undefined;
+  return others.length <= 3 && assigns(older, statement.subject)
+    ? { verdict: "supersede", reason: `change statement: ${what}` }
+    : {
+        verdict: "review",
+        reason: `change statement: ${what}; this memory mentions "${statement.subject}" among other things`,
+      };
+}
+
+/**
+ * Whether the text says what the subject is ("the database is MySQL 8", "the CLI is written in Go"):
+ * its last word followed by a copula. A verb ("X listens on", "X uses") names one attribute of X among
+ * many, which "X is now Y" may not be about.
+ */
+function assigns(text: string, subject: string): boolean {
+  const head = lastWord(subject);
+  if (head.length === 0) return false;
+  return new RegExp(String.raw`\b${escapeRegExp(head)}\w{0,2}\s*(?:(?:is|are|was|were)\s|=|:)`, "i").test(text);
+}
+
+/**
+ * The value the text writes right after the subject's last word ("Redis 6", "Node 20.11"), lower-cased;
+ * undefined when there is none, or when the number names one of several things ("service 3").
+ */
+function ownValue(text: string, subject: string): string | undefined {
+  const head = lastWord(subject);
+  if (head.length === 0) return undefined;
+  const match = new RegExp(String.raw`\b${escapeRegExp(head)}\s+(v?\d[\w.]*\w|v?\d)(?!\w|\.\w)`, "i").exec(text);
+  const value = match?.[1]?.toLowerCase();
+  return value === undefined || isNumberedName(head, value) ? undefined : value;
+}
+
+function lastWord(phrase: string): string {
+  return (
+    phrase
+      .split(/\s+/)
+      .pop()
+      ?.replace(/[^\w@./-]/g, "") ?? ""
+  );
+}
+
+function sameKeys(a: string[], b: string[]): boolean {
+  return a.length > 0 && b.every((k) => a.includes(k));
+}

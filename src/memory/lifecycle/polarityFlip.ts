@@ -1,0 +1,26 @@
+import { analysed } from "./analysedStatement.js";
+import type { Judgement } from "./judgement.js";
+import { missing, shared } from "./statementTokens.js";
+
+/**
+ * Detector (c): the same action, negated in one text only ("always use npm" / "never use npm here
+ * anymore"). Two shared words suffice when nothing else differs; with three or more, one extra word
+ * on either side is allowed. Beyond that the action itself may differ ("don't use npm to publish"
+ * against "use npm to install"), and a person decides.
+ */
+export function polarityFlipped(newer: string, older: string): Judgement | undefined {
+  const n = analysed(newer).tokens;
+  const o = analysed(older).tokens;
+  if (n.negated === o.negated) return undefined;
+  const both = shared(n.subject, o.subject);
+  if (both.length < 2) return undefined;
+  const differing = missing(n.subject, o.subject).length + missing(o.subject, n.subject).length;
+  const what = `polarity flip: "${newer}" against "${older}"`;
+  if ((both.length === 2 && differing === 0) || (both.length >= 3 && differing <= 1))
+    return { verdict: "supersede", reason: what };
+  // One word short of sure is worth a person's look; further apart, a negation somewhere in a text
+  // that shares two words with another says nothing about it (every memory of a project names it).
+  return differing <= 2
+    ? { verdict: "review", reason: `${what}; the statements differ beyond the negation` }
+    : undefined;
+}
