@@ -7,8 +7,9 @@ const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u20
 
 /**
  * The text with each such character replaced by U+FFFD, so that data (a memory, a path, a model's
- * answer) shows as what it is wherever it is printed: a terminal, an agent's context, a file.
+ * answer) shows as what it is wherever it is printed: a terminal, an agent's context, a file. A
+ * Windows line end is a line end (a file saved on Windows reads as lines).
  */
 export function withoutControls(text: string): string {
-  return text.replace(CONTROLS, "\uFFFD");
+  return text.replace(/\r\n/g, "\n").replace(CONTROLS, "\uFFFD");
 }
