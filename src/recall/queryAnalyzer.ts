@@ -1,8 +1,8 @@
-import { isNumberedName } from "../text/numberedNames.js";
+import { isContentWordOrName } from "../text/numberedNames.js";
 import { stem } from "../text/stem.js";
 import { STOP_WORDS } from "../text/stopWords.js";
 import { queryTimeTerms } from "../text/temporalTerms.js";
-import { isContentWord, words } from "../text/tokenize.js";
+import { words } from "../text/tokenize.js";
 
 export interface AnalyzedQuery {
   raw: string;
@@ -77,8 +77,7 @@ export function analyzeQuery(query: string): AnalyzedQuery {
   all.forEach((word, i) => {
     const base = baseWord(word);
     // A lone digit is searched only as the number of a numbered name ("service 3"): it says which one.
-    const named = isNumberedName(all[i - 1], base);
-    if ((!named && !isContentWord(base)) || STOP_WORDS.has(word) || seen.has(base)) return;
+    if (!isContentWordOrName(all[i - 1], base) || STOP_WORDS.has(word) || seen.has(base)) return;
     seen.add(base);
     terms.push(base);
   });

@@ -1,4 +1,4 @@
-import { words } from "./tokenize.js";
+import { isContentWord, words } from "./tokenize.js";
 
 /**
  * Nouns that take a number as the name of one of several things of a kind: "service 3", "worker 2",
@@ -80,8 +80,19 @@ export function isNumberedName(previous: string | undefined, word: string): bool
   return previous !== undefined && NAME_NUMBER.test(word) && NUMBERED_NOUNS.has(previous.toLowerCase());
 }
 
-/** The numbered names of a text, as the tokenizer reads it: each noun with its numbers ("Service 3" -> service: 3). */
-function numberedNames(text: string): Map<string, Set<string>> {
+/** Each noun of a text's numbered names with its numbers ("Service 3" -> service: 3). */
+export type NumberedNames = ReadonlyMap<string, ReadonlySet<string>>;
+
+/**
+ * A word kept for matching (src/text/tokenize.ts's content words), or the number of a numbered name
+ * that follows `previous`: a lone digit otherwise says nothing, but "service 3" says which service.
+ */
+export function isContentWordOrName(previous: string | undefined, word: string): boolean {
+  return isContentWord(word) || isNumberedName(previous, word);
+}
+
+/** The numbered names of a text, as the tokenizer reads it. */
+export function numberedNames(text: string): NumberedNames {
   const all = words(text);
   const out = new Map<string, Set<string>>();
   all.forEach((word, i) => {
@@ -101,11 +112,13 @@ export function namedNumbers(text: string): string[] {
 
 /**
  * Whether two texts are about different things of one kind: both number the same noun, and no
- * number of it is common to them ("Service 3 no longer uses Redis" / "Service 5 uses Redis").
+ * number of it is common to them ("Service 3 no longer uses Redis" / "Service 5 uses Redis"). Takes
+ * the texts, or their `numberedNames` when a caller compares one text with many.
  */
-export function namesOtherNumberedThing(a: string, b: string): boolean {
-  const inB = numberedNames(b);
-  for (const [noun, numbers] of numberedNames(a)) {
+export function namesOtherNumberedThing(a: string | NumberedNames, b: string | NumberedNames): boolean {
+  const inA = typeof a === "string" ? numberedNames(a) : a;
+  const inB = typeof b === "string" ? numberedNames(b) : b;
+  for (const [noun, numbers] of inA) {
     const other = inB.get(noun);
     if (other && ![...numbers].some((number) => other.has(number))) return true;
   }

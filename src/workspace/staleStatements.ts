@@ -1,6 +1,6 @@
-import { isNumberedName, namedNumbers } from "../text/numberedNames.js";
+import { isContentWordOrName, namedNumbers } from "../text/numberedNames.js";
 import { stem } from "../text/stem.js";
-import { isContentWord, words } from "../text/tokenize.js";
+import { words } from "../text/tokenize.js";
 import { toIso } from "../util/clock.js";
 import { escapeRegExp } from "../util/escapeRegExp.js";
 import { GLOBAL_WORKSPACE } from "./workspacePaths.js";
@@ -250,7 +250,7 @@ class StemCache {
     for (const [i, word] of all.entries()) {
       const base = word.endsWith("'s") ? word.slice(0, -2) : word.replace(/'/g, "");
       // "Service 3" and "Service 5" are two things: the lone digit that says which one is kept.
-      if (!isContentWord(base) && !isNumberedName(all[i - 1], base)) continue;
+      if (!isContentWordOrName(all[i - 1], base)) continue;
       let stemmed = this.cache.get(base);
       if (stemmed === undefined) {
         stemmed = stem(base);

@@ -1,3 +1,4 @@
+import { type NumberedNames, numberedNames } from "../../text/numberedNames.js";
 import { type ChangeStatement, changeStatements } from "./changeStatements.js";
 import { clauses, type StatementTokens, statementTokens } from "./statementTokens.js";
 
@@ -6,6 +7,7 @@ export interface Analysis {
   tokens: StatementTokens;
   changes: ChangeStatement[];
   clauses: string[];
+  names: NumberedNames;
 }
 
 /** Texts analysed lately; a revise batch compares each memory with up to a hundred candidates. */
@@ -17,7 +19,12 @@ export function analysed(text: string): Analysis {
   const known = analyses.get(text);
   if (known) return known;
   if (analyses.size >= ANALYSED_CAP) analyses.clear();
-  const analysis = { tokens: statementTokens(text), changes: changeStatements(text), clauses: clauses(text) };
+  const analysis = {
+    tokens: statementTokens(text),
+    changes: changeStatements(text),
+    clauses: clauses(text),
+    names: numberedNames(text),
+  };
   analyses.set(text, analysis);
   return analysis;
 }

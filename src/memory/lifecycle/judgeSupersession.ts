@@ -32,7 +32,7 @@ export function isNewer(a: Dated, b: Dated): boolean {
  */
 export function judgeSupersession(newer: string, older: string): Judgement | undefined {
   // "Service 3 ..." against "Service 5 ...": statements about two things of a kind, however alike.
-  if (namesOtherNumberedThing(newer, older)) return undefined;
+  if (namesOtherNumberedThing(analysed(newer).names, analysed(older).names)) return undefined;
   const n = analysed(newer).tokens;
   const o = analysed(older).tokens;
   const flips = analysed(newer).clauses.flatMap((a) => analysed(older).clauses.map((b) => polarityFlipped(a, b)));

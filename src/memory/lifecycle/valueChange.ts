@@ -13,12 +13,13 @@ export function valueChanged(n: StatementTokens, o: StatementTokens): Judgement 
   const oldValues = missing(o.values, n.values);
   const newValues = missing(n.values, o.values);
   if (oldValues.length === 0 || newValues.length === 0) return undefined;
-  const common = shared(n.subject, o.subject).length;
+  const both = shared(n.subject, o.subject);
+  const common = both.length;
   const differing = missing(n.subject, o.subject).length + missing(o.subject, n.subject).length;
   const what = `value change: ${oldValues.join(", ")} -> ${newValues.join(", ")}`;
   // "`pnpm test` failed with "FAIL a.test.ts"" and "... with "FAIL b.test.ts"": two failures seen,
   // each still true, not one fact whose value changed.
-  const reportsFailure = shared(n.subject, o.subject).some((word) => FAILURE_STEMS.has(word));
+  const reportsFailure = both.some((word) => FAILURE_STEMS.has(word));
   if (reportsFailure && spans(oldValues) && spans(newValues)) return undefined;
   // One slot changed is an update; several at once ("the worker runs Node 18 on port 3000" against "...
   // Node 20 on port 8080") may be two statements about different things, for a person to judge.
