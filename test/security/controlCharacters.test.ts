@@ -1,3 +1,5 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Cairn } from "../../src/cairn.js";
@@ -38,6 +40,27 @@ describe("control characters in memory text", () => {
     const stored = cairn.memories.get(1)?.content ?? "";
     expect(hasControl(stored)).toBe(false);
     expect(stored).toMatch(/^The API listens on port 3000 \uFFFD\[31mx .*done$/);
+  });
+
+  it("are replaced whichever door the memory comes through: CLI, --file, HTTP, MCP", async () => {
+    const text = (door: string) => `Door ${door} keeps ${ESCAPES.join("x ")}done`;
+    const file = join(temp.root, "items.jsonl");
+    writeFileSync(file, `${JSON.stringify({ content: text("file"), scope: "doors" })}\n`);
+    expect(runCli(["remember", "--file", file], { env: temp.env }).status).toBe(0);
+    expect(runCli(["remember", "--scope", "doors", text("cli")], { env: temp.env }).status).toBe(0);
+    const app = createHttpApp({ cairn });
+    const http = await app.request("/api/memory/remember", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ content: text("http"), scope: "doors" }),
+    });
+    expect(http.status).toBe(200);
+    await client.callTool({ name: "remember", arguments: { text: text("mcp"), scope: "doors" } });
+    const stored = cairn.storage.db.prepare("SELECT content FROM memories WHERE scope = 'doors'").all() as Array<{
+      content: string;
+    }>;
+    expect(stored.map((row) => row.content.split(" ")[1]).sort()).toEqual(["cli", "file", "http", "mcp"]);
+    for (const row of stored) expect(hasControl(row.content)).toBe(false);
   });
 
   it("never reach a terminal or an agent through recall, remember, MCP or an error", async () => {
