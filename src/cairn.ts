@@ -359,7 +359,7 @@ export class Cairn {
    */
   async revise(options: { ids?: number[] } = {}): Promise<ReviseJobsReport> {
     const { mutationsFrozen, shadowMode, allowUpdateDelete } = this.config.pipeline;
-    if (mutationsFrozen) return { superseded: [], reviews: 0, flagged: [], done: 0, warnings: [] };
+    if (mutationsFrozen) return { superseded: [], flagged: [], done: 0, warnings: [] };
     const mode: ReviseMode = shadowMode || !allowUpdateDelete ? "review" : "apply";
     return runReviseJobs({ store: this.memories, mode, ...(options.ids ? { ids: options.ids } : {}) });
   }

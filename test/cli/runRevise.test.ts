@@ -29,6 +29,6 @@ describe("cairn run reports what the revise step did", () => {
     );
     // Nothing left to revise: the next run says nothing about it.
     const again = runCli(["run", "--json"], { env: temp.env });
-    expect(JSON.parse(again.stdout).revise).toMatchObject({ superseded: [], reviews: 0, done: 0 });
+    expect(JSON.parse(again.stdout).revise).toMatchObject({ superseded: [], flagged: [], done: 0 });
   });
 });

@@ -31,6 +31,16 @@ describe("change statements (a)", () => {
     // The thing named on its own, wherever files named after it also appear; a name with a hyphen whole.
     ["We moved from Terraform to OpenTofu", "Infra uses Terraform 1.5, pinned in .terraform-version"],
     ["We dropped node-fetch in favour of the built-in fetch", "HTTP calls go through node-fetch with retries"],
+    // A negation in a remark of its own is about that remark, not the tool.
+    [
+      "web-dashboard replaced ESLint and Prettier with Biome",
+      "Lint with `pnpm lint` (ESLint flat config) and format with Prettier (single quotes, no semicolons).",
+    ],
+    // A number raised, where both memories say what the number is.
+    [
+      "MSRV was raised from 1.70 to 1.80; rust-version in Cargo.toml and the msrv job must agree",
+      "The minimum supported Rust version is 1.70, declared as rust-version and checked by the msrv job",
+    ],
   ])("%s supersedes %s", (newer, older) => {
     expect(judgeSupersession(newer, older)).toEqual({
       verdict: "supersede",
@@ -124,8 +134,108 @@ describe("change statements (a)", () => {
     });
   });
 
-  it("asks a person when X is now Y and the older text only mentions X on the way", () => {
-    expect(verdict("The database is now Postgres 16", "Back up the database nightly with pg_dump")).toBe("review");
+  it("asks a person when X is now Y and the older text says something of the same sort about X", () => {
+    // A tool of Y's kind, or another word the newer memory also says.
+    expect(verdict("The database is now Postgres 16", "The database runs on MySQL 8 in docker-compose")).toBe("review");
+    expect(
+      verdict(
+        "The dashboard now uses TanStack Router with file-based routes",
+        "Routing in the dashboard uses React Router v6 with all routes in one file",
+      ),
+    ).toBe("review");
+  });
+
+  it("reads what X now runs with, builds with, deploys to or goes through", () => {
+    expect(changeStatements("logslice tests now run with cargo-nextest")).toEqual([
+      { kind: "reassigned", subject: "logslice tests", replacement: "cargo-nextest", startsSentence: true },
+    ]);
+    expect(changeStatements("Deploys now go through Argo CD")).toEqual([
+      { kind: "reassigned", subject: "Deploys", replacement: "Argo CD", startsSentence: true },
+    ]);
+    expect(verdict("logslice tests now run with cargo-nextest", "Run the logslice test suite with `cargo test`")).toBe(
+      "review",
+    );
+  });
+
+  it("leaves alone a memory that mentions X about another thing of it", () => {
+    // Still true after the move: how backups run, where the config lives.
+    expect(verdict("The database is now Postgres 16", "Back up the database nightly with pg_dump")).toBeUndefined();
+    expect(
+      verdict(
+        "notes-cli was ported to Bun: run it with `bun run src/main.ts`",
+        "notes-cli reads ~/.config/notes-cli/config.toml; NOTES_DIR overrides it",
+      ),
+    ).toBeUndefined();
+  });
+
+  it("reads a number raised or lowered as a change only where both memories say what it is", () => {
+    expect(verdict("We reduced the worker pool from 10 to 5", "Retry a failed upload 10 times")).toBeUndefined();
+    expect(verdict("We reduced the upload pool from 10 to 5", "Retry a failed upload 10 times")).toBe("review");
+  });
+});
+
+describe("the same tool at another version (e)", () => {
+  it.each([
+    [
+      "The EKS clusters are on Kubernetes 1.30; upgrades go one minor at a time",
+      "Both EKS clusters run Kubernetes 1.27.",
+    ],
+    [
+      "field-app runs Expo SDK 52 with React Native 0.76 and the New Architecture enabled",
+      "field-app is on Expo SDK 50 with React Native 0.73.",
+    ],
+    ["Production DAGs now run Airflow 2.9.3 on MWAA", "Production DAGs run on MWAA with Airflow 2.7."],
+  ])("%s supersedes %s", (newer, older) => {
+    expect(judgeSupersession(newer, older)).toEqual({
+      verdict: "supersede",
+      reason: expect.stringMatching(/^(?:version|value) change: /),
+    });
+  });
+
+  it("names the tool and both versions", () => {
+    expect(judgeSupersession("field-app runs Expo SDK 52", "field-app is on Expo SDK 50.")?.reason).toBe(
+      "version change: expo sdk 50 -> 52",
+    );
+  });
+
+  it("asks a person when the older memory says more than the version, or the version is a plan or a failure", () => {
+    expect(
+      verdict(
+        "Staging and production for payments-api run PostgreSQL 16; the ledger query depends on MERGE",
+        "The local docker-compose database and the staging RDS instance for payments-api are PostgreSQL 14.",
+      ),
+    ).toBe("review");
+    expect(
+      verdict("We will move the EKS clusters to Kubernetes 1.31 next quarter", "The EKS clusters run Kubernetes 1.30"),
+    ).toBe("review");
+    expect(verdict("EKS cluster upgrades failed on Kubernetes 1.31", "The EKS clusters run Kubernetes 1.30")).toBe(
+      "review",
+    );
+  });
+
+  it("leaves alone the same tool in another place, a tool written with both versions, and what is not a version", () => {
+    // One project, two runtimes: nothing else in common.
+    expect(verdict("The billing Lambda runs on Node 18", "The frontend builds with Node 20")).toBeUndefined();
+    // The newer memory says both: a pitfall about the old version, not a move.
+    expect(
+      verdict("Local iOS builds need Xcode 16; with Xcode 15 they fail", "iOS builds use Xcode 15"),
+    ).toBeUndefined();
+    // Dates, numbered things, quantities and a sentence's first word are not versions.
+    expect(verdict("The payments release is on March 12", "The payments release is on March 3 this year")).not.toBe(
+      "supersede",
+    );
+    expect(
+      verdict("Service 5 runs Node 20 in the EU region", "Service 3 runs Node 18 in the EU region"),
+    ).toBeUndefined();
+    expect(
+      verdict("Staging uploads wait 60 seconds for Postgres", "Staging uploads wait 30 seconds for Postgres"),
+    ).not.toMatch(/version/);
+  });
+
+  it("leaves alone a negated statement", () => {
+    expect(
+      verdict("The EKS clusters do not run Kubernetes 1.30 yet", "The EKS clusters run Kubernetes 1.29"),
+    ).toBeUndefined();
   });
 });
 

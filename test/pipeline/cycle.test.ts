@@ -29,7 +29,7 @@ function recordingHost(failAt?: (typeof STEP_METHODS)[number]) {
   const host = {
     scan: method("scan", { files: [], totals: { imported: 0, updated: 0 } }),
     extract: method("extract", { jobs: [] }),
-    revise: method("revise", { superseded: [], reviews: 0, flagged: [], done: 0, warnings: [] }),
+    revise: method("revise", { superseded: [], flagged: [], done: 0, warnings: [] }),
     consolidate: method("consolidate", { outcome: "clean", error: null }),
     refreshEmbeddings: method("refreshEmbeddings", 0),
     maintain: method("maintain", { done: [], warnings: [] }),

@@ -111,8 +111,8 @@ function describeRevise(report: ReviseJobsReport): string | undefined {
     ...(report.superseded.length > 0
       ? [`${report.superseded.length} older ${report.superseded.length === 1 ? "memory" : "memories"} superseded`]
       : []),
-    ...(report.reviews > 0
-      ? [`${report.reviews} ${report.reviews === 1 ? "pair" : "pairs"} flagged for review (cairn memory review --all)`]
+    ...(report.flagged.length > 0
+      ? [`${report.flagged.length} ${report.flagged.length === 1 ? "pair" : "pairs"} flagged for review (cairn memory review --all)`]
       : []),
     ...report.warnings,
   ];

@@ -1,4 +1,5 @@
 import { type NumberedNames, numberedNames } from "../../text/numberedNames.js";
+import { type VersionedNames, versionedNames } from "../../text/versionedNames.js";
 import { type ChangeStatement, changeStatements } from "./changeStatements.js";
 import { clauses, type StatementTokens, statementTokens } from "./statementTokens.js";
 
@@ -8,6 +9,7 @@ export interface Analysis {
   changes: ChangeStatement[];
   clauses: string[];
   names: NumberedNames;
+  versions: VersionedNames;
 }
 
 /** Texts analysed lately; a revise batch compares each memory with up to a hundred candidates. */
@@ -24,6 +26,7 @@ export function analysed(text: string): Analysis {
     changes: changeStatements(text),
     clauses: clauses(text),
     names: numberedNames(text),
+    versions: versionedNames(text),
   };
   analyses.set(text, analysis);
   return analysis;

@@ -1,9 +1,12 @@
 import { isNumberedName } from "../../text/numberedNames.js";
+import { stem } from "../../text/stem.js";
+import { oneKindOfTool } from "../../text/toolKinds.js";
 import { escapeRegExp } from "../../util/escapeRegExp.js";
 import { analysed } from "./analysedStatement.js";
 import type { ChangeStatement } from "./changeStatements.js";
 import type { Judgement } from "./judgement.js";
 import {
+  clauses,
   isValueToken,
   missing,
   phraseStems,
@@ -81,8 +84,8 @@ export function changed(newer: string, older: string, o: StatementTokens): Judge
   for (const statement of analysed(newer).changes) {
     const verdict =
       statement.kind === "obsolete"
-        ? obsoleteNamed(statement, { said, o, text: older, changes: olderStatements })
-        : reassigned(statement, said, o, older);
+        ? obsoleteNamed(statement, { said, o, text: older, changes: olderStatements }, analysed(newer).tokens)
+        : reassigned(statement, said, { o, n: analysed(newer).tokens }, older);
     if (verdict?.verdict === "supersede") return verdict;
     review ??= verdict;
   }
@@ -92,6 +95,7 @@ export function changed(newer: string, older: string, o: StatementTokens): Judge
 function obsoleteNamed(
   statement: Extract<ChangeStatement, { kind: "obsolete" }>,
   older: { said: Set<string>; o: StatementTokens; text: string; changes: ChangeStatement[] },
+  n: StatementTokens,
 ): Judgement | undefined {
   const { said, o, changes: olderStatements } = older;
   const parts = keyParts(statement.obsolete, statement.startsSentence ?? false);
@@ -109,7 +113,8 @@ function obsoleteNamed(
     : `"${statement.obsolete}" is no longer used`;
   // Named only inside a file, a path or another tool's name (`terraform.tfvars`, `jest.config.js`):
   // some such files go with the tool and some stay, and only a person knows which.
-  if (found.length < x.length && inText.length === x.length && !o.negated)
+  const negated = negatedAbout(older.text, parts);
+  if (found.length < x.length && inText.length === x.length && !negated)
     return { verdict: "review", reason: `change statement: ${what}; this memory names it only inside a longer name` };
   if (found.length < x.length) {
     // One word of a many-word name ("make" of `make release`) is how every sibling command reads.
@@ -118,7 +123,14 @@ function obsoleteNamed(
       : undefined;
   }
   // "Never use X" agrees with "we dropped X": only a text presenting X as current is stale.
-  if (o.negated) return undefined;
+  if (negated) return undefined;
+  // "raised from 1.70 to 1.80", "reduced from 10 to 5": a bare number names nothing, and a memory
+  // holding it may be about anything; what else both say must show it is the same setting.
+  if (parts.every((part) => isValueToken(part.word)) && /^[\d.]+$/.test(x.join(""))) {
+    const context = shared(n.subject, o.subject).length;
+    if (context === 0) return undefined;
+    if (context < 2) return { verdict: "review", reason: `change statement: ${what}; the memories share little else` };
+  }
   if (y.length > 0 && y.every((k) => said.has(k)))
     return { verdict: "review", reason: `change statement: ${what}; this memory names both` };
   return { verdict: "supersede", reason: `change statement: ${what}` };
@@ -132,9 +144,10 @@ function obsoleteNamed(
 function reassigned(
   statement: Extract<ChangeStatement, { kind: "reassigned" }>,
   said: Set<string>,
-  o: StatementTokens,
+  tokens: { o: StatementTokens; n: StatementTokens },
   older: string,
 ): Judgement | undefined {
+  const { o, n } = tokens;
   const olderStatements = analysed(older).changes;
   const subject = phraseStems(statement.subject);
   const y = missing(new Set(keyTokens(statement.replacement, true)), new Set(subject));
@@ -156,12 +169,34 @@ function reassigned(
     return { verdict: "supersede", reason: `change statement: ${what} (was ${own})` };
   const others = missing(o.subject, new Set(subject));
   if (others.length > 6) return undefined;
-  return others.length <= 3 && assigns(older, statement.subject)
-    ? { verdict: "supersede", reason: `change statement: ${what}` }
+  if (others.length <= 3 && assigns(older, statement.subject))
+    return { verdict: "supersede", reason: `change statement: ${what}` };
+  // "notes-cli was ported to Bun" changes one thing about notes-cli; a memory about its config file
+  // is about another thing of it. Only one that says something of the same sort is worth a person's
+  // look: it shares another word with the newer memory, or names a tool of Y's kind ("the database
+  // runs on MySQL 8" / "the database is now Postgres 16").
+  const sameSort =
+    others.some((word) => n.subject.has(word)) ||
+    phraseStems(statement.replacement).some((tool) => others.some((word) => oneKindOfTool(word, tool, stem)));
+  return !sameSort
+    ? undefined
     : {
         verdict: "review",
         reason: `change statement: ${what}; this memory mentions "${statement.subject}" among other things`,
       };
+}
+
+/**
+ * Whether the text negates what it says of X: a clause naming X holds a negation ("never use npm to
+ * publish", "npm is not used"). A negation elsewhere is about something else ("format with Prettier
+ * (single quotes, no semicolons)"): parenthetical remarks are clauses of their own. A text that does
+ * not name X whole is read as a whole.
+ */
+function negatedAbout(text: string, parts: KeyPart[]): boolean {
+  const naming = clauses(text.replace(/\s*\(([^()]*)\)/g, "; $1; ")).filter((clause) =>
+    parts.some((part) => namesWhole(clause, part)),
+  );
+  return naming.length > 0 ? naming.some((clause) => analysed(clause).tokens.negated) : analysed(text).tokens.negated;
 }
 
 /**

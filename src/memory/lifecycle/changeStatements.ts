@@ -33,10 +33,10 @@ const obsolete = (x: string | undefined, y?: string): ChangeStatement | undefine
   x ? { kind: "obsolete", obsolete: x, ...(y ? { replacement: y } : {}) } : undefined;
 
 const PATTERNS: readonly Pattern[] = [
-  // "moved/migrated/switched (the build) from X to Y", "went from X to Y"
+  // "moved/migrated/switched (the build) from X to Y", "went from X to Y", "raised the MSRV from 1.70 to 1.80"
   {
     re: new RegExp(
-      String.raw`\b(?:moved|moving|migrated|migrating|switched|switching|changed|converted|ported|transitioned|upgraded|downgraded|went|going)\s+(?:over\s+)?(?:\S+\s+){0,3}?from\s+${PHRASE}\s+(?:over\s+)?(?:to|onto|into)\s+${PHRASE}${END}`,
+      String.raw`\b(?:moved|moving|migrated|migrating|switched|switching|changed|converted|ported|transitioned|upgraded|downgraded|went|going|raised|bumped|increased|decreased|lowered|reduced)\s+(?:over\s+)?(?:\S+\s+){0,3}?from\s+${PHRASE}\s+(?:over\s+)?(?:to|onto|into)\s+${PHRASE}${END}`,
       "i",
     ),
     read: (m) => obsolete(m[1], m[2]),
@@ -121,11 +121,11 @@ const PATTERNS: readonly Pattern[] = [
     read: (m) =>
       m[1] && m[2] && !/\bfrom\b/i.test(m[1]) ? { kind: "reassigned", subject: m[1], replacement: m[2] } : undefined,
   },
-  // "X is now Y", "X now uses Y", "X now runs on Y"
+  // "X is now Y", "X now uses Y", "X now runs on / with Y", "X now goes through Y"
   {
     leads: true,
     re: new RegExp(
-      String.raw`${PHRASE_BEFORE}\s+(?:(?:is|are)\s+now|now\s+(?:is|are|uses?|runs?\s+on|lives?\s+in|listens?\s+on|points?\s+to|defaults?\s+to))\s+${PHRASE}${END}`,
+      String.raw`${PHRASE_BEFORE}\s+(?:(?:is|are)\s+now|now\s+(?:is|are|uses?|runs?\s+(?:on|with|through|via)|builds?\s+with|deploys?\s+(?:to|with|through|via)|goe?s?\s+through|lives?\s+in|listens?\s+on|points?\s+to|defaults?\s+to))\s+${PHRASE}${END}`,
       "i",
     ),
     read: (m) => (m[1] && m[2] ? { kind: "reassigned", subject: m[1], replacement: m[2] } : undefined),

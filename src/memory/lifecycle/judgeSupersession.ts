@@ -5,6 +5,7 @@ import type { Judgement } from "./judgement.js";
 import { polarityFlipped } from "./polarityFlip.js";
 import { toolSwapped } from "./toolSwap.js";
 import { valueChanged } from "./valueChange.js";
+import { versionBumped } from "./versionBump.js";
 
 export type { Judgement } from "./judgement.js";
 
@@ -23,24 +24,42 @@ export function isNewer(a: Dated, b: Dated): boolean {
 }
 
 /**
- * Whether the newer statement replaces the older one, by four detectors that need no model, tried in
- * order: a change of value in an otherwise identical statement (the most precise); a statement of
- * change naming what the older one presents as current; the same action, negated in a clause of one
- * of the two; one tool swapped for another of its kind. Undefined when none applies: a pair that
- * shares a word or two is not about the same subject, and two numbered things of one kind ("service
- * 3", "service 5") are two subjects.
+ * Whether the newer statement replaces the older one, by five detectors that need no model, tried in
+ * order (the first sure one decides, else the first half-sure one): a change of value in an otherwise
+ * identical statement (the most precise); a statement of change naming what the older one presents as
+ * current; the same named tool at another version; the same action, negated in a clause of one of the
+ * two; one tool swapped for another of its kind. Undefined when none applies: a pair that shares a
+ * word or two is not about the same subject, and two numbered things of one kind ("service 3",
+ * "service 5") are two subjects.
  */
 export function judgeSupersession(newer: string, older: string): Judgement | undefined {
   // "Service 3 ..." against "Service 5 ...": statements about two things of a kind, however alike.
   if (namesOtherNumberedThing(analysed(newer).names, analysed(older).names)) return undefined;
   const n = analysed(newer).tokens;
   const o = analysed(older).tokens;
-  const flips = analysed(newer).clauses.flatMap((a) => analysed(older).clauses.map((b) => polarityFlipped(a, b)));
-  return (
-    valueChanged(n, o) ??
-    changed(newer, older, o) ??
-    flips.find((j) => j?.verdict === "supersede") ??
-    flips.find((j) => j !== undefined) ??
-    toolSwapped(n, o, { newer, older })
-  );
+  const flips = () => analysed(newer).clauses.flatMap((a) => analysed(older).clauses.map((b) => polarityFlipped(a, b)));
+  const detectors: (() => Judgement | undefined)[] = [
+    () => valueChanged(n, o),
+    () => changed(newer, older, o),
+    () =>
+      versionBumped(
+        { text: newer, tokens: n, versions: analysed(newer).versions },
+        { tokens: o, versions: analysed(older).versions },
+      ),
+    () => {
+      const all = flips();
+      return all.find((j) => j?.verdict === "supersede") ?? all.find((j) => j !== undefined);
+    },
+    () => toolSwapped(n, o, { newer, older }),
+  ];
+  // One detector's evidence is enough to apply: a half-sure reading by an earlier one does not stop a
+  // sure reading by a later one ("Expo SDK 50" -> "52" is more than a value change in one sentence,
+  // and exactly a version change).
+  let review: Judgement | undefined;
+  for (const detect of detectors) {
+    const judgement = detect();
+    if (judgement?.verdict === "supersede") return judgement;
+    review ??= judgement;
+  }
+  return review;
 }

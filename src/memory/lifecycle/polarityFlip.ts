@@ -12,6 +12,9 @@ export function polarityFlipped(newer: string, older: string): Judgement | undef
   const n = analysed(newer).tokens;
   const o = analysed(older).tokens;
   if (n.negated === o.negated) return undefined;
+  // "The clusters do not run Kubernetes 1.30 yet" says nothing against "they run 1.29": each names a
+  // value the other lacks, so the negated action is not the other's.
+  if (missing(n.values, o.values).length > 0 && missing(o.values, n.values).length > 0) return undefined;
   const both = shared(n.subject, o.subject);
   if (both.length < 2) return undefined;
   const differing = missing(n.subject, o.subject).length + missing(o.subject, n.subject).length;

@@ -31,9 +31,7 @@ export interface RaisedFlag {
 
 export interface ReviseReport {
   superseded: Supersession[];
-  /** Review rows written for pairs the detectors were not sure enough to apply. */
-  reviews: number;
-  /** The same rows, for a door to say which memories a person should look at. */
+  /** Review rows written for pairs the detectors were not sure enough to apply, for a door to say which memories a person should look at. */
   flagged: RaisedFlag[];
 }
 
@@ -48,7 +46,7 @@ export interface ReviseReport {
 export function reviseMemories(store: MemoryStore, ids: number[], options: { mode?: ReviseMode } = {}): ReviseReport {
   const mode = options.mode ?? "apply";
   const { storage } = store;
-  const report: ReviseReport = { superseded: [], reviews: 0, flagged: [] };
+  const report: ReviseReport = { superseded: [], flagged: [] };
   const memories = ids
     .map((id) => storage.memories.get(id))
     .filter((m): m is MemoryRecord => m !== undefined && m.deletedAt === null)
@@ -73,10 +71,7 @@ export function reviseMemories(store: MemoryStore, ids: number[], options: { mod
       }
       const reason = judgement.verdict === "supersede" ? `would supersede: ${judgement.reason}` : judgement.reason;
       const flag = flagOnce(store, { memoryId: older.id, relatedId: newer.id, reason });
-      if (flag !== undefined) {
-        report.reviews++;
-        report.flagged.push({ flag, memoryId: older.id, relatedId: newer.id, reason });
-      }
+      if (flag !== undefined) report.flagged.push({ flag, memoryId: older.id, relatedId: newer.id, reason });
     }
   }
   return report;

@@ -40,7 +40,7 @@ export interface ReviseJobsReport extends ReviseReport {
 export async function runReviseJobs(options: ReviseJobsOptions): Promise<ReviseJobsReport> {
   const { store } = options;
   const { jobs } = store.storage;
-  const report: ReviseJobsReport = { superseded: [], reviews: 0, flagged: [], done: 0, warnings: [] };
+  const report: ReviseJobsReport = { superseded: [], flagged: [], done: 0, warnings: [] };
   const keys = options.ids?.map(String);
   const maxJobs = options.maxJobs ?? Number.MAX_SAFE_INTEGER;
   while (report.done < maxJobs) {
@@ -56,7 +56,6 @@ export async function runReviseJobs(options: ReviseJobsOptions): Promise<ReviseJ
       }
       for (const lease of leases) jobs.succeed(lease);
       report.superseded.push(...revised.superseded);
-      report.reviews += revised.reviews;
       report.flagged.push(...revised.flagged);
       report.done += leases.length;
     } catch (error) {

@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { sameVersion, versionedNames, versionsChanged } from "../../src/text/versionedNames.js";
+
+const read = (text: string) => Object.fromEntries([...versionedNames(text)].map(([name, v]) => [name, [...v]]));
+
+describe("versioned names", () => {
+  it("reads a name written as one with the version after it", () => {
+    expect(read("field-app is on Expo SDK 50 with React Native 0.73.")).toEqual({
+      "expo sdk": ["50"],
+      "react native": ["0.73"],
+    });
+    expect(read("We use Redis version 7, iOS 15.1+ and React Router v6")).toEqual({
+      redis: ["7"],
+      ios: ["15.1"],
+      "react router": ["6"],
+    });
+    expect(read("Both EKS clusters run Kubernetes 1.27.")).toEqual({ kubernetes: ["1.27"] });
+  });
+
+  it("leaves out dates, numbered things, quantities, lower-case words and a sentence's first word", () => {
+    expect(read("The release moved to March 10; Service 3 listens on port 4003")).toEqual({});
+    expect(read("Wait 30 seconds. Use 4 workers. Node 18 was used; it runs with Postgres 20 connections")).toEqual({});
+    expect(read("retry 3 times, then run node 20")).toEqual({});
+    // With a dot the number is plainly a version, even first.
+    expect(read("Python 3.12 is required")).toEqual({ python: ["3.12"] });
+  });
+
+  it("treats a release of a version as that version", () => {
+    expect(sameVersion("1.23", "1.23.0")).toBe(true);
+    expect(sameVersion("18", "18.19")).toBe(true);
+    expect(sameVersion("1.2", "1.23")).toBe(false);
+    const changed = versionsChanged(versionedNames("go.mod says Go 1.23.0"), versionedNames("It builds with Go 1.23"));
+    expect(changed).toEqual([]);
+    expect(versionsChanged(versionedNames("The app runs Node 22"), versionedNames("The app runs Node 18.19"))).toEqual([
+      { name: "node", from: ["18.19"], to: ["22"] },
+    ]);
+  });
+});
