@@ -227,9 +227,7 @@ export class Cairn {
       memoriesRoot: this.paths.memories,
       cwd,
       tokenLimit: this.config.memories.summaryInjectionTokenLimit,
-      remembered: storeExists
-        ? { read: (request) => rememberedFrom(this.storage.memories, request), limit }
-        : undefined,
+      remembered: storeExists ? { read: (request) => rememberedFrom(this.storage, request), limit } : undefined,
     });
   }
 

@@ -102,6 +102,14 @@ export interface RecallResult {
   transcript?: ExpandedTranscript;
   /** With `includeSuperseded`: what this memory replaced, newest first (never ranked, never counted in k). */
   superseded?: SupersededMemory[];
+  /** An open review flag says a newer live memory may replace this one: which, and the flag a person decides. */
+  doubted?: Doubt;
+}
+
+/** A memory a review flag doubts: the newer live memory that may replace it, and the flag. */
+export interface Doubt {
+  newer: number;
+  flag: number;
 }
 
 /** A session's stored transcript, joined into a recall result by `expand`. */

@@ -94,8 +94,10 @@ export function buildInjection(options: {
     name: workspace.name,
     remembered: {
       scopes,
-      project: read && rememberedSource(read.project, `Remembered for this project (${singleLine(workspace.name)})`),
-      global: read && rememberedSource(read.global, "Remembered for every project (global)"),
+      project:
+        read &&
+        rememberedSource(read.project, `Remembered for this project (${singleLine(workspace.name)})`, read.doubted),
+      global: read && rememberedSource(read.global, "Remembered for every project (global)", read.doubted),
       more: { project: read?.project.more ?? false, global: read?.global.more ?? false },
     },
     warnings,

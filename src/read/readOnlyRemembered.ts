@@ -15,7 +15,7 @@ export function readOnlyRemembered(databasePath: string): ReadRemembered {
   return (request) => {
     const storage = Storage.openReadOnly(databasePath, { busyTimeoutMs: BUSY_TIMEOUT_MS });
     try {
-      return rememberedFrom(storage.memories, request);
+      return rememberedFrom(storage, request);
     } finally {
       storage.close();
     }

@@ -1,5 +1,7 @@
 import { isNewer } from "../memory/lifecycle/judgeSupersession.js";
+import type { Doubt } from "../memory/types.js";
 import type { MemoryRepo } from "../store/contracts/memories.js";
+import type { ReviewRepo } from "../store/contracts/reviews.js";
 import type { MemoryRecord } from "../store/types/memoryRecord.js";
 
 /** Which scopes a session's injection lists remembered memories of, and how many per group. */
@@ -20,6 +22,12 @@ export interface RememberedGroup {
 export interface RememberedRead {
   project: RememberedGroup;
   global: RememberedGroup;
+  /**
+   * Listed memories a review flag says a newer live memory may have replaced (a pair the detectors
+   * were not sure of): memory id -> the newer memory's id and the flag's. Injection marks them, so an
+   * agent does not take an old statement at its word next to its likely replacement.
+   */
+  doubted: ReadonlyMap<number, Doubt>;
 }
 
 /** Reads the remembered memories of a request; throws when the store cannot be read. */
@@ -30,15 +38,22 @@ export type ReadRemembered = (request: RememberedRequest) => RememberedRead;
  * not written by the fact pipeline, whose memories reach injection through the phase-2 summaries.
  */
 export function rememberedFrom(
-  memories: Pick<MemoryRepo, "newestRemembered">,
+  storage: { memories: Pick<MemoryRepo, "newestRemembered">; reviews: Pick<ReviewRepo, "openAgainstLive"> },
   request: RememberedRequest,
 ): RememberedRead {
   const group = (scopes: string[]): RememberedGroup => {
-    const found = [...new Set(scopes)].flatMap((scope) => memories.newestRemembered(scope, request.limit + 1));
+    const found = [...new Set(scopes)].flatMap((scope) => storage.memories.newestRemembered(scope, request.limit + 1));
     found.sort((a, b) => (isNewer(a, b) ? -1 : 1));
     return { memories: found.slice(0, request.limit), more: found.length > request.limit };
   };
-  return { project: group(request.project), global: group(request.global) };
+  const project = group(request.project);
+  const global = group(request.global);
+  const listed = [...project.memories, ...global.memories].map((memory) => memory.id);
+  return { project, global, doubted: doubtsOf(storage.reviews, listed) };
+}
+
+function doubtsOf(reviews: Pick<ReviewRepo, "openAgainstLive">, listed: number[]): Map<number, Doubt> {
+  return new Map(reviews.openAgainstLive(listed).map((c) => [c.memoryId, { newer: c.relatedId, flag: c.flag }]));
 }
 
 /** When the memory was said, else when it was stored: the order remembered memories are listed in. */

@@ -1,3 +1,4 @@
+import type { Doubt } from "../memory/types.js";
 import type { MemoryRecord } from "../store/types/memoryRecord.js";
 import type { SummarySource } from "./fitInjection.js";
 import { singleLine } from "./quoteMemory.js";
@@ -14,11 +15,19 @@ const FIND_THE_REST = "cairn recall (or the cairn MCP recall tool) finds the res
 
 /**
  * A group of remembered memories as a source to fit: one neutralized line per memory, newest first,
- * `- #<id> (<date>[, <type>]) <text>`, and a last line saying so when older ones were left out.
+ * `- #<id> (<date>[, <type>]) <text>`, a doubted one ending in a pointer to its likely replacement,
+ * and a last line saying so when older ones were left out.
  */
-export function rememberedSource(group: RememberedGroup, title: string): SummarySource | undefined {
+export function rememberedSource(
+  group: RememberedGroup,
+  title: string,
+  doubted: ReadonlyMap<number, Doubt> = new Map(),
+): SummarySource | undefined {
   if (group.memories.length === 0) return undefined;
-  const lines = group.memories.map(rememberedLine);
+  const lines = group.memories.map((memory) => {
+    const doubt = doubted.get(memory.id);
+    return doubt ? `${rememberedLine(memory)} ${doubtMark(doubt)}` : rememberedLine(memory);
+  });
   if (group.more) lines.push(`[only the ${group.memories.length} newest are listed; recall finds older ones]`);
   return { title, url: "", rest: FIND_THE_REST, text: lines.join("\n") };
 }
@@ -26,6 +35,11 @@ export function rememberedSource(group: RememberedGroup, title: string): Summary
 export function rememberedLine(memory: Pick<MemoryRecord, "id" | "type" | "content" | "occurredAt" | "createdAt">) {
   const type = memory.type === "fact" ? "" : `, ${singleLine(memory.type, 40)}`;
   return `${REMEMBERED_LINE_START}${memory.id} (${dayOf(saidAt(memory))}${type}) ${singleLine(memory.content, MAX_MEMORY_CHARS)}`;
+}
+
+/** What a doubted memory's line ends with: which memory may have replaced it, and where a person decides. */
+export function doubtMark(doubt: Doubt): string {
+  return `[may be out of date: #${doubt.newer} is newer (review flag #${doubt.flag})]`;
 }
 
 /** How many memories `text` (a source's text) lists on lines kept whole within its first `keptChars`. */

@@ -35,6 +35,7 @@ export function createRecall(options: CreateRecallOptions): (request: RecallRequ
     vectorIndex: storage.vectors,
     graph: storage.graph,
     transcripts: storage.transcripts,
+    reviews: storage.reviews,
     provider: options.provider,
     config: options.config,
     clock,

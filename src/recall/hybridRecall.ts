@@ -85,6 +85,11 @@ export async function hybridRecall(
       if (chain) result.superseded = chain;
     }
   }
+  // A pair the detectors were not sure of is still open: the agent hears which result may be outdated.
+  for (const conflict of deps.reviews.openAgainstLive(results.map((r) => r.id))) {
+    const result = results.find((r) => r.id === conflict.memoryId);
+    if (result) result.doubted = { newer: conflict.relatedId, flag: conflict.flag };
+  }
   timer.lap("hydrate");
   return { results, timings: timer.done(), warnings };
 }

@@ -3,6 +3,7 @@ import type { EmbeddingProvider } from "../providers/embeddings/types.js";
 import type { EmbeddingRepo } from "../store/contracts/embeddings.js";
 import type { GraphRepo } from "../store/contracts/graph.js";
 import type { MemoryRepo } from "../store/contracts/memories.js";
+import type { ReviewRepo } from "../store/contracts/reviews.js";
 import type { TranscriptRepo } from "../store/contracts/transcripts.js";
 import type { VectorIndexRepo } from "../store/contracts/vectors.js";
 import type { SearchRepository } from "../store/repositories/searchRepository.js";
@@ -17,6 +18,8 @@ export interface RecallDeps {
   vectorIndex: VectorIndexRepo;
   graph: GraphRepo;
   transcripts: TranscriptRepo;
+  /** Open review flags: a result a flag doubts says so. */
+  reviews: Pick<ReviewRepo, "openAgainstLive">;
   provider: EmbeddingProvider;
   config: RecallConfig;
   clock: Clock;

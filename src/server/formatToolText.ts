@@ -19,6 +19,10 @@ export function formatRecall(query: string, response: RecallResponse): string {
       `${index + 1}. [score ${result.score.toFixed(2)}, ${result.type}, scope ${result.scope}, id ${result.id}${ref}${source}]`,
       ...result.content.split("\n").map((line) => `> ${line}`),
     );
+    if (result.doubted)
+      lines.push(
+        `   may be out of date: id ${result.doubted.newer} is newer and may replace it (open review flag ${result.doubted.flag})`,
+      );
     for (const item of result.evidence ?? []) lines.push(`   evidence #${item.seq} ${item.role}: ${item.text}`);
     if (result.transcript) lines.push(...transcriptLines(result.transcript, shownTranscripts));
     for (const old of result.superseded ?? []) {

@@ -24,6 +24,9 @@ const NOT_NAMES: ReadonlySet<string> = new Set([
   ..."jan feb mar apr jun jul aug sep sept oct nov dec".split(" "),
   ..."monday tuesday wednesday thursday friday saturday sunday q1 q2 q3 q4 fy".split(" "),
   ..."http https status code exit error errno port".split(" "),
+  // Words that number a release of the project itself: "Release 2.4.0 shipped on May 3" and "Release
+  // 2.3.0 shipped ..." are two events, not one tool that moved on.
+  ..."release releases version versions build tag patch hotfix update upgrade milestone sprint rc beta alpha".split(" "),
 ]);
 
 /** Words after a number that make it a quantity, not a version. */

@@ -232,6 +232,10 @@ describe("the same tool at another version (e)", () => {
     ).not.toMatch(/version/);
   });
 
+  it("reads two releases of the project as two events, not a tool that moved on", () => {
+    expect(verdict("Release 2.4.0 shipped on May 3", "Release 2.3.0 shipped on April 2")).toBeUndefined();
+  });
+
   it("leaves alone a negated statement", () => {
     expect(
       verdict("The EKS clusters do not run Kubernetes 1.30 yet", "The EKS clusters run Kubernetes 1.29"),
@@ -240,6 +244,15 @@ describe("the same tool at another version (e)", () => {
 });
 
 describe("value change (b)", () => {
+  it("reads records of two dated occasions as two facts; a date moved alone stays a change", () => {
+    expect(
+      verdict("The staging deploy took 14 minutes on 2026-05-02", "The staging deploy took 9 minutes on 2026-04-20"),
+    ).toBeUndefined();
+    expect(
+      verdict("The launch review is set for 2026-05-12 in room B", "The launch review is set for 2026-05-05 in room B"),
+    ).toBe("supersede");
+  });
+
   it.each([
     ["The API listens on port 8080", "The API listens on port 3000", "value change: 3000 -> 8080"],
     ["The API now listens on port 8080 locally", "The API listens on port 3000 locally", "value change: 3000 -> 8080"],

@@ -79,6 +79,32 @@ describe("remembered memories in the injected block", () => {
     ]);
   });
 
+  it("marks an older statement a review flag doubts, pointing to the newer one, until a person decides", async () => {
+    const [old] = await remember([
+      { content: "The database runs on MySQL 8 in docker-compose", occurredAt: "2026-05-01" },
+    ]);
+    const [now] = await remember([{ content: "The database is now Postgres 16", occurredAt: "2026-06-10" }]);
+    expect(now!.flagged).toEqual([expect.objectContaining({ with: old!.id })]);
+    const flag = now!.flagged![0]!.flag;
+    const lines = projectLines((await inject()).text);
+    expect(lines).toEqual([
+      `- #${now!.id} (2026-06-10) The database is now Postgres 16`,
+      `- #${old!.id} (2026-05-01) The database runs on MySQL 8 in docker-compose [may be out of date: #${now!.id} is newer (review flag #${flag})]`,
+    ]);
+    // The start hook reads the store read-only through the same path.
+    expect((await claudeCodeStart(temp)).context).toContain(`[may be out of date: #${now!.id} is newer`);
+    // Kept by a person: the flag is resolved and the mark goes.
+    const cairn = new Cairn({ home: temp.home, env: temp.env });
+    try {
+      await cairn.resolveReview({ flag, action: "keep" });
+    } finally {
+      cairn.close();
+    }
+    expect(projectLines((await inject()).text)[1]).toBe(
+      `- #${old!.id} (2026-05-01) The database runs on MySQL 8 in docker-compose`,
+    );
+  });
+
   it("leaves out memories the fact pipeline extracted: they reach injection through the summaries", async () => {
     const cairn = new Cairn({ home: temp.home, env: temp.env });
     try {

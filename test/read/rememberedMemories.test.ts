@@ -26,7 +26,7 @@ describe("the remembered memories of a session's scopes", () => {
     await write("Reply in English", "global");
     await write("Unrelated project's rule", "path:/work/other");
 
-    const read = rememberedFrom(store.storage.memories, {
+    const read = rememberedFrom(store.storage, {
       project: ["path:/work/app", "git:example.com/acme/app"],
       global: ["global"],
       limit: 10,
@@ -36,7 +36,7 @@ describe("the remembered memories of a session's scopes", () => {
     expect(read.project.more).toBe(false);
     expect(read.global.memories.map((m) => m.content)).toEqual(["Reply in English"]);
 
-    const capped = rememberedFrom(store.storage.memories, {
+    const capped = rememberedFrom(store.storage, {
       project: ["path:/work/app", "git:example.com/acme/app"],
       global: ["global"],
       limit: 2,

@@ -270,6 +270,7 @@ describe("hybridRecall runs the stage list it is given", () => {
       vectorIndex: store.storage.vectors,
       graph: store.storage.graph,
       transcripts: store.storage.transcripts,
+      reviews: store.storage.reviews,
       provider: store.provider,
       config,
       clock: () => 0,

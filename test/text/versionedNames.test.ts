@@ -21,6 +21,7 @@ describe("versioned names", () => {
     expect(read("The release moved to March 10; Service 3 listens on port 4003")).toEqual({});
     expect(read("Wait 30 seconds. Use 4 workers. Node 18 was used; it runs with Postgres 20 connections")).toEqual({});
     expect(read("retry 3 times, then run node 20")).toEqual({});
+    expect(read("We cut Release 2.4.0 and tagged Version 3.1 last week")).toEqual({});
     // With a dot the number is plainly a version, even first.
     expect(read("Python 3.12 is required")).toEqual({ python: ["3.12"] });
   });

@@ -50,6 +50,10 @@ export function registerRecall(program: Command): void {
             `${result.score.toFixed(2)}  #${result.id} [${result.type}, ${shorten(result.scope, 40)}${source}]`,
           );
           printLine(`      ${shorten(result.content, 300)}`);
+          if (result.doubted)
+            printLine(
+              `        may be out of date: #${result.doubted.newer} is newer (review flag #${result.doubted.flag}; cairn memory review)`,
+            );
           for (const item of result.evidence ?? []) printLine(`        > ${item.role}: ${shorten(item.text, 200)}`);
           if (result.transcript)
             printLine(

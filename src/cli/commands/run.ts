@@ -112,7 +112,9 @@ function describeRevise(report: ReviseJobsReport): string | undefined {
       ? [`${report.superseded.length} older ${report.superseded.length === 1 ? "memory" : "memories"} superseded`]
       : []),
     ...(report.flagged.length > 0
-      ? [`${report.flagged.length} ${report.flagged.length === 1 ? "pair" : "pairs"} flagged for review (cairn memory review --all)`]
+      ? [
+          `${report.flagged.length} ${report.flagged.length === 1 ? "pair" : "pairs"} flagged for review (cairn memory review --all)`,
+        ]
       : []),
     ...report.warnings,
   ];

@@ -24,6 +24,9 @@ export function valueChanged(n: StatementTokens, o: StatementTokens): Judgement 
   // One slot changed is an update; several at once ("the worker runs Node 18 on port 3000" against "...
   // Node 20 on port 8080") may be two statements about different things, for a person to judge.
   const oneSlot = oldValues.length === 1 && newValues.length === 1;
+  // "The staging deploy took 9 minutes on 2026-04-20" / "... 14 minutes on 2026-05-02": records of two
+  // dated occasions, each still true. One date changed alone is a plan moved, and stays a change.
+  if (!oneSlot && oldValues.some(isDate) && newValues.some(isDate)) return undefined;
   if (oneSlot && ((differing === 0 && common >= 3) || (differing <= 1 && common >= 5)))
     return { verdict: "supersede", reason: what };
   // Half-sure from here on. Commands or messages that are wholly different ("Command that worked:
@@ -48,6 +51,11 @@ const FAILURE_STEMS: ReadonlySet<string> = new Set([
   "panick",
   "broke",
 ]);
+
+/** An ISO date or date-time as a value ("2026-05-02", "2026-05-02t10:00"). */
+function isDate(value: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}\b/.test(value);
+}
 
 /** Whether every value is a span of several words: a command, a quoted message. */
 function spans(values: string[]): boolean {

@@ -19,6 +19,13 @@ export interface ReviewFlag {
 export type NewReviewFlag = Pick<ReviewFlag, "memoryId" | "reason" | "detector"> &
   Partial<Pick<ReviewFlag, "relatedId" | "proposedContent">> & { now: number };
 
+/** An open flag as a reader sees it: the memory in question and the live memory it conflicts with. */
+export interface OpenConflict {
+  flag: number;
+  memoryId: number;
+  relatedId: number;
+}
+
 export const reviewResolutions = ["kept", "superseded", "forgotten"] as const;
 export type ReviewResolution = (typeof reviewResolutions)[number];
 
@@ -30,6 +37,11 @@ export interface ReviewRepo {
   open(options?: { scopes?: string[]; limit?: number }): ReviewFlag[];
   /** Whether a flag about `memoryId` against `relatedId` is still open (one indexed lookup). */
   hasOpen(memoryId: number, relatedId: number): boolean;
+  /**
+   * For each of `memoryIds` with an open flag against a memory that is still live, the earliest such
+   * flag: a reader should not take that memory at its word.
+   */
+  openAgainstLive(memoryIds: number[]): OpenConflict[];
   /** How many flags wait for a person, in every scope. */
   countOpen(): number;
   resolve(id: number, resolution: ReviewResolution, now: number): boolean;

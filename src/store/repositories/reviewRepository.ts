@@ -1,6 +1,6 @@
 import type { Database } from "better-sqlite3";
 import { guardOptional, guardText } from "../../redact/guard.js";
-import type { NewReviewFlag, ReviewFlag, ReviewRepo, ReviewResolution } from "../contracts/reviews.js";
+import type { NewReviewFlag, OpenConflict, ReviewFlag, ReviewRepo, ReviewResolution } from "../contracts/reviews.js";
 import { cached } from "../statements.js";
 
 interface ReviewRowDb {
@@ -70,6 +70,18 @@ export class ReviewRepository implements ReviewRepo {
          WHERE memory_id = ? AND related_id = ? AND resolved_at IS NULL LIMIT 1`,
     ).get(memoryId, relatedId);
     return row !== undefined;
+  }
+
+  openAgainstLive(memoryIds: number[]): OpenConflict[] {
+    if (memoryIds.length === 0) return [];
+    return cached(
+      this.db,
+      // SQLite takes the bare columns from the row MIN() picked: the earliest flag of each memory.
+      `SELECT MIN(r.id) AS flag, r.memory_id AS memoryId, r.related_id AS relatedId
+         FROM memory_reviews r JOIN memories m ON m.id = r.related_id
+         WHERE r.memory_id IN (SELECT value FROM json_each(?)) AND r.resolved_at IS NULL AND m.deleted_at IS NULL
+         GROUP BY r.memory_id`,
+    ).all(JSON.stringify(memoryIds)) as OpenConflict[];
   }
 
   countOpen(): number {
