@@ -26,7 +26,8 @@ const NOT_NAMES: ReadonlySet<string> = new Set([
   ..."http https status code exit error errno port".split(" "),
   // Words that number a release of the project itself: "Release 2.4.0 shipped on May 3" and "Release
   // 2.3.0 shipped ..." are two events, not one tool that moved on.
-  ..."release releases version versions build tag patch hotfix update upgrade milestone sprint rc beta alpha".split(" "),
+  ..."release releases version versions build tag patch hotfix".split(" "),
+  ..."update upgrade milestone sprint rc beta alpha".split(" "),
 ]);
 
 /** Words after a number that make it a quantity, not a version. */

@@ -1,3 +1,4 @@
+import { isNegated } from "../text/negation.js";
 import { isContentWordOrName, namedNumbers } from "../text/numberedNames.js";
 import { stem } from "../text/stem.js";
 import { words } from "../text/tokenize.js";
@@ -32,27 +33,6 @@ const MARKED = /\((?:replaced|withdrawn) on \d{4}-\d{2}-\d{2}\b/i;
 const COVERAGE = 0.8;
 /** Fewer content words than this: only a sentence containing the whole statement states it. */
 const MIN_STEMS = 3;
-
-/**
- * Negation flips what a sentence says about the same words ("always use npm" / "never use npm"):
- * a sentence whose polarity differs from the statement's does not state it.
- */
-const NEGATIONS = new Set([
-  "no",
-  "not",
-  "never",
-  "none",
-  "nor",
-  "cannot",
-  "anymore",
-  "without",
-  "dont",
-  "doesnt",
-  "didnt",
-  "isnt",
-  "wont",
-  "cant",
-]);
 
 interface Prepared {
   stale: StaleStatement;
@@ -267,10 +247,6 @@ function share(of: Set<string>, within: Set<string>): number {
   let hit = 0;
   for (const stem of of) if (within.has(stem)) hit += 1;
   return hit / of.size;
-}
-
-function isNegated(text: string): boolean {
-  return words(text).some((word) => NEGATIONS.has(word) || word.endsWith("n't"));
 }
 
 function normalize(text: string): string {

@@ -1,3 +1,4 @@
+import { isNegationWord } from "../../text/negation.js";
 import { stem } from "../../text/stem.js";
 import { isContentWord, words } from "../../text/tokenize.js";
 
@@ -30,34 +31,6 @@ const MARKER_WORDS: ReadonlySet<string> = new Set([
   "repository",
   "project",
   "codebase",
-]);
-
-/** Negation and refusal words: a statement holding one of them says its action is not (or no longer) done. */
-const NEGATIONS: ReadonlySet<string> = new Set([
-  "not",
-  "no",
-  "never",
-  "nor",
-  "cannot",
-  "without",
-  "avoid",
-  "stop",
-  "stopped",
-  "disable",
-  "disabled",
-  "forbid",
-  "forbidden",
-  "dont",
-  "doesnt",
-  "didnt",
-  "isnt",
-  "arent",
-  "wasnt",
-  "werent",
-  "wont",
-  "cant",
-  "shouldnt",
-  "mustnt",
 ]);
 
 /**
@@ -103,8 +76,8 @@ export function statementTokens(text: string): StatementTokens {
     }
     for (const word of words(token)) {
       const bare = word.replace(/'/g, "");
-      if (NEGATIONS.has(bare)) negated = true;
-      if (NEGATIONS.has(bare) || MARKER_WORDS.has(bare)) continue;
+      if (isNegationWord(word)) negated = true;
+      if (isNegationWord(word) || MARKER_WORDS.has(bare)) continue;
       const base = word.endsWith("'s") ? word.slice(0, -2) : bare;
       if (isContentWord(base)) subject.add(stem(base));
     }
@@ -117,7 +90,7 @@ export function phraseStems(phrase: string): string[] {
   const out: string[] = [];
   for (const word of words(phrase)) {
     const bare = word.replace(/'/g, "");
-    if (NEGATIONS.has(bare) || MARKER_WORDS.has(bare)) continue;
+    if (isNegationWord(word) || MARKER_WORDS.has(bare)) continue;
     const base = word.endsWith("'s") ? word.slice(0, -2) : bare;
     if (isContentWord(base)) out.push(stem(base));
   }

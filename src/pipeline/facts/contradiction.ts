@@ -1,3 +1,4 @@
+import { isNegationWord } from "../../text/negation.js";
 import { namesOtherNumberedThing } from "../../text/numberedNames.js";
 import { stem } from "../../text/stem.js";
 import { contentStems, words } from "../../text/tokenize.js";
@@ -7,40 +8,6 @@ export interface Contradiction {
   detector: "syntactic" | "semantic";
   reason: string;
 }
-
-/**
- * Words that turn a statement around. "n't" contractions are matched by suffix; "stop" and "avoid"
- * are here because coding instructions negate with them ("stop using X", "avoid X") as often as with "not".
- */
-const NEGATIONS = new Set([
-  "not",
-  "no",
-  "never",
-  "none",
-  "neither",
-  "nor",
-  "without",
-  "cannot",
-  "stop",
-  "stopped",
-  "stops",
-  "avoid",
-  "avoids",
-  "avoided",
-]);
-const CONTRACTED = new Set([
-  "dont",
-  "doesnt",
-  "didnt",
-  "isnt",
-  "wasnt",
-  "arent",
-  "werent",
-  "wont",
-  "cant",
-  "shouldnt",
-  "mustnt",
-]);
 
 /** Opposite settings and directions that keep a sentence's subject while reversing what it says. */
 const ANTONYMS: ReadonlyArray<readonly [string, string]> = [
@@ -91,7 +58,7 @@ function statementOf(text: string): Statement {
   if (!statement) {
     const all = words(text);
     statement = {
-      negated: all.some(isNegation),
+      negated: all.some(isNegationWord),
       content: new Set(contentStems(text)),
       stems: new Set(all.map((word) => stem(word.replace(/'/g, "")))),
     };
@@ -99,10 +66,6 @@ function statementOf(text: string): Statement {
     recent.set(text, statement);
   }
   return statement;
-}
-
-function isNegation(word: string): boolean {
-  return NEGATIONS.has(word) || word.endsWith("n't") || CONTRACTED.has(word);
 }
 
 /** Whether the text negates what it states. */
@@ -149,10 +112,11 @@ export function detectSyntacticContradiction(fact: string, stored: string): Cont
   const shared = sharedTokens(fact, stored);
   if (shared.length < 2) return null;
   const about = spelled(fact, shared);
+  // Opposite terms first: "disabled" is also a negation word, and the pair says more.
+  const pair = antonymPair(fact, stored);
+  if (pair) return { detector: "syntactic", reason: `opposite terms ${pair[0]} / ${pair[1]} (shared: ${about})` };
   if (hasNegation(fact) !== hasNegation(stored)) {
     return { detector: "syntactic", reason: `one statement negates the other (shared: ${about})` };
   }
-  const pair = antonymPair(fact, stored);
-  if (pair) return { detector: "syntactic", reason: `opposite terms ${pair[0]} / ${pair[1]} (shared: ${about})` };
   return null;
 }
