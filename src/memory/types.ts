@@ -1,5 +1,6 @@
 /** The memory service's public shapes. Imports only the store's record types and the request vocabulary: CLI, HTTP and MCP wiring depend on this file. */
 
+import type { Doubt } from "../store/contracts/reviews.js";
 import type { EvidenceItem, HistoryEvent, MemoryRecord, Provenance } from "../store/types/memoryRecord.js";
 
 export type { EvidenceItem, HistoryEvent, MemoryRecord, Provenance };
@@ -106,11 +107,7 @@ export interface RecallResult {
   doubted?: Doubt;
 }
 
-/** A memory a review flag doubts: the newer live memory that may replace it, and the flag. */
-export interface Doubt {
-  newer: number;
-  flag: number;
-}
+export type { Doubt } from "../store/contracts/reviews.js";
 
 /** A session's stored transcript, joined into a recall result by `expand`. */
 export interface ExpandedTranscript {

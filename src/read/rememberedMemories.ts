@@ -38,7 +38,7 @@ export type ReadRemembered = (request: RememberedRequest) => RememberedRead;
  * not written by the fact pipeline, whose memories reach injection through the phase-2 summaries.
  */
 export function rememberedFrom(
-  storage: { memories: Pick<MemoryRepo, "newestRemembered">; reviews: Pick<ReviewRepo, "openAgainstLive"> },
+  storage: { memories: Pick<MemoryRepo, "newestRemembered">; reviews: Pick<ReviewRepo, "doubtsAbout"> },
   request: RememberedRequest,
 ): RememberedRead {
   const group = (scopes: string[]): RememberedGroup => {
@@ -49,11 +49,7 @@ export function rememberedFrom(
   const project = group(request.project);
   const global = group(request.global);
   const listed = [...project.memories, ...global.memories].map((memory) => memory.id);
-  return { project, global, doubted: doubtsOf(storage.reviews, listed) };
-}
-
-function doubtsOf(reviews: Pick<ReviewRepo, "openAgainstLive">, listed: number[]): Map<number, Doubt> {
-  return new Map(reviews.openAgainstLive(listed).map((c) => [c.memoryId, { newer: c.relatedId, flag: c.flag }]));
+  return { project, global, doubted: storage.reviews.doubtsAbout(listed) };
 }
 
 /** When the memory was said, else when it was stored: the order remembered memories are listed in. */

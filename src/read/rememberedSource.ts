@@ -21,7 +21,7 @@ const FIND_THE_REST = "cairn recall (or the cairn MCP recall tool) finds the res
 export function rememberedSource(
   group: RememberedGroup,
   title: string,
-  doubted: ReadonlyMap<number, Doubt> = new Map(),
+  doubted: ReadonlyMap<number, Doubt>,
 ): SummarySource | undefined {
   if (group.memories.length === 0) return undefined;
   const lines = group.memories.map((memory) => {

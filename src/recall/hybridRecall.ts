@@ -86,9 +86,10 @@ export async function hybridRecall(
     }
   }
   // A pair the detectors were not sure of is still open: the agent hears which result may be outdated.
-  for (const conflict of deps.reviews.openAgainstLive(results.map((r) => r.id))) {
-    const result = results.find((r) => r.id === conflict.memoryId);
-    if (result) result.doubted = { newer: conflict.relatedId, flag: conflict.flag };
+  const doubts = deps.reviews.doubtsAbout(results.map((r) => r.id));
+  for (const result of results) {
+    const doubt = doubts.get(result.id);
+    if (doubt) result.doubted = doubt;
   }
   timer.lap("hydrate");
   return { results, timings: timer.done(), warnings };

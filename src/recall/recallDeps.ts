@@ -19,7 +19,7 @@ export interface RecallDeps {
   graph: GraphRepo;
   transcripts: TranscriptRepo;
   /** Open review flags: a result a flag doubts says so. */
-  reviews: Pick<ReviewRepo, "openAgainstLive">;
+  reviews: Pick<ReviewRepo, "doubtsAbout">;
   provider: EmbeddingProvider;
   config: RecallConfig;
   clock: Clock;

@@ -1,4 +1,5 @@
 import { isNumberedName } from "./numberedNames.js";
+import { statementSentences } from "./statementSentences.js";
 import { isContentWord } from "./tokenize.js";
 
 /**
@@ -39,7 +40,7 @@ export type VersionedNames = ReadonlyMap<string, ReadonlySet<string>>;
 
 export function versionedNames(text: string): VersionedNames {
   const out = new Map<string, Set<string>>();
-  for (const sentence of text.split(/(?<=[.!?;])\s+|\n+/)) {
+  for (const sentence of statementSentences(text)) {
     const raw = sentence.split(/\s+/).filter((token) => token.length > 0);
     const bare = raw.map((token) => token.replace(/^[("'`[{]+|[)"'`\]},;:!?]+$|\.+$/g, ""));
     bare.forEach((token, i) => {

@@ -1,3 +1,4 @@
+import { isNegated } from "../../text/negation.js";
 import { isNumberedName } from "../../text/numberedNames.js";
 import { stem } from "../../text/stem.js";
 import { oneKindOfTool } from "../../text/toolKinds.js";
@@ -80,12 +81,13 @@ function namesWhole(text: string, part: KeyPart): boolean {
 export function changed(newer: string, older: string, o: StatementTokens): Judgement | undefined {
   const said = mentionable(o);
   const olderStatements = analysed(older).changes;
+  const { tokens: n, changes } = analysed(newer);
   let review: Judgement | undefined;
-  for (const statement of analysed(newer).changes) {
+  for (const statement of changes) {
     const verdict =
       statement.kind === "obsolete"
-        ? obsoleteNamed(statement, { said, o, text: older, changes: olderStatements }, analysed(newer).tokens)
-        : reassigned(statement, said, { o, n: analysed(newer).tokens }, older);
+        ? obsoleteNamed(statement, { said, o, text: older, changes: olderStatements }, n)
+        : reassigned(statement, said, { o, n }, older);
     if (verdict?.verdict === "supersede") return verdict;
     review ??= verdict;
   }
@@ -196,7 +198,7 @@ function negatedAbout(text: string, parts: KeyPart[]): boolean {
   const naming = clauses(text.replace(/\s*\(([^()]*)\)/g, "; $1; ")).filter((clause) =>
     parts.some((part) => namesWhole(clause, part)),
   );
-  return naming.length > 0 ? naming.some((clause) => analysed(clause).tokens.negated) : analysed(text).tokens.negated;
+  return naming.length > 0 ? naming.some(isNegated) : isNegated(text);
 }
 
 /**

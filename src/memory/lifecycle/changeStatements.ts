@@ -1,3 +1,5 @@
+import { statementSentences } from "../../text/statementSentences.js";
+
 /**
  * What a statement of change says: "moved from X to Y", "replaced X with Y", "X is gone" make X
  * obsolete (and Y, when named, current); "X is now Y", "X was ported to Y" give the subject X a new
@@ -141,7 +143,7 @@ function clean(phrase: string | undefined): string | undefined {
 /** Every statement of change the text makes, in the order of the patterns. */
 export function changeStatements(text: string): ChangeStatement[] {
   const out: ChangeStatement[] = [];
-  for (const sentence of text.split(/(?<=[.!?;])\s+|\n+/)) {
+  for (const sentence of statementSentences(text)) {
     for (const { re, read, leads } of PATTERNS) {
       const match = sentence.match(re);
       const statement = match ? read(match) : undefined;

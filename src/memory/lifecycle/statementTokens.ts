@@ -34,6 +34,22 @@ const MARKER_WORDS: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * Stems of the words that report a failure seen ("failed with", "throws", "crashed", "breaks"): what
+ * follows is its output, and the statement is an incident, not a setting.
+ */
+export const FAILURE_STEMS: ReadonlySet<string> = new Set([
+  "fail",
+  "error",
+  "crash",
+  "throw",
+  "threw",
+  "panic",
+  "panick",
+  "broke",
+  "break",
+]);
+
+/**
  * A statement split for comparison. `subject` holds the stemmed content words that are not values;
  * `values` the literal values it states (numbers, versions, ports, paths, identifiers, quoted or
  * backticked commands), lower-cased as written.

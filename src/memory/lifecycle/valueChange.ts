@@ -1,5 +1,5 @@
 import type { Judgement } from "./judgement.js";
-import { missing, type StatementTokens, shared } from "./statementTokens.js";
+import { FAILURE_STEMS, missing, type StatementTokens, shared } from "./statementTokens.js";
 
 /**
  * Detector (b): the same sentence with other values ("the API listens on port 3000" -> "... 8080").
@@ -39,18 +39,6 @@ export function valueChanged(n: StatementTokens, o: StatementTokens): Judgement 
     return { verdict: "review", reason: `${what}; the statements differ a little more than a value` };
   return undefined;
 }
-
-/** Stems of the words that report a failure seen ("failed with", "throws", "crashed"): what follows is its output. */
-const FAILURE_STEMS: ReadonlySet<string> = new Set([
-  "fail",
-  "error",
-  "crash",
-  "throw",
-  "threw",
-  "panic",
-  "panick",
-  "broke",
-]);
 
 /** An ISO date or date-time as a value ("2026-05-02", "2026-05-02t10:00"). */
 function isDate(value: string): boolean {

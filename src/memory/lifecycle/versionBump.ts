@@ -2,11 +2,11 @@ import { stem } from "../../text/stem.js";
 import { words } from "../../text/tokenize.js";
 import { type VersionedNames, versionsChanged } from "../../text/versionedNames.js";
 import type { Judgement } from "./judgement.js";
-import { missing, type StatementTokens, shared } from "./statementTokens.js";
+import { FAILURE_STEMS, missing, type StatementTokens, shared } from "./statementTokens.js";
 
-/** Words of a newer text that make its version a plan or a failure seen, not the version in use. */
-const NOT_IN_USE =
-  /\b(?:will|plan(?:s|ned|ning)?|going\s+to|should|would|could|might|once|until|if|upgrading\s+to|try(?:ing)?|tried|fail(?:s|ed|ing)?|broke|breaks|crash(?:es|ed)?|error|beta|rc|preview)\b/i;
+/** Words of a newer text that make its version a plan or a prerelease, not the version in use. */
+const PLANNED =
+  /\b(?:will|plan(?:s|ned|ning)?|going\s+to|should|would|could|might|once|until|if|upgrading\s+to|try(?:ing)?|tried|beta|rc|preview)\b/i;
 
 /** At most this many other subject words, an older memory is a statement of the version itself. */
 const SHORT = 4;
@@ -37,7 +37,9 @@ export function versionBumped(
   if (common === 0) return undefined;
   const what = `version change: ${changes.map((c) => `${c.name} ${c.from.join("/")} -> ${c.to.join("/")}`).join(", ")}`;
   if (common < 2) return { verdict: "review", reason: `${what}; the memories share little else` };
-  if (NOT_IN_USE.test(newer.text))
+  // A failure seen on a version ("builds fail on Xcode 16") says nothing of the version in use.
+  const reportsFailure = [...newer.tokens.subject].some((word) => FAILURE_STEMS.has(word));
+  if (reportsFailure || PLANNED.test(newer.text))
     return { verdict: "review", reason: `${what}; the newer memory may not say the version is in use` };
   const aboutTheVersion = context.length <= SHORT || common * 2 >= context.length;
   return aboutTheVersion

@@ -19,11 +19,10 @@ export interface ReviewFlag {
 export type NewReviewFlag = Pick<ReviewFlag, "memoryId" | "reason" | "detector"> &
   Partial<Pick<ReviewFlag, "relatedId" | "proposedContent">> & { now: number };
 
-/** An open flag as a reader sees it: the memory in question and the live memory it conflicts with. */
-export interface OpenConflict {
+/** What a reader is told of a memory an open flag doubts: the newer live memory that may replace it, and the flag. */
+export interface Doubt {
+  newer: number;
   flag: number;
-  memoryId: number;
-  relatedId: number;
 }
 
 export const reviewResolutions = ["kept", "superseded", "forgotten"] as const;
@@ -38,10 +37,10 @@ export interface ReviewRepo {
   /** Whether a flag about `memoryId` against `relatedId` is still open (one indexed lookup). */
   hasOpen(memoryId: number, relatedId: number): boolean;
   /**
-   * For each of `memoryIds` with an open flag against a memory that is still live, the earliest such
+   * Each of `memoryIds` with an open flag against a memory that is still live, with the earliest such
    * flag: a reader should not take that memory at its word.
    */
-  openAgainstLive(memoryIds: number[]): OpenConflict[];
+  doubtsAbout(memoryIds: number[]): Map<number, Doubt>;
   /** How many flags wait for a person, in every scope. */
   countOpen(): number;
   resolve(id: number, resolution: ReviewResolution, now: number): boolean;

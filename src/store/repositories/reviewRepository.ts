@@ -1,6 +1,6 @@
 import type { Database } from "better-sqlite3";
 import { guardOptional, guardText } from "../../redact/guard.js";
-import type { NewReviewFlag, OpenConflict, ReviewFlag, ReviewRepo, ReviewResolution } from "../contracts/reviews.js";
+import type { Doubt, NewReviewFlag, ReviewFlag, ReviewRepo, ReviewResolution } from "../contracts/reviews.js";
 import { cached } from "../statements.js";
 
 interface ReviewRowDb {
@@ -72,16 +72,17 @@ export class ReviewRepository implements ReviewRepo {
     return row !== undefined;
   }
 
-  openAgainstLive(memoryIds: number[]): OpenConflict[] {
-    if (memoryIds.length === 0) return [];
-    return cached(
+  doubtsAbout(memoryIds: number[]): Map<number, Doubt> {
+    if (memoryIds.length === 0) return new Map();
+    const rows = cached(
       this.db,
       // SQLite takes the bare columns from the row MIN() picked: the earliest flag of each memory.
-      `SELECT MIN(r.id) AS flag, r.memory_id AS memoryId, r.related_id AS relatedId
+      `SELECT MIN(r.id) AS flag, r.memory_id AS memoryId, r.related_id AS newer
          FROM memory_reviews r JOIN memories m ON m.id = r.related_id
          WHERE r.memory_id IN (SELECT value FROM json_each(?)) AND r.resolved_at IS NULL AND m.deleted_at IS NULL
          GROUP BY r.memory_id`,
-    ).all(JSON.stringify(memoryIds)) as OpenConflict[];
+    ).all(JSON.stringify(memoryIds)) as Array<Doubt & { memoryId: number }>;
+    return new Map(rows.map(({ memoryId, newer, flag }) => [memoryId, { newer, flag }]));
   }
 
   countOpen(): number {
