@@ -5,6 +5,7 @@ import BetterSqlite3, { type Database } from "better-sqlite3";
 import { CairnError, errorMessage } from "../util/errors.js";
 import { migrate } from "./migrate.js";
 import { migrations } from "./migrations/index.js";
+import { BUSY_RETRY_MS, retryBusy } from "./retryBusy.js";
 import { damagedStoreError, isMarkedDamaged, storeFaultOf } from "./storeFault.js";
 
 export interface OpenedDatabase {
@@ -23,8 +24,8 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
   let db: Database;
   try {
     db = new BetterSqlite3(path, { readonly: options.readonly ?? false });
-    db.pragma("busy_timeout = 10000");
-    if (!options.readonly) db.pragma("journal_mode = WAL");
+    db.pragma(`busy_timeout = ${BUSY_RETRY_MS}`);
+    if (!options.readonly) retryBusy(() => db.pragma("journal_mode = WAL"));
     db.pragma("synchronous = NORMAL");
     db.pragma("cache_size = -32000");
     // Statement and savepoint journals (every multi-row insert and every file's savepoint in a scan
