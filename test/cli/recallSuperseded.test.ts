@@ -26,7 +26,7 @@ describe("cairn recall --include-superseded", () => {
     const text = runCli([...args, "--include-superseded"], { env });
     expect(text.status, text.stderr).toBe(0);
     expect(text.stdout).toMatch(
-      new RegExp(`superseded \\d{4}-\\d{2}-\\d{2} by #${current!.id}: The dev server listens on port 3000`),
+      new RegExp(`#${old!.id} superseded \\d{4}-\\d{2}-\\d{2} by #${current!.id}: The dev server listens on port 3000`),
     );
     const json = JSON.parse(runCli([...args, "--include-superseded", "--json"], { env }).stdout) as {
       results: Array<{ id: number; superseded?: Array<{ id: number; supersededBy: number }> }>;

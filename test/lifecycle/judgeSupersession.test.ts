@@ -36,6 +36,11 @@ describe("change statements (a)", () => {
       "web-dashboard replaced ESLint and Prettier with Biome",
       "Lint with `pnpm lint` (ESLint flat config) and format with Prettier (single quotes, no semicolons).",
     ],
+    // A contrast set off by a comma negates the thing it names, not the rest of the clause.
+    ["We switched from pnpm to bun", "Use pnpm, not npm, in this repo"],
+    // A replacement for one use replaces a memory of that use; a time is no use.
+    ["Replaced Redis with Postgres for the job queue", "Background jobs are queued in Redis with BullMQ"],
+    ["We moved from npm to pnpm for good", "Always use npm"],
     // A number raised, where both memories say what the number is.
     [
       "MSRV was raised from 1.70 to 1.80; rust-version in Cargo.toml and the msrv job must agree",
@@ -84,6 +89,7 @@ describe("change statements (a)", () => {
     // The older one does not present X as current: it already says X is gone, or forbids it.
     ["We moved from npm to pnpm", "We dropped npm for good"],
     ["We moved from npm to pnpm", "Never use npm to publish"],
+    ["We dropped npm", "Use pnpm, not npm, in this repo"],
     // It names only part of a many-word thing.
     ["We moved away from yarn workspaces", "Run yarn build before deploying"],
     // Different subjects sharing one word.
@@ -127,6 +133,48 @@ describe("change statements (a)", () => {
     });
   });
 
+  it("asks a person when the replacement is for one use and the older memory may be about another", () => {
+    expect(
+      judgeSupersession("Replaced Redis with Postgres for the job queue", "Redis also holds the rate-limit counters"),
+    ).toEqual({
+      verdict: "review",
+      reason:
+        'change statement: "Redis" replaced by "Postgres" for the job queue; this memory may be about another use of it',
+    });
+    expect(verdict("We replaced Moment with date-fns in the frontend", "The API formats dates with Moment")).toBe(
+      "review",
+    );
+    expect(changeStatements("Replaced Redis with Postgres for the job queue, and dropped BullMQ")).toEqual([
+      {
+        kind: "obsolete",
+        obsolete: "Redis",
+        replacement: "Postgres",
+        purpose: "for the job queue",
+        startsSentence: false,
+      },
+      { kind: "obsolete", obsolete: "BullMQ", startsSentence: false },
+    ]);
+  });
+
+  it("asks a person when the older memory names the thing only to describe another", () => {
+    // The registry outlives a move from npm to pnpm; the bill is history.
+    expect(
+      judgeSupersession(
+        "We moved from npm to pnpm",
+        "Packages are published to the npm registry under the @acme scope",
+      ),
+    ).toEqual({
+      verdict: "review",
+      reason: 'change statement: "npm" replaced by "pnpm"; this memory names it only as part of another thing',
+    });
+    expect(verdict("We moved from Heroku to Fly.io", "The Heroku bill was 300 dollars a month")).toBe("review");
+    // Named on its own too, or about what the newer memory is about: replaced.
+    expect(verdict("We moved from npm to pnpm", "Use npm; packages go to the npm registry")).toBe("supersede");
+    expect(verdict("Replaced Redux with Zustand for client state", "Client state lives in a Redux store")).toBe(
+      "supersede",
+    );
+  });
+
   it("asks a person when the older text names both the old and the new thing", () => {
     expect(judgeSupersession("We moved from npm to pnpm", "npm and pnpm both work for installs")).toEqual({
       verdict: "review",
@@ -147,14 +195,29 @@ describe("change statements (a)", () => {
 
   it("reads what X now runs with, builds with, deploys to or goes through", () => {
     expect(changeStatements("logslice tests now run with cargo-nextest")).toEqual([
-      { kind: "reassigned", subject: "logslice tests", replacement: "cargo-nextest", startsSentence: true },
+      {
+        kind: "reassigned",
+        subject: "logslice tests",
+        replacement: "cargo-nextest",
+        startsSentence: true,
+        relation: "run with",
+      },
     ]);
     expect(changeStatements("Deploys now go through Argo CD")).toEqual([
-      { kind: "reassigned", subject: "Deploys", replacement: "Argo CD", startsSentence: true },
+      { kind: "reassigned", subject: "Deploys", replacement: "Argo CD", startsSentence: true, relation: "go through" },
     ]);
     expect(verdict("logslice tests now run with cargo-nextest", "Run the logslice test suite with `cargo test`")).toBe(
       "review",
     );
+  });
+
+  it("replaces a short statement linking X to something by the same verb", () => {
+    expect(verdict("Deploys now go through Fly.io", "Deploys go through Heroku")).toBe("supersede");
+    expect(verdict("Deploy now goes through Argo CD", "The deploy goes through a Jenkins job")).toBe("supersede");
+    expect(verdict("The API now points to the EU cluster", "The API points to the US cluster")).toBe("supersede");
+    // X uses many things at once: "uses" links the same attribute only for a tool of Y's kind.
+    expect(verdict("The worker now uses Postgres", "The worker uses MySQL")).toBe("supersede");
+    expect(verdict("The worker now uses Postgres", "The worker uses Express")).not.toBe("supersede");
   });
 
   it("leaves alone a memory that mentions X about another thing of it", () => {
@@ -211,6 +274,19 @@ describe("the same tool at another version (e)", () => {
     expect(verdict("EKS cluster upgrades failed on Kubernetes 1.31", "The EKS clusters run Kubernetes 1.30")).toBe(
       "review",
     );
+  });
+
+  it("asks a person rather than hide a command, a path or a port only the older memory says", () => {
+    const older = "The API tests run with npm run test:api against a local Postgres 14";
+    expect(judgeSupersession("The API tests now run against Postgres 16 in Docker", older)).toEqual({
+      verdict: "review",
+      reason: 'version change: postgres 14 -> 16; only this memory says "test:api"',
+    });
+    // Restated, or only the old version written another way: nothing is lost.
+    expect(verdict("The API tests (npm run test:api) now run against Postgres 16", older)).toBe("supersede");
+    expect(
+      verdict("The API tests now run against Postgres 16", "The API tests run against Postgres 14 (postgres:14)"),
+    ).toBe("supersede");
   });
 
   it("leaves alone the same tool in another place, a tool written with both versions, and what is not a version", () => {

@@ -42,6 +42,24 @@ describe("remember supersedes the older memories of its subject", () => {
     expect(cairn.storage.jobs.get(REVISE_KIND, String(pnpm?.id))?.status).toBe("succeeded");
   });
 
+  it("asks a person before replacing again a memory a person restored", async () => {
+    const [first] = await cairn.remember({ content: "The API listens on port 3000 locally", scope: "app" });
+    const [second] = await cairn.remember({ content: "The API listens on port 8080 locally", scope: "app" });
+    expect(second?.superseded?.map((s) => s.id)).toEqual([first?.id]);
+    cairn.restoreMemory({ id: first!.id! });
+    const [third] = await cairn.remember({ content: "The API listens on port 9090 locally", scope: "app" });
+    // The restored one stays live and is flagged; the other, never restored, is replaced as before.
+    expect(third?.superseded?.map((s) => s.id)).toEqual([second?.id]);
+    expect(third?.flagged).toEqual([
+      {
+        flag: expect.any(Number),
+        with: first?.id,
+        reason: expect.stringMatching(/^would supersede: .*; #\d+ was restored by a person$/),
+      },
+    ]);
+    expect(cairn.memories.get(first!.id!)!.deletedAt).toBeNull();
+  });
+
   it("never supersedes across scopes", async () => {
     const [npm] = await cairn.remember({ content: "Always use npm for installs", scope: "one" });
     const [pnpm] = await cairn.remember({ content: "We moved from npm to pnpm", scope: "two" });

@@ -189,6 +189,14 @@ describe("formats a probe found missing (each once passed through unredacted)", 
       "creds = {'private_key_id': '[REDACTED:gcp-private-key-id]'}",
     ],
     ["private_key_id: a1b044da05ca4ed81004c1dec8ee162646ffa920", "private_key_id: [REDACTED:gcp-private-key-id]"],
+    // An `&` inside a bare value is part of it (its tail leaked); one that starts a parameter is not.
+    ["The staging db password: Tr0ub4dor&3xx", "The staging db password: [REDACTED:password-assignment]"],
+    ["PASSWORD=a&b&c9xyzQ", "PASSWORD=[REDACTED:password-assignment]"],
+    [
+      "curl 'https://x.io/login?user=bob&password=Tr0ub4dor3xx&next=/home'",
+      "curl 'https://x.io/login?user=bob&password=[REDACTED:password-assignment]&next=/home'",
+    ],
+    ["password=Sup3rS3cret&amp;user=bob", "password=[REDACTED:password-assignment]&amp;user=bob"],
   ])("%s", (input, expected) => {
     expect(redactText(input)).toBe(expected);
   });

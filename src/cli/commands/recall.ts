@@ -61,7 +61,7 @@ export function registerRecall(program: Command): void {
             );
           for (const old of result.superseded ?? []) {
             const day = new Date(old.supersededAt).toISOString().slice(0, 10);
-            printLine(`        superseded ${day} by #${old.supersededBy}: ${shorten(old.content, 240)}`);
+            printLine(`        #${old.id} superseded ${day} by #${old.supersededBy}: ${shorten(old.content, 240)}`);
           }
         }
         for (const warning of response.warnings) printLine(`warning: ${warning}`);

@@ -1,6 +1,7 @@
 import { isNegated } from "../../text/negation.js";
 import { isNumberedName } from "../../text/numberedNames.js";
 import { stem } from "../../text/stem.js";
+import { isContentWord } from "../../text/tokenize.js";
 import { oneKindOfTool } from "../../text/toolKinds.js";
 import { escapeRegExp } from "../../util/escapeRegExp.js";
 import { analysed } from "./analysedStatement.js";
@@ -135,6 +136,22 @@ function obsoleteNamed(
   }
   if (y.length > 0 && y.every((k) => said.has(k)))
     return { verdict: "review", reason: `change statement: ${what}; this memory names both` };
+  // "Packages are published to the npm registry" is about the registry, which outlives a move from
+  // npm to pnpm; unless the two memories share what they are about, a person decides.
+  const context = missing(o.subject, new Set([...x, ...y, ...phraseStems(statement.obsolete)]));
+  if (onlyAsModifier(older.text, parts) && shared(new Set(context), n.subject).length === 0)
+    return {
+      verdict: "review",
+      reason: `change statement: ${what}; this memory names it only as part of another thing`,
+    };
+  // "Replaced Redis with Postgres for the job queue" retires Redis for the queue only: a memory of
+  // another use ("Redis also holds the rate-limit counters") may still hold.
+  const purpose = statement.purpose ? phraseStems(statement.purpose) : [];
+  if (purpose.length > 0 && !purpose.some((word) => said.has(word)))
+    return {
+      verdict: "review",
+      reason: `change statement: ${what} ${statement.purpose}; this memory may be about another use of it`,
+    };
   return { verdict: "supersede", reason: `change statement: ${what}` };
 }
 
@@ -171,15 +188,19 @@ function reassigned(
     return { verdict: "supersede", reason: `change statement: ${what} (was ${own})` };
   const others = missing(o.subject, new Set(subject));
   if (others.length > 6) return undefined;
-  if (others.length <= 3 && assigns(older, statement.subject))
-    return { verdict: "supersede", reason: `change statement: ${what}` };
   // "notes-cli was ported to Bun" changes one thing about notes-cli; a memory about its config file
   // is about another thing of it. Only one that says something of the same sort is worth a person's
   // look: it shares another word with the newer memory, or names a tool of Y's kind ("the database
   // runs on MySQL 8" / "the database is now Postgres 16").
-  const sameSort =
-    others.some((word) => n.subject.has(word)) ||
-    phraseStems(statement.replacement).some((tool) => others.some((word) => oneKindOfTool(word, tool, stem)));
+  const ofYsKind = phraseStems(statement.replacement).some((tool) =>
+    others.some((word) => oneKindOfTool(word, tool, stem)),
+  );
+  // A short statement of X's value by the same link is the old value: "deploys go through Heroku".
+  // X uses many things at once, so "uses" links the same attribute only for a tool of Y's kind.
+  const sameLink = relates(older, statement) && (!statement.relation?.startsWith("use") || ofYsKind);
+  if (others.length <= 3 && (assigns(older, statement.subject) || sameLink))
+    return { verdict: "supersede", reason: `change statement: ${what}` };
+  const sameSort = others.some((word) => n.subject.has(word)) || ofYsKind;
   return !sameSort
     ? undefined
     : {
@@ -189,15 +210,39 @@ function reassigned(
 }
 
 /**
+ * Whether the text names X only to describe another thing: after an article or a possessive and
+ * before a content word ("the npm registry", "the Heroku bill"), never on its own ("use npm").
+ */
+function onlyAsModifier(text: string, parts: KeyPart[]): boolean {
+  let seen = false;
+  for (const part of parts) {
+    const word = part.word.replace(/^[^\w@./~-]+|[^\w@./~-]+$/g, "");
+    if (word.length === 0) continue;
+    const at = new RegExp(String.raw`(?<![\w./@~-])${escapeRegExp(word)}(?![\w/@~-]|[.-]\w)`, "gi");
+    for (const match of text.matchAll(at)) {
+      seen = true;
+      const before =
+        text
+          .slice(0, match.index)
+          .match(/(\S+)\s+$/)?.[1]
+          ?.toLowerCase() ?? "";
+      const after = text.slice((match.index ?? 0) + match[0].length).match(/^\s+([a-z]+)/)?.[1] ?? "";
+      if (!/^(?:the|a|an|our|its|their|your|my)$/.test(before) || !isContentWord(after)) return false;
+    }
+  }
+  return seen;
+}
+
+/**
  * Whether the text negates what it says of X: a clause naming X holds a negation ("never use npm to
  * publish", "npm is not used"). A negation elsewhere is about something else ("format with Prettier
- * (single quotes, no semicolons)"): parenthetical remarks are clauses of their own. A text that does
- * not name X whole is read as a whole.
+ * (single quotes, no semicolons)"): parenthetical remarks are clauses of their own, and so is a
+ * contrast set off by a comma ("use pnpm, not npm": the "not" is about npm). A text that does not
+ * name X whole is read as a whole.
  */
 function negatedAbout(text: string, parts: KeyPart[]): boolean {
-  const naming = clauses(text.replace(/\s*\(([^()]*)\)/g, "; $1; ")).filter((clause) =>
-    parts.some((part) => namesWhole(clause, part)),
-  );
+  const apart = text.replace(/\s*\(([^()]*)\)/g, "; $1; ").replace(/,\s*(?=(?:not|never|no)\s)/gi, "; ");
+  const naming = clauses(apart).filter((clause) => parts.some((part) => namesWhole(clause, part)));
   return naming.length > 0 ? naming.some(isNegated) : isNegated(text);
 }
 
@@ -210,6 +255,20 @@ function assigns(text: string, subject: string): boolean {
   const head = lastWord(subject);
   if (head.length === 0) return false;
   return new RegExp(String.raw`\b${escapeRegExp(head)}\w{0,2}\s*(?:(?:is|are|was|were)\s|=|:)`, "i").test(text);
+}
+
+/**
+ * Whether the text links the subject to something by the newer statement's own verb ("deploys go
+ * through Heroku" against "deploys now go through Fly.io"): the same attribute of X, another value.
+ */
+function relates(text: string, statement: Extract<ChangeStatement, { kind: "reassigned" }>): boolean {
+  const head = lastWord(statement.subject);
+  const [verb, ...rest] = statement.relation?.split(/\s+/) ?? [];
+  if (head.length === 0 || verb === undefined) return false;
+  // The verb's present forms: "goes" and "go", "uses" and "use".
+  const base = escapeRegExp(verb.replace(/(?<=o)es$|s$/, ""));
+  const after = rest.map((word) => String.raw`\s+${escapeRegExp(word)}`).join("");
+  return new RegExp(String.raw`\b${escapeRegExp(head)}\w{0,2}\s+${base}(?:e?s)?${after}\b`, "i").test(text);
 }
 
 /**

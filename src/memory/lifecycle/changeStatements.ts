@@ -6,8 +6,22 @@ import { statementSentences } from "../../text/statementSentences.js";
  * value Y without naming the old one.
  */
 export type ChangeStatement =
-  | { kind: "obsolete"; obsolete: string; replacement?: string; startsSentence?: boolean }
-  | { kind: "reassigned"; subject: string; replacement: string; startsSentence?: boolean };
+  | {
+      kind: "obsolete";
+      obsolete: string;
+      replacement?: string;
+      startsSentence?: boolean;
+      /** What the replacement is for, when the sentence says: "for the job queue" of "... with Postgres for the job queue". */
+      purpose?: string;
+    }
+  | {
+      kind: "reassigned";
+      subject: string;
+      replacement: string;
+      startsSentence?: boolean;
+      /** The verb that links them when it is not "is" ("goes through" of "deploys now go through Y"). */
+      relation?: string;
+    };
 
 /**
  * One word of a named thing: letters, digits and the punctuation of names, paths and versions, maybe
@@ -127,10 +141,13 @@ const PATTERNS: readonly Pattern[] = [
   {
     leads: true,
     re: new RegExp(
-      String.raw`${PHRASE_BEFORE}\s+(?:(?:is|are)\s+now|now\s+(?:is|are|uses?|runs?\s+(?:on|with|through|via)|builds?\s+with|deploys?\s+(?:to|with|through|via)|goe?s?\s+through|lives?\s+in|listens?\s+on|points?\s+to|defaults?\s+to))\s+${PHRASE}${END}`,
+      String.raw`${PHRASE_BEFORE}\s+(?:(?:is|are)\s+now|now\s+(?:is|are|(uses?|runs?\s+(?:on|with|through|via)|builds?\s+with|deploys?\s+(?:to|with|through|via)|goe?s?\s+through|lives?\s+in|listens?\s+on|points?\s+to|defaults?\s+to)))\s+${PHRASE}${END}`,
       "i",
     ),
-    read: (m) => (m[1] && m[2] ? { kind: "reassigned", subject: m[1], replacement: m[2] } : undefined),
+    read: (m) =>
+      m[1] && m[3]
+        ? { kind: "reassigned", subject: m[1], replacement: m[3], ...(m[2] ? { relation: m[2].toLowerCase() } : {}) }
+        : undefined,
   },
 ];
 
@@ -151,6 +168,7 @@ export function changeStatements(text: string): ChangeStatement[] {
       const startsSentence = leads === true && sentence.slice(0, match.index).trim() === "";
       if (statement.kind === "obsolete") {
         const y = clean(statement.replacement);
+        const purpose = y ? purposeAfter(sentence.slice((match.index ?? 0) + match[0].length)) : undefined;
         // "the tsx and vitest setup is gone": each of the things listed is obsolete on its own.
         (statement.obsolete.split(/\s+(?:and|or)\s+|,\s*/) ?? []).forEach((part, index) => {
           const x = clean(part);
@@ -159,15 +177,28 @@ export function changeStatements(text: string): ChangeStatement[] {
               kind: "obsolete",
               obsolete: x,
               ...(y ? { replacement: y } : {}),
+              ...(purpose ? { purpose } : {}),
               startsSentence: startsSentence && index === 0,
             });
         });
       } else {
         const x = clean(statement.subject);
         const y = clean(statement.replacement);
-        if (x && y) out.push({ kind: "reassigned", subject: x, replacement: y, startsSentence });
+        if (x && y) out.push({ ...statement, subject: x, replacement: y, startsSentence });
       }
     }
   }
   return out;
+}
+
+/**
+ * What a replacement is for, read from the words after it: "for the job queue", "for installs", "in
+ * the frontend". Not a time or a quantifier ("for good", "for now", "for every command"), which
+ * restrict nothing; the phrase stops where the clause does.
+ */
+function purposeAfter(rest: string): string | undefined {
+  const match = /^\s+((?:for|in\s+(?:the|our))\s+[^,;:.!?()]+)/i.exec(rest);
+  const phrase = match?.[1]?.split(/\s+(?:and|but|because|since|so|which|that|as|after|before|when)\s/i)[0]?.trim();
+  const restrictsNothing = /^for\s+(?:good|now|ever|a\s+while|the\s+time\s+being|every|all|each|any|everything)\b/i;
+  return phrase && !restrictsNothing.test(phrase) ? phrase : undefined;
 }

@@ -59,7 +59,10 @@ export function reviseMemories(store: MemoryStore, ids: number[], options: { mod
       const [newer, older] = isNewer(memory, candidate) ? [memory, candidate] : [candidate, memory];
       const judgement = judgeSupersession(newer.content, older.content);
       if (!judgement) continue;
-      if (judgement.verdict === "supersede" && mode === "apply") {
+      // A person who brought a replaced memory back said it holds; a detector's reading of a later
+      // memory does not overrule that, it asks them.
+      const restored = judgement.verdict === "supersede" && wasRestored(store, older.id);
+      if (judgement.verdict === "supersede" && mode === "apply" && !restored) {
         if (store.supersede(older.id, newer.id, { who: SUPERSESSION_WHO, reason: judgement.reason }))
           report.superseded.push({
             oldId: older.id,
@@ -69,12 +72,20 @@ export function reviseMemories(store: MemoryStore, ids: number[], options: { mod
           });
         continue;
       }
-      const reason = judgement.verdict === "supersede" ? `would supersede: ${judgement.reason}` : judgement.reason;
+      const reason =
+        judgement.verdict !== "supersede"
+          ? judgement.reason
+          : `would supersede: ${judgement.reason}${restored ? `; #${older.id} was restored by a person` : ""}`;
       const flag = flagOnce(store, { memoryId: older.id, relatedId: newer.id, reason });
       if (flag !== undefined) report.flagged.push({ flag, memoryId: older.id, relatedId: newer.id, reason });
     }
   }
   return report;
+}
+
+/** Whether a person restored the memory after it was forgotten or replaced (`cairn memory restore`). */
+function wasRestored(store: MemoryStore, id: number): boolean {
+  return store.historyOf(id).some((event) => event.event === "restored");
 }
 
 /**

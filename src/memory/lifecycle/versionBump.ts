@@ -1,6 +1,7 @@
 import { stem } from "../../text/stem.js";
 import { words } from "../../text/tokenize.js";
 import { type VersionedNames, versionsChanged } from "../../text/versionedNames.js";
+import { escapeRegExp } from "../../util/escapeRegExp.js";
 import type { Judgement } from "./judgement.js";
 import { FAILURE_STEMS, missing, type StatementTokens, shared } from "./statementTokens.js";
 
@@ -42,7 +43,21 @@ export function versionBumped(
   if (reportsFailure || PLANNED.test(newer.text))
     return { verdict: "review", reason: `${what}; the newer memory may not say the version is in use` };
   const aboutTheVersion = context.length <= SHORT || common * 2 >= context.length;
-  return aboutTheVersion
+  if (!aboutTheVersion) return { verdict: "review", reason: `${what}; this memory says more than the version` };
+  // "The API tests run with npm run test:api against Postgres 14" / "... now run against Postgres 16
+  // in Docker": superseding would hide the command with the version. A value of the older memory
+  // (a command, a path, a port) that the newer one does not restate, and that is not the old version
+  // itself (`postgres:14`), is knowledge the replacement does not carry.
+  const from = changes.flatMap((change) => change.from);
+  const kept = missing(older.tokens.values, newer.tokens.values).filter(
+    (value) => !from.some((version) => holdsVersion(value, version)),
+  );
+  return kept.length === 0
     ? { verdict: "supersede", reason: what }
-    : { verdict: "review", reason: `${what}; this memory says more than the version` };
+    : { verdict: "review", reason: `${what}; only this memory says ${kept.map((v) => `"${v}"`).join(", ")}` };
+}
+
+/** Whether a value is the version or carries it ("14", "postgres:14", "node@18.19", "v14"). */
+function holdsVersion(value: string, version: string): boolean {
+  return new RegExp(String.raw`(?:^|[^\d.])v?${escapeRegExp(version)}(?:$|[^\d])`).test(value);
 }

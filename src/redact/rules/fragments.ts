@@ -15,11 +15,12 @@ export const TYPED_ASSIGN = String.raw`\??[ \t]{0,4}:[ \t]{0,4}[A-Za-z_][A-Za-z0
 /**
  * A value in one of four shapes, each its own capture group (so a rule lists `group: [n, n+1, n+2,
  * n+3]`): double-quoted (also JSON-escaped `\"...\"`), single-quoted, backquoted, or bare up to a
- * blank, quote, comma, semicolon, bracket or `&`. Quotes never occur inside single- or back-quoted
- * values, and a bare value stops at a JSON escape (`\n`, `\"`): so a match in JSON-serialized text
- * never runs past the end of its string.
+ * blank, quote, comma, semicolon, bracket or the `&` that starts a query string's next parameter
+ * (`&next=`, `&amp;`); any other `&` belongs to the value (`Tr0ub4dor&3`), which would otherwise
+ * leak its tail. Quotes never occur inside single- or back-quoted values, and a bare value stops at a
+ * JSON escape (`\n`, `\"`): so a match in JSON-serialized text never runs past the end of its string.
  */
-export const VALUE = String.raw`(?:\\?"((?:[^"\\\r\n]|\\[^"\r\n]){1,512})\\?"|'([^'"\r\n]{1,512})'|\x60([^\x60"\r\n]{1,512})\x60|((?:[^\s"'\x60,;(){}\[\]<>&\\]|\\(?![nrtu"\\/])){1,512}))`;
+export const VALUE = String.raw`(?:\\?"((?:[^"\\\r\n]|\\[^"\r\n]){1,512})\\?"|'([^'"\r\n]{1,512})'|\x60([^\x60"\r\n]{1,512})\x60|((?:[^\s"'\x60,;(){}\[\]<>&\\]|&(?!amp;|[\w.\[\]-]{1,64}=)|\\(?![nrtu"\\/])){1,512}))`;
 
 /**
  * What a file view may put before a line (see test/redact/fileViews.ts), optional: Claude Code's
