@@ -25,7 +25,7 @@ import { type Phase1Options, type Phase1Report, runPhase1 } from "./pipeline/pha
 import type { Consolidator } from "./pipeline/phase2/consolidators/types.js";
 import { type Phase2Report, runPhase2 } from "./pipeline/phase2/runPhase2.js";
 import { selectConsolidator } from "./pipeline/phase2/selectConsolidator.js";
-import { staleStatements } from "./pipeline/phase2/staleKnowledge.js";
+import { guardStatements } from "./pipeline/phase2/staleKnowledge.js";
 import { type PipelineStatus, pipelineStatus } from "./pipeline/status.js";
 import { classifyStructure, type StructuralReport } from "./pipeline/structural/classifyStructure.js";
 import { createEmbeddingProvider } from "./providers/embeddings/createEmbeddingProvider.js";
@@ -345,7 +345,7 @@ export class Cairn {
     const created = outcomes.flatMap((outcome) => (outcome.status === "created" && outcome.id ? [outcome.id] : []));
     if (created.length === 0) return outcomes;
     const revised = await this.revise({ ids: created });
-    if (revised.superseded.length > 0) this.refreshStaleGuard();
+    if (revised.superseded.length > 0 || revised.flagged.length > 0) this.refreshStaleGuard();
     return attachSupersessions(outcomes, revised);
   }
 
@@ -443,22 +443,23 @@ export class Cairn {
     return this.changed(await resolveReview(this.memories, { flag, action, clock: this.clock }));
   }
 
-  /** The workspaces show memories: any change to one makes the next phase 2 rebuild them. */
+  /**
+   * The workspaces show memories: any change to one makes the next phase 2 rebuild them. A flag kept
+   * changes no memory, but its doubt mark goes.
+   */
   private changed(change: MemoryChange): MemoryChange {
-    if (change.change !== "kept") {
-      this.storage.phase2.requestForceNext();
-      this.refreshStaleGuard();
-    }
+    if (change.change !== "kept") this.storage.phase2.requestForceNext();
+    if (change.change !== "kept" || change.flag !== undefined) this.refreshStaleGuard();
     return change;
   }
 
   /**
    * Rewrites the list injection checks summaries against (memories/superseded.json) at once, so a
-   * memory superseded or forgotten now is not injected as current until the next phase 2 rewrites
-   * the workspaces.
+   * memory superseded or forgotten now is not injected as current, nor a doubted one unmarked, until
+   * the next phase 2 rewrites the workspaces.
    */
   private refreshStaleGuard(): void {
-    writeSupersededFile(this.paths.memories, staleStatements(this.storage, "all", SUPERSEDED_FILE_LIMIT));
+    writeSupersededFile(this.paths.memories, guardStatements(this.storage, SUPERSEDED_FILE_LIMIT));
   }
 
   /** The model roles (resolved once per instance; null roles mean offline). */

@@ -4,7 +4,7 @@ import { projectIdentity } from "../project/projectKey.js";
 import { loadPrompt } from "../prompts/template.js";
 import { errorMessage } from "../util/errors.js";
 import { workspaceForCwd } from "../workspace/projectIndex.js";
-import { StaleMatcher, type StaleStatement, staleAsSeenFrom } from "../workspace/staleStatements.js";
+import { StaleMatcher, type StaleStatement, staleAsSeenFrom, stripDoubtMarks } from "../workspace/staleStatements.js";
 import { parseSupersededFile, SUPERSEDED_FILE, SUPERSEDED_FILE_MAX_BYTES } from "../workspace/supersededFile.js";
 import { GLOBAL_WORKSPACE, globalWorkspace } from "../workspace/workspacePaths.js";
 import { fitInjection, type SummaryFit, type SummarySource } from "./fitInjection.js";
@@ -188,8 +188,9 @@ export function summarySource(
   } catch {
     return undefined;
   }
-  // The first line is the format version, not content.
-  const current = text.replace(/^v\d+\s*\n/, "");
+  // The first line is the format version, not content. Doubt marks are those of the flags open now,
+  // from the list, not those open when phase 2 wrote the file.
+  const current = stripDoubtMarks(text.replace(/^v\d+\s*\n/, ""));
   const matcher = stale?.();
   const body = neutralizeMemoryText(matcher ? matcher.revise(current).text : current).trim();
   return body.length > 0 ? { title, url, text: body } : undefined;

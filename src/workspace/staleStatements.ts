@@ -6,16 +6,21 @@ import { toIso } from "../util/clock.js";
 import { escapeRegExp } from "../util/escapeRegExp.js";
 import { GLOBAL_WORKSPACE } from "./workspacePaths.js";
 
-/** A memory that is no longer true: superseded (it names what replaced it) or withdrawn (forgotten). */
+/**
+ * A memory that is no longer true: superseded (it names what replaced it) or withdrawn (forgotten);
+ * or, `doubted`, one that may no longer be true: a review flag waits on it against a newer live memory.
+ */
 export interface StaleStatement {
   /** The scope (project key or `global`) of the memory. */
   scope: string;
   /** What the memory said. */
   statement: string;
-  /** The live memory that replaced it; null when it was withdrawn without a successor. */
+  /** The live memory that replaced it (or, doubted, may replace it); null when it was withdrawn without a successor. */
   replacement: string | null;
-  /** When it stopped being current (epoch ms). */
+  /** When it stopped being current, or when the newer memory was said (epoch ms). */
   at: number;
+  /** A person has not decided yet: the sentence is marked, never removed, and skills are not rewritten for it. */
+  doubted?: true;
 }
 
 /** What happened to one piece of text that still stated a stale memory as current. */
@@ -26,8 +31,19 @@ export interface StaleHit {
   action: "marked" | "dropped";
 }
 
-/** A statement already marked by `markReplaced`: it no longer presents the old fact as current. */
-const MARKED = /\((?:replaced|withdrawn) on \d{4}-\d{2}-\d{2}\b/i;
+/** A statement already marked by `replacedMark`: it no longer presents the old fact as current. */
+const MARKED = /\((?:(?:replaced|withdrawn) on|may be out of date, under review: on) \d{4}-\d{2}-\d{2}\b/i;
+
+/** A doubt mark as `replacedMark` writes it; the newer text in it holds no double quote. */
+const DOUBT_MARK = / ?\(may be out of date, under review: on \d{4}-\d{2}-\d{2} a newer memory said "[^"\n]*"\)/g;
+
+/**
+ * The text without its doubt marks. A doubt lasts until a person decides, so published files do not
+ * keep one: each writer and reader takes them out and marks again from the flags open now.
+ */
+export function stripDoubtMarks(text: string): string {
+  return text.includes("may be out of date, under review") ? text.replace(DOUBT_MARK, "") : text;
+}
 
 /** A statement's words must be this fully present in a sentence for the sentence to state it. */
 const COVERAGE = 0.8;
@@ -153,7 +169,7 @@ export class StaleMatcher {
         continue;
       }
       changed = true;
-      if (stale.replacement === null) {
+      if (stale.replacement === null && !stale.doubted) {
         hits.push({ stale, sentence: sentence.trim(), action: "dropped" });
       } else {
         hits.push({ stale, sentence: sentence.trim(), action: "marked" });
@@ -172,19 +188,25 @@ export class StaleMatcher {
  * rather than marked with what replaced it.
  */
 export function staleAsSeenFrom(stale: readonly StaleStatement[], workspaceKey: string): StaleStatement[] {
-  return stale.map((entry) =>
-    entry.scope === workspaceKey || entry.scope === GLOBAL_WORKSPACE || entry.replacement === null
-      ? entry
-      : { ...entry, replacement: null },
-  );
+  return stale.flatMap((entry) => {
+    if (entry.scope === workspaceKey || entry.scope === GLOBAL_WORKSPACE || entry.replacement === null) return [entry];
+    // A doubt is only ever a mark naming the newer memory; where that cannot be shown, nothing is said.
+    return entry.doubted ? [] : [{ ...entry, replacement: null }];
+  });
 }
 
-/** The mark a stale statement carries: when it was replaced and by what (or that it was withdrawn). */
+/**
+ * The mark a stale statement carries: when it was replaced and by what (or that it was withdrawn), or,
+ * doubted, that a newer memory said otherwise and a person has not decided.
+ */
 export function replacedMark(stale: StaleStatement): string {
   const day = (toIso(stale.at) ?? "").slice(0, 10);
-  return stale.replacement === null
-    ? `(withdrawn on ${day})`
-    : `(replaced on ${day} by: ${stale.replacement.replace(/\s+/g, " ").trim()})`;
+  const flat = (text: string) => text.replace(/\s+/g, " ").trim();
+  if (stale.doubted && stale.replacement !== null) {
+    const said = flat(stale.replacement).replace(/"/g, "'");
+    return `(may be out of date, under review: on ${day} a newer memory said "${said.length > 240 ? `${said.slice(0, 239)}…` : said}")`;
+  }
+  return stale.replacement === null ? `(withdrawn on ${day})` : `(replaced on ${day} by: ${flat(stale.replacement)})`;
 }
 
 /** The commands (code spans) a text names, whitespace collapsed. */

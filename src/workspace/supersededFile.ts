@@ -20,11 +20,12 @@ function isStatement(value: unknown): value is StaleStatement {
     typeof entry.scope === "string" &&
     typeof entry.statement === "string" &&
     (entry.replacement === null || typeof entry.replacement === "string") &&
-    typeof entry.at === "number"
+    typeof entry.at === "number" &&
+    (entry.doubted === undefined || entry.doubted === true)
   );
 }
 
-/** How many stale statements the file keeps, newest first. */
+/** How many stale statements the file keeps, newest first (and as many doubted ones). */
 export const SUPERSEDED_FILE_LIMIT = 500;
 
 /** Writes the list when it changed; phase 2 keeps it current on every run. */
@@ -48,7 +49,13 @@ export function parseSupersededFile(text: string): StaleStatement[] {
   try {
     const parsed = JSON.parse(text) as { version?: unknown; statements?: unknown };
     if (parsed?.version !== 1 || !Array.isArray(parsed.statements) || !parsed.statements.every(isStatement)) return [];
-    return parsed.statements.map(({ scope, statement, replacement, at }) => ({ scope, statement, replacement, at }));
+    return parsed.statements.map(({ scope, statement, replacement, at, doubted }) => ({
+      scope,
+      statement,
+      replacement,
+      at,
+      ...(doubted ? { doubted } : {}),
+    }));
   } catch {
     return [];
   }

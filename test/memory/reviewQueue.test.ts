@@ -1,6 +1,9 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Cairn } from "../../src/cairn.js";
 import { CairnError } from "../../src/util/errors.js";
+import { parseSupersededFile, SUPERSEDED_FILE } from "../../src/workspace/supersededFile.js";
 import { type TempHome, tempHome } from "../server/tempHome.js";
 
 // `cairn memory review` through the library: open flags (rows as a contradiction detector writes them)
@@ -167,6 +170,26 @@ describe("memory review", () => {
     await cairn.editMemory({ id: fly, content: "Deploys go through Render" });
     expect(cairn.storage.reviews.get(open)?.resolution).toBe("superseded");
     expect(cairn.reviews({ cwd: temp.project })).toEqual([]);
+  });
+
+  it("lists a doubted memory for the injection guard at once, and takes it off when the flag is kept", async () => {
+    const guard = () => parseSupersededFile(readFileSync(join(cairn.paths.memories, SUPERSEDED_FILE), "utf8"));
+    const [mysql] = await cairn.remember({
+      content: "The database runs on MySQL 8 in docker-compose",
+      cwd: temp.project,
+    });
+    const [postgres] = await cairn.remember({ content: "The database is now Postgres 16", cwd: temp.project });
+    const flagged = postgres?.flagged?.[0];
+    expect(flagged?.with).toBe(mysql?.id);
+    expect(guard()).toEqual([
+      expect.objectContaining({
+        statement: "The database runs on MySQL 8 in docker-compose",
+        replacement: "The database is now Postgres 16",
+        doubted: true,
+      }),
+    ]);
+    await cairn.resolveReview({ flag: flagged!.flag, action: "keep" });
+    expect(guard()).toEqual([]);
   });
 
   it("says why a flag cannot be decided, and leaves it open", async () => {

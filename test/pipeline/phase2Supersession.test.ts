@@ -298,4 +298,49 @@ describe("phase 2 with superseded memories", () => {
     expect(presentsAsCurrent(after.text, "npx jest")).toBe(false);
     expect(after.text).toContain(`(replaced on 2026-06-10 by: ${PNPM})`);
   });
+
+  it("a pair a person has not decided: the older statement is marked as doubted, kept, and unmarked once kept", async () => {
+    const ids = await history();
+    await consolidate();
+    now = Date.parse("2026-06-10T09:00:00.000Z");
+    const npmFlag = storage.reviews.add({
+      memoryId: ids.npm,
+      relatedId: ids.pnpm,
+      reason: "test",
+      detector: "syntactic",
+      now,
+    });
+    storage.reviews.add({ memoryId: ids.jest, relatedId: ids.vitest, reason: "test", detector: "syntactic", now });
+    // A flag is a reason to run: the workspace gets the mark, the skill and the inputs stay as they were.
+    const run = await consolidate();
+    expect(run.workspaces.find((w) => w.workspace === PROJECT)?.outcome).toBe("consolidated");
+    const doubt = `(may be out of date, under review: on 2026-06-01 a newer memory said "${PNPM}")`;
+    const line = read("MEMORY.md")
+      .split("\n")
+      .find((l) => l.includes(NPM));
+    expect(line).toContain(doubt);
+    expect(existsSync(join(projectDir(), "skills", "run-npx-jest"))).toBe(true);
+    expect(readFileSync(join(projectDir(), "skills", "run-npx-jest", "SKILL.md"), "utf8")).not.toContain(
+      "may be out of date",
+    );
+    expect((await consolidate()).outcome).toBe("clean");
+
+    // Injection marks a summary written before the flag from the list, and stops once the flag is kept,
+    // before any phase 2.
+    const summary = join(projectDir(), "memory_summary.md");
+    const injected = () => buildInjection({ memoriesRoot: root, cwd: "/work/project", tokenLimit: 5000 }).text;
+    writeFileSync(summary, `v1\n## Tips\n- ${NPM}\n`);
+    expect(injected()).toContain(`${NPM} ${doubt}`);
+    // A mark already there is not doubled.
+    writeFileSync(summary, `v1\n## Tips\n- ${NPM} ${doubt}\n`);
+    expect(injected().split(doubt).length).toBe(2);
+    storage.reviews.resolve(npmFlag, "kept", now);
+    // What `cairn memory review --keep` does at once: the list is written again (here by phase 2).
+    await consolidate();
+    writeFileSync(summary, `v1\n## Tips\n- ${NPM} ${doubt}\n`);
+    expect(injected()).toContain(NPM);
+    expect(injected()).not.toContain(doubt);
+    expect(read("MEMORY.md")).not.toContain(doubt);
+    expect(presentsAsCurrent(read("MEMORY.md"), NPM)).toBe(true);
+  });
 });

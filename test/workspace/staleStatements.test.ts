@@ -1,5 +1,14 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { StaleMatcher, type StaleStatement, staleAsSeenFrom } from "../../src/workspace/staleStatements.js";
+import {
+  StaleMatcher,
+  type StaleStatement,
+  staleAsSeenFrom,
+  stripDoubtMarks,
+} from "../../src/workspace/staleStatements.js";
+import { parseSupersededFile, SUPERSEDED_FILE, writeSupersededFile } from "../../src/workspace/supersededFile.js";
 
 const AT = Date.parse("2026-06-10T09:00:00.000Z");
 const NPM: StaleStatement = {
@@ -107,5 +116,45 @@ describe("StaleMatcher", () => {
 
   it("with nothing stale, returns the text as it was", () => {
     expect(new StaleMatcher([]).revise("- Always use npm")).toEqual({ text: "- Always use npm", hits: [] });
+  });
+});
+
+describe("doubted statements (a review flag open against a newer memory)", () => {
+  const DOUBTED: StaleStatement = { ...NPM, doubted: true };
+  const MARK = `(may be out of date, under review: on 2026-06-10 a newer memory said "${NPM.replacement}")`;
+
+  it("are marked with the newer statement, never removed, and not marked twice", () => {
+    const matcher = new StaleMatcher([DOUBTED]);
+    const once = matcher.revise(`- ${NPM.statement}`);
+    expect(once.text).toBe(`- ${NPM.statement} ${MARK}`);
+    expect(once.hits.map((hit) => hit.action)).toEqual(["marked"]);
+    expect(matcher.revise(once.text).text).toBe(once.text);
+  });
+
+  it("lose their mark with stripDoubtMarks, whatever the newer text holds", () => {
+    const quoted: StaleStatement = { ...DOUBTED, replacement: 'Use "pnpm" (not npm)' };
+    const marked = new StaleMatcher([quoted]).revise(NPM.statement).text;
+    expect(marked).toBe(
+      `${NPM.statement} (may be out of date, under review: on 2026-06-10 a newer memory said "Use 'pnpm' (not npm)")`,
+    );
+    expect(stripDoubtMarks(marked)).toBe(NPM.statement);
+    // A replacement mark stays.
+    const replaced = new StaleMatcher([NPM]).revise(NPM.statement).text;
+    expect(stripDoubtMarks(replaced)).toBe(replaced);
+  });
+
+  it("of another project are not shown in a workspace that cannot show the newer memory", () => {
+    expect(staleAsSeenFrom([DOUBTED, NPM], "global")).toEqual([{ ...NPM, replacement: null }]);
+    expect(staleAsSeenFrom([DOUBTED], NPM.scope)).toEqual([DOUBTED]);
+  });
+
+  it("round-trip through superseded.json", () => {
+    const dir = mkdtempSync(join(tmpdir(), "cairn-superseded-"));
+    try {
+      writeSupersededFile(dir, [NPM, DOUBTED]);
+      expect(parseSupersededFile(readFileSync(join(dir, SUPERSEDED_FILE), "utf8"))).toEqual([NPM, DOUBTED]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

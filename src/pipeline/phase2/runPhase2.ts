@@ -10,7 +10,12 @@ import { writeFileAtomic } from "../../util/atomicWrite.js";
 import { type Clock, DAY_MS } from "../../util/clock.js";
 import { errorMessage } from "../../util/errors.js";
 import { writeProjectIndex } from "../../workspace/projectIndex.js";
-import { StaleMatcher, type StaleStatement, staleAsSeenFrom } from "../../workspace/staleStatements.js";
+import {
+  StaleMatcher,
+  type StaleStatement,
+  staleAsSeenFrom,
+  stripDoubtMarks,
+} from "../../workspace/staleStatements.js";
 import { SUPERSEDED_FILE_LIMIT, writeSupersededFile } from "../../workspace/supersededFile.js";
 import { VersionedDir } from "../../workspace/versionedDir.js";
 import {
@@ -26,9 +31,9 @@ import { globalInputs, guardedInput, guardedText } from "./consolidationInputs.j
 import { type Consolidator, currentInputs } from "./consolidators/types.js";
 import { selectionDiff } from "./selectionDiff.js";
 import { staleFreeDiff } from "./staleInputs.js";
-import { staleScopes, staleStatements } from "./staleKnowledge.js";
+import { doubtedStatements, guardStatements, staleScopes, staleStatements } from "./staleKnowledge.js";
 import { pruneToCurrent, renderDiffFile, syncInputs } from "./syncInputs.js";
-import { reviseHandbook, skillBody, verifyCurrent } from "./verifyCurrent.js";
+import { markDoubts, reviseHandbook, skillBody, stripHandbookDoubts, verifyCurrent } from "./verifyCurrent.js";
 import { readIfExists, scrubSecrets, validateWorkspace, writeConsolidated } from "./workspaceFiles.js";
 
 export interface WorkspaceReport {
@@ -77,11 +82,11 @@ export async function runPhase2(deps: Phase2Deps, options: { force?: boolean } =
   const inputWatermark = newestInput(storage);
   const leaseMs = config.queue.phase2LeaseSeconds * 1000;
   const force = (options.force ?? false) || state.forceNextRequested();
-  // A memory superseded, forgotten or restored since the last success is a reason to run without new input.
-  const tombstones = storage.memories.tombstoneMarks();
-  const lifecycle = { marks: tombstones, before: state.tombstoneMarks() };
+  // A memory superseded, forgotten or restored, or a review flag added or decided, since the last
+  // success is a reason to run without new input.
+  const lifecycle = { marks: lifecycleMarks(storage), before: state.tombstoneMarks() };
   const lifecycleChanged = !sameMarks(lifecycle.marks, lifecycle.before);
-  if (lifecycleChanged) writeSupersededFile(deps.memoriesRoot, staleStatements(storage, "all", SUPERSEDED_FILE_LIMIT));
+  if (lifecycleChanged) writeSupersededFile(deps.memoriesRoot, guardStatements(storage, SUPERSEDED_FILE_LIMIT));
   storage.jobs.enqueue({
     kind: PHASE2_KIND,
     key: PHASE2_KEY,
@@ -208,7 +213,15 @@ interface RunTriggers {
   lifecycle: { marks: Record<string, string>; before: Record<string, string> };
 }
 
-/** The most recent stale memories the injection guard reads (`superseded.json`). */
+/**
+ * Per scope, the memories' tombstone mark, joined by the review flags' mark where that scope has
+ * flags (a store without flags keeps the marks it always had, so an upgrade reruns nothing).
+ */
+function lifecycleMarks(storage: Storage): Record<string, string> {
+  const marks = { ...storage.memories.tombstoneMarks() };
+  for (const [scope, mark] of Object.entries(storage.reviews.marks())) marks[scope] = `${marks[scope] ?? ""}|${mark}`;
+  return marks;
+}
 
 function sameMarks(a: Record<string, string>, b: Record<string, string>): boolean {
   const keys = Object.keys(a);
@@ -242,6 +255,9 @@ async function consolidateWorkspace(
   );
   const stale = staleStatements(storage, staleScopes(workspace));
   const matcher = new StaleMatcher(staleAsSeenFrom(stale, workspace.key));
+  // Doubts are marked in the published handbook only, after the consolidator: inputs, skills and what a
+  // model is told stay as they are until a person decides.
+  const doubts = new StaleMatcher(staleAsSeenFrom(doubtedStatements(storage, staleScopes(workspace)), workspace.key));
   const { diff, hits } = staleFreeDiff(selected, matcher);
   const report: WorkspaceReport = {
     workspace: workspace.key,
@@ -268,7 +284,8 @@ async function consolidateWorkspace(
     diff.removed.length === 0 &&
     previous.length === current.length &&
     !staleSince(run, workspace) &&
-    !statesStale(live, matcher)
+    !statesStale(live, matcher) &&
+    !doubtsChanged(live, doubts)
   ) {
     return { ...empty, report: { ...report, outcome: "unchanged" } };
   }
@@ -281,11 +298,13 @@ async function consolidateWorkspace(
     const shown = workspace.kind === "global" ? stale.filter((entry) => entry.scope === GLOBAL_WORKSPACE) : stale;
     const shownMatcher = new StaleMatcher(shown);
     if (shown.length > 0) writeFileAtomic(join(staging, "superseded.md"), renderStaleFile(shown));
-    // The handbook a consolidator starts from already reads what it was told is stale as history.
+    // The handbook a consolidator starts from already reads what it was told is stale as history, and
+    // carries no doubt: those are marked afresh after it.
+    stripHandbookDoubts(staging);
     reviseHandbook(staging, shownMatcher);
     const previousFile = (file: string) => {
       const text = live ? guardedText(readIfExists(join(live, file))) : null;
-      return text === null ? null : shownMatcher.revise(text).text;
+      return text === null ? null : shownMatcher.revise(stripDoubtMarks(text)).text;
     };
     const result = await deps.consolidator.consolidate(
       {
@@ -305,7 +324,7 @@ async function consolidateWorkspace(
     rmSync(join(staging, "phase2_diff.md"), { force: true });
     rmSync(join(staging, "superseded.md"), { force: true });
     pruneToCurrent(staging, diff);
-    report.superseded = [...inputNote(hits), ...verifyCurrent(staging, matcher, live)];
+    report.superseded = [...inputNote(hits), ...verifyCurrent(staging, matcher, live), ...markDoubts(staging, doubts)];
     const scrubbed = scrubSecrets(staging);
     const problems = validateWorkspace(staging);
     if (problems.length > 0) throw new Error(`invalid workspace: ${problems.join("; ")}`);
@@ -352,6 +371,18 @@ function statesStale(live: string | undefined, matcher: StaleMatcher): boolean {
         return text !== null && stale(skillBody(text));
       }))
   );
+}
+
+/**
+ * Whether the published handbook's doubt marks are not those of the flags open now (a flag decided, or
+ * one opened, since it was written).
+ */
+function doubtsChanged(live: string | undefined, doubts: StaleMatcher): boolean {
+  if (!live) return false;
+  return ["MEMORY.md", "memory_summary.md"].some((file) => {
+    const text = readIfExists(join(live, file));
+    return text !== null && doubts.revise(stripDoubtMarks(text)).text !== text;
+  });
 }
 
 function inputNote(hits: ReadonlyArray<{ stale: StaleStatement; action: string }>): string[] {

@@ -1,3 +1,4 @@
+import { isNewer } from "../../memory/lifecycle/judgeSupersession.js";
 import type { Storage } from "../../store/storage.js";
 import type { MemoryRecord } from "../../store/types/memoryRecord.js";
 import type { StaleStatement } from "../../workspace/staleStatements.js";
@@ -31,6 +32,37 @@ export function staleStatements(storage: Storage, scopes: string[] | "all", limi
     });
   }
   return out;
+}
+
+/**
+ * What may no longer be true: each memory an open review flag doubts against a newer live memory,
+ * newest flag first. Of the two memories of a flag, the one said first is the doubted one, whichever
+ * the detector flagged (sessions' facts are stored in the order extraction finishes).
+ */
+export function doubtedStatements(storage: Storage, scopes: string[] | "all", limit = STALE_LIMIT): StaleStatement[] {
+  const pairs = storage.reviews.openPairs(scopes === "all" ? { limit } : { scopes, limit });
+  const seen = new Set<number>();
+  return pairs.flatMap(({ memoryId, relatedId }) => {
+    const a = storage.memories.get(memoryId);
+    const b = storage.memories.get(relatedId);
+    if (!a || !b) return [];
+    const [older, newer] = isNewer(a, b) ? [b, a] : [a, b];
+    if (seen.has(older.id)) return [];
+    seen.add(older.id);
+    const doubt: StaleStatement = {
+      scope: older.scope,
+      statement: older.content,
+      replacement: newer.content,
+      at: newer.occurredAt ?? newer.createdAt,
+      doubted: true,
+    };
+    return [doubt];
+  });
+}
+
+/** What the injection guard checks summaries against (`superseded.json`): the stale, then the doubted. */
+export function guardStatements(storage: Storage, limit: number): StaleStatement[] {
+  return [...staleStatements(storage, "all", limit), ...doubtedStatements(storage, "all", limit)];
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   replacedMark,
   type StaleMatcher,
   type StaleStatement,
+  stripDoubtMarks,
 } from "../../workspace/staleStatements.js";
 import { commandFamily } from "../phase1/offline/commands.js";
 
@@ -37,7 +38,7 @@ export function verifyCurrent(dir: string, matcher: StaleMatcher, live?: string)
 export function reviseHandbook(dir: string, matcher: StaleMatcher): string[] {
   const notes: string[] = [];
   if (matcher.size === 0) return notes;
-  for (const file of ["MEMORY.md", "memory_summary.md"]) {
+  for (const file of HANDBOOK) {
     const path = join(dir, file);
     if (!existsSync(path)) continue;
     const { text, hits } = matcher.revise(readFileSync(path, "utf8"));
@@ -46,6 +47,39 @@ export function reviseHandbook(dir: string, matcher: StaleMatcher): string[] {
     for (const hit of hits) {
       notes.push(`${file}: ${hit.action} "${short(hit.sentence)}" ${replacedMark(hit.stale)}`);
     }
+  }
+  return notes;
+}
+
+const HANDBOOK = ["MEMORY.md", "memory_summary.md"] as const;
+
+/** MEMORY.md and memory_summary.md of `dir` without doubt marks: a consolidator starts from what is decided. */
+export function stripHandbookDoubts(dir: string): void {
+  for (const file of HANDBOOK) {
+    const path = join(dir, file);
+    if (!existsSync(path)) continue;
+    const text = readFileSync(path, "utf8");
+    const stripped = stripDoubtMarks(text);
+    if (stripped !== text) writeFileAtomic(path, stripped);
+  }
+}
+
+/**
+ * MEMORY.md and memory_summary.md of `dir` with the doubt marks of the review flags open now, the
+ * earlier ones taken out (a flag decided since leaves no mark); one note per sentence marked.
+ * Skills are left alone: a doubt rewrites no command.
+ */
+export function markDoubts(dir: string, doubts: StaleMatcher): string[] {
+  stripHandbookDoubts(dir);
+  if (doubts.size === 0) return [];
+  const notes: string[] = [];
+  for (const file of HANDBOOK) {
+    const path = join(dir, file);
+    if (!existsSync(path)) continue;
+    const { text, hits } = doubts.revise(readFileSync(path, "utf8"));
+    if (hits.length === 0) continue;
+    writeFileAtomic(path, text);
+    for (const hit of hits) notes.push(`${file}: marked "${short(hit.sentence)}" ${replacedMark(hit.stale)}`);
   }
   return notes;
 }

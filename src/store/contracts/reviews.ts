@@ -41,6 +41,16 @@ export interface ReviewRepo {
    * flag: a reader should not take that memory at its word.
    */
   doubtsAbout(memoryIds: number[]): Map<number, Doubt>;
+  /**
+   * Open flags between two live memories, newest first, of memories in `scopes` when given: the pairs a
+   * workspace marks as doubted. `memoryId` is the flagged memory, `relatedId` the one it conflicts with.
+   */
+  openPairs(options: { scopes?: string[]; limit: number }): { flag: number; memoryId: number; relatedId: number }[];
+  /**
+   * Per scope of the flagged memories, a mark that changes whenever a flag there is added or resolved:
+   * phase 2 reruns a workspace whose doubts changed.
+   */
+  marks(): Record<string, string>;
   /** How many flags wait for a person, in every scope. */
   countOpen(): number;
   resolve(id: number, resolution: ReviewResolution, now: number): boolean;

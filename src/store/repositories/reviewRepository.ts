@@ -85,6 +85,33 @@ export class ReviewRepository implements ReviewRepo {
     return new Map(rows.map(({ memoryId, newer, flag }) => [memoryId, { newer, flag }]));
   }
 
+  openPairs(options: { scopes?: string[]; limit: number }): { flag: number; memoryId: number; relatedId: number }[] {
+    const scoped = options.scopes !== undefined;
+    return cached(
+      this.db,
+      `SELECT r.id AS flag, r.memory_id AS memoryId, r.related_id AS relatedId
+         FROM memory_reviews r
+         JOIN memories m ON m.id = r.memory_id AND m.deleted_at IS NULL
+         JOIN memories n ON n.id = r.related_id AND n.deleted_at IS NULL
+         WHERE r.resolved_at IS NULL ${scoped ? "AND m.scope IN (SELECT value FROM json_each(@scopes))" : ""}
+         ORDER BY r.id DESC LIMIT @limit`,
+    ).all({ limit: options.limit, ...(scoped ? { scopes: JSON.stringify(options.scopes) } : {}) }) as {
+      flag: number;
+      memoryId: number;
+      relatedId: number;
+    }[];
+  }
+
+  marks(): Record<string, string> {
+    const rows = cached(
+      this.db,
+      `SELECT m.scope AS scope, count(*) AS n, sum(r.resolved_at IS NULL) AS open, max(r.id) AS last,
+              max(coalesce(r.resolved_at, 0)) AS resolved
+         FROM memory_reviews r JOIN memories m ON m.id = r.memory_id GROUP BY m.scope`,
+    ).all() as { scope: string; n: number; open: number; last: number; resolved: number }[];
+    return Object.fromEntries(rows.map((row) => [row.scope, `${row.n}:${row.open}:${row.last}:${row.resolved}`]));
+  }
+
   countOpen(): number {
     return (
       cached(this.db, "SELECT count(*) AS n FROM memory_reviews WHERE resolved_at IS NULL").get() as { n: number }
