@@ -108,8 +108,9 @@ export class StaleMatcher {
   }
 
   /** The stale memory `sentence` presents as current, if any. */
-  match(sentence: string): StaleStatement | undefined {
-    if (this.prepared.length === 0 || MARKED.test(sentence)) return undefined;
+  match(written: string): StaleStatement | undefined {
+    if (this.prepared.length === 0 || MARKED.test(written)) return undefined;
+    const sentence = withoutReferences(written);
     const stems = this.stems.of(sentence);
     const shared = this.shared;
     let any = false;
@@ -207,6 +208,14 @@ export function replacedMark(stale: StaleStatement): string {
     return `(may be out of date, under review: on ${day} a newer memory said "${said.length > 240 ? `${said.slice(0, 239)}…` : said}")`;
   }
   return stale.replacement === null ? `(withdrawn on ${day})` : `(replaced on ${day} by: ${flat(stale.replacement)})`;
+}
+
+/**
+ * A sentence without the references it carries: a citation (`[rollout_summaries/2026-11-01-database_
+ * runs_mysql.md]`) or a link's target names a file, and the words of its slug state nothing.
+ */
+function withoutReferences(sentence: string): string {
+  return sentence.replace(/\]\([^)\s]*\)/g, "]").replace(/\[[^\]\s]*[/.][^\]\s]*\]/g, " ");
 }
 
 /** The commands (code spans) a text names, whitespace collapsed. */

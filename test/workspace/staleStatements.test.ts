@@ -158,3 +158,18 @@ describe("doubted statements (a review flag open against a newer memory)", () =>
     }
   });
 });
+
+describe("references", () => {
+  it("a citation or a link target whose file name holds the statement's words states nothing", () => {
+    const matcher = new StaleMatcher([PORT]);
+    const cite = "[rollout_summaries/2026-06-01T10-03-00-bd7662-api_listens_port_3000_locally.md]";
+    const line = `- Always run the migrations with make migrate. ${cite}`;
+    expect(matcher.revise(line).text).toBe(line);
+    const linked = "- See [the notes](notes/api-listens-on-port-3000-locally.md) for the setup.";
+    expect(matcher.revise(linked).text).toBe(linked);
+    // The statement itself, cited, is marked once, before its citation.
+    expect(matcher.revise(`- ${PORT.statement}. ${cite}`).text).toBe(
+      `- ${PORT.statement}. (replaced on 2026-06-10 by: ${PORT.replacement}) ${cite}`,
+    );
+  });
+});
