@@ -313,7 +313,12 @@ describe("phase 2 with superseded memories", () => {
     storage.reviews.add({ memoryId: ids.jest, relatedId: ids.vitest, reason: "test", detector: "syntactic", now });
     // A flag is a reason to run: the workspace gets the mark, the skill and the inputs stay as they were.
     const run = await consolidate();
-    expect(run.workspaces.find((w) => w.workspace === PROJECT)?.outcome).toBe("consolidated");
+    const project = run.workspaces.find((w) => w.workspace === PROJECT);
+    expect(project?.outcome).toBe("consolidated");
+    expect(project?.superseded).toEqual([]);
+    expect(project?.doubted).toContainEqual(
+      `memory_summary.md: marked "${NPM}" (may be out of date, under review: on 2026-06-01 a newer memory said "${PNPM}")`,
+    );
     const doubt = `(may be out of date, under review: on 2026-06-01 a newer memory said "${PNPM}")`;
     const line = read("MEMORY.md")
       .split("\n")

@@ -38,6 +38,7 @@ export function printPhase2(report: Phase2Report): void {
     );
     for (const warning of workspace.warnings) printLine(`    warning: ${warning}`);
     for (const note of workspace.superseded ?? []) printLine(`    superseded: ${note}`);
+    for (const note of workspace.doubted ?? []) printLine(`    doubted: ${note}`);
   }
   if (report.watermark !== null) printLine(`  watermark: ${toIso(report.watermark)}`);
 }

@@ -48,6 +48,8 @@ export interface WorkspaceReport {
   warnings: string[];
   /** What was kept from presenting a superseded or withdrawn memory as current, one line each. */
   superseded: string[];
+  /** Sentences marked as stating a memory an open review flag doubts, one line each. */
+  doubted: string[];
   error: string | null;
 }
 
@@ -270,6 +272,7 @@ async function consolidateWorkspace(
     filesWritten: [],
     warnings: [],
     superseded: [],
+    doubted: [],
     error: null,
   };
   const versioned = new VersionedDir(workspace.dir);
@@ -324,7 +327,8 @@ async function consolidateWorkspace(
     rmSync(join(staging, "phase2_diff.md"), { force: true });
     rmSync(join(staging, "superseded.md"), { force: true });
     pruneToCurrent(staging, diff);
-    report.superseded = [...inputNote(hits), ...verifyCurrent(staging, matcher, live), ...markDoubts(staging, doubts)];
+    report.superseded = [...inputNote(hits), ...verifyCurrent(staging, matcher, live)];
+    report.doubted = markDoubts(staging, doubts);
     const scrubbed = scrubSecrets(staging);
     const problems = validateWorkspace(staging);
     if (problems.length > 0) throw new Error(`invalid workspace: ${problems.join("; ")}`);
