@@ -204,22 +204,35 @@ export class MemoryStore {
   ): boolean {
     assertWritable(this.options.frozen);
     const now = this.clock();
-    const { memories, vectors, history, reviews } = this.storage;
     return withWriteTx(this.storage.db, () => {
-      const record = memories.get(id);
+      const record = this.storage.memories.get(id);
       if (!record || record.deletedAt !== null || !how.tombstone(now)) return false;
-      vectors.remove(id);
-      reviews.resolveAbout(id, how.resolution, now);
-      history.add({
-        memoryId: id,
-        event: how.event,
-        oldContent: record.content,
-        who: options.who ?? null,
-        reason: options.reason ?? null,
-        ...(how.metadata ? { metadata: how.metadata } : {}),
-        now,
-      });
+      this.afterTombstone(record, now, options, how);
       return true;
+    });
+  }
+
+  /**
+   * What follows a tombstone, inside its transaction: the vector leaves, the memory's open flags are
+   * resolved, and the history records why (and, for a replacement, the new text).
+   */
+  private afterTombstone(
+    record: MemoryRecord,
+    now: number,
+    options: { who?: string; reason?: string },
+    how: { event: string; resolution: ReviewResolution; metadata?: Record<string, unknown>; newContent?: string },
+  ): void {
+    this.storage.vectors.remove(record.id);
+    this.storage.reviews.resolveAbout(record.id, how.resolution, now);
+    this.storage.history.add({
+      memoryId: record.id,
+      event: how.event,
+      oldContent: record.content,
+      ...(how.newContent === undefined ? {} : { newContent: how.newContent }),
+      who: options.who ?? null,
+      reason: options.reason ?? null,
+      ...(how.metadata ? { metadata: how.metadata } : {}),
+      now,
     });
   }
 
@@ -249,24 +262,18 @@ export class MemoryStore {
     if (prepared.row.contentHash === old.contentHash && prepared.row.type === old.type)
       return { status: "skipped", reason: "unchanged" };
     const embedded = await this.embedOutsideTx([prepared.row.content]);
-    const { memories, vectors, history, reviews } = this.storage;
+    const { memories } = this.storage;
     return withWriteTx(this.storage.db, () => {
       if (!memories.tombstone(oldId, now)) return { status: "not_live" };
       const written = this.writeOne(prepared, embedded, now);
       const successor = written.id ?? memories.findLiveByHash(old.scope, prepared.row.contentHash);
       if (successor === undefined) throw new Error(`the replacement of memory ${oldId} was not stored`);
       memories.nameSuccessor(oldId, successor, now);
-      vectors.remove(oldId);
-      reviews.resolveAbout(oldId, "superseded", now);
-      history.add({
-        memoryId: oldId,
+      this.afterTombstone(old, now, options, {
         event: "superseded",
-        oldContent: old.content,
-        newContent: prepared.row.content,
-        who: options.who ?? null,
-        reason: options.reason ?? null,
+        resolution: "superseded",
         metadata: { supersededBy: successor },
-        now,
+        newContent: prepared.row.content,
       });
       return {
         status: "replaced",
