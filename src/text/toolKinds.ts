@@ -104,17 +104,24 @@ function toolIndex(form: (word: string) => string): ReadonlyMap<string, Readonly
   return index;
 }
 
+const identity = (word: string) => word;
+
 /**
  * Whether two words are tools of one kind (npm and pnpm, jest and vitest, mysql and postgres): one
  * can replace the other in the same statement. Both are compared as `form` writes them (a stemmer,
  * for stemmed words). Unlike `kindsNamed`, this reads the table from the tools' side, and only to ask
  * whether two named tools are interchangeable: it never expands a query.
  */
-export function oneKindOfTool(a: string, b: string, form: (word: string) => string = (word) => word): boolean {
+export function oneKindOfTool(a: string, b: string, form: (word: string) => string = identity): boolean {
   const index = toolIndex(form);
   const kindsOfA = index.get(a);
   const kindsOfB = index.get(b);
   if (!kindsOfA || !kindsOfB) return false;
   for (const kind of kindsOfA) if (kindsOfB.has(kind)) return true;
   return false;
+}
+
+/** Whether the lower-case word is one of the table's tools ("node", "postgres", "pnpm"). */
+export function isKnownTool(word: string): boolean {
+  return toolIndex(identity).has(word);
 }

@@ -1,6 +1,7 @@
 import { isNumberedName } from "./numberedNames.js";
 import { statementSentences } from "./statementSentences.js";
 import { isContentWord } from "./tokenize.js";
+import { isKnownTool } from "./toolKinds.js";
 
 /**
  * Named things written with their version: "Kubernetes 1.27", "Expo SDK 50", "PostgreSQL 14", "Redis
@@ -8,7 +9,8 @@ import { isContentWord } from "./tokenize.js";
  * gives the same tool another version (and never the old one) says the old one is past.
  *
  * Read conservatively, since a wrong reading retires a true memory: the name must be written as a
- * name (a capital letter, "Node", "iOS", "SDK"), not open its sentence unless the version has a dot
+ * name (a capital letter, "Node", "iOS", "SDK"; in lower case only a known tool or language, "node
+ * 20", "python 3.12"), not open its sentence unless the version has a dot
  * ("Wait 30 seconds", "Use 4 workers" are quantities), not be a date ("March 10") or a numbered thing
  * ("Service 3", "PR 12", src/text/numberedNames.ts), and not be followed by a unit ("Node 18 MB").
  */
@@ -73,9 +75,22 @@ function nameKey(bare: string[], at: number): string {
   return joined ? `${before.toLowerCase()} ${head}` : head;
 }
 
+/**
+ * Languages written in lower case with their version ("python 3.12"); with the tools of the kinds
+ * table ("node 20", "postgres 16") they are names however written. Not "go": "go 2 steps back".
+ */
+const LANGUAGES: ReadonlySet<string> = new Set(
+  "python ruby java php perl rust kotlin swift scala elixir erlang dotnet typescript".split(" "),
+);
+
+/** Tools of the table whose name is also a plain word before a count ("limit requests 100 per minute"). */
+const PLAIN_WORD_TOOLS: ReadonlySet<string> = new Set(["requests"]);
+
 function writtenAsName(name: string, index: number, version: string): boolean {
-  if (!/^[A-Za-z][\w.+#-]*$/.test(name) || !/[A-Z]/.test(name)) return false;
   const lower = name.toLowerCase();
+  const known = name === lower && (LANGUAGES.has(lower) || isKnownTool(lower)) && !PLAIN_WORD_TOOLS.has(lower);
+  if (known) return !isNumberedName(lower, version.replace(/^v/i, ""));
+  if (!/^[A-Za-z][\w.+#-]*$/.test(name) || !/[A-Z]/.test(name)) return false;
   if (NOT_NAMES.has(lower) || !isContentWord(lower) || isNumberedName(lower, version.replace(/^v/i, ""))) return false;
   // A capital that only opens the sentence is grammar, unless the number is plainly a version.
   return index > 0 || /[.]|^v/i.test(version);

@@ -20,10 +20,20 @@ describe("versioned names", () => {
   it("leaves out dates, numbered things, quantities, lower-case words and a sentence's first word", () => {
     expect(read("The release moved to March 10; Service 3 listens on port 4003")).toEqual({});
     expect(read("Wait 30 seconds. Use 4 workers. Node 18 was used; it runs with Postgres 20 connections")).toEqual({});
-    expect(read("retry 3 times, then run node 20")).toEqual({});
+    expect(read("retry 3 times, then run batch 20")).toEqual({});
     expect(read("We cut Release 2.4.0 and tagged Version 3.1 last week")).toEqual({});
     // With a dot the number is plainly a version, even first.
     expect(read("Python 3.12 is required")).toEqual({ python: ["3.12"] });
+  });
+
+  it("reads a known tool or language written in lower case, as users and agents often do", () => {
+    expect(read("the api runs on node 20; ci uses python 3.12 and postgres 16")).toEqual({
+      node: ["20"],
+      python: ["3.12"],
+      postgres: ["16"],
+    });
+    // Not a plain word that names a tool too, nor a count.
+    expect(read("limit requests 100 per minute; node 3 replicas")).toEqual({});
   });
 
   it("treats a release of a version as that version", () => {
