@@ -168,8 +168,10 @@ describe("change statements (a)", () => {
       reason: 'change statement: "npm" replaced by "pnpm"; this memory names it only as part of another thing',
     });
     expect(verdict("We moved from Heroku to Fly.io", "The Heroku bill was 300 dollars a month")).toBe("review");
-    // Named on its own too, or about what the newer memory is about: replaced.
+    // Named on its own too, something made with it ("a Redux store"), or about what the newer memory
+    // is about: replaced.
     expect(verdict("We moved from npm to pnpm", "Use npm; packages go to the npm registry")).toBe("supersede");
+    expect(verdict("We replaced Redux with Zustand", "Client state lives in a Redux store")).toBe("supersede");
     expect(verdict("Replaced Redux with Zustand for client state", "Client state lives in a Redux store")).toBe(
       "supersede",
     );

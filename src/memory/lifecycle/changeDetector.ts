@@ -210,8 +210,9 @@ function reassigned(
 }
 
 /**
- * Whether the text names X only to describe another thing: after an article or a possessive and
- * before a content word ("the npm registry", "the Heroku bill"), never on its own ("use npm").
+ * Whether the text names X only to describe another thing: after "the" or a possessive and before a
+ * content word ("the npm registry", "the Heroku bill"), never on its own ("use npm"). An indefinite
+ * article introduces something made with X ("lives in a Redux store"), which goes with X.
  */
 function onlyAsModifier(text: string, parts: KeyPart[]): boolean {
   let seen = false;
@@ -227,7 +228,7 @@ function onlyAsModifier(text: string, parts: KeyPart[]): boolean {
           .match(/(\S+)\s+$/)?.[1]
           ?.toLowerCase() ?? "";
       const after = text.slice((match.index ?? 0) + match[0].length).match(/^\s+([a-z]+)/)?.[1] ?? "";
-      if (!/^(?:the|a|an|our|its|their|your|my)$/.test(before) || !isContentWord(after)) return false;
+      if (!/^(?:the|our|its|their|your|my)$/.test(before) || !isContentWord(after)) return false;
     }
   }
   return seen;
