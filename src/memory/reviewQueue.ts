@@ -1,6 +1,7 @@
 import type { ReviewAction } from "../requests/reviewActions.js";
 import type { ReviewFlag, ReviewResolution } from "../store/contracts/reviews.js";
 import { withWriteTx } from "../store/tx.js";
+import { isNewer } from "../store/types/memoryRecord.js";
 import type { Clock } from "../util/clock.js";
 import { CairnError } from "../util/errors.js";
 import {
@@ -11,7 +12,6 @@ import {
   refuseIfNotLive,
   requireMemory,
 } from "./curateMemory.js";
-import { isNewer } from "./lifecycle/judgeSupersession.js";
 import type { MemoryStore } from "./memoryStore.js";
 import type { MemoryRecord } from "./types.js";
 

@@ -1,8 +1,7 @@
-import { isNewer } from "../memory/lifecycle/judgeSupersession.js";
 import type { Doubt } from "../memory/types.js";
 import type { MemoryRepo } from "../store/contracts/memories.js";
 import type { ReviewRepo } from "../store/contracts/reviews.js";
-import type { MemoryRecord } from "../store/types/memoryRecord.js";
+import { isNewer, type MemoryRecord } from "../store/types/memoryRecord.js";
 
 /** Which scopes a session's injection lists remembered memories of, and how many per group. */
 export interface RememberedRequest {

@@ -63,6 +63,30 @@ describe("recall of a memory an open review flag doubts", () => {
     expect(tool.content[0]?.text).toContain(`may be out of date: id ${newer} is newer and may replace it`);
   });
 
+  it("doubts the statement said first when a flag names the newer one first (a fact extracted late)", async () => {
+    const [late] = await cairn.remember({
+      content: "Staging deploys wait for a manual approval in the deploy channel",
+      scope: "global",
+      occurredAt: "2026-07-01",
+    });
+    const [early] = await cairn.remember({
+      content: "Staging deploys go out without any approval step",
+      scope: "global",
+      occurredAt: "2026-03-01",
+    });
+    const reversed = cairn.storage.reviews.add({
+      memoryId: late!.id!,
+      relatedId: early!.id!,
+      reason: "contradiction",
+      detector: "semantic",
+      now: Date.now(),
+    });
+    const doubts = cairn.storage.reviews.doubtsAbout([late!.id!, early!.id!]);
+    expect(doubts.get(early!.id!)).toEqual({ newer: late!.id, flag: reversed });
+    expect(doubts.has(late!.id!)).toBe(false);
+    await cairn.resolveReview({ flag: reversed, action: "keep" });
+  });
+
   it("drops the mark once a person keeps the memory", async () => {
     await cairn.resolveReview({ flag, action: "keep" });
     const { results } = await cairn.recall(query);

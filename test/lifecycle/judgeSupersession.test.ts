@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { keyTokens } from "../../src/memory/lifecycle/changeDetector.js";
 import { changeStatements } from "../../src/memory/lifecycle/changeStatements.js";
-import { isNewer, judgeSupersession } from "../../src/memory/lifecycle/judgeSupersession.js";
+import { judgeSupersession } from "../../src/memory/lifecycle/judgeSupersession.js";
+import { isNewer } from "../../src/store/types/memoryRecord.js";
 
 const verdict = (newer: string, older: string) => judgeSupersession(newer, older)?.verdict;
 

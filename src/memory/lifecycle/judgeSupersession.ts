@@ -9,20 +9,6 @@ import { versionBumped } from "./versionBump.js";
 
 export type { Judgement } from "./judgement.js";
 
-/** A memory as the judgement orders it. */
-export interface Dated {
-  id: number;
-  occurredAt: number | null;
-  createdAt: number;
-}
-
-/** Whether `a` is newer than `b`: the later occurredAt (else creation time), the higher id on a tie. */
-export function isNewer(a: Dated, b: Dated): boolean {
-  const at = a.occurredAt ?? a.createdAt;
-  const bt = b.occurredAt ?? b.createdAt;
-  return at !== bt ? at > bt : a.id > b.id;
-}
-
 /**
  * Whether the newer statement replaces the older one, by five detectors that need no model, tried in
  * order (the first sure one decides, else the first half-sure one): a change of value in an otherwise

@@ -1,6 +1,7 @@
+import { isNewer } from "../../store/types/memoryRecord.js";
 import type { MemoryStore } from "../memoryStore.js";
 import type { MemoryRecord } from "../types.js";
-import { isNewer, judgeSupersession } from "./judgeSupersession.js";
+import { judgeSupersession } from "./judgeSupersession.js";
 import { supersessionCandidates } from "./supersessionCandidates.js";
 
 /** The name supersession writes in the history's `who`. */

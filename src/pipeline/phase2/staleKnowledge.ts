@@ -1,6 +1,5 @@
-import { isNewer } from "../../memory/lifecycle/judgeSupersession.js";
 import type { Storage } from "../../store/storage.js";
-import type { MemoryRecord } from "../../store/types/memoryRecord.js";
+import { isNewer, type MemoryRecord } from "../../store/types/memoryRecord.js";
 import type { StaleStatement } from "../../workspace/staleStatements.js";
 import type { WorkspaceRef } from "../../workspace/workspacePaths.js";
 import { GLOBAL_WORKSPACE } from "../../workspace/workspacePaths.js";

@@ -37,8 +37,9 @@ export interface ReviewRepo {
   /** Whether a flag about `memoryId` against `relatedId` is still open (one indexed lookup). */
   hasOpen(memoryId: number, relatedId: number): boolean;
   /**
-   * Each of `memoryIds` with an open flag against a memory that is still live, with the earliest such
-   * flag: a reader should not take that memory at its word.
+   * Each of `memoryIds` that is the older statement of an open flag between two live memories, with the
+   * newer one and the earliest such flag: a reader should not take that memory at its word. The older
+   * is the one said first (`isNewer`), whichever side the flag names first.
    */
   doubtsAbout(memoryIds: number[]): Map<number, Doubt>;
   /**

@@ -2,6 +2,7 @@ import type { Database } from "better-sqlite3";
 import { guardOptional, guardText } from "../../redact/guard.js";
 import type { Doubt, NewReviewFlag, ReviewFlag, ReviewRepo, ReviewResolution } from "../contracts/reviews.js";
 import { cached } from "../statements.js";
+import { isNewer } from "../types/memoryRecord.js";
 
 interface ReviewRowDb {
   id: number;
@@ -26,6 +27,17 @@ const toFlag = (row: ReviewRowDb): ReviewFlag => ({
   resolvedAt: row.resolved_at,
   resolution: row.resolution,
 });
+
+/** An open flag with both of its live memories' dates. */
+interface PairRow {
+  flag: number;
+  aId: number;
+  aOccurred: number | null;
+  aCreated: number;
+  bId: number;
+  bOccurred: number | null;
+  bCreated: number;
+}
 
 /** SQL for memory_reviews. Proposed text is guarded like every text that enters the store. */
 export class ReviewRepository implements ReviewRepo {
@@ -74,15 +86,28 @@ export class ReviewRepository implements ReviewRepo {
 
   doubtsAbout(memoryIds: number[]): Map<number, Doubt> {
     if (memoryIds.length === 0) return new Map();
+    // Either side of a flag may be the statement said first (a fact extracted late is stored after one
+    // said later), so both are read and the older one is the doubted one.
     const rows = cached(
       this.db,
-      // SQLite takes the bare columns from the row MIN() picked: the earliest flag of each memory.
-      `SELECT MIN(r.id) AS flag, r.memory_id AS memoryId, r.related_id AS newer
-         FROM memory_reviews r JOIN memories m ON m.id = r.related_id
-         WHERE r.memory_id IN (SELECT value FROM json_each(?)) AND r.resolved_at IS NULL AND m.deleted_at IS NULL
-         GROUP BY r.memory_id`,
-    ).all(JSON.stringify(memoryIds)) as Array<Doubt & { memoryId: number }>;
-    return new Map(rows.map(({ memoryId, newer, flag }) => [memoryId, { newer, flag }]));
+      `SELECT r.id AS flag, a.id AS aId, a.occurred_at AS aOccurred, a.created_at AS aCreated,
+              b.id AS bId, b.occurred_at AS bOccurred, b.created_at AS bCreated
+         FROM memory_reviews r
+         JOIN memories a ON a.id = r.memory_id AND a.deleted_at IS NULL
+         JOIN memories b ON b.id = r.related_id AND b.deleted_at IS NULL
+         WHERE r.resolved_at IS NULL
+           AND (r.memory_id IN (SELECT value FROM json_each(@ids)) OR r.related_id IN (SELECT value FROM json_each(@ids)))
+         ORDER BY r.id`,
+    ).all({ ids: JSON.stringify(memoryIds) }) as PairRow[];
+    const wanted = new Set(memoryIds);
+    const out = new Map<number, Doubt>();
+    for (const row of rows) {
+      const a = { id: row.aId, occurredAt: row.aOccurred, createdAt: row.aCreated };
+      const b = { id: row.bId, occurredAt: row.bOccurred, createdAt: row.bCreated };
+      const [older, newer] = isNewer(a, b) ? [b, a] : [a, b];
+      if (wanted.has(older.id) && !out.has(older.id)) out.set(older.id, { newer: newer.id, flag: row.flag });
+    }
+    return out;
   }
 
   openPairs(options: { scopes?: string[]; limit: number }): { flag: number; memoryId: number; relatedId: number }[] {

@@ -1,4 +1,4 @@
-/** The memory records the store returns. Imports nothing: every layer above may depend on it. */
+/** The memory records the store returns, and their order in time. Imports nothing: every layer above may depend on it. */
 
 export interface Provenance {
   sessionId?: string;
@@ -49,4 +49,22 @@ export interface EvidenceItem {
   seq: number;
   role: string;
   text: string;
+}
+
+/** A memory as "which was said later" sees it. */
+export interface Dated {
+  id: number;
+  occurredAt: number | null;
+  createdAt: number;
+}
+
+/**
+ * Whether `a` is newer than `b`: the later occurredAt (else creation time), the higher id on a tie.
+ * Sessions' facts are stored in the order extraction finishes, so the id alone does not say which
+ * statement came later. Here, beside the record, so the store and every layer order memories alike.
+ */
+export function isNewer(a: Dated, b: Dated): boolean {
+  const at = a.occurredAt ?? a.createdAt;
+  const bt = b.occurredAt ?? b.createdAt;
+  return at !== bt ? at > bt : a.id > b.id;
 }
