@@ -96,14 +96,18 @@ function writtenAsName(name: string, index: number, version: string): boolean {
   return index > 0 || /[.]|^v/i.test(version);
 }
 
-/** "v6" -> "6", "15.1+" -> "15.1", "6.x" -> "6". */
+/** "v6" -> "6", "6.x" -> "6"; a minimum keeps its plus ("15.1+"). */
 function normalizeVersion(version: string): string {
-  return version.toLowerCase().replace(/^v/, "").replace(/\+$/, "").replace(/\.x$/, "");
+  return version.toLowerCase().replace(/^v/, "").replace(/\.x$/, "");
 }
+
+/** A minimum supported version ("iOS 15.1+"), not the one in use. */
+const isMinimum = (version: string) => version.endsWith("+");
 
 /** Whether two versions are one: equal, or one a release of the other ("1.23" and "1.23.0", "18" and "18.19"). */
 export function sameVersion(a: string, b: string): boolean {
-  return a === b || a.startsWith(`${b}.`) || b.startsWith(`${a}.`);
+  const [x, y] = [a.replace(/\+$/, ""), b.replace(/\+$/, "")];
+  return x === y || x.startsWith(`${y}.`) || y.startsWith(`${x}.`);
 }
 
 /** The names both texts write with a version, and no version in common: the tool moved on. */
@@ -115,6 +119,9 @@ export function versionsChanged(
   for (const [name, to] of newer) {
     const from = older.get(name);
     if (!from || [...from].some((a) => [...to].some((b) => sameVersion(a, b)))) continue;
+    // "supports iOS 15.1+" and "needs the iOS 18 SDK" are two things of iOS: a minimum moves only
+    // against a minimum ("Node 18+" -> "Node 20+").
+    if ([...from].every(isMinimum) !== [...to].every(isMinimum)) continue;
     out.push({ name, from: [...from], to: [...to] });
   }
   return out;

@@ -315,10 +315,20 @@ describe("the same tool at another version (e)", () => {
     expect(verdict("Release 2.4.0 shipped on May 3", "Release 2.3.0 shipped on April 2")).toBeUndefined();
   });
 
-  it("leaves alone a negated statement", () => {
+  it("leaves alone a statement negated where it names the tool, and only there", () => {
     expect(
       verdict("The EKS clusters do not run Kubernetes 1.30 yet", "The EKS clusters run Kubernetes 1.29"),
     ).toBeUndefined();
+    expect(
+      verdict("The EKS clusters run Kubernetes 1.30", "The EKS clusters run Kubernetes 1.29 (not EKS Anywhere)"),
+    ).toBe("supersede");
+  });
+
+  it("asks a person when the older memory has a clause the newer one does not touch", () => {
+    expect(judgeSupersession("CI runs Node 22 on Ubuntu", "CI runs Node 20 on Ubuntu; never use nvm there")).toEqual({
+      verdict: "review",
+      reason: 'version change: node 20 -> 22; only this memory says "never use nvm there"',
+    });
   });
 });
 

@@ -11,7 +11,7 @@ describe("versioned names", () => {
     });
     expect(read("We use Redis version 7, iOS 15.1+ and React Router v6")).toEqual({
       redis: ["7"],
-      ios: ["15.1"],
+      ios: ["15.1+"],
       "react router": ["6"],
     });
     expect(read("Both EKS clusters run Kubernetes 1.27.")).toEqual({ kubernetes: ["1.27"] });
@@ -34,6 +34,15 @@ describe("versioned names", () => {
     });
     // Not a plain word that names a tool too, nor a count.
     expect(read("limit requests 100 per minute; node 3 replicas")).toEqual({});
+  });
+
+  it("moves a minimum supported version only against another minimum", () => {
+    const changed = (newer: string, older: string) => versionsChanged(versionedNames(newer), versionedNames(older));
+    expect(changed("field-app supports iOS 15.1+", "Builds need the iOS 18 SDK")).toEqual([]);
+    expect(changed("The CLI needs Node 20+", "The CLI needs Node 18+")).toEqual([
+      { name: "node", from: ["18+"], to: ["20+"] },
+    ]);
+    expect(changed("The CLI needs Node 18+", "The CLI needs Node 18")).toEqual([]);
   });
 
   it("treats a release of a version as that version", () => {

@@ -8,9 +8,9 @@ import { analysed } from "./analysedStatement.js";
 import type { ChangeStatement } from "./changeStatements.js";
 import type { Judgement } from "./judgement.js";
 import {
-  clauses,
   isValueToken,
   missing,
+  negationClauses,
   phraseStems,
   type StatementTokens,
   shared,
@@ -236,14 +236,11 @@ function onlyAsModifier(text: string, parts: KeyPart[]): boolean {
 
 /**
  * Whether the text negates what it says of X: a clause naming X holds a negation ("never use npm to
- * publish", "npm is not used"). A negation elsewhere is about something else ("format with Prettier
- * (single quotes, no semicolons)"): parenthetical remarks are clauses of their own, and so is a
- * contrast set off by a comma ("use pnpm, not npm": the "not" is about npm). A text that does not
- * name X whole is read as a whole.
+ * publish", "npm is not used"). A negation elsewhere is about something else (`negationClauses`). A
+ * text that does not name X whole is read as a whole.
  */
 function negatedAbout(text: string, parts: KeyPart[]): boolean {
-  const apart = text.replace(/\s*\(([^()]*)\)/g, "; $1; ").replace(/,\s*(?=(?:not|never|no)\s)/gi, "; ");
-  const naming = clauses(apart).filter((clause) => parts.some((part) => namesWhole(clause, part)));
+  const naming = negationClauses(text).filter((clause) => parts.some((part) => namesWhole(clause, part)));
   return naming.length > 0 ? naming.some(isNegated) : isNegated(text);
 }
 

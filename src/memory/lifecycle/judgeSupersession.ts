@@ -30,7 +30,7 @@ export function judgeSupersession(newer: string, older: string): Judgement | und
     () =>
       versionBumped(
         { text: newer, tokens: n, versions: analysed(newer).versions },
-        { tokens: o, versions: analysed(older).versions },
+        { text: older, tokens: o, versions: analysed(older).versions },
       ),
     () => {
       const all = flips();

@@ -124,6 +124,15 @@ export function clauses(text: string): string[] {
     .filter((part) => part.length > 0);
 }
 
+/**
+ * The clauses a negation can hold in: those of `clauses`, with each parenthetical remark ("format with
+ * Prettier (single quotes, no semicolons)") and each contrast set off by a comma ("use pnpm, not npm")
+ * a clause of its own, so its "no" or "not" is about what it names.
+ */
+export function negationClauses(text: string): string[] {
+  return clauses(text.replace(/\s*\(([^()]*)\)/g, "; $1; ").replace(/,\s*(?=(?:not|never|no)\s)/gi, "; "));
+}
+
 /** Elements of `a` that are also in `b`. */
 export function shared<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): T[] {
   return [...a].filter((x) => b.has(x));

@@ -1,9 +1,17 @@
+import { isNegated } from "../../text/negation.js";
 import { stem } from "../../text/stem.js";
 import { words } from "../../text/tokenize.js";
 import { type VersionedNames, versionsChanged } from "../../text/versionedNames.js";
 import { escapeRegExp } from "../../util/escapeRegExp.js";
 import type { Judgement } from "./judgement.js";
-import { FAILURE_STEMS, missing, type StatementTokens, shared } from "./statementTokens.js";
+import {
+  FAILURE_STEMS,
+  missing,
+  negationClauses,
+  type StatementTokens,
+  shared,
+  statementTokens,
+} from "./statementTokens.js";
 
 /** Words of a newer text that make its version a plan or a prerelease, not the version in use. */
 const PLANNED =
@@ -27,11 +35,14 @@ const SHORT = 4;
  */
 export function versionBumped(
   newer: { text: string; tokens: StatementTokens; versions: VersionedNames },
-  older: { tokens: StatementTokens; versions: VersionedNames },
+  older: { text: string; tokens: StatementTokens; versions: VersionedNames },
 ): Judgement | undefined {
-  if (newer.tokens.negated || older.tokens.negated) return undefined;
   const changes = versionsChanged(newer.versions, older.versions);
   if (changes.length === 0) return undefined;
+  // "do not run Kubernetes 1.30 yet" says nothing of the version in use; a negation about something
+  // else ("CI runs Node 20; never use nvm there") leaves the version standing.
+  const names = changes.map((change) => change.name);
+  if (negatedAbout(newer.text, names) || negatedAbout(older.text, names)) return undefined;
   const toolWords = new Set(changes.flatMap((change) => words(change.name).map(stem)));
   const context = missing(older.tokens.subject, toolWords);
   const common = shared(new Set(context), newer.tokens.subject).length;
@@ -44,6 +55,12 @@ export function versionBumped(
     return { verdict: "review", reason: `${what}; the newer memory may not say the version is in use` };
   const aboutTheVersion = context.length <= SHORT || common * 2 >= context.length;
   if (!aboutTheVersion) return { verdict: "review", reason: `${what}; this memory says more than the version` };
+  // "CI runs Node 20 on Ubuntu; never use nvm there": a clause that neither names the tool nor shares a
+  // word with the newer memory is knowledge the replacement does not carry.
+  const aside = negationClauses(older.text).find(
+    (clause) => !namesOneOf(clause, names) && !shared(statementTokens(clause).subject, newer.tokens.subject).length,
+  );
+  if (aside !== undefined) return { verdict: "review", reason: `${what}; only this memory says "${aside}"` };
   // "The API tests run with npm run test:api against Postgres 14" / "... now run against Postgres 16
   // in Docker": superseding would hide the command with the version. A value of the older memory
   // (a command, a path, a port) that the newer one does not restate, and that is not the old version
@@ -60,4 +77,13 @@ export function versionBumped(
 /** Whether a value is the version or carries it ("14", "postgres:14", "node@18.19", "v14"). */
 function holdsVersion(value: string, version: string): boolean {
   return new RegExp(String.raw`(?:^|[^\d.])v?${escapeRegExp(version)}(?:$|[^\d])`).test(value);
+}
+
+/** Whether a clause naming one of the tools holds a negation (`negationClauses`). */
+function negatedAbout(text: string, names: string[]): boolean {
+  return negationClauses(text).some((clause) => namesOneOf(clause, names) && isNegated(clause));
+}
+
+function namesOneOf(clause: string, names: string[]): boolean {
+  return new RegExp(String.raw`(?<![\w.-])(?:${names.map(escapeRegExp).join("|")})(?![\w-])`, "i").test(clause);
 }
