@@ -17,6 +17,8 @@ describe("change statements (a)", () => {
     ["We no longer use Redis for caching", "Sessions are cached in Redis"],
     ["We don't use yarn anymore", "Run yarn build before deploying"],
     ["Use pnpm instead of npm", "Install dependencies with npm install"],
+    ["Use pnpm, not npm, in this repo", "Always use npm in this repo"],
+    ["Always run tests with vitest, not jest", "Run the unit tests with jest"],
     ["The Docker setup is gone", "Start the stack with Docker compose"],
     ["The database is now Postgres 16", "The database is MySQL 8"],
     ["The CLI was ported to Rust", "The CLI is written in Go"],
@@ -95,6 +97,8 @@ describe("change statements (a)", () => {
     ["We moved away from yarn workspaces", "Run yarn build before deploying"],
     // Different subjects sharing one word.
     ["We moved from npm to pnpm", "Deploys go through the staging branch"],
+    // ", not" without a verb of choice is contrast, not a change.
+    ["It is a bug in the parser, not the lexer", "The lexer drops trailing newlines"],
     ["The Docker setup is gone", "The test setup seeds the database"],
     // Same subject, another named thing and value.
     ["billing-worker was upgraded to Go 1.23", "billing-worker listens on port 8080"],

@@ -96,6 +96,15 @@ const PATTERNS: readonly Pattern[] = [
     ),
     read: (m) => obsolete(m[2], m[1]),
   },
+  // "use Y, not X", "always run Y, not X": the imperative choice of "Y instead of X". Only after a verb
+  // of choice: ", not" is also plain contrast ("a bug in the parser, not the lexer").
+  {
+    re: new RegExp(
+      String.raw`(?:^|[;:]\s*)(?:always\s+)?(?:use|prefer|run|install\s+with|build\s+with|deploy\s+with|test\s+with)\s+${PHRASE},\s*not\s+${PHRASE}${END}`,
+      "i",
+    ),
+    read: (m) => obsolete(m[2], m[1]),
+  },
   // "X is gone", "X was removed", "X is no longer used", "X is deprecated"
   {
     leads: true,
