@@ -70,12 +70,17 @@ function keyParts(phrase: string, startsSentence: boolean): KeyPart[] {
  * in any case, with a plain word's other endings ("workspace" for "workspaces").
  */
 function namesWhole(text: string, part: KeyPart): boolean {
+  return wholeName(part, "i")?.test(text) ?? false;
+}
+
+/** The pattern of `namesWhole`; undefined for a word with nothing left to name. */
+function wholeName(part: KeyPart, flags: string): RegExp | undefined {
   const word = part.word.replace(/^[^\w@./~-]+|[^\w@./~-]+$/g, "");
-  if (word.length === 0) return false;
+  if (word.length === 0) return undefined;
   const form = /^[A-Za-z]+$/.test(word)
     ? `(?:${escapeRegExp(word)}|${escapeRegExp(part.key)})[a-z]*`
     : escapeRegExp(word);
-  return new RegExp(String.raw`(?<![\w./@~-])${form}(?![\w/@~-]|[.-]\w)`, "i").test(text);
+  return new RegExp(String.raw`(?<![\w./@~-])${form}(?![\w/@~-]|[.-]\w)`, flags);
 }
 
 /** Detector (a): "moved from X to Y", "dropped X", "X is now Y" against an older text presenting X as current. */
@@ -217,9 +222,8 @@ function reassigned(
 function onlyAsModifier(text: string, parts: KeyPart[]): boolean {
   let seen = false;
   for (const part of parts) {
-    const word = part.word.replace(/^[^\w@./~-]+|[^\w@./~-]+$/g, "");
-    if (word.length === 0) continue;
-    const at = new RegExp(String.raw`(?<![\w./@~-])${escapeRegExp(word)}(?![\w/@~-]|[.-]\w)`, "gi");
+    const at = wholeName(part, "gi");
+    if (at === undefined) continue;
     for (const match of text.matchAll(at)) {
       seen = true;
       const before =
