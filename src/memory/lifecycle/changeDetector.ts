@@ -10,7 +10,7 @@ import type { Judgement } from "./judgement.js";
 import {
   isValueToken,
   missing,
-  negationClauses,
+  negatedWhereNamed,
   phraseStems,
   type StatementTokens,
   shared,
@@ -244,8 +244,7 @@ function onlyAsModifier(text: string, parts: KeyPart[]): boolean {
  * text that does not name X whole is read as a whole.
  */
 function negatedAbout(text: string, parts: KeyPart[]): boolean {
-  const naming = negationClauses(text).filter((clause) => parts.some((part) => namesWhole(clause, part)));
-  return naming.length > 0 ? naming.some(isNegated) : isNegated(text);
+  return negatedWhereNamed(text, (clause) => parts.some((part) => namesWhole(clause, part))) ?? isNegated(text);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { isNegationWord } from "../../text/negation.js";
+import { isNegated, isNegationWord } from "../../text/negation.js";
 import { stem } from "../../text/stem.js";
 import { isContentWord, words } from "../../text/tokenize.js";
 
@@ -131,6 +131,15 @@ export function clauses(text: string): string[] {
  */
 export function negationClauses(text: string): string[] {
   return clauses(text.replace(/\s*\(([^()]*)\)/g, "; $1; ").replace(/,\s*(?=(?:not|never|no)\s)/gi, "; "));
+}
+
+/**
+ * Whether the text negates what it says of a thing: a clause naming it (`names`) holds a negation.
+ * Undefined when no clause names it.
+ */
+export function negatedWhereNamed(text: string, names: (clause: string) => boolean): boolean | undefined {
+  const naming = negationClauses(text).filter(names);
+  return naming.length > 0 ? naming.some(isNegated) : undefined;
 }
 
 /** Elements of `a` that are also in `b`. */

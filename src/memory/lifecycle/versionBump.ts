@@ -1,4 +1,3 @@
-import { isNegated } from "../../text/negation.js";
 import { stem } from "../../text/stem.js";
 import { words } from "../../text/tokenize.js";
 import { type VersionedNames, versionsChanged } from "../../text/versionedNames.js";
@@ -7,6 +6,7 @@ import type { Judgement } from "./judgement.js";
 import {
   FAILURE_STEMS,
   missing,
+  negatedWhereNamed,
   negationClauses,
   type StatementTokens,
   shared,
@@ -79,9 +79,9 @@ function holdsVersion(value: string, version: string): boolean {
   return new RegExp(String.raw`(?:^|[^\d.])v?${escapeRegExp(version)}(?:$|[^\d])`).test(value);
 }
 
-/** Whether a clause naming one of the tools holds a negation (`negationClauses`). */
+/** Whether a clause naming one of the tools holds a negation. */
 function negatedAbout(text: string, names: string[]): boolean {
-  return negationClauses(text).some((clause) => namesOneOf(clause, names) && isNegated(clause));
+  return negatedWhereNamed(text, (clause) => namesOneOf(clause, names)) ?? false;
 }
 
 function namesOneOf(clause: string, names: string[]): boolean {

@@ -33,7 +33,14 @@ import { selectionDiff } from "./selectionDiff.js";
 import { staleFreeDiff } from "./staleInputs.js";
 import { doubtedStatements, guardStatements, staleScopes, staleStatements } from "./staleKnowledge.js";
 import { pruneToCurrent, renderDiffFile, syncInputs } from "./syncInputs.js";
-import { markDoubts, reviseHandbook, skillBody, stripHandbookDoubts, verifyCurrent } from "./verifyCurrent.js";
+import {
+  HANDBOOK,
+  markDoubts,
+  reviseHandbook,
+  skillBody,
+  stripHandbookDoubts,
+  verifyCurrent,
+} from "./verifyCurrent.js";
 import { readIfExists, scrubSecrets, validateWorkspace, writeConsolidated } from "./workspaceFiles.js";
 
 export interface WorkspaceReport {
@@ -383,7 +390,7 @@ function statesStale(live: string | undefined, matcher: StaleMatcher): boolean {
  */
 function doubtsChanged(live: string | undefined, doubts: StaleMatcher): boolean {
   if (!live) return false;
-  return ["MEMORY.md", "memory_summary.md"].some((file) => {
+  return HANDBOOK.some((file) => {
     const text = readIfExists(join(live, file));
     return text !== null && doubts.revise(stripDoubtMarks(text)).text !== text;
   });

@@ -1,5 +1,5 @@
 import type { Storage } from "../../store/storage.js";
-import { isNewer, type MemoryRecord } from "../../store/types/memoryRecord.js";
+import type { MemoryRecord } from "../../store/types/memoryRecord.js";
 import type { StaleStatement } from "../../workspace/staleStatements.js";
 import type { WorkspaceRef } from "../../workspace/workspacePaths.js";
 import { GLOBAL_WORKSPACE } from "../../workspace/workspacePaths.js";
@@ -35,18 +35,14 @@ export function staleStatements(storage: Storage, scopes: string[] | "all", limi
 
 /**
  * What may no longer be true: each memory an open review flag doubts against a newer live memory,
- * newest flag first. Of the two memories of a flag, the one said first is the doubted one, whichever
- * the detector flagged (sessions' facts are stored in the order extraction finishes).
+ * newest flag first (the pair oriented by the review repository: the statement said first is doubted).
  */
 export function doubtedStatements(storage: Storage, scopes: string[] | "all", limit = STALE_LIMIT): StaleStatement[] {
-  const pairs = storage.reviews.openPairs(scopes === "all" ? { limit } : { scopes, limit });
   const seen = new Set<number>();
-  return pairs.flatMap(({ memoryId, relatedId }) => {
-    const a = storage.memories.get(memoryId);
-    const b = storage.memories.get(relatedId);
-    if (!a || !b) return [];
-    const [older, newer] = isNewer(a, b) ? [b, a] : [a, b];
-    if (seen.has(older.id)) return [];
+  return storage.reviews.openPairs(scopes === "all" ? { limit } : { scopes, limit }).flatMap((pair) => {
+    const older = storage.memories.get(pair.older);
+    const newer = storage.memories.get(pair.newer);
+    if (!older || !newer || seen.has(older.id)) return [];
     seen.add(older.id);
     const doubt: StaleStatement = {
       scope: older.scope,

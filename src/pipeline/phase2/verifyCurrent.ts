@@ -36,32 +36,22 @@ export function verifyCurrent(dir: string, matcher: StaleMatcher, live?: string)
  * agent edits it, so the handbook it starts from already reads the old facts as history.
  */
 export function reviseHandbook(dir: string, matcher: StaleMatcher): string[] {
-  const notes: string[] = [];
-  if (matcher.size === 0) return notes;
-  for (const file of HANDBOOK) {
-    const path = join(dir, file);
-    if (!existsSync(path)) continue;
-    const { text, hits } = matcher.revise(readFileSync(path, "utf8"));
-    if (hits.length === 0) continue;
-    writeFileAtomic(path, text);
-    for (const hit of hits) {
-      notes.push(`${file}: ${hit.action} "${short(hit.sentence)}" ${replacedMark(hit.stale)}`);
-    }
-  }
-  return notes;
+  if (matcher.size === 0) return [];
+  return rewriteHandbook(dir, (file, text) => {
+    const revised = matcher.revise(text);
+    const notes = revised.hits.map(
+      (hit) => `${file}: ${hit.action} "${short(hit.sentence)}" ${replacedMark(hit.stale)}`,
+    );
+    return { text: revised.text, notes };
+  });
 }
 
-const HANDBOOK = ["MEMORY.md", "memory_summary.md"] as const;
+/** The handbook files a summary reader sees, in `dir` and in every published version. */
+export const HANDBOOK = ["MEMORY.md", "memory_summary.md"] as const;
 
 /** MEMORY.md and memory_summary.md of `dir` without doubt marks: a consolidator starts from what is decided. */
 export function stripHandbookDoubts(dir: string): void {
-  for (const file of HANDBOOK) {
-    const path = join(dir, file);
-    if (!existsSync(path)) continue;
-    const text = readFileSync(path, "utf8");
-    const stripped = stripDoubtMarks(text);
-    if (stripped !== text) writeFileAtomic(path, stripped);
-  }
+  rewriteHandbook(dir, (_file, text) => ({ text: stripDoubtMarks(text), notes: [] }));
 }
 
 /**
@@ -70,16 +60,26 @@ export function stripHandbookDoubts(dir: string): void {
  * Skills are left alone: a doubt rewrites no command.
  */
 export function markDoubts(dir: string, doubts: StaleMatcher): string[] {
-  stripHandbookDoubts(dir);
-  if (doubts.size === 0) return [];
+  return rewriteHandbook(dir, (file, text) => {
+    const revised = doubts.revise(stripDoubtMarks(text));
+    const notes = revised.hits.map((hit) => `${file}: marked "${short(hit.sentence)}" ${replacedMark(hit.stale)}`);
+    return { text: revised.text, notes };
+  });
+}
+
+/** Each handbook file of `dir` that exists, read once, passed to `change`, written back when it changed. */
+function rewriteHandbook(
+  dir: string,
+  change: (file: string, text: string) => { text: string; notes: string[] },
+): string[] {
   const notes: string[] = [];
   for (const file of HANDBOOK) {
     const path = join(dir, file);
     if (!existsSync(path)) continue;
-    const { text, hits } = doubts.revise(readFileSync(path, "utf8"));
-    if (hits.length === 0) continue;
-    writeFileAtomic(path, text);
-    for (const hit of hits) notes.push(`${file}: marked "${short(hit.sentence)}" ${replacedMark(hit.stale)}`);
+    const before = readFileSync(path, "utf8");
+    const after = change(file, before);
+    if (after.text !== before) writeFileAtomic(path, after.text);
+    notes.push(...after.notes);
   }
   return notes;
 }

@@ -25,6 +25,13 @@ export interface Doubt {
   flag: number;
 }
 
+/** An open flag between two live memories: the one said first (doubted) and the newer one. */
+export interface DoubtedPair {
+  flag: number;
+  older: number;
+  newer: number;
+}
+
 export const reviewResolutions = ["kept", "superseded", "forgotten"] as const;
 export type ReviewResolution = (typeof reviewResolutions)[number];
 
@@ -43,10 +50,10 @@ export interface ReviewRepo {
    */
   doubtsAbout(memoryIds: number[]): Map<number, Doubt>;
   /**
-   * Open flags between two live memories, newest first, of memories in `scopes` when given: the pairs a
-   * workspace marks as doubted. `memoryId` is the flagged memory, `relatedId` the one it conflicts with.
+   * Open flags between two live memories, newest first, whose flagged memory is in `scopes` when given:
+   * the pairs a workspace marks as doubted, each oriented as `doubtsAbout` orients it.
    */
-  openPairs(options: { scopes?: string[]; limit: number }): { flag: number; memoryId: number; relatedId: number }[];
+  openPairs(options: { scopes?: string[]; limit: number }): DoubtedPair[];
   /**
    * Per scope of the flagged memories, a mark that changes whenever a flag there is added or resolved:
    * phase 2 reruns a workspace whose doubts changed.

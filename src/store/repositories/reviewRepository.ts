@@ -1,6 +1,13 @@
 import type { Database } from "better-sqlite3";
 import { guardOptional, guardText } from "../../redact/guard.js";
-import type { Doubt, NewReviewFlag, ReviewFlag, ReviewRepo, ReviewResolution } from "../contracts/reviews.js";
+import type {
+  Doubt,
+  DoubtedPair,
+  NewReviewFlag,
+  ReviewFlag,
+  ReviewRepo,
+  ReviewResolution,
+} from "../contracts/reviews.js";
 import { cached } from "../statements.js";
 import { isNewer } from "../types/memoryRecord.js";
 
@@ -86,8 +93,31 @@ export class ReviewRepository implements ReviewRepo {
 
   doubtsAbout(memoryIds: number[]): Map<number, Doubt> {
     if (memoryIds.length === 0) return new Map();
-    // Either side of a flag may be the statement said first (a fact extracted late is stored after one
-    // said later), so both are read and the older one is the doubted one.
+    const wanted = new Set(memoryIds);
+    const out = new Map<number, Doubt>();
+    const pairs = this.livePairs(
+      "AND (r.memory_id IN (SELECT value FROM json_each(@ids)) OR r.related_id IN (SELECT value FROM json_each(@ids))) ORDER BY r.id",
+      { ids: JSON.stringify(memoryIds) },
+    );
+    for (const { flag, older, newer } of pairs)
+      if (wanted.has(older) && !out.has(older)) out.set(older, { newer, flag });
+    return out;
+  }
+
+  openPairs(options: { scopes?: string[]; limit: number }): DoubtedPair[] {
+    const scoped = options.scopes !== undefined;
+    return this.livePairs(
+      `${scoped ? "AND a.scope IN (SELECT value FROM json_each(@scopes))" : ""} ORDER BY r.id DESC LIMIT @limit`,
+      { limit: options.limit, ...(scoped ? { scopes: JSON.stringify(options.scopes) } : {}) },
+    );
+  }
+
+  /**
+   * Open flags between two live memories, each oriented: either side of a flag may be the statement
+   * said first (a fact extracted late is stored after one said later), so both are read and the older
+   * (`isNewer`) is the doubted one. `where` goes on after the open-flag condition (`a` is the flagged memory).
+   */
+  private livePairs(where: string, params: Record<string, unknown>): DoubtedPair[] {
     const rows = cached(
       this.db,
       `SELECT r.id AS flag, a.id AS aId, a.occurred_at AS aOccurred, a.created_at AS aCreated,
@@ -95,36 +125,14 @@ export class ReviewRepository implements ReviewRepo {
          FROM memory_reviews r
          JOIN memories a ON a.id = r.memory_id AND a.deleted_at IS NULL
          JOIN memories b ON b.id = r.related_id AND b.deleted_at IS NULL
-         WHERE r.resolved_at IS NULL
-           AND (r.memory_id IN (SELECT value FROM json_each(@ids)) OR r.related_id IN (SELECT value FROM json_each(@ids)))
-         ORDER BY r.id`,
-    ).all({ ids: JSON.stringify(memoryIds) }) as PairRow[];
-    const wanted = new Set(memoryIds);
-    const out = new Map<number, Doubt>();
-    for (const row of rows) {
+         WHERE r.resolved_at IS NULL ${where}`,
+    ).all(params) as PairRow[];
+    return rows.map((row) => {
       const a = { id: row.aId, occurredAt: row.aOccurred, createdAt: row.aCreated };
       const b = { id: row.bId, occurredAt: row.bOccurred, createdAt: row.bCreated };
       const [older, newer] = isNewer(a, b) ? [b, a] : [a, b];
-      if (wanted.has(older.id) && !out.has(older.id)) out.set(older.id, { newer: newer.id, flag: row.flag });
-    }
-    return out;
-  }
-
-  openPairs(options: { scopes?: string[]; limit: number }): { flag: number; memoryId: number; relatedId: number }[] {
-    const scoped = options.scopes !== undefined;
-    return cached(
-      this.db,
-      `SELECT r.id AS flag, r.memory_id AS memoryId, r.related_id AS relatedId
-         FROM memory_reviews r
-         JOIN memories m ON m.id = r.memory_id AND m.deleted_at IS NULL
-         JOIN memories n ON n.id = r.related_id AND n.deleted_at IS NULL
-         WHERE r.resolved_at IS NULL ${scoped ? "AND m.scope IN (SELECT value FROM json_each(@scopes))" : ""}
-         ORDER BY r.id DESC LIMIT @limit`,
-    ).all({ limit: options.limit, ...(scoped ? { scopes: JSON.stringify(options.scopes) } : {}) }) as {
-      flag: number;
-      memoryId: number;
-      relatedId: number;
-    }[];
+      return { flag: row.flag, older: older.id, newer: newer.id };
+    });
   }
 
   marks(): Record<string, string> {
