@@ -22,6 +22,12 @@ export const SECRETS: Secret[] = [
     raw: ["Jx8Vq2Lm4Nz6Rt0Wy3Bc5Df7Gh9Kp1Ms4Qu6Xa8Z"],
   },
   { name: "password assignment", text: "password=Tr0ub4dor-and-3-horses", raw: ["Tr0ub4dor-and-3-horses"] },
+  // Its tail after the "&" was once stored next to the marker.
+  {
+    name: "password with an ampersand",
+    text: "The staging db password: Tr0ub4dor&3xQz9Wv",
+    raw: ["Tr0ub4dor&3xQz9Wv", "&3xQz9Wv"],
+  },
   {
     name: "pem private key",
     text: [
