@@ -399,6 +399,16 @@ describe("value change (b)", () => {
     ["Command that worked: `pnpm lint`", "Command that worked: `pnpm test`"],
     ["Command that worked: `docker compose up -d mock`", "Command that worked: `pnpm test`"],
     ["Command that worked: `pnpm test:e2e`", "Command that worked: `pnpm test`"],
+    // Commands that worked in one package: another command working leaves the first one true.
+    [
+      "Command that worked: `cd packages/coding-agent && npm run check`",
+      "Command that worked: `cd packages/coding-agent && npm run build`",
+    ],
+    [
+      "Command that worked: `npm test -- --run src/reasoning.test.ts`",
+      'Command that worked: `npm test -- --run src/reasoning.test.ts -t "Compaction Config"`',
+    ],
+    ["`make docs --html` succeeded after the fix", "`make docs` succeeded after the fix"],
     [
       '`pnpm test:e2e` failed with "Error: connect ECONNREFUSED 127.0.0.1:4010"; `pnpm test:e2e` later succeeded.',
       '`pnpm test` failed with "FAIL test/forecast.test.ts"; `pnpm test` later succeeded.',

@@ -1,5 +1,5 @@
 import type { Judgement } from "./judgement.js";
-import { FAILURE_STEMS, missing, type StatementTokens, shared } from "./statementTokens.js";
+import { FAILURE_STEMS, missing, SUCCESS_STEMS, type StatementTokens, shared } from "./statementTokens.js";
 
 /**
  * Detector (b): the same sentence with other values ("the API listens on port 3000" -> "... 8080").
@@ -17,10 +17,11 @@ export function valueChanged(n: StatementTokens, o: StatementTokens): Judgement 
   const common = both.length;
   const differing = missing(n.subject, o.subject).length + missing(o.subject, n.subject).length;
   const what = `value change: ${oldValues.join(", ")} -> ${newValues.join(", ")}`;
-  // "`pnpm test` failed with "FAIL a.test.ts"" and "... with "FAIL b.test.ts"": two failures seen,
-  // each still true, not one fact whose value changed.
-  const reportsFailure = both.some((word) => FAILURE_STEMS.has(word));
-  if (reportsFailure && spans(oldValues) && spans(newValues)) return undefined;
+  // "`pnpm test` failed with "FAIL a.test.ts"" and "... with "FAIL b.test.ts"", or "Command that
+  // worked: `cd pkg && npm run build`" and "... `cd pkg && npm run check`": two outcomes seen, each
+  // still true, not one fact whose value changed.
+  const reportsOutcome = both.some((word) => FAILURE_STEMS.has(word) || SUCCESS_STEMS.has(word));
+  if (reportsOutcome && spans(oldValues) && spans(newValues)) return undefined;
   // One slot changed is an update; several at once ("the worker runs Node 18 on port 3000" against "...
   // Node 20 on port 8080") may be two statements about different things, for a person to judge.
   const oneSlot = oldValues.length === 1 && newValues.length === 1;
