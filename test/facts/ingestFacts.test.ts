@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { runReviseJobs } from "../../src/memory/lifecycle/runReviseJobs.js";
 import { ingestFacts } from "../../src/pipeline/facts/ingestFacts.js";
 import { parseDecision } from "../../src/pipeline/facts/parseDecision.js";
 import type { Fact } from "../../src/pipeline/facts/types.js";
@@ -320,35 +321,82 @@ describe("contradiction flags", () => {
       reason: string;
     }>;
 
-  it("flags a new fact that negates a candidate, writes it anyway, and records the review", async () => {
-    const { db, store } = makeStore();
+  it("leaves an added fact that negates a stored memory to the revise job, which replaces the older one", async () => {
+    const { db, store, advance } = makeStore();
     const old = (
       await ingestFacts(
         { facts: [fact("Use npm for package installs in the web app")], entities: [], scope, provenance: {} },
         { store, db },
       )
     ).outcomes[0]!.memoryId!;
+    advance(60_000);
     const llm = new FakeLlm({ answers: [answer({ action: "ADD", reason: "new rule" })] });
     const result = await ingestFacts(
       { facts: [fact("Never use npm for package installs in the web app")], entities: [], scope, provenance: {} },
       { store, db, llm },
     );
     const outcome = result.outcomes[0]!;
-    expect(outcome).toMatchObject({ status: "created", reviewNeeded: true });
-    expect(reviews(db)).toEqual([
+    expect(outcome).toMatchObject({ status: "created" });
+    expect(outcome.reviewNeeded).toBeUndefined();
+    expect(reviews(db)).toEqual([]);
+    const revised = await runReviseJobs({ store });
+    expect(revised.superseded).toMatchObject([{ oldId: old, newId: outcome.memoryId }]);
+  });
+
+  it("flags nothing for a fact that only shares words and a negation with its neighbours", async () => {
+    const { db, store } = makeStore();
+    for (const text of [
+      "notes-cli runs on Node 20 with tsx; run the tests with npx vitest",
+      "Tags are stored lowercase without the leading #, and repeated --tag flags are combined",
+    ])
+      await ingestFacts({ facts: [fact(text)], entities: [], scope, provenance: {} }, { store, db });
+    const llm = new FakeLlm({ answers: [answer({ action: "ADD", reason: "new" })] });
+    await ingestFacts(
       {
-        memory_id: old,
-        related_id: outcome.memoryId,
-        proposed_content: null,
-        detector: "syntactic",
-        reason: expect.stringContaining("negates"),
+        facts: [fact("Argument parsing in notes-cli uses parseArgs; the user did not want commander for a small CLI")],
+        entities: [],
+        scope,
+        provenance: {},
       },
-    ]);
-    const audit = store.historyOf(outcome.memoryId!).find((e) => e.event === "fact_created");
-    expect(audit?.metadata).toMatchObject({
-      reviewNeeded: true,
-      contradictions: [{ memoryId: old, detector: "syntactic" }],
-    });
+      { store, db, llm },
+    );
+    await runReviseJobs({ store });
+    expect(reviews(db)).toEqual([]);
+  });
+
+  it.each([
+    ["Use npm for package installs in the web app", "Never use npm for package installs in the web app"],
+    [
+      "The payments API listens on port 3000 in the local docker compose setup",
+      "The payments API listens on port 8080 in the local docker compose setup",
+    ],
+    [
+      "CI runs the unit tests on Node 20 with the ubuntu-latest runner image",
+      "CI runs the unit tests on Node 22 with the ubuntu-latest runner image",
+    ],
+    ["Telemetry is enabled on the dev server by default", "Telemetry is disabled on the dev server by default"],
+  ])("without a model, %s then %s is an update, not a duplicate", async (before, after) => {
+    const { db, store, advance } = makeStore();
+    const old = (await ingestFacts({ facts: [fact(before)], entities: [], scope, provenance: {} }, { store, db }))
+      .outcomes[0]!.memoryId!;
+    advance(60_000);
+    const result = await ingestFacts({ facts: [fact(after)], entities: [], scope, provenance: {} }, { store, db });
+    expect(result.outcomes[0]).toMatchObject({ status: "created" });
+    await runReviseJobs({ store });
+    expect(store.get(old)?.deletedAt).not.toBeNull();
+  });
+
+  it("still finds a reworded fact a duplicate without a model", async () => {
+    const { db, store } = makeStore();
+    await ingestFacts(
+      { facts: [fact("The API server listens on port 8080 in development")], entities: [], scope, provenance: {} },
+      { store, db },
+    );
+    const result = await ingestFacts(
+      { facts: [fact("In development the API server listens on port 8080")], entities: [], scope, provenance: {} },
+      { store, db },
+    );
+    expect(result.outcomes[0]).toMatchObject({ status: "none" });
   });
 
   it("flags a blocked DELETE with the proposed text, and leaves unrelated facts unflagged", async () => {

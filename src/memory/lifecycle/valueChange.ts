@@ -1,5 +1,5 @@
 import type { Judgement } from "./judgement.js";
-import { FAILURE_STEMS, missing, SUCCESS_STEMS, type StatementTokens, shared } from "./statementTokens.js";
+import { FAILURE_STEMS, missing, type StatementTokens, SUCCESS_STEMS, shared } from "./statementTokens.js";
 
 /**
  * Detector (b): the same sentence with other values ("the API listens on port 3000" -> "... 8080").

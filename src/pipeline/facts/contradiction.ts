@@ -80,7 +80,7 @@ export function sharedTokens(a: string, b: string): string[] {
 }
 
 /** The first opposite pair with one side in each text and neither side in both. */
-function antonymPair(a: string, b: string): readonly [string, string] | undefined {
+export function oppositeTerms(a: string, b: string): readonly [string, string] | undefined {
   const left = statementOf(a).stems;
   const right = statementOf(b).stems;
   for (const { a: one, b: other, x, y } of STEMMED) {
@@ -113,7 +113,7 @@ export function detectSyntacticContradiction(fact: string, stored: string): Cont
   if (shared.length < 2) return null;
   const about = spelled(fact, shared);
   // Opposite terms first: "disabled" is also a negation word, and the pair says more.
-  const pair = antonymPair(fact, stored);
+  const pair = oppositeTerms(fact, stored);
   if (pair) return { detector: "syntactic", reason: `opposite terms ${pair[0]} / ${pair[1]} (shared: ${about})` };
   if (hasNegation(fact) !== hasNegation(stored)) {
     return { detector: "syntactic", reason: `one statement negates the other (shared: ${about})` };

@@ -8,7 +8,7 @@ import { FACT_PIPELINE_WHO } from "../../store/contracts/memories.js";
 import { withWriteTx } from "../../store/tx.js";
 import { type Contradiction, detectSyntacticContradiction, sharedTokens } from "./contradiction.js";
 import { decideFacts } from "./decideFacts.js";
-import { nearlySameStems, stemSet } from "./deterministicDecision.js";
+import { factShape, sameFact } from "./deterministicDecision.js";
 import { persistGraph } from "./persistGraph.js";
 import { detectSemanticContradiction } from "./semanticContradiction.js";
 import type { EntityTriple, Fact, FactDecision, FactOutcome, FactProvenance, IngestFactsResult } from "./types.js";
@@ -205,10 +205,10 @@ function noteLateTwins(
   if (adds.length === 0) return;
   const late = store.storage.memories
     .liveAfter(session.scope, session.mark, LATE_MEMORIES_LIMIT)
-    .map((memory) => ({ id: memory.id, stems: stemSet(memory.content) }));
+    .map((memory) => ({ id: memory.id, shape: factShape(memory.content) }));
   for (const p of adds) {
-    const stems = stemSet(p.content);
-    const twin = late.find((memory) => nearlySameStems(memory.stems, stems));
+    const shape = factShape(p.content);
+    const twin = late.find((memory) => sameFact(memory.shape, shape));
     if (!twin) continue;
     p.decision = {
       action: "NONE",
@@ -235,10 +235,13 @@ function exactTwins(
 }
 
 /**
- * The syntactic detector on the fact against every candidate (the UPDATE / DELETE target is one of
- * them); the semantic one, when enabled, on the closest pair the syntactic one left alone that shares
- * enough words: the target of an UPDATE / DELETE, else the best candidate. One model call per fact at
- * most, all of a session's checks at once.
+ * The syntactic detector on the fact against the memory an UPDATE or DELETE names, as seed 004 runs
+ * it on proposals. Against every candidate it flagged hundreds of pairs that merely share two words
+ * and a "no" somewhere ("notes-cli runs on Node 20 ..." / "... the user did not want commander"); a
+ * fact that is added is judged against its neighbours by the lifecycle's revise job instead, which
+ * reads negation per clause and supersedes or flags. The semantic check, when enabled, on the closest
+ * pair the syntactic one left alone that shares enough words: the target, else the best candidate.
+ * One model call per fact at most, all of a session's checks at once.
  */
 async function contradictions(
   p: { content: string; candidates: RecallResult[] },
@@ -246,11 +249,10 @@ async function contradictions(
   deps: { llm: LlmProvider | null; config: IngestFactsConfig; warnings: string[] },
 ): Promise<Conflict[]> {
   const conflicts: Conflict[] = [];
-  for (const candidate of p.candidates) {
-    if (decision.action === "NONE" && decision.targetId === candidate.id) continue;
-    const found = detectSyntacticContradiction(p.content, candidate.content);
-    if (found) conflicts.push({ ...found, memoryId: candidate.id });
-  }
+  const proposal = decision.action === "UPDATE" || decision.action === "DELETE";
+  const target = proposal ? p.candidates.find((candidate) => candidate.id === decision.targetId) : undefined;
+  const syntactic = target ? detectSyntacticContradiction(p.content, target.content) : null;
+  if (target && syntactic) conflicts.push({ ...syntactic, memoryId: target.id });
   const { semantic } = deps.config;
   if (!semantic.enabled || !deps.llm) return conflicts;
   const flagged = new Set(conflicts.map((c) => c.memoryId));
