@@ -134,6 +134,20 @@ describe("what the offline extractor keeps from a session", () => {
     expect(sections("Project facts")).toBe("- The API listens on port 3000 locally.");
   });
 
+  it("keeps a session's latest statements past the cap, so a late change is not lost to earlier facts", async () => {
+    const names = "billing auth search mailer export import audit report upload payment invoice catalog ledger";
+    const services = names.split(" ").map((name, i) => `The ${name} service listens on port ${4001 + i}.`);
+    const output = await extracted([
+      { role: "user", text: services.join(" ") },
+      { role: "assistant", text: "Noted." },
+      { role: "user", text: "The gateway now listens on port 8080." },
+    ]);
+    const facts = output.facts.filter((fact) => fact.type === "fact").map((fact) => fact.content);
+    expect(facts).toHaveLength(12);
+    expect(facts).toContain("The gateway now listens on port 8080.");
+    expect(facts).not.toContain("The billing service listens on port 4001.");
+  });
+
   it("records a command as one that worked only when its result shows it succeeded", async () => {
     const output = await extracted([
       { role: "user", text: "Run the invoice tests." },

@@ -66,15 +66,17 @@ function gatherEvidence(session: SessionRecord, items: readonly ItemRecord[]): S
   // about work in progress; kept, they would turn a courtesy or a guess into a standing instruction.
   // What the agent did is kept where the session shows the result: commands, by the outcome their
   // tool results report, and files, by its edit calls.
+  // Past a cap, the latest statements are kept: what the user said last in a session is its most
+  // current word ("the API now listens on 8080" after a dozen other facts must not give way to them).
   const statements = userItems.flatMap((item) => ownSentences(item.text).map((text) => ({ text, itemId: item.id })));
-  const preferences = dedupe(statements.filter((s) => isPreference(s.text))).slice(0, 12);
-  const decisions = dedupe(statements.filter((s) => isStatedDecision(s.text))).slice(0, 10);
+  const preferences = dedupe(statements.filter((s) => isPreference(s.text))).slice(-12);
+  const decisions = dedupe(statements.filter((s) => isStatedDecision(s.text))).slice(-10);
   const projectFacts = dedupe(
     statements.flatMap((s) => {
       if (isPreference(s.text) || isStatedDecision(s.text)) return [];
       return statedFacts(s.text).map((fact) => ({ text: fact.text, itemId: s.itemId, change: fact.change }));
     }),
-  ).slice(0, 12);
+  ).slice(-12);
   const runs = commandRuns(items);
   return {
     mainTask: tasks[0]?.text ?? headline(first.text),
