@@ -35,6 +35,8 @@ async function run(): Promise<void> {
       embeddings: { type: "string", default: "hashed" },
       /** Print each question that missed gold turns at k, with the gold turns' text and the top hits. */
       misses: { type: "boolean", default: false },
+      /** Print each turn the lifecycle superseded and each pair it flagged, with the reason. */
+      lifecycle: { type: "boolean", default: false },
     },
   });
   const data = values.data ?? DEFAULT_DATA;
@@ -58,6 +60,14 @@ async function run(): Promise<void> {
     dimensions: Number(values.dimensions),
     embeddings: values.embeddings === "wordvec" ? "wordvec" : "hashed",
     ...(values.misses ? { onMiss: printMiss } : {}),
+    ...(values.lifecycle
+      ? {
+          onRevised: (revised) => {
+            for (const s of revised.superseded) console.log(`superseded #${s.oldId} by #${s.newId}: ${s.reason}`);
+            for (const f of revised.flagged) console.log(`flagged #${f.memoryId} / #${f.relatedId}: ${f.reason}`);
+          },
+        }
+      : {}),
   });
   if (values.json) {
     process.stdout.write(

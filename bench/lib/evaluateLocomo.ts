@@ -1,4 +1,5 @@
 import type { RecallConfig } from "../../src/config/recallConfig.js";
+import { type ReviseJobsReport, runReviseJobs } from "../../src/memory/lifecycle/runReviseJobs.js";
 import { MemoryStore } from "../../src/memory/memoryStore.js";
 import type { RecallResult } from "../../src/memory/types.js";
 import { createHashedEmbeddingProvider } from "../../src/providers/embeddings/hashedEmbedding.js";
@@ -24,6 +25,9 @@ export interface LocomoReport {
     vectorIndex: boolean;
     /** "<conversation> <piece>" for each dropped evidence piece that names no turn. */
     unreadEvidence: string[];
+    /** Turns the lifecycle took for replaced by a later one, and pairs it flagged for review. */
+    superseded: number;
+    flagged: number;
   };
 }
 
@@ -63,6 +67,8 @@ export async function evaluateLocomo(options: {
   /** The embedding provider (hashed by default; wordvec to measure the shipped word vectors). */
   embeddings?: "hashed" | "wordvec";
   onMiss?: (conversation: LocomoConversation, question: LocomoQuestion, results: RecallResult[]) => void;
+  /** What the lifecycle superseded and flagged among the turns. */
+  onRevised?: (report: ReviseJobsReport) => void;
 }): Promise<LocomoReport> {
   const { conversations, text } = options;
   const storage = Storage.open(":memory:", { dimensions: options.dimensions });
@@ -80,6 +86,10 @@ export async function evaluateLocomo(options: {
       const inputs = await ingestLocomo(store, conversation, text);
       baseline.add(inputs.map((i) => ({ scope: i.scope, ref: i.ref, body: i.content })));
     }
+    // What every remember door does next: the lifecycle judges each new memory against its
+    // neighbours. Turns it takes for replaced leave recall, so the figures are those of the path users run.
+    const revised = await runReviseJobs({ store });
+    options.onRevised?.(revised);
     const ours = new Tally();
     const plain = new Tally();
     for (const conversation of conversations) {
@@ -112,6 +122,8 @@ export async function evaluateLocomo(options: {
         embeddings: store.provider.model,
         vectorIndex: storage.vecError === null,
         unreadEvidence: conversations.flatMap((c) => c.unreadEvidence.map((e) => `${c.sampleId} ${e}`)),
+        superseded: revised.superseded.length,
+        flagged: revised.flagged.length,
       },
     };
   } finally {

@@ -50,7 +50,21 @@ export function isNegationWord(word: string): boolean {
   return /n['\u2019]t$/.test(word) || NEGATION_WORDS.has(word.replace(/['\u2019]/g, ""));
 }
 
-/** Whether the text holds a negation anywhere. */
+/**
+ * "No" standing alone as an answer or an interjection: "No worries, Mel!", "Oh no, Jon", "No, we use
+ * pnpm", "No prob." It opens its clause (or follows "oh") and ends at punctuation, so it negates
+ * nothing the clause states. "There's no problem with the cache" and "no way to run it offline" keep
+ * their negation: the phrase does not end there.
+ */
+const INTERJECTION =
+  /(^|[.!?;:,]\s*|\b(?:oh|ah|aw)\s+)no(?:\s+(?:worries|problem|problems|prob|probs|doubt|doubts|way|kidding|sweat|biggie|big\s+deal|thanks|thank\s+you))?(?=\s*(?:[,.!?;]|$))/gi;
+
+/** The text without the interjections "no worries", "oh no", an answer's "No," and the like. */
+export function withoutInterjections(text: string): string {
+  return /\bno\b/i.test(text) ? text.replace(INTERJECTION, "$1") : text;
+}
+
+/** Whether the text holds a negation anywhere (an interjection's "no" is none). */
 export function isNegated(text: string): boolean {
-  return words(text).some(isNegationWord);
+  return words(withoutInterjections(text)).some(isNegationWord);
 }

@@ -501,8 +501,44 @@ describe("polarity flip (c)", () => {
     });
   });
 
+  it.each([
+    ["No, we don't use npm in this repo", "We use npm in this repo"],
+    ["Never deploy Billing on Fridays", "Deploy Billing on Fridays"],
+    ["Run the tests with pnpm and never use npm", "Always use npm"],
+  ])("%s supersedes %s, whatever else the text says", (newer, older) => {
+    expect(judgeSupersession(newer, older)?.verdict).toBe("supersede");
+  });
+
   it("does not fire on different subjects sharing one word", () => {
     expect(judgeSupersession("Never commit secrets", "Always commit the lockfile")).toBeUndefined();
+  });
+
+  // Turns of two people talking (LoCoMo's, as the remember doors store them): read as statements of
+  // fact, 49 of them were superseded and 304 pairs flagged on the development conversations.
+  it.each([
+    // An interjection's "no" negates nothing.
+    [
+      "Caroline: No worries, Mel! Your friendship means so much to me.",
+      "Caroline: Hey Mel, what's up? Been a busy week.",
+    ],
+    // Names say who, not what: the same two people are not the same action.
+    ["Jon: I won't give up, Gina. The studio opens next week.", "Jon: Cool, Gina! Thanks for the tip."],
+    // A question states nothing.
+    ["I didn't dress as any character.", "Did you dress up as any character?"],
+    // "But instead of giving up" names no replacement.
+    [
+      "But instead of giving up, I turned it into a learning experience.",
+      "Giving it my all every time I'm on the court. But I also want to make a difference.",
+    ],
+    // A negation after "and" is its own clause.
+    ["Keep going and never give up", "Keep going"],
+    // Two dated occasions, not one value changed.
+    [
+      "(5:54 pm on 9 November, 2022) Nate: The tournament went well",
+      "(3:56 pm on 4 November, 2022) Nate: The tournament went well",
+    ],
+  ])("%s leaves %s alone", (newer, older) => {
+    expect(judgeSupersession(newer, older)).toBeUndefined();
   });
 
   it("asks a person when the action itself differs beyond the negation", () => {

@@ -13,6 +13,14 @@ const SENTENCES: Array<[string, boolean]> = [
   ["Notes live in the docs folder", false],
   ["Enable telemetry on the dev server", false],
   ["The notebook runs nightly", false],
+  // "No" as an answer or an interjection negates nothing; a "no" that goes on is a negation.
+  ["Caroline: No worries, Mel! Your friendship means so much to me.", false],
+  ["Gina: Oh no, Jon! Sorry to hear that.", false],
+  ["No prob.", false],
+  ["No, we use pnpm in this repo", false],
+  ["No, we don't use npm in this repo", true],
+  ["There's no problem with the cache in staging", true],
+  ["There is no way to run the e2e suite offline", true],
 ];
 
 describe("negation", () => {

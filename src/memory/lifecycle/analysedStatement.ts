@@ -1,12 +1,13 @@
 import { type NumberedNames, numberedNames } from "../../text/numberedNames.js";
 import { type VersionedNames, versionedNames } from "../../text/versionedNames.js";
 import { type ChangeStatement, changeStatements } from "./changeStatements.js";
-import { clauses, type StatementTokens, statementTokens } from "./statementTokens.js";
+import { type StatementTokens, statedClauses, statementTokens } from "./statementTokens.js";
 
 /** What the detectors read of a text, computed once per text: a memory is judged against many others. */
 export interface Analysis {
   tokens: StatementTokens;
   changes: ChangeStatement[];
+  /** The clauses of its sentences that are not questions. */
   clauses: string[];
   names: NumberedNames;
   versions: VersionedNames;
@@ -24,7 +25,7 @@ export function analysed(text: string): Analysis {
   const analysis = {
     tokens: statementTokens(text),
     changes: changeStatements(text),
-    clauses: clauses(text),
+    clauses: statedClauses(text),
     names: numberedNames(text),
     versions: versionedNames(text),
   };

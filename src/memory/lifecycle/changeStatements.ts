@@ -1,4 +1,5 @@
 import { statementSentences } from "../../text/statementSentences.js";
+import { words } from "../../text/tokenize.js";
 
 /**
  * What a statement of change says: "moved from X to Y", "replaced X with Y", "X is gone" make X
@@ -45,8 +46,16 @@ interface Pattern {
   read: (match: RegExpMatchArray) => ChangeStatement | undefined;
 }
 
+/** Conjunctions and pronouns: a phrase of these alone names no thing ("But instead of giving up, ..."). */
+const FUNCTION_WORDS: ReadonlySet<string> = new Set(
+  "but and or so yet then nor i we you he she it they me us them this that these those there here".split(" "),
+);
+const names = (phrase: string) => words(phrase).some((word) => !FUNCTION_WORDS.has(word));
+
 const obsolete = (x: string | undefined, y?: string): ChangeStatement | undefined =>
-  x ? { kind: "obsolete", obsolete: x, ...(y ? { replacement: y } : {}) } : undefined;
+  x && names(x) && (y === undefined || names(y))
+    ? { kind: "obsolete", obsolete: x, ...(y ? { replacement: y } : {}) }
+    : undefined;
 
 const PATTERNS: readonly Pattern[] = [
   // "moved/migrated/switched (the build) from X to Y", "went from X to Y", "raised the MSRV from 1.70 to 1.80"

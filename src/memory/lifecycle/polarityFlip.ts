@@ -1,6 +1,6 @@
 import { analysed } from "./analysedStatement.js";
 import type { Judgement } from "./judgement.js";
-import { missing, shared } from "./statementTokens.js";
+import { commonWordStems, missing, shared } from "./statementTokens.js";
 
 /**
  * Detector (c): the same action, negated in one text only ("always use npm" / "never use npm here
@@ -17,6 +17,10 @@ export function polarityFlipped(newer: string, older: string): Judgement | undef
   if (missing(n.values, o.values).length > 0 && missing(o.values, n.values).length > 0) return undefined;
   const both = shared(n.subject, o.subject);
   if (both.length < 2) return undefined;
+  // The same action needs a word for it: two texts that share only names ("Jon: I won't give up,
+  // Gina" / "Jon: Cool, Gina") are about the same people, not the same thing.
+  const common = new Set([...commonWordStems(newer), ...commonWordStems(older)]);
+  if (!both.some((word) => common.has(word))) return undefined;
   const differing = missing(n.subject, o.subject).length + missing(o.subject, n.subject).length;
   const what = `polarity flip: "${newer}" against "${older}"`;
   if ((both.length === 2 && differing === 0) || (both.length >= 3 && differing <= 1))

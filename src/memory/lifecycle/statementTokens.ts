@@ -1,4 +1,4 @@
-import { isNegated, isNegationWord } from "../../text/negation.js";
+import { isNegated, isNegationWord, withoutInterjections } from "../../text/negation.js";
 import { stem } from "../../text/stem.js";
 import { isContentWord, words } from "../../text/tokenize.js";
 
@@ -24,6 +24,15 @@ const MARKER_WORDS: ReadonlySet<string> = new Set([
   "today",
   "here",
   "please",
+  // How firmly ("it definitely isn't" / "definitely"), and the time of day of a dated line ("1:33 pm").
+  "really",
+  "definitely",
+  "certainly",
+  "absolutely",
+  "totally",
+  "surely",
+  "am",
+  "pm",
   "old",
   "new",
   // The scope a memory already lives in ("in this repo"), not what it is about.
@@ -83,11 +92,14 @@ export function isValueToken(raw: string): boolean {
 /** The statement's subject words, values and polarity. */
 export function statementTokens(text: string): StatementTokens {
   const values = new Set<string>();
-  const rest = text.replace(QUOTED, (_all, tick: string | undefined, quote: string | undefined) => {
-    const value = (tick ?? quote ?? "").trim().toLowerCase();
-    if (value.length > 0) values.add(value);
-    return " ";
-  });
+  const rest = withoutInterjections(text).replace(
+    QUOTED,
+    (_all, tick: string | undefined, quote: string | undefined) => {
+      const value = (tick ?? quote ?? "").trim().toLowerCase();
+      if (value.length > 0) values.add(value);
+      return " ";
+    },
+  );
   const subject = new Set<string>();
   let negated = false;
   for (const raw of rest.split(/\s+/)) {
@@ -108,6 +120,24 @@ export function statementTokens(text: string): StatementTokens {
   return { subject, values, negated };
 }
 
+/**
+ * The stems a text uses as common words: every word written in lower case, and a capitalized one
+ * only where grammar capitalizes it (the first word, unless it is a label before a colon). What is
+ * left are names: of people ("Jon: I won't give up, Gina"), products, places. They say who or what
+ * is meant, never what is done.
+ */
+export function commonWordStems(text: string): Set<string> {
+  const out = new Set<string>();
+  let first = true;
+  for (const match of text.matchAll(/\p{L}[\p{L}\p{N}'’-]*/gu)) {
+    const word = match[0];
+    const label = text[(match.index ?? 0) + word.length] === ":";
+    if (word[0] === word[0]!.toLowerCase() || (first && !label)) for (const one of phraseStems(word)) out.add(one);
+    first = false;
+  }
+  return out;
+}
+
 /** The stemmed content words of a phrase, leaving out the marker and negation words. */
 export function phraseStems(phrase: string): string[] {
   const out: string[] = [];
@@ -121,14 +151,26 @@ export function phraseStems(phrase: string): string[] {
 }
 
 /**
- * The clauses of a text: sentences, and the parts joined by ", and" / "but" / ";". A negation holds
- * for its clause only ("never use npm anymore; always use pnpm" negates npm, not pnpm).
+ * The clauses of a text: sentences, and the parts joined by ", and" / "but" / ";" or by an "and" that
+ * a negation follows ("keep going and never give up"). A negation holds for its clause only ("never
+ * use npm anymore; always use pnpm" negates npm, not pnpm).
  */
 export function clauses(text: string): string[] {
   return text
-    .split(/[.!?;]+(?:\s+|$)|\n+|,\s*(?:and|but)\s+|\s+but\s+/i)
+    .split(
+      /[.!?;]+(?:\s+|$)|\n+|,\s*(?:and|but)\s+|\s+but\s+|\s+and\s+(?=(?:not|never|no\s+longer|don'?t|do\s+not)\s)/i,
+    )
     .map((part) => part.trim())
     .filter((part) => part.length > 0);
+}
+
+/**
+ * The clauses of the sentences that assert something: a question ("Did you dress up as any
+ * character?") states nothing a later memory could reverse, nor reverses one.
+ */
+export function statedClauses(text: string): string[] {
+  const sentences = text.split(/(?<=[.!?])\s+|\n+/);
+  return clauses(sentences.filter((sentence) => !/\?["')\]]*\s*$/.test(sentence)).join("\n"));
 }
 
 /**

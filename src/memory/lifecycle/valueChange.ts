@@ -41,9 +41,9 @@ export function valueChanged(n: StatementTokens, o: StatementTokens): Judgement 
   return undefined;
 }
 
-/** An ISO date or date-time as a value ("2026-05-02", "2026-05-02t10:00"). */
+/** An ISO date or date-time, or a time of day, as a value ("2026-05-02", "2026-05-02t10:00", "11:01"). */
 function isDate(value: string): boolean {
-  return /^\d{4}-\d{2}-\d{2}\b/.test(value);
+  return /^\d{4}-\d{2}-\d{2}\b|^\d{1,2}:\d{2}$/.test(value);
 }
 
 /** Whether every value is a span of several words: a command, a quoted message. */

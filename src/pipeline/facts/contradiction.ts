@@ -1,4 +1,4 @@
-import { isNegationWord } from "../../text/negation.js";
+import { isNegationWord, withoutInterjections } from "../../text/negation.js";
 import { namesOtherNumberedThing } from "../../text/numberedNames.js";
 import { stem } from "../../text/stem.js";
 import { contentStems, words } from "../../text/tokenize.js";
@@ -58,7 +58,7 @@ function statementOf(text: string): Statement {
   if (!statement) {
     const all = words(text);
     statement = {
-      negated: all.some(isNegationWord),
+      negated: words(withoutInterjections(text)).some(isNegationWord),
       content: new Set(contentStems(text)),
       stems: new Set(all.map((word) => stem(word.replace(/'/g, "")))),
     };
