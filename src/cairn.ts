@@ -232,9 +232,18 @@ export class Cairn {
   }
 
   /** Reads a `memory://root/...` (current project) or `memory://global/...` file. */
-  readMemory(url: string, cwd: string = process.cwd()): { url: string; content: string } {
-    parseRequest(readRequest, { url, cwd });
-    return readMemoryUrl(url, { memoriesRoot: this.paths.memories, cwd });
+  /** A memory file from character `offset` on; `length` is the whole file's. */
+  readMemory(
+    url: string,
+    cwd: string = process.cwd(),
+    offset = 0,
+  ): { url: string; content: string; offset: number; length: number } {
+    parseRequest(readRequest, { url, cwd, offset });
+    const file = readMemoryUrl(url, { memoriesRoot: this.paths.memories, cwd });
+    const length = file.content.length;
+    if (offset > length)
+      throw new CairnError("bad_input", `offset ${offset} is past the end of ${url} (${length} characters)`);
+    return { url, content: offset === 0 ? file.content : file.content.slice(offset), offset, length };
   }
 
   /** The fact store (memories, embeddings, graph, hints) over the same database. */

@@ -135,7 +135,7 @@ export function createHttpApp(options: HttpAppOptions): Hono {
 
   app.post("/api/read", async (c) => {
     const body = await readJsonBody(c, readBody);
-    return c.json(cairn.readMemory(body.url, body.cwd));
+    return c.json(cairn.readMemory(body.url, body.cwd, body.offset));
   });
 
   app.post("/api/run", async (c) => {

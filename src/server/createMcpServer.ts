@@ -12,7 +12,14 @@ import { restoreRequest } from "../requests/restore.js";
 import { reviewListRequest, reviewResolveRequest } from "../requests/review.js";
 import { withoutControls } from "../text/controlCharacters.js";
 import { CairnError, errorMessage } from "../util/errors.js";
-import { formatChange, formatRecall, formatRemember, formatReviews } from "./formatToolText.js";
+import {
+  fitToolText,
+  formatChange,
+  formatRecall,
+  formatRemember,
+  formatReviews,
+  toolTextBudget,
+} from "./formatToolText.js";
 
 export const MCP_SERVER_NAME = "cairn";
 export const MCP_SERVER_VERSION = "0.1.0";
@@ -39,6 +46,7 @@ const cwdField = readRequest.shape.cwd.describe(
  */
 export function createMcpServer(cairn: Cairn, options: McpServerOptions): McpServer {
   const server = new McpServer({ name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION });
+  const guard = guardFor(server);
   const { defaultK, maxK } = cairn.config.recall;
   const recallFields = recallRequest(maxK).shape;
 
@@ -67,11 +75,11 @@ export function createMcpServer(cairn: Cairn, options: McpServerOptions): McpSer
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
-      guarded(async () => {
+      guard(async () => {
         const cwd = callCwd(args.cwd, options.cwd, scopeNeedsCwd(args.scope));
         const response = await cairn.recall({ ...args, cwd });
         return formatRecall(args.query, response);
-      }),
+      }, RECALL_REST),
   );
 
   server.registerTool(
@@ -99,7 +107,7 @@ export function createMcpServer(cairn: Cairn, options: McpServerOptions): McpSer
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     (args) =>
-      guarded(async () => {
+      guard(async () => {
         const cwd = callCwd(args.cwd, options.cwd, scopeNeedsCwd(args.scope));
         const [outcome] = await cairn.remember({
           content: args.text,
@@ -124,21 +132,29 @@ export function createMcpServer(cairn: Cairn, options: McpServerOptions): McpSer
         "workspace), or any other file of the workspace by its relative path.",
       inputSchema: {
         url: readRequest.shape.url.describe("a memory:// URL"),
+        offset: readRequest.shape.offset.describe(
+          "start at this character (a long file comes in parts; each part says where the next starts)",
+        ),
         cwd: cwdField,
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
-      guarded(async () => {
+      guard(async () => {
         const projectUrl = args.url.trim().startsWith("memory://root");
-        return cairn.readMemory(
+        const offset = args.offset ?? 0;
+        const file = cairn.readMemory(
           args.url,
           callCwd(args.cwd, options.cwd, projectUrl ? "for memory://root URLs" : undefined),
-        ).content;
+          offset,
+        );
+        // Cut here, on the file's own characters, so the offset it names is the file's.
+        const budget = toolTextBudget(server.server.getClientVersion()?.name);
+        return fitToolText(file.content, (shown) => `call read with offset ${offset + shown} for the rest`, budget);
       }),
   );
 
-  registerCurationTools(server, cairn, options);
+  registerCurationTools(server, cairn, options, guard);
 
   server.registerTool(
     "status",
@@ -148,7 +164,7 @@ export function createMcpServer(cairn: Cairn, options: McpServerOptions): McpSer
       inputSchema: emptyRequest.shape,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    () => guarded(async () => JSON.stringify(cairn.status(), null, 2)),
+    () => guard(async () => JSON.stringify(cairn.status(), null, 2)),
   );
 
   return server;
@@ -158,7 +174,7 @@ export function createMcpServer(cairn: Cairn, options: McpServerOptions): McpSer
  * The tools a person uses to keep memory true: review what was flagged, forget, edit or restore one
  * memory by id (ids are global). Each change makes the next pipeline run rebuild the workspaces.
  */
-function registerCurationTools(server: McpServer, cairn: Cairn, options: McpServerOptions): void {
+function registerCurationTools(server: McpServer, cairn: Cairn, options: McpServerOptions, guard: Guard): void {
   const idField = forgetRequest.shape.id.describe("the memory's id (recall shows it)");
   const reasonField = forgetRequest.shape.reason.describe("why, kept in the memory's history");
   const change = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
@@ -179,10 +195,10 @@ function registerCurationTools(server: McpServer, cairn: Cairn, options: McpServ
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
-      guarded(async () => {
+      guard(async () => {
         const cwd = callCwd(args.cwd, options.cwd, scopeNeedsCwd(args.scope));
         return formatReviews(cairn.reviews({ ...(args.scope ? { scope: args.scope } : {}), ...(cwd ? { cwd } : {}) }));
-      }),
+      }, REVIEW_REST),
   );
 
   server.registerTool(
@@ -198,7 +214,7 @@ function registerCurationTools(server: McpServer, cairn: Cairn, options: McpServ
       },
       annotations: change,
     },
-    (args) => guarded(async () => formatChange(await cairn.resolveReview(args))),
+    (args) => guard(async () => formatChange(await cairn.resolveReview(args))),
   );
 
   server.registerTool(
@@ -210,7 +226,7 @@ function registerCurationTools(server: McpServer, cairn: Cairn, options: McpServ
       inputSchema: { id: idField, reason: reasonField },
       annotations: change,
     },
-    (args) => guarded(async () => formatChange(cairn.forgetMemory(args))),
+    (args) => guard(async () => formatChange(cairn.forgetMemory(args))),
   );
 
   server.registerTool(
@@ -229,7 +245,7 @@ function registerCurationTools(server: McpServer, cairn: Cairn, options: McpServ
       annotations: change,
     },
     (args) =>
-      guarded(async () => {
+      guard(async () => {
         const { text, ...rest } = args;
         return formatChange(await cairn.editMemory({ ...rest, content: text }));
       }),
@@ -243,9 +259,17 @@ function registerCurationTools(server: McpServer, cairn: Cairn, options: McpServ
       inputSchema: { id: restoreRequest.shape.id.describe("the memory's id"), reason: reasonField },
       annotations: { ...change, destructiveHint: false },
     },
-    (args) => guarded(async () => formatChange(cairn.restoreMemory(args))),
+    (args) => guard(async () => formatChange(cairn.restoreMemory(args))),
   );
 }
+
+const RECALL_REST = () =>
+  "the results after the cut are not shown: ask again with a smaller k, without expand or includeSuperseded, or a narrower query";
+
+const REVIEW_REST = () => "decide the flags shown (resolve_review), then list again for the rest";
+
+/** How to get what a cut result left out, for tools without paging. */
+const ASK_LESS = () => "ask for less (a smaller k, one scope) to see the rest";
 
 /** Project scope (the default) is about the project of cwd; the reason it is needed, else undefined. */
 function scopeNeedsCwd(scope: string | undefined): string | undefined {
@@ -263,11 +287,21 @@ function callCwd(given: string | undefined, fallback: string | undefined, requir
   return given;
 }
 
-async function guarded(fn: () => Promise<string>): Promise<CallToolResult> {
-  try {
-    // Memory text goes to an agent as data: nothing in it may act on whatever renders it.
-    return { content: [{ type: "text", text: withoutControls(await fn()) }] };
-  } catch (error) {
-    return { isError: true, content: [{ type: "text", text: errorMessage(error).split("\n")[0] ?? "error" }] };
-  }
+/** Runs a tool: its text as the result, or its error as one line; see `guardFor`. */
+type Guard = (fn: () => Promise<string>, rest?: (shown: number) => string) => Promise<CallToolResult>;
+
+/**
+ * Every tool result of `server` leaves through the guard it returns: memory text goes to an agent as
+ * data (nothing in it may act on whatever renders it), and no result is longer than the connected
+ * client takes in one piece (`toolTextBudget`, by the name it gave when it connected).
+ */
+function guardFor(server: McpServer): Guard {
+  return async (fn, rest = ASK_LESS) => {
+    try {
+      const budget = toolTextBudget(server.server.getClientVersion()?.name);
+      return { content: [{ type: "text", text: fitToolText(withoutControls(await fn()), rest, budget) }] };
+    } catch (error) {
+      return { isError: true, content: [{ type: "text", text: errorMessage(error).split("\n")[0] ?? "error" }] };
+    }
+  };
 }

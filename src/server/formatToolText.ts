@@ -35,6 +35,67 @@ export function formatRecall(query: string, response: RecallResponse): string {
   return lines.join("\n");
 }
 
+/** What one tool result may hold: UTF-8 bytes and lines, the note about the rest included. */
+export interface ToolTextBudget {
+  bytes: number;
+  lines: number;
+}
+
+/**
+ * Claude Code keeps an MCP tool result in the conversation up to 50,000 characters (a longer one is
+ * saved to a file and the model sees a short preview), refuses more than 25,000 tokens
+ * (`MAX_MCP_OUTPUT_TOKENS`) and warns above 10,000 (https://code.claude.com/docs/en/mcp): 40,000 bytes
+ * stay under all three even for dense text.
+ */
+export const CLAUDE_CODE_TOOL_TEXT: ToolTextBudget = { bytes: 40_000, lines: 100_000 };
+
+/**
+ * Codex cuts every tool result, MCP included, to its model's truncation policy, 10,000 bytes for most
+ * (`TruncationPolicy::Bytes(10_000)`; some versions also 256 lines), keeping the head and the tail and
+ * dropping the middle: a result cut here instead loses nothing it does not say it left out.
+ */
+export const CODEX_TOOL_TEXT: ToolTextBudget = { bytes: 9_000, lines: 250 };
+
+/**
+ * The budget for the client that connected, by the name it gave in `initialize`. An unknown client
+ * (or a stateless HTTP call, which carries none) gets the smaller one: a result in parts always
+ * arrives, one cut in its middle by the client does not.
+ */
+export function toolTextBudget(clientName: string | undefined): ToolTextBudget {
+  return clientName === "claude-code" ? CLAUDE_CODE_TOOL_TEXT : CODEX_TOOL_TEXT;
+}
+
+/** Room kept for the closing note. */
+const NOTE_BYTES = 300;
+
+/**
+ * The text as one tool result: whole when it fits the budget, else cut at a paragraph or line break
+ * before it and ended by a line that says how much was shown and how to get the rest (`rest(shown)`,
+ * `shown` counted in the text's own characters).
+ */
+export function fitToolText(text: string, rest: (shown: number) => string, budget: ToolTextBudget): string {
+  const lines = lineCount(text);
+  if (lines <= budget.lines && Buffer.byteLength(text) <= budget.bytes) return text;
+  // The longest prefix within the bytes, then within the lines.
+  let room = new TextEncoder().encodeInto(text, new Uint8Array(budget.bytes - NOTE_BYTES)).read;
+  let newline = -1;
+  for (let line = 0; line < budget.lines - 2; line++) {
+    newline = text.indexOf("\n", newline + 1);
+    if (newline < 0 || newline >= room) break;
+  }
+  if (newline >= 0 && newline < room) room = newline;
+  const paragraph = text.lastIndexOf("\n\n", room);
+  const line = text.lastIndexOf("\n", room);
+  const shown = paragraph > room / 2 ? paragraph : line > room / 2 ? line : room;
+  return `${text.slice(0, shown)}\n\n[cut: ${shown} of ${text.length} characters shown; ${rest(shown)}]`;
+}
+
+function lineCount(text: string): number {
+  let count = 1;
+  for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) count++;
+  return count;
+}
+
 /**
  * Characters of one session transcript shown in a tool result. Agents cap what a tool may return (Claude
  * Code warns above 10,000 tokens of MCP output and refuses more than 25,000 by default,

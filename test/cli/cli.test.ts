@@ -78,6 +78,8 @@ describe("cairn CLI", () => {
   it("read serves memory:// files and refuses traversal with one clear line", () => {
     const ok = runCli(["read", "memory://root/MEMORY.md", "--cwd", "/srv/demo/notes-cli"], { env });
     expect(ok.stdout).toContain("# Memory: notes-cli");
+    const rest = runCli(["read", "memory://root/MEMORY.md", "--cwd", "/srv/demo/notes-cli", "--offset", "10"], { env });
+    expect(rest.stdout).toBe(ok.stdout.slice(10));
     const bad = runCli(["read", "memory://root/%2e%2e/%2e%2e/cairn.db"], { env });
     expect(bad.status).toBe(1);
     expect(bad.stderr.trim().split("\n")).toHaveLength(1);

@@ -39,6 +39,7 @@ describe("a bad flag value", () => {
     [["memory", "view", "--cwd", ""], '--cwd must be a directory (got "")'],
     [["memory", "clear", "--cwd", ""], '--cwd must be a directory (got "")'],
     [["read", "memory://root", "--cwd", ""], '--cwd must be a directory (got "")'],
+    [["read", "memory://root", "--offset", "-5"], '--offset must be a whole number of at least 0 (got "-5")'],
     [["mcp", "--cwd", ""], '--cwd must be a directory (got "")'],
     [["serve", "--port", "70000"], '--port must be a whole number from 0 to 65535 (got "70000")'],
     [["serve", "--port", "http"], '--port must be a whole number from 0 to 65535 (got "http")'],

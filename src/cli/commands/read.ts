@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { withoutControls } from "../../text/controlCharacters.js";
 import { withCairn } from "../context.js";
-import { nonEmpty } from "../flags.js";
+import { nonEmpty, wholeNumber } from "../flags.js";
 import { printJson } from "../output.js";
 
 export function registerRead(program: Command): void {
@@ -16,10 +16,11 @@ export function registerRead(program: Command): void {
       nonEmpty("--cwd", "a directory"),
       process.cwd(),
     )
+    .option("--offset <n>", "start at this character (a file read in parts)", wholeNumber("--offset", 0))
     .option("--json", "print JSON")
-    .action(async (url: string, options: { cwd: string }, command: Command) => {
+    .action(async (url: string, options: { cwd: string; offset?: number }, command: Command) => {
       await withCairn(command, (cairn, global) => {
-        const file = cairn.readMemory(url, options.cwd);
+        const file = cairn.readMemory(url, options.cwd, options.offset);
         if (global.json) return printJson(file);
         const content = withoutControls(file.content);
         process.stdout.write(content.endsWith("\n") ? content : `${content}\n`);
