@@ -10,7 +10,8 @@ export interface SupportedStatement {
 
 /**
  * Merges the facts of many sessions: the same statement (case, punctuation and spacing aside) seen in
- * several sessions becomes one entry with all its sources, ranked by how many sessions support it.
+ * several sessions becomes one entry with all its sources, ranked by how many sessions support it, then
+ * by how recently it was said.
  */
 export function mergeFacts(
   outputs: readonly Stage1Output[],
@@ -34,7 +35,9 @@ export function mergeFacts(
       merged.set(key, entry);
     }
   }
-  return [...merged.values()].sort((a, b) => b.sessions.length - a.sessions.length || a.text.localeCompare(b.text));
+  // Between statements of equal support, the one said most recently first (the insertion order; the
+  // sort is stable): the sections are cut to a length, and what is cut should be the oldest word.
+  return [...merged.values()].sort((a, b) => b.sessions.length - a.sessions.length);
 }
 
 /** The form two statements share when they say the same thing: case, punctuation and spacing aside. */
