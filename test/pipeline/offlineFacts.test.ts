@@ -31,6 +31,9 @@ describe("a user's statement of project fact", () => {
     ["Now the API listens on 8080.", "Now the API listens on 8080.", true],
     ["We're now on Node 22.", "We're now on Node 22.", true],
     ["we’re using Biome for linting", "We’re using Biome for linting.", false],
+    // An interjection opens the sentence; a "No" without punctuation is the statement's own negation.
+    ["No worries, we use pnpm in this repo.", "We use pnpm in this repo.", false],
+    ["Oh no, the API now listens on 8080.", "The API now listens on 8080.", true],
   ])("%s", (sentence, text, change) => {
     expect(statedFact(sentence)).toEqual({ text, change });
   });
@@ -64,6 +67,11 @@ describe("a user's statement of project fact", () => {
 });
 
 describe("a sentence with several facts", () => {
+  it("never drops a statement's own 'No' as if it were an answer", () => {
+    // It was taken for an opening "No," and the fact stored was the opposite: "Tests run on GitHub Actions."
+    expect(statedFact("No tests run on GitHub Actions.")?.text).not.toBe("Tests run on GitHub Actions.");
+  });
+
   it("keeps each clause that states a fact as its own fact, so each can be replaced alone", () => {
     expect(statedFacts("We use MySQL 8 for the database, and the tests run with Jest.").map((f) => f.text)).toEqual([
       "We use MySQL 8 for the database.",

@@ -20,11 +20,13 @@ export function ownSentences(message: string): string[] {
 }
 
 /**
- * Words that open a sentence without saying anything ("ok,", "btw", "FYI:", "Note:", "actually"),
- * and markdown emphasis around them: what the statement says starts after them.
+ * Words that open a sentence without saying anything ("ok,", "btw", "FYI:", "Note:", "actually",
+ * "No worries,"), and markdown emphasis around them: what the statement says starts after them. "No" and
+ * its idioms count only with punctuation after them: "No tests run on CI" is a statement whose "No" is
+ * its negation, "No, we use pnpm" one that opens with an answer.
  */
 const LEAD_IN =
-  /^(?:[*_]{1,2})?(?:(?:ok(?:ay)?|alright|right|so|and|also|but|btw|fyi|nb|note|update|heads[- ]up|by the way|for the record|just so you know|for context|quick note|actually|yes|yeah|no|nope|well|fwiw)\b[*_]{0,2}[,:;!.\-–—]*[*_]{0,2}\s+)+/i;
+  /^(?:[*_]{1,2})?(?:(?:(?:ok(?:ay)?|alright|right|so|and|also|but|btw|fyi|nb|note|update|heads[- ]up|by the way|for the record|just so you know|for context|quick note|actually|well|fwiw|yes|yeah|yep|thanks|thank you)\b[*_]{0,2}[,:;!.\-–—]*|(?:no(?: (?:worries|problems?|probs?|doubts?))?|oh no|nope|nah)\b[*_]{0,2}[,:;!.\-–—]+)[*_]{0,2}\s+)+/i;
 
 /** The sentence without its opening filler, capitalised and closed with a full stop. */
 export function statementText(sentence: string): string {
