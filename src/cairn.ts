@@ -53,7 +53,8 @@ import { Storage } from "./store/storage.js";
 import { assertStoreUsable } from "./store/storeCheck.js";
 import { withWriteTx } from "./store/tx.js";
 import type { Stage1Output } from "./store/types/stage1Output.js";
-import { type Clock, HOUR_MS, systemClock } from "./util/clock.js";
+import { toOccurredAt } from "./text/temporalTerms.js";
+import { type Clock, DAY_MS, HOUR_MS, systemClock } from "./util/clock.js";
 import { CairnError, errorMessage } from "./util/errors.js";
 import { SUPERSEDED_FILE_LIMIT, writeSupersededFile } from "./workspace/supersededFile.js";
 
@@ -184,6 +185,11 @@ export class Cairn {
     if (sessionId.trim().length === 0) throw new CairnError("bad_input", "appendHistory: sessionId must not be empty");
     if (typeof item.text !== "string") throw new CairnError("bad_input", "appendHistory: item.text must be a string");
     const now = this.clock();
+    if (item.ts !== undefined && item.ts > now + DAY_MS)
+      throw new CairnError(
+        "bad_input",
+        `appendHistory: item.ts ${new Date(item.ts).toISOString()} is in the future (now ${new Date(now).toISOString()})`,
+      );
     const collector = this.collector();
     return withWriteTx(this.storage.db, () =>
       collector.append(
@@ -345,8 +351,10 @@ export class Cairn {
   async remember(
     input: (RememberInput & { cwd?: string }) | Array<RememberInput & { cwd?: string }>,
   ): Promise<RememberOutcome[]> {
+    const now = this.clock();
     const list = (Array.isArray(input) ? input : [input]).map(({ cwd, ...entry }) => {
       parseRequest(rememberEntry, entry);
+      notInTheFuture(entry.occurredAt, now);
       return rememberScope(entry, cwd ?? process.cwd());
     });
     const outcomes = await this.memories.remember(list);
@@ -612,4 +620,18 @@ export class Cairn {
     this.opened?.close();
     this.opened = undefined;
   }
+}
+
+/**
+ * A memory said more than a day after now is a mistake (a typo in the year, a clock far ahead), and it
+ * would count as newer than everything said until then: it would replace the current memory of its
+ * subject and could be replaced by none. A day allows for time zones.
+ */
+function notInTheFuture(occurredAt: RememberInput["occurredAt"], now: number): void {
+  const at = toOccurredAt(occurredAt);
+  if (at === undefined || at <= now + DAY_MS) return;
+  throw new CairnError(
+    "bad_input",
+    `occurredAt ${new Date(at).toISOString()} is in the future (now ${new Date(now).toISOString()}): give when it was said`,
+  );
 }

@@ -15,9 +15,19 @@ export const rememberFields = {
   type: z.enum(memoryTypes, { error: issueMessage }).optional(),
   /** When it was said: epoch ms or an ISO date; the newer of two memories on one subject replaces the older. */
   occurredAt: z
-    .union([z.number({ error: issueMessage }).int().nonnegative(), z.string().trim().min(1).max(64)], {
-      error: (issue) => `${fieldOf(issue)} must be epoch milliseconds or an ISO date`,
-    })
+    .union(
+      [
+        z.number({ error: issueMessage }).int().nonnegative(),
+        // A date that does not parse was stored as no date at all: the memory then counted as said when stored.
+        z
+          .string()
+          .trim()
+          .min(1)
+          .max(64)
+          .refine((value) => Number.isFinite(Date.parse(value)), { error: notADate }),
+      ],
+      { error: notADate },
+    )
     .optional(),
   /**
    * Words a later question may use that the memory's text does not (aliases, abbreviations, the general
@@ -102,3 +112,9 @@ export const rememberRequest = request({
     });
   }
 });
+
+/** The one message for an occurredAt that is not a time, whichever part of the union refused it. */
+function notADate(issue: { path?: PropertyKey[] | undefined; input?: unknown }): string {
+  const given = typeof issue.input === "string" ? `; got ${JSON.stringify(issue.input.slice(0, 64))}` : "";
+  return `${fieldOf(issue)} must be epoch milliseconds or an ISO date${given}`;
+}

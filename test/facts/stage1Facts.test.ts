@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ingestStage1Facts } from "../../src/pipeline/facts/stage1Facts.js";
 import type { Stage1Output } from "../../src/pipeline/phase1/types.js";
+import { DAY_MS } from "../../src/util/clock.js";
+import { addSession } from "../helpers/store.js";
 import { makeStore } from "../memory/storeFixture.js";
 
 const PROJECT = "git:github.com/acme/api";
@@ -40,5 +42,25 @@ describe("stage-1 facts into the fact store", () => {
       { store, db, llm: null, now: () => 1_700_000_000_000 },
     );
     expect(store.counts().byScope).toEqual({ global: 1, [PROJECT]: 2 });
+  });
+
+  it("dates no fact after now, whatever clock wrote the transcript", async () => {
+    const { db, store } = makeStore();
+    const now = 1_700_000_000_000;
+    const ahead = now + 400 * DAY_MS;
+    addSession(store.storage, () => now, {
+      id: "s1",
+      updatedAt: ahead,
+      items: [
+        { role: "user", text: "The API listens on port 8080.", ts: ahead },
+        { role: "assistant", text: "Noted.", ts: ahead },
+      ],
+    });
+    const [first] = store.storage.items.list("s1");
+    const session = output([["The API listens on port 8080.", "fact"]]);
+    session.facts[0]!.evidence = [first!.id];
+    await ingestStage1Facts(session, { store, db, llm: null, now: () => now });
+    const [memory] = store.storage.memories.getLive([1], { scopes: "all" });
+    expect(memory?.occurredAt).toBe(now);
   });
 });

@@ -38,7 +38,10 @@ export async function ingestStage1Facts(
   const sessionTime = deps.store.storage.sessions.get(output.sessionId)?.updatedAt;
   const facts: Fact[] = output.facts.map((fact) => {
     const said = fact.evidence.flatMap((id) => times.get(id) ?? []);
-    const occurredAt = said.length > 0 ? Math.max(...said) : sessionTime;
+    const stated = said.length > 0 ? Math.max(...said) : sessionTime;
+    // Nothing was said after now: a transcript from a clock that ran ahead would otherwise make its
+    // facts newer than everything said until that time, replacing what is current.
+    const occurredAt = stated === undefined ? undefined : Math.min(stated, deps.now());
     return {
       ...fact,
       evidence: fact.evidence.flatMap((id) => {
