@@ -4,6 +4,9 @@ import { fieldOf, issueMessage, overLimit } from "./issueMessage.js";
 import { requestLimits } from "./limits.js";
 import { memoryTypes } from "./memoryTypes.js";
 
+/** 1973-03-03 in epoch milliseconds; a smaller occurredAt is almost surely epoch seconds. */
+const EPOCH_MS_FLOOR = 100_000_000_000;
+
 /** The fields of one memory a caller gives, on every door. */
 export const rememberFields = {
   content: text(requestLimits.contentChars, "the limit for one memory"),
@@ -17,7 +20,15 @@ export const rememberFields = {
   occurredAt: z
     .union(
       [
-        z.number({ error: issueMessage }).int().nonnegative(),
+        // Epoch seconds given for milliseconds read as January 1970: older than every memory, so the
+        // memory could replace none and be replaced by any. Nothing a coding agent says predates 1973.
+        z
+          .number({ error: issueMessage })
+          .int()
+          .min(EPOCH_MS_FLOOR, {
+            error: (issue) =>
+              `${fieldOf(issue)} must be epoch milliseconds; ${String(issue.input)} is ${new Date(Number(issue.input)).toISOString().slice(0, 10)} (seconds given for milliseconds?)`,
+          }),
         // A date that does not parse was stored as no date at all: the memory then counted as said when stored.
         z
           .string()

@@ -36,7 +36,12 @@ const future = new Date(Date.now() + 400 * DAY_MS).toISOString().slice(0, 10);
 describe.each([
   ["a date that does not parse", "last week", 'occurredAt must be epoch milliseconds or an ISO date; got "last week"'],
   ["a date in the future", future, `occurredAt ${future}T00:00:00.000Z is in the future`],
-])("remember with %s", (_name, occurredAt, message) => {
+  [
+    "epoch seconds for milliseconds",
+    1_732_000_000,
+    "occurredAt must be epoch milliseconds; 1732000000 is 1970-01-21 (seconds given for milliseconds?)",
+  ],
+])("remember with %s", (_name, occurredAt: string | number, message) => {
   const request = { content: "The staging DB is Postgres 15", occurredAt };
 
   it("library: a bad_input error, nothing stored", async () => {
