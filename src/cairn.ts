@@ -185,11 +185,7 @@ export class Cairn {
     if (sessionId.trim().length === 0) throw new CairnError("bad_input", "appendHistory: sessionId must not be empty");
     if (typeof item.text !== "string") throw new CairnError("bad_input", "appendHistory: item.text must be a string");
     const now = this.clock();
-    if (item.ts !== undefined && item.ts > now + DAY_MS)
-      throw new CairnError(
-        "bad_input",
-        `appendHistory: item.ts ${new Date(item.ts).toISOString()} is in the future (now ${new Date(now).toISOString()})`,
-      );
+    if (item.ts !== undefined) pushedTime(item.ts, now);
     const collector = this.collector();
     return withWriteTx(this.storage.db, () =>
       collector.append(
@@ -634,4 +630,17 @@ function notInTheFuture(occurredAt: RememberInput["occurredAt"], now: number): v
     "bad_input",
     `occurredAt ${new Date(at).toISOString()} is in the future (now ${new Date(now).toISOString()}): give when it was said`,
   );
+}
+
+/**
+ * A pushed item's time, in epoch milliseconds: one from the future would date its facts after
+ * everything said until then, and epoch seconds read as 1970 leave the session too old to extract.
+ */
+function pushedTime(ts: number, now: number): void {
+  const bad = (why: string) => new CairnError("bad_input", `appendHistory: item.ts ${why}`);
+  if (!Number.isFinite(ts)) throw bad(`must be epoch milliseconds; got ${String(ts)}`);
+  if (ts < 100_000_000_000)
+    throw bad(`must be epoch milliseconds; ${ts} is ${new Date(ts).toISOString().slice(0, 10)} (seconds given?)`);
+  if (ts > now + DAY_MS)
+    throw bad(`${new Date(ts).toISOString()} is in the future (now ${new Date(now).toISOString()})`);
 }

@@ -86,6 +86,12 @@ describe("when a memory was said", () => {
     expect(outcome?.status).toBe("created");
   });
 
+  it("refuses a pushed item in epoch seconds", () => {
+    expect(() =>
+      doors.cairn.appendHistory("pushed-2", { role: "user", text: "The API is on 8080", ts: 1_732_000_000 }),
+    ).toThrow("appendHistory: item.ts must be epoch milliseconds; 1732000000 is 1970-01-21 (seconds given?)");
+  });
+
   it("refuses a pushed item from the future", () => {
     const ts = Date.now() + 30 * DAY_MS;
     expect(() => doors.cairn.appendHistory("pushed-1", { role: "user", text: "The API is on 8080", ts })).toThrow(
