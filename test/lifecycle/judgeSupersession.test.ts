@@ -244,6 +244,36 @@ describe("change statements (a)", () => {
   });
 });
 
+describe("a change undone", () => {
+  it.each([
+    ["We switched back to npm", "We moved from npm to pnpm"],
+    ["We moved from pnpm back to npm", "We moved from npm to pnpm"],
+    ["We use npm for package installs again", "We moved from npm to pnpm"],
+    ["We are back on MySQL for the billing database", "We migrated the billing database from MySQL to Postgres 16"],
+    ["We reverted to webpack because vite broke the legacy plugin", "Migrated the build from webpack to vite"],
+    ["Client state uses Redux again, with Redux Toolkit", "We dropped Redux for client state"],
+  ])("%s supersedes %s", (newer, older) => {
+    expect(judgeSupersession(newer, older)?.verdict).toBe("supersede");
+  });
+
+  it("asks a person when the newer memory uses the given-up thing without saying it came back", () => {
+    expect(judgeSupersession("Unit tests run with Jest", "We moved from Jest to Vitest")).toEqual({
+      verdict: "review",
+      reason:
+        'change undone?: "Jest" is in use again, which this memory says was replaced by "Vitest"; the newer memory does not say it came back',
+    });
+  });
+
+  it.each([
+    ["The Jest config was deleted", "We moved from Jest to Vitest"],
+    ["Run npx jest again after regenerating the snapshots", "We moved from Jest to Vitest"],
+    ["npm was slower than pnpm with our monorepo", "We moved from npm to pnpm"],
+    ["Never use npm here", "We moved from npm to pnpm"],
+  ])("%s leaves %s alone: it tells of the old thing, it does not use it", (newer, older) => {
+    expect(judgeSupersession(newer, older)).toBeUndefined();
+  });
+});
+
 describe("the same tool at another version (e)", () => {
   it.each([
     [

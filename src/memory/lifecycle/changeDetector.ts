@@ -97,7 +97,60 @@ export function changed(newer: string, older: string, o: StatementTokens): Judge
     if (verdict?.verdict === "supersede") return verdict;
     review ??= verdict;
   }
-  return review;
+  return review ?? undone(newer, olderStatements, changes);
+}
+
+/**
+ * An older change undone: the older memory made X obsolete ("we moved from npm to pnpm", "we dropped
+ * Redux") and the newer one uses X ("we use npm for installs again"). With a word of return the older
+ * change no longer holds; without one the newer may be a late echo of the old state, for a person.
+ */
+function undone(newer: string, olderStatements: ChangeStatement[], newerStatements: ChangeStatement[]) {
+  for (const statement of olderStatements) {
+    if (statement.kind !== "obsolete") continue;
+    const parts = keyParts(statement.obsolete, statement.startsSentence ?? false);
+    if (parts.length === 0 || !parts.every((part) => namesWhole(newer, part))) continue;
+    if (negatedAbout(newer, parts)) continue;
+    const x = parts.map((part) => part.key);
+    if (newerStatements.some((s) => s.kind === "obsolete" && sameKeys(keyTokens(s.obsolete, true), x))) continue;
+    const what = `"${statement.obsolete}" is in use again, which this memory says was ${statement.replacement ? `replaced by "${statement.replacement}"` : "given up"}`;
+    // Only a text that says X is used ("we use npm for installs", "tests run with Jest") contradicts the
+    // change; one that tells of X ("the Jest config was deleted", "run npx jest again") does not.
+    const use = usesOf(newer, parts);
+    if (use.back) return { verdict: "supersede" as const, reason: `change undone: ${what}` };
+    // Naming the replacement too, without saying X came back, it compares ("npm was slower than pnpm").
+    const y = statement.replacement ? keyParts(statement.replacement, true) : [];
+    if (y.length > 0 && y.some((part) => namesWhole(newer, part))) continue;
+    if (use.uses)
+      return {
+        verdict: "review" as const,
+        reason: `change undone?: ${what}; the newer memory does not say it came back`,
+      };
+  }
+  return undefined;
+}
+
+/**
+ * How the text names X: `uses`, right after a verb or preposition of use ("use npm", "runs with
+ * Jest"); `back`, as come back ("back to npm", "reverted to MySQL", "we use npm for installs again").
+ */
+function usesOf(text: string, parts: KeyPart[]): { uses: boolean; back: boolean } {
+  let uses = false;
+  let back = false;
+  for (const part of parts) {
+    const at = wholeName(part, "gi");
+    if (at === undefined) continue;
+    for (const match of text.matchAll(at)) {
+      const before = text.slice(0, match.index);
+      const after = text.slice((match.index ?? 0) + match[0].length);
+      if (/\b(?:back\s+(?:to|on|with)|revert(?:ed|ing)?\s+to)\s+(?:the\s+)?$/i.test(before)) back = true;
+      if (!/\b(?:use|uses|using|with|via|through)\s+(?:the\s+)?$/i.test(before)) continue;
+      uses = true;
+      // "again" in the same clause, at most a few words on: "use npm for package installs again".
+      if (/^(?:\s+[\w.-]+){0,4}?\s+again\b/i.test(after)) back = true;
+    }
+  }
+  return { uses, back };
 }
 
 function obsoleteNamed(
@@ -139,6 +192,16 @@ function obsoleteNamed(
     if (context === 0) return undefined;
     if (context < 2) return { verdict: "review", reason: `change statement: ${what}; the memories share little else` };
   }
+  // "We moved from pnpm back to npm" against "We moved from npm to pnpm": the older change, undone.
+  const reversed = olderStatements.some(
+    (s) =>
+      s.kind === "obsolete" &&
+      s.replacement !== undefined &&
+      sameKeys(keyTokens(s.replacement, true), x) &&
+      sameKeys(keyTokens(s.obsolete, s.startsSentence ?? false), y),
+  );
+  if (y.length > 0 && reversed)
+    return { verdict: "supersede", reason: `change statement: ${what} (undoing the older change)` };
   if (y.length > 0 && y.every((k) => said.has(k)))
     return { verdict: "review", reason: `change statement: ${what}; this memory names both` };
   // "Packages are published to the npm registry" is about the registry, which outlives a move from

@@ -61,7 +61,7 @@ const PATTERNS: readonly Pattern[] = [
   // "moved/migrated/switched (the build) from X to Y", "went from X to Y", "raised the MSRV from 1.70 to 1.80"
   {
     re: new RegExp(
-      String.raw`\b(?:moved|moving|migrated|migrating|switched|switching|changed|converted|ported|transitioned|upgraded|downgraded|went|going|raised|bumped|increased|decreased|lowered|reduced)\s+(?:over\s+)?(?:\S+\s+){0,3}?from\s+${PHRASE}\s+(?:over\s+)?(?:to|onto|into)\s+${PHRASE}${END}`,
+      String.raw`\b(?:moved|moving|migrated|migrating|switched|switching|changed|converted|ported|transitioned|upgraded|downgraded|went|going|raised|bumped|increased|decreased|lowered|reduced)\s+(?:over\s+)?(?:\S+\s+){0,3}?from\s+${PHRASE}\s+(?:over\s+|back\s+)?(?:to|onto|into)\s+${PHRASE}${END}`,
       "i",
     ),
     read: (m) => obsolete(m[1], m[2]),
@@ -149,7 +149,7 @@ const PATTERNS: readonly Pattern[] = [
   // Not "moved from X to Y" (the first pattern), "moved away from X", "moved on to", "switched back to".
   {
     re: new RegExp(
-      String.raw`\b(?:moved|migrated|switched|changed|converted|ported|upgraded|downgraded|bumped|pinned|pointed)\s+(?!(?:from|away|over|on|back|to|it|them|this|that)\s)${PHRASE}\s+(?:over\s+)?(?:to|onto|into)\s+${PHRASE}${END}`,
+      String.raw`\b(?:moved|migrated|switched|changed|converted|ported|upgraded|downgraded|bumped|pinned|pointed)\s+(?!(?:from|away|over|on|back|to|it|them|this|that)\s)${PHRASE}\s+(?:over\s+|back\s+)?(?:to|onto|into)\s+${PHRASE}${END}`,
       "i",
     ),
     read: (m) =>
