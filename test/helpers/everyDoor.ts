@@ -1,5 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { vi } from "vitest";
 import { Cairn } from "../../src/cairn.js";
+import { main } from "../../src/cli/program.js";
 import { createHttpApp } from "../../src/server/createHttpApp.js";
 import { type TempHome, tempHome } from "../server/tempHome.js";
 import { inProcessMcpClient } from "./inProcessMcp.js";
@@ -30,4 +32,20 @@ export async function openEveryDoor(clientName: string): Promise<EveryDoor> {
       temp.cleanup();
     },
   };
+}
+
+/** The CLI in this process on `home`: its exit code and what it wrote to stderr (stdout is dropped). */
+export async function runCliOn(home: string, args: string[]): Promise<{ code: number; stderr: string }> {
+  let stderr = "";
+  const err = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
+    stderr += String(chunk);
+    return true;
+  });
+  const out = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+  try {
+    return { code: await main(["node", "cairn", "--home", home, ...args]), stderr };
+  } finally {
+    err.mockRestore();
+    out.mockRestore();
+  }
 }

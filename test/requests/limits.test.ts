@@ -1,10 +1,9 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Cairn } from "../../src/cairn.js";
-import { main } from "../../src/cli/program.js";
 import type { createHttpApp } from "../../src/server/createHttpApp.js";
 import { CairnError } from "../../src/util/errors.js";
-import { type EveryDoor, openEveryDoor } from "../helpers/everyDoor.js";
+import { type EveryDoor, openEveryDoor, runCliOn } from "../helpers/everyDoor.js";
 import type { TempHome } from "../server/tempHome.js";
 
 // The same over-limit requests through every door: CLI, HTTP, MCP and the library each refuse them with
@@ -92,20 +91,7 @@ const cases: Case[] = [
   },
 ];
 
-async function runCli(args: string[]): Promise<{ code: number; stderr: string }> {
-  let stderr = "";
-  const err = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
-    stderr += String(chunk);
-    return true;
-  });
-  const out = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
-  try {
-    return { code: await main(["node", "cairn", "--home", temp.home, ...args]), stderr };
-  } finally {
-    err.mockRestore();
-    out.mockRestore();
-  }
-}
+const runCli = (args: string[]) => runCliOn(temp.home, args);
 
 describe.each(cases)("$name", (c) => {
   it("CLI: exit code 1 and one line", async () => {

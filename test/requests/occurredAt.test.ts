@@ -1,9 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { main } from "../../src/cli/program.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DAY_MS } from "../../src/util/clock.js";
-import { type EveryDoor, openEveryDoor } from "../helpers/everyDoor.js";
+import { type EveryDoor, openEveryDoor, runCliOn } from "../helpers/everyDoor.js";
 
 // When a memory was said decides which of two on one subject is current: a date that does not parse
 // was stored as none, and one in the future made an old statement newer than the user's latest.
@@ -16,20 +15,7 @@ beforeAll(async () => {
 
 afterAll(() => doors.close());
 
-async function runCli(args: string[]): Promise<{ code: number; stderr: string }> {
-  let stderr = "";
-  const err = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
-    stderr += String(chunk);
-    return true;
-  });
-  const out = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
-  try {
-    return { code: await main(["node", "cairn", "--home", doors.temp.home, ...args]), stderr };
-  } finally {
-    err.mockRestore();
-    out.mockRestore();
-  }
-}
+const runCli = (args: string[]) => runCliOn(doors.temp.home, args);
 
 const future = new Date(Date.now() + 400 * DAY_MS).toISOString().slice(0, 10);
 
