@@ -43,7 +43,7 @@ import { injectRequest } from "./requests/inject.js";
 import { parseRequest } from "./requests/parseRequest.js";
 import { readRequest } from "./requests/read.js";
 import { recallRequest } from "./requests/recall.js";
-import { rememberEntry } from "./requests/remember.js";
+import { futureProblem, rememberEntry } from "./requests/remember.js";
 import { restoreRequest } from "./requests/restore.js";
 import { reviewListRequest, reviewResolveRequest } from "./requests/review.js";
 import { scanTargets } from "./sources/registry.js";
@@ -53,7 +53,6 @@ import { Storage } from "./store/storage.js";
 import { assertStoreUsable } from "./store/storeCheck.js";
 import { withWriteTx } from "./store/tx.js";
 import type { Stage1Output } from "./store/types/stage1Output.js";
-import { toOccurredAt } from "./text/temporalTerms.js";
 import { type Clock, DAY_MS, HOUR_MS, systemClock } from "./util/clock.js";
 import { CairnError, errorMessage } from "./util/errors.js";
 import { SUPERSEDED_FILE_LIMIT, writeSupersededFile } from "./workspace/supersededFile.js";
@@ -350,7 +349,8 @@ export class Cairn {
     const now = this.clock();
     const list = (Array.isArray(input) ? input : [input]).map(({ cwd, ...entry }) => {
       parseRequest(rememberEntry, entry);
-      notInTheFuture(entry.occurredAt, now);
+      const future = futureProblem(entry.occurredAt, now);
+      if (future) throw new CairnError("bad_input", future);
       return rememberScope(entry, cwd ?? process.cwd());
     });
     const outcomes = await this.memories.remember(list);
@@ -616,20 +616,6 @@ export class Cairn {
     this.opened?.close();
     this.opened = undefined;
   }
-}
-
-/**
- * A memory said more than a day after now is a mistake (a typo in the year, a clock far ahead), and it
- * would count as newer than everything said until then: it would replace the current memory of its
- * subject and could be replaced by none. A day allows for time zones.
- */
-function notInTheFuture(occurredAt: RememberInput["occurredAt"], now: number): void {
-  const at = toOccurredAt(occurredAt);
-  if (at === undefined || at <= now + DAY_MS) return;
-  throw new CairnError(
-    "bad_input",
-    `occurredAt ${new Date(at).toISOString()} is in the future (now ${new Date(now).toISOString()}): give when it was said`,
-  );
 }
 
 /**

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { RememberInput } from "../memory/types.js";
 import { parseRequest } from "../requests/parseRequest.js";
-import { rememberItem } from "../requests/remember.js";
+import { futureProblem, rememberItem } from "../requests/remember.js";
 import { CairnError } from "../util/errors.js";
 
 export function single(
@@ -34,7 +34,7 @@ export function readTranscript(file: string): string {
 }
 
 /** Validates every line before storing anything: a bad line is reported with its number and nothing is stored. */
-export function readItems(file: string): RememberInput[] {
+export function readItems(file: string, now: number): RememberInput[] {
   let text: string;
   try {
     text = readFileSync(file, "utf8");
@@ -60,6 +60,8 @@ export function readItems(file: string): RememberInput[] {
         `remember: ${file}:${index + 1}: ${parsed.error.issues[0]?.message ?? "not a memory"}; nothing was stored`,
       );
     }
+    const future = futureProblem(parsed.data.occurredAt, now);
+    if (future) throw new CairnError("bad_input", `remember: ${file}:${index + 1}: ${future}; nothing was stored`);
     items.push(parsed.data);
   }
   if (items.length === 0) throw new CairnError("bad_input", `remember: ${file} holds no items`);

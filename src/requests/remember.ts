@@ -129,3 +129,18 @@ function notADate(issue: { path?: PropertyKey[] | undefined; input?: unknown }):
   const given = typeof issue.input === "string" ? `; got ${JSON.stringify(issue.input.slice(0, 64))}` : "";
   return `${fieldOf(issue)} must be epoch milliseconds or an ISO date${given}`;
 }
+
+/** A day: how far ahead of now a memory may be dated, for time zones. */
+const AHEAD_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * What is wrong with when a memory was said, given now: a time more than a day ahead is a mistake (a
+ * typo in the year, a clock far ahead), and it would count as newer than everything said until then,
+ * replacing the current memory of its subject. Undefined when nothing is.
+ */
+export function futureProblem(occurredAt: number | string | undefined, now: number): string | undefined {
+  if (occurredAt === undefined) return undefined;
+  const at = typeof occurredAt === "number" ? occurredAt : Date.parse(occurredAt);
+  if (!Number.isFinite(at) || at <= now + AHEAD_MS) return undefined;
+  return `occurredAt ${new Date(at).toISOString()} is in the future (now ${new Date(now).toISOString()}): give when it was said`;
+}

@@ -56,7 +56,7 @@ describe.each([
     const { code, stderr } = await runCli(["remember", "--file", file]);
     expect(code).toBe(1);
     expect(stderr.trim().split("\n")).toHaveLength(1);
-    expect(stderr).toContain(message);
+    expect(stderr).toContain(`items.jsonl:1: ${message}`);
     expect(doors.cairn.memories.counts().live).toBe(0);
   });
 });

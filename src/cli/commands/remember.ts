@@ -55,7 +55,7 @@ export function registerRemember(program: Command): void {
         const { readItems, readTranscript, single } = await import("../rememberInput.js");
         const transcript = options.transcriptFile ? readTranscript(options.transcriptFile) : undefined;
         const inputs = options.file
-          ? readItems(options.file)
+          ? readItems(options.file, Date.now())
           : [
               single(text, {
                 scope: options.scope,
