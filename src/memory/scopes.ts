@@ -4,6 +4,12 @@ import type { RememberInput } from "./types.js";
 /** The scope a memory lands in and a recall searches when none is named: the project of the caller's cwd. */
 export const PROJECT_SCOPE = "project";
 export const GLOBAL_SCOPE = "global";
+/**
+ * Where facts of a session with no known project go (a push without `cwd`, a Gemini chat whose project
+ * cannot be told): a label, so recall finds them when asked (`--scope no-project`) and no project's
+ * injection or default recall shows them. Global would put one repository's facts in every project.
+ */
+export const NO_PROJECT_SCOPE = "no-project";
 
 /**
  * Where a remembered entry is stored: `project` (the default) becomes the key of the project of `cwd`;

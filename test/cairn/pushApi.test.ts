@@ -31,6 +31,38 @@ describe("the push API", () => {
     cairn.close();
   });
 
+  it("keeps the facts of a session with no project out of every project's memory", async () => {
+    let now = Date.parse("2026-10-01T10:00:00.000Z");
+    const home = tempDir("cairn-push-");
+    const project = tempDir("cairn-push-project-");
+    const cairn = openCairn({
+      home,
+      env: {},
+      clock: () => now,
+      config: { "llm.provider": "offline", "memories.minRolloutIdleHours": 0 },
+    });
+    const push = (role: "user" | "assistant", text: string) => {
+      now += 1000;
+      return cairn.appendHistory("no-cwd", { role, text, ts: now }, { agent: "push" });
+    };
+    push("user", "The API listens on port 3000 locally. I always use pnpm in all my projects.");
+    push("assistant", "Noted.");
+    cairn.endSession("no-cwd");
+    await cairn.run();
+    const scopes = cairn.storage.memories
+      .getLive([1, 2, 3, 4], { scopes: "all" })
+      .map((memory) => [memory.scope, memory.content]);
+    // Stored global, the API's port of some repository was injected into every project.
+    expect(scopes).toContainEqual(["no-project", "The API listens on port 3000 locally."]);
+    expect(scopes).toContainEqual(["global", "I always use pnpm in all my projects."]);
+    const inProject = await cairn.recall({ query: "API port listens", cwd: project });
+    expect(inProject.results.map((r) => r.content)).not.toContain("The API listens on port 3000 locally.");
+    expect(cairn.inject(project).text).not.toContain("port 3000");
+    const asked = await cairn.recall({ query: "API port listens", scope: "no-project" });
+    expect(asked.results[0]?.content).toBe("The API listens on port 3000 locally.");
+    cairn.close();
+  });
+
   it("redacts secrets in pushed text and rejects bad input with one clear error", () => {
     const cairn = openCairn({ home: tempDir("cairn-push-"), env: {} });
     cairn.appendHistory("s", { role: "user", text: "token ghp_R8x2Lk9QmZpV4tWn7YbC3dFhJ5sA1eG6uK0o" });

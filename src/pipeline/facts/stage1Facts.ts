@@ -1,5 +1,6 @@
 import type { Database } from "better-sqlite3";
 import type { MemoryStore } from "../../memory/memoryStore.js";
+import { NO_PROJECT_SCOPE } from "../../memory/scopes.js";
 import type { LlmProvider } from "../../providers/llm/types.js";
 import { GLOBAL_WORKSPACE } from "../../workspace/workspacePaths.js";
 import type { Stage1Output } from "../phase1/types.js";
@@ -25,7 +26,7 @@ export async function ingestStage1Facts(
     config?: Partial<IngestFactsConfig>;
   },
 ): Promise<{ written: number }> {
-  const project = output.projectKey ?? GLOBAL_WORKSPACE;
+  const project = output.projectKey ?? NO_PROJECT_SCOPE;
   // The extractor cites store-wide item ids; a memory's provenance holds positions within its session.
   const positions = deps.store.storage.items.positions(
     output.sessionId,
