@@ -43,7 +43,7 @@ import { injectRequest } from "./requests/inject.js";
 import { parseRequest } from "./requests/parseRequest.js";
 import { readRequest } from "./requests/read.js";
 import { recallRequest } from "./requests/recall.js";
-import { futureProblem, rememberEntry } from "./requests/remember.js";
+import { EPOCH_MS_FLOOR, futureProblem, rememberEntry } from "./requests/remember.js";
 import { restoreRequest } from "./requests/restore.js";
 import { reviewListRequest, reviewResolveRequest } from "./requests/review.js";
 import { scanTargets } from "./sources/registry.js";
@@ -53,7 +53,7 @@ import { Storage } from "./store/storage.js";
 import { assertStoreUsable } from "./store/storeCheck.js";
 import { withWriteTx } from "./store/tx.js";
 import type { Stage1Output } from "./store/types/stage1Output.js";
-import { type Clock, DAY_MS, HOUR_MS, systemClock } from "./util/clock.js";
+import { type Clock, HOUR_MS, systemClock } from "./util/clock.js";
 import { CairnError, errorMessage } from "./util/errors.js";
 import { SUPERSEDED_FILE_LIMIT, writeSupersededFile } from "./workspace/supersededFile.js";
 
@@ -232,8 +232,10 @@ export class Cairn {
     });
   }
 
-  /** Reads a `memory://root/...` (current project) or `memory://global/...` file. */
-  /** A memory file from character `offset` on; `length` is the whole file's. */
+  /**
+   * Reads a `memory://root/...` (current project) or `memory://global/...` file from character
+   * `offset` on; `length` is the whole file's.
+   */
   readMemory(
     url: string,
     cwd: string = process.cwd(),
@@ -623,10 +625,12 @@ export class Cairn {
  * everything said until then, and epoch seconds read as 1970 leave the session too old to extract.
  */
 function pushedTime(ts: number, now: number): void {
-  const bad = (why: string) => new CairnError("bad_input", `appendHistory: item.ts ${why}`);
-  if (!Number.isFinite(ts)) throw bad(`must be epoch milliseconds; got ${String(ts)}`);
-  if (ts < 100_000_000_000)
-    throw bad(`must be epoch milliseconds; ${ts} is ${new Date(ts).toISOString().slice(0, 10)} (seconds given?)`);
-  if (ts > now + DAY_MS)
-    throw bad(`${new Date(ts).toISOString()} is in the future (now ${new Date(now).toISOString()})`);
+  const bad = (why: string) => new CairnError("bad_input", `appendHistory: ${why}`);
+  if (!Number.isFinite(ts)) throw bad(`item.ts must be epoch milliseconds; got ${String(ts)}`);
+  if (ts < EPOCH_MS_FLOOR)
+    throw bad(
+      `item.ts must be epoch milliseconds; ${ts} is ${new Date(ts).toISOString().slice(0, 10)} (seconds given?)`,
+    );
+  const future = futureProblem(ts, now, "item.ts");
+  if (future) throw bad(future);
 }

@@ -1,11 +1,12 @@
 import { z } from "zod";
+import { DAY_MS } from "../util/clock.js";
 import { cwd, request, scope, text } from "./fields.js";
 import { fieldOf, issueMessage, overLimit } from "./issueMessage.js";
 import { requestLimits } from "./limits.js";
 import { memoryTypes } from "./memoryTypes.js";
 
-/** 1973-03-03 in epoch milliseconds; a smaller occurredAt is almost surely epoch seconds. */
-const EPOCH_MS_FLOOR = 100_000_000_000;
+/** 1973-03-03 in epoch milliseconds; a smaller time is almost surely epoch seconds. */
+export const EPOCH_MS_FLOOR = 100_000_000_000;
 
 /** The fields of one memory a caller gives, on every door. */
 export const rememberFields = {
@@ -130,17 +131,19 @@ function notADate(issue: { path?: PropertyKey[] | undefined; input?: unknown }):
   return `${fieldOf(issue)} must be epoch milliseconds or an ISO date${given}`;
 }
 
-/** A day: how far ahead of now a memory may be dated, for time zones. */
-const AHEAD_MS = 24 * 60 * 60 * 1000;
-
 /**
- * What is wrong with when a memory was said, given now: a time more than a day ahead is a mistake (a
- * typo in the year, a clock far ahead), and it would count as newer than everything said until then,
- * replacing the current memory of its subject. Undefined when nothing is.
+ * What is wrong with when something was said, given now: a time more than a day ahead (a day allows
+ * for time zones) is a mistake, a typo in the year or a clock far ahead, and it would count as newer
+ * than everything said until then, replacing the current memory of its subject. Undefined when nothing
+ * is. `field` names the value in the message.
  */
-export function futureProblem(occurredAt: number | string | undefined, now: number): string | undefined {
+export function futureProblem(
+  occurredAt: number | string | undefined,
+  now: number,
+  field = "occurredAt",
+): string | undefined {
   if (occurredAt === undefined) return undefined;
   const at = typeof occurredAt === "number" ? occurredAt : Date.parse(occurredAt);
-  if (!Number.isFinite(at) || at <= now + AHEAD_MS) return undefined;
-  return `occurredAt ${new Date(at).toISOString()} is in the future (now ${new Date(now).toISOString()}): give when it was said`;
+  if (!Number.isFinite(at) || at <= now + DAY_MS) return undefined;
+  return `${field} ${new Date(at).toISOString()} is in the future (now ${new Date(now).toISOString()}): give when it was said`;
 }
