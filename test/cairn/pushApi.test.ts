@@ -1,20 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { openCairn } from "../../src/index.js";
+import { pushingCairn } from "../helpers/pushingCairn.js";
 import { tempDir } from "../helpers/tempDir.js";
 
 describe("the push API", () => {
   it("stores pushed items raw first, applies the triggers, and extracts the session like a scanned one", async () => {
-    let now = Date.parse("2026-10-01T10:00:00.000Z");
-    const cairn = openCairn({
-      home: tempDir("cairn-push-"),
-      env: {},
-      clock: () => now,
-      config: { "llm.provider": "offline", "memories.minRolloutIdleHours": 0 },
-    });
-    const push = (role: "user" | "assistant", text: string) => {
-      now += 1000;
-      return cairn.appendHistory("agent-42", { role, text, ts: now }, { cwd: "/srv/app", agent: "push" });
-    };
+    const { cairn, push } = pushingCairn(tempDir("cairn-push-"), { id: "agent-42", cwd: "/srv/app" });
     push("user", "Always run the linter with pnpm lint before committing.");
     push("assistant", "Noted.");
     expect(cairn.storage.sessions.get("agent-42")?.invalidatedAt).toBeNull();
@@ -32,19 +23,8 @@ describe("the push API", () => {
   });
 
   it("keeps the facts of a session with no project out of every project's memory", async () => {
-    let now = Date.parse("2026-10-01T10:00:00.000Z");
-    const home = tempDir("cairn-push-");
     const project = tempDir("cairn-push-project-");
-    const cairn = openCairn({
-      home,
-      env: {},
-      clock: () => now,
-      config: { "llm.provider": "offline", "memories.minRolloutIdleHours": 0 },
-    });
-    const push = (role: "user" | "assistant", text: string) => {
-      now += 1000;
-      return cairn.appendHistory("no-cwd", { role, text, ts: now }, { agent: "push" });
-    };
+    const { cairn, push } = pushingCairn(tempDir("cairn-push-"), { id: "no-cwd" });
     push("user", "The API listens on port 3000 locally. I always use pnpm in all my projects.");
     push("assistant", "Noted.");
     cairn.endSession("no-cwd");

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type Cairn, openCairn } from "../../src/index.js";
+import { pushingCairn } from "../helpers/pushingCairn.js";
 import { tempDir } from "../helpers/tempDir.js";
 
 /** Two projects' memories; each pair of spellings is split between them, with neighbours that share neither. */
@@ -86,17 +87,7 @@ describe("recall across the vocabulary of code", () => {
 
   it("meets an extracted memory by the other spelling, also after the store is reopened", async () => {
     const home = tempDir("cairn-vocab-");
-    let now = Date.parse("2026-10-01T10:00:00.000Z");
-    const cairn = openCairn({
-      home,
-      env: {},
-      clock: () => now,
-      config: { "llm.provider": "offline", "memories.minRolloutIdleHours": 0 },
-    });
-    const push = (role: "user" | "assistant", text: string) => {
-      now += 1000;
-      cairn.appendHistory("s1", { role, text, ts: now }, { cwd: "/srv/app", agent: "push" });
-    };
+    const { cairn, push } = pushingCairn(home, { id: "s1", cwd: "/srv/app" });
     push("user", "Always run the end-to-end tests with pnpm test:browser before pushing.");
     push("assistant", "Noted.");
     push("user", "Always run the linter with pnpm check before committing.");
