@@ -280,7 +280,7 @@ export class Cairn {
 
   /** Runs the store upkeep migrations queued (data backfills); a step of every pipeline cycle. */
   async maintain(): Promise<MaintenanceReport> {
-    return runMaintenanceJobs({ storage: this.storage });
+    return runMaintenanceJobs({ storage: this.storage, now: this.clock });
   }
 
   private embeddingTracker(): EmbeddingTracker {

@@ -4,6 +4,7 @@ import type { Storage } from "../store/storage.js";
 import { withWriteTx } from "../store/tx.js";
 import { conceptWords, shippedLexicon } from "../text/lexicon/concepts.js";
 import { errorMessage } from "../util/errors.js";
+import { moveProjectlessFacts } from "./moveProjectlessFacts.js";
 
 /** Rows per write transaction: short transactions, so a CLI call or a recall never waits long. */
 const PAGE = 500;
@@ -17,11 +18,12 @@ export interface MaintenanceReport {
   skipped?: string;
 }
 
-type MaintenanceTask = (storage: Storage, lease: Lease) => void;
+type MaintenanceTask = (storage: Storage, lease: Lease, now: () => number) => void;
 
-/** What each maintenance job does, by key. */
+/** What each maintenance job does, by key (the keys the migrations that queue them wrote out). */
 const tasks: Record<string, MaintenanceTask> = {
   "concepts-backfill": backfillConcepts,
+  "no-project-scope": moveProjectlessFacts,
 };
 
 /**
@@ -29,14 +31,15 @@ const tasks: Record<string, MaintenanceTask> = {
  * Call it from a write path (the pipeline cycle of `cairn run` and the daemon); an idle store pays one
  * indexed lookup.
  */
-export function runMaintenanceJobs(options: { storage: Storage }): MaintenanceReport {
+export function runMaintenanceJobs(options: { storage: Storage; now?: () => number }): MaintenanceReport {
   const { storage } = options;
+  const now = options.now ?? Date.now;
   const report: MaintenanceReport = { done: [], warnings: [] };
   for (const lease of storage.jobs.claim({ kind: MAINTENANCE_KIND, limit: 10, runningCap: 1 })) {
     const task = tasks[lease.key];
     try {
       if (!task) throw new Error(`no maintenance task named ${lease.key}; a newer cairn may know it`);
-      task(storage, lease);
+      task(storage, lease, now);
       storage.jobs.succeed(lease);
       report.done.push(lease.key);
     } catch (error) {

@@ -2,10 +2,10 @@ import type { Database } from "better-sqlite3";
 import type { MemoryStore } from "../../memory/memoryStore.js";
 import { NO_PROJECT_SCOPE } from "../../memory/scopes.js";
 import type { LlmProvider } from "../../providers/llm/types.js";
+import { statesUserWideHabit } from "../../text/statesUserWideHabit.js";
 import { GLOBAL_WORKSPACE } from "../../workspace/workspacePaths.js";
 import type { Stage1Output } from "../phase1/types.js";
 import { type IngestFactsConfig, ingestFacts } from "./ingestFacts.js";
-import { statesUserWideHabit } from "./statesUserWideHabit.js";
 import type { Fact } from "./types.js";
 
 /**

@@ -1,5 +1,5 @@
 import { addressesAgent, withoutAgentDirected } from "../../text/addressesAgent.js";
-import { statesUserWideHabit } from "../facts/statesUserWideHabit.js";
+import { statesUserWideHabit } from "../../text/statesUserWideHabit.js";
 import type { Stage1Output } from "../phase1/types.js";
 import { normalizeStatement } from "./consolidators/mergeFacts.js";
 

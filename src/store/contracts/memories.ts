@@ -62,6 +62,13 @@ export interface MemoryRepo {
   findLiveByHash(scope: string, contentHash: string): number | undefined;
   /** The highest memory id so far (0 when there is none): a mark to ask later what was written since. */
   maxId(): number;
+  /**
+   * Memories (live and tombstoned) the fact pipeline stored in `scope` from a session with no known
+   * project, ids in (`afterId`, `upTo`], oldest first.
+   */
+  projectlessFacts(scope: string, afterId: number, upTo: number, limit: number): MemoryRecord[];
+  /** Moves a memory to another scope (and provenance project); false when a live twin is there already. */
+  moveScope(id: number, scope: string, project: string | null, now: number): boolean;
   /** Live memories of a scope written after `afterId`, oldest first, at most `limit`. */
   liveAfter(scope: string, afterId: number, limit: number): Array<{ id: number; content: string }>;
   /** Tombstones a live memory as replaced by `byId`; false when it was not live. */

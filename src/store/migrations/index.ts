@@ -11,6 +11,7 @@ import { sessionTranscripts } from "./009_session_transcripts.js";
 import { sessionPositions } from "./010_session_positions.js";
 import { searchTerms } from "./011_search_terms.js";
 import { rememberedIndex } from "./012_remembered_index.js";
+import { noProjectScope } from "./013_no_project_scope.js";
 
 /** Every schema step in order. Append only: a shipped migration never changes. */
 export const migrations: readonly Migration[] = [
@@ -26,4 +27,5 @@ export const migrations: readonly Migration[] = [
   sessionPositions,
   searchTerms,
   rememberedIndex,
+  noProjectScope,
 ];

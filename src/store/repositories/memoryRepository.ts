@@ -117,6 +117,27 @@ export class MemoryRepository implements MemoryRepo {
     return (cached(this.db, "SELECT COALESCE(MAX(id), 0) AS id FROM memories").get() as { id: number }).id;
   }
 
+  projectlessFacts(scope: string, afterId: number, upTo: number, limit: number): MemoryRecord[] {
+    return (
+      cached(
+        this.db,
+        `SELECT * FROM memories WHERE id > ? AND id <= ? AND scope = ?
+           AND who = '${FACT_PIPELINE_WHO}' AND project IS NULL AND session_id IS NOT NULL ORDER BY id LIMIT ?`,
+      ).all(afterId, upTo, scope, limit) as MemoryRowDb[]
+    ).map(toRecord);
+  }
+
+  moveScope(id: number, scope: string, project: string | null, now: number): boolean {
+    return (
+      cached(
+        this.db,
+        `UPDATE memories SET scope = @scope, project = @project, updated_at = @now WHERE id = @id
+           AND NOT (deleted_at IS NULL AND EXISTS (SELECT 1 FROM memories t
+             WHERE t.scope = @scope AND t.content_hash = memories.content_hash AND t.deleted_at IS NULL))`,
+      ).run({ id, scope, project, now }).changes > 0
+    );
+  }
+
   liveAfter(scope: string, afterId: number, limit: number): Array<{ id: number; content: string }> {
     return cached(
       this.db,
