@@ -51,13 +51,20 @@ export function isNegationWord(word: string): boolean {
 }
 
 /**
+ * "No" and the idioms it opens that say nothing when they stand alone ("no worries", "no way", "no
+ * thanks"), as a regular expression source: the one list the polarity readers and the offline
+ * extractor's lead-in filler share. Whether the idiom stands alone is the caller's test.
+ */
+export const NO_IDIOM =
+  "no(?:\\s+(?:worries|problems?|probs?|doubts?|way|kidding|sweat|biggie|big\\s+deal|thanks|thank\\s+you))?";
+
+/**
  * "No" standing alone as an answer or an interjection: "No worries, Mel!", "Oh no, Jon", "No, we use
  * pnpm", "No prob." It opens its clause (or follows "oh") and ends at punctuation, so it negates
  * nothing the clause states. "There's no problem with the cache" and "no way to run it offline" keep
  * their negation: the phrase does not end there.
  */
-const INTERJECTION =
-  /(^|[.!?;:,]\s*|\b(?:oh|ah|aw)\s+)no(?:\s+(?:worries|problem|problems|prob|probs|doubt|doubts|way|kidding|sweat|biggie|big\s+deal|thanks|thank\s+you))?(?=\s*(?:[,.!?;]|$))/gi;
+const INTERJECTION = new RegExp(`(^|[.!?;:,]\\s*|\\b(?:oh|ah|aw)\\s+)${NO_IDIOM}(?=\\s*(?:[,.!?;]|$))`, "gi");
 
 /** The text without the interjections "no worries", "oh no", an answer's "No," and the like. */
 export function withoutInterjections(text: string): string {

@@ -34,6 +34,9 @@ describe("a user's statement of project fact", () => {
     // An interjection opens the sentence; a "No" without punctuation is the statement's own negation.
     ["No worries, we use pnpm in this repo.", "We use pnpm in this repo.", false],
     ["Oh no, the API now listens on 8080.", "The API now listens on 8080.", true],
+    // The idioms polarity reads as saying nothing are filler here too (one list, text/negation.ts).
+    ["No thanks, we deploy from the release branch.", "We deploy from the release branch.", false],
+    ["No way, the staging DB is Postgres 16 now.", "The staging DB is Postgres 16 now.", true],
   ])("%s", (sentence, text, change) => {
     expect(statedFact(sentence)).toEqual({ text, change });
   });

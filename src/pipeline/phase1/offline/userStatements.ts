@@ -1,5 +1,6 @@
 import { PRIVATE_MARKER } from "../../../redact/privateBlocks.js";
 import { addressesAgent } from "../../../text/addressesAgent.js";
+import { NO_IDIOM } from "../../../text/negation.js";
 import { sentences } from "./sentences.js";
 
 /**
@@ -25,8 +26,10 @@ export function ownSentences(message: string): string[] {
  * its idioms count only with punctuation after them: "No tests run on CI" is a statement whose "No" is
  * its negation, "No, we use pnpm" one that opens with an answer.
  */
-const LEAD_IN =
-  /^(?:[*_]{1,2})?(?:(?:(?:ok(?:ay)?|alright|right|so|and|also|but|btw|fyi|nb|note|update|heads[- ]up|by the way|for the record|just so you know|for context|quick note|actually|well|fwiw|yes|yeah|yep|thanks|thank you)\b[*_]{0,2}[,:;!.\-–—]*|(?:no(?: (?:worries|problems?|probs?|doubts?))?|oh no|nope|nah)\b[*_]{0,2}[,:;!.\-–—]+)[*_]{0,2}\s+)+/i;
+const LEAD_IN = new RegExp(
+  String.raw`^(?:[*_]{1,2})?(?:(?:(?:ok(?:ay)?|alright|right|so|and|also|but|btw|fyi|nb|note|update|heads[- ]up|by the way|for the record|just so you know|for context|quick note|actually|well|fwiw|yes|yeah|yep|thanks|thank you)\b[*_]{0,2}[,:;!.\-–—]*|(?:${NO_IDIOM}|oh no|nope|nah)\b[*_]{0,2}[,:;!.\-–—]+)[*_]{0,2}\s+)+`,
+  "i",
+);
 
 /** The sentence without its opening filler, capitalised and closed with a full stop. */
 export function statementText(sentence: string): string {
