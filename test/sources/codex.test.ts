@@ -191,6 +191,96 @@ describe("codex adapter: history rewrites and resume", () => {
   });
 });
 
+/**
+ * Unified exec (Codex 0.1xx): `exec_command` answers after a short wait with "Process running with
+ * session ID N" and no output, `write_stdin` polls collect the output, and `exec_command_end` (persisted
+ * in extended mode) carries the command's exit code and everything it printed. A command that ended
+ * before the wait answers with its exit code at once; its end event repeats it.
+ */
+function unifiedExecRollout(): string[] {
+  const at = (second: number) => new Date(Date.UTC(2026, 4, 11, 9, 0, second)).toISOString();
+  const meta = { id: "0199e1e1-0000-7000-8000-00000000e1e1", timestamp: at(0), cwd: "/home/dev/app", source: "cli" };
+  const records: Array<[string, Record<string, unknown>]> = [
+    ["session_meta", meta],
+    ["event_msg", { type: "user_message", message: "Run the cart tests." }],
+    [
+      "response_item",
+      { type: "function_call", name: "exec_command", call_id: "c1", arguments: '{"cmd":"npm test -- cart"}' },
+    ],
+    [
+      "response_item",
+      {
+        type: "function_call_output",
+        call_id: "c1",
+        output:
+          "Chunk ID: a1\nWall time: 1.0 seconds\nProcess running with session ID 41\nOriginal token count: 0\nOutput:\n",
+      },
+    ],
+    ["response_item", { type: "function_call", name: "write_stdin", call_id: "c2", arguments: '{"session_id":41}' }],
+    [
+      "response_item",
+      {
+        type: "function_call_output",
+        call_id: "c2",
+        output: "Chunk ID: a2\nProcess exited with code 1\nOutput:\nFAIL cart.test.ts\n",
+      },
+    ],
+    [
+      "event_msg",
+      {
+        type: "exec_command_end",
+        call_id: "c1",
+        command: ["/bin/zsh", "-lc", "npm test -- cart"],
+        exit_code: 1,
+        aggregated_output: "> app@1.0.0 test\n> vitest cart\n\nFAIL cart.test.ts\n  expected 10.5, got 10\n",
+        status: "failed",
+      },
+    ],
+    [
+      "response_item",
+      { type: "function_call", name: "exec_command", call_id: "c3", arguments: '{"cmd":"git status --short"}' },
+    ],
+    [
+      "response_item",
+      {
+        type: "function_call_output",
+        call_id: "c3",
+        output: "Chunk ID: a3\nProcess exited with code 0\nOutput:\n M cart.ts\n",
+      },
+    ],
+    ["event_msg", { type: "exec_command_end", call_id: "c3", exit_code: 0, aggregated_output: " M cart.ts\n" }],
+  ];
+  return records.map(([type, payload], i) => `${JSON.stringify({ timestamp: at(i), type, payload })}\n`);
+}
+
+describe("codex adapter: unified exec", () => {
+  const results = (items: SessionItem[]) =>
+    items
+      .filter((item) => item.role === "tool_result")
+      .map((item) => [item.tool, item.callId, item.isError, item.text]);
+  const expected = [
+    ["write_stdin", "c2", true, "FAIL cart.test.ts"],
+    ["exec_command", "c1", true, "> app@1.0.0 test\n> vitest cart\n\nFAIL cart.test.ts\n  expected 10.5, got 10"],
+    ["exec_command", "c3", false, "M cart.ts"],
+  ];
+
+  it("takes a still-running command's result, exit code included, from its exec_command_end", async () => {
+    const path = join(tempDir(), "rollout-2026-05-11T09-00-00-0199e1e1-0000-7000-8000-00000000e1e1.jsonl");
+    writeFileSync(path, unifiedExecRollout().join(""));
+    expect(results(await itemsOf(path))).toEqual(expected);
+  });
+
+  it("finds the end of a command that was still running where the last read stopped", async () => {
+    const path = join(tempDir(), "rollout-2026-05-11T09-00-00-0199e1e1-0000-7000-8000-00000000e1e1.jsonl");
+    const lines = unifiedExecRollout();
+    writeFileSync(path, lines.slice(0, 5).join(""));
+    const first = await read(path);
+    appendFileSync(path, lines.slice(5).join(""));
+    const second = await read(path, stored(first.resume));
+    expect(results(mergeByKey(first.sessions[0]?.items ?? [], second.sessions[0]?.items ?? []))).toEqual(expected);
+  });
+});
+
 describe("codex adapter: legacy rollouts", () => {
   it("reads the pre-envelope format without its injected context", async () => {
     const result = await read(LEGACY);

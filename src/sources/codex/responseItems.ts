@@ -74,6 +74,7 @@ function addOutput(parse: RolloutParse, line: RolloutLine): boolean {
   const tool = callId === undefined ? undefined : parse.state.openCalls[callId];
   if (callId !== undefined) delete parse.state.openCalls[callId];
   const output = readToolOutput(line.payload.output);
+  if (output.running && callId !== undefined) parse.state.runningCalls[callId] = tool ?? "exec_command";
   // A failure with no output still tells a reader the command failed; a silent success tells nothing.
   const silentFailure = output.text.trim() === "" && output.isError === true;
   pushItem(parse, line, {
@@ -82,6 +83,31 @@ function addOutput(parse: RolloutParse, line: RolloutLine): boolean {
     ...(tool === undefined ? {} : { tool }),
     ...(callId === undefined ? {} : { callId }),
     ...(output.isError === undefined ? {} : { isError: output.isError }),
+  });
+  return true;
+}
+
+/**
+ * `event_msg exec_command_end` of a command whose output said it was still running: the command's
+ * real result, with its exit code and the output it printed (Codex persists it in extended mode,
+ * `aggregated_output` up to 10 KB). For any other call the output item already was the result.
+ */
+export function addExecEnd(parse: RolloutParse, line: RolloutLine): boolean {
+  const callId = asString(line.payload.call_id);
+  const tool = callId === undefined ? undefined : parse.state.runningCalls[callId];
+  if (callId === undefined || tool === undefined) return false;
+  delete parse.state.runningCalls[callId];
+  const exitCode = typeof line.payload.exit_code === "number" ? line.payload.exit_code : undefined;
+  const printed =
+    asString(line.payload.aggregated_output) ??
+    [asString(line.payload.stdout), asString(line.payload.stderr)].filter(Boolean).join("\n");
+  const isError = exitCode === undefined ? undefined : exitCode !== 0;
+  pushItem(parse, line, {
+    role: "tool_result",
+    text: printed.trim() === "" && isError ? failureNote(exitCode) : printed,
+    tool,
+    callId,
+    ...(isError === undefined ? {} : { isError }),
   });
   return true;
 }

@@ -1,6 +1,6 @@
 import { asRecord, asString } from "../jsonl.js";
 import { dropUserTurns } from "./dropUserTurns.js";
-import { handleResponseItem } from "./responseItems.js";
+import { addExecEnd, handleResponseItem } from "./responseItems.js";
 import type { RolloutLine } from "./rolloutLine.js";
 import { pushItem, type RolloutParse } from "./rolloutParse.js";
 import { isEventMessage } from "./rolloutState.js";
@@ -52,6 +52,7 @@ function handleEvent(parse: RolloutParse, line: RolloutLine): boolean {
   const type = line.payload.type;
   if (type === "user_message" || type === "agent_message") return handleEventMessage(parse, line);
   if (type === "thread_rolled_back") return handleRollback(parse, line);
+  if (type === "exec_command_end") return addExecEnd(parse, line);
   return false;
 }
 

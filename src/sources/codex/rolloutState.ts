@@ -24,6 +24,8 @@ const codexStateSchema = z.object({
   assistantFromEvents: z.boolean(),
   /** call_id -> tool name, for calls whose output has not been seen yet. */
   openCalls: z.record(z.string(), z.string()),
+  /** call_id -> tool name, for commands whose output said they were still running: their end event is the result. */
+  runningCalls: z.record(z.string(), z.string()).default({}),
 });
 
 export type CodexState = z.infer<typeof codexStateSchema>;
@@ -43,6 +45,7 @@ export function initialCodexState(legacy: boolean, lines: readonly RolloutLine[]
     userFromEvents: lines.some((line) => isEventMessage(line, "user_message")),
     assistantFromEvents: lines.some((line) => isEventMessage(line, "agent_message")),
     openCalls: {},
+    runningCalls: {},
   };
 }
 

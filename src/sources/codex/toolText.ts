@@ -30,6 +30,11 @@ export interface ToolOutput {
   /** Known only when the output carries an exit code or a success flag. */
   isError?: boolean;
   exitCode?: number;
+  /**
+   * The command was still running when its output was recorded (unified exec answers after a short
+   * wait): this is not its result; `exec_command_end` carries that, with the exit code.
+   */
+  running?: boolean;
 }
 
 /**
@@ -60,6 +65,7 @@ function readStringOutput(output: string): ToolOutput {
 // Unified exec prefixes its output with "Chunk ID / Wall time / Process exited with code N / Output:".
 const HEADER_START = /^(Chunk ID|Wall time|Exit code|Process exited|Command):/;
 const EXIT_CODE = /(?:exited with code|Exit code:)\s*(-?\d+)/;
+const RUNNING = /^Process running with session ID\b/m;
 
 function readExecHeader(output: string): ToolOutput {
   if (!HEADER_START.test(output)) return { text: output };
@@ -68,7 +74,7 @@ function readExecHeader(output: string): ToolOutput {
   const header = output.slice(0, marker);
   const text = output.slice(marker + "Output:\n".length);
   const exit = EXIT_CODE.exec(header);
-  if (exit === null) return { text };
+  if (exit === null) return RUNNING.test(header) ? { text, running: true } : { text };
   const exitCode = Number(exit[1]);
   return { text, isError: exitCode !== 0, exitCode };
 }

@@ -29,7 +29,7 @@ const expected: Record<string, Expected> = {
     branch: "feat/codex-agent-plugin",
     // 2 user_message + 13 agent_message events; 99 function + 3 custom + 3 web search calls;
     // outputs with an empty body are left out unless they failed.
-    roles: { user: 2, assistant: 13, tool_call: 105, tool_result: 52 },
+    roles: { user: 2, assistant: 13, tool_call: 105, tool_result: 94 },
   },
   "legacy-format_rollout-2025-08-06T18-02-11-05997ac9-0e06-4251-8576-cc16266d3022.jsonl": {
     id: "05997ac9-0e06-4251-8576-cc16266d3022",
@@ -93,9 +93,18 @@ describe.skipIf(!present)("codex adapter on real rollouts", () => {
     expect(text).not.toContain("<environment_context>");
     expect(text).not.toContain("<permissions instructions>");
     // Every output found its call; four commands exited non-zero (three with code 1, one with code 2).
+    // Each was still running when exec_command answered: the polls that saw it exit say so, and the
+    // command's own result comes from its exec_command_end, so the failure is the command's.
     const results = items.filter((item) => item.role === "tool_result");
     expect(results.every((item) => item.tool !== undefined)).toBe(true);
-    expect(results.filter((item) => item.isError === true)).toHaveLength(4);
+    const failed = (tool: string) => results.filter((item) => item.tool === tool && item.isError === true);
+    expect(failed("write_stdin")).toHaveLength(4);
+    expect(failed("exec_command").map((item) => item.text.split("\n")[0])).toEqual([
+      "rg: node_modules/opencode-ai: No such file or directory (os error 2)",
+      "(no output, exit code 1)",
+      "(no output, exit code 1)",
+      "> @codemieai/code@0.0.51 test",
+    ]);
   });
 
   it.each(Object.keys(expected))("%s resumes to the same items as a whole-file read", async (name) => {
