@@ -1,5 +1,31 @@
 import { describe, expect, it } from "vitest";
-import { canonicalCommand, commandFamily, commandText } from "../../src/pipeline/phase1/offline/commands.js";
+import type { ItemRecord } from "../../src/collection/types.js";
+import {
+  canonicalCommand,
+  commandFamily,
+  commandRuns,
+  commandText,
+} from "../../src/pipeline/phase1/offline/commands.js";
+
+/** One shell call and, unless `output` is undefined, its result. */
+function run(command: string, output?: string, isError = false): ItemRecord[] {
+  const base = { sessionId: "s", key: "", tool: "bash", callId: "c", ts: null, originFile: null, originLine: null };
+  const call: ItemRecord = {
+    ...base,
+    id: 1,
+    seq: 1,
+    role: "tool_call",
+    text: JSON.stringify({ command }),
+    isError: false,
+  };
+  if (output === undefined) return [call];
+  return [call, { ...base, id: 2, seq: 2, role: "tool_result", text: output, isError }];
+}
+
+const outcome = (items: ItemRecord[]) => {
+  const [first] = commandRuns(items);
+  return [first?.outcome, first?.errorLine];
+};
 
 describe("offline command reading", () => {
   it.each([
@@ -7,6 +33,9 @@ describe("offline command reading", () => {
     ['npm run check 2>&1 | grep -E "error TS" | head -20', "npm run check"],
     ["pnpm test", "pnpm test"],
     ["git log --oneline | wc -l", "git log --oneline"],
+    // A pipe inside quotes is the filter's pattern, not a stage; `||` is not a pipe.
+    ['npm run check 2>&1 | grep -E "(error|success)" | head -20', "npm run check"],
+    ["pnpm lint || pnpm lint --fix | tail -3", "pnpm lint || pnpm lint --fix"],
   ])("%s -> %s", (line, expected) => {
     expect(canonicalCommand(line)).toBe(expected);
   });
@@ -19,8 +48,64 @@ describe("offline command reading", () => {
     expect(commandText('{"path":"x"}')).toBeUndefined();
   });
 
-  it("names a command family by program and subcommand", () => {
+  it("names a command family by program and subcommand, and a runner's script", () => {
     expect(commandFamily("cd web && pnpm test:e2e --watch=false")).toBe("pnpm test:e2e");
     expect(commandFamily("pytest -q tests/")).toBe("pytest");
+    expect(commandFamily("cd packages/agent && npm run check")).toBe("npm run check");
+    expect(commandFamily("npm run version:minor")).not.toBe(commandFamily("npm run check"));
+    expect(commandFamily("npx tsc --noEmit")).toBe("npx tsc");
+  });
+
+  describe("what a run showed", () => {
+    it("a command's own exit status or failure output, and the line that says why", () => {
+      const npmFailure = [
+        "> app@1.0.0 check",
+        "> tsc --noEmit",
+        "",
+        "Debugger attached.",
+        "src/a.ts(3,1): error TS2345: Argument of type 'undefined' is not assignable.",
+      ].join("\n");
+      expect(outcome(run("npm run check", npmFailure, true))).toEqual([
+        "failed",
+        "src/a.ts(3,1): error TS2345: Argument of type 'undefined' is not assignable.",
+      ]);
+      const cp = "Debugger attached.\ncp: /opt/x/dark.json: No such file or directory\n\nCommand exited with code 1";
+      expect(outcome(run("cp $(npm root -g)/x/dark.json themes/", cp, true))).toEqual([
+        "failed",
+        "cp: /opt/x/dark.json: No such file or directory",
+      ]);
+      expect(outcome(run("npm test", "Tests  12 passed (12)"))).toEqual(["succeeded", null]);
+    });
+
+    it("for a command piped into a filter, only what it printed: the exit status is the filter's", () => {
+      // grep found no "error" line: it exits 1, which says nothing about the check.
+      expect(outcome(run('npm run check 2>&1 | grep -E "error" | head -5', "(no output)", false))).toEqual([
+        "unknown",
+        null,
+      ]);
+      expect(outcome(run("npm run check 2>&1 | grep error", "Command exited with code 1", true))).toEqual([
+        "unknown",
+        null,
+      ]);
+      // grep found compiler errors: it exits 0, and the check failed.
+      const errors = "src/a.ts(83,49): error TS2345: Argument of type 'undefined' is not assignable.";
+      expect(outcome(run('npm run check 2>&1 | grep "error TS"', errors))).toEqual(["failed", errors]);
+      expect(
+        outcome(run("pnpm test 2>&1 | tail -3", " Test Files  4 passed (4)\n      Tests  31 passed (31)")),
+      ).toEqual(["succeeded", null]);
+      expect(outcome(run("pnpm test 2>&1 | tail -3", "      Tests  1 failed | 30 passed (31)", false))[0]).toBe(
+        "failed",
+      );
+    });
+
+    it("nothing for a program that only looks, or a call with no result", () => {
+      expect(outcome(run('grep -n "borderColor" src/editor.ts', "Command exited with code 1", true))[0]).toBe(
+        "unknown",
+      );
+      expect(outcome(run("sed -n '1,40p' src/plugin.test.ts", "  error: vi.fn(),\n  warn: vi.fn(),"))[0]).toBe(
+        "unknown",
+      );
+      expect(outcome(run("npm test"))[0]).toBe("unknown");
+    });
   });
 });

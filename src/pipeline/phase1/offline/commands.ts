@@ -1,39 +1,78 @@
 import type { ItemRecord } from "../../../collection/types.js";
-import { failureOutputPattern, shellTools } from "./patterns.js";
+import {
+  exitLinePattern,
+  failureOutputPattern,
+  inspectionProgramPattern,
+  noiseLinePattern,
+  shellTools,
+  successOutputPattern,
+} from "./patterns.js";
+
+/**
+ * What a run showed. `unknown` when it cannot be told or says nothing about the project: no result was
+ * recorded, the program only looked (a grep that found nothing exits 1; see inspectionProgramPattern), or the command was piped into a filter whose exit status stood in for
+ * its own and the output shows neither a failure nor a success.
+ */
+export type RunOutcome = "failed" | "succeeded" | "unknown";
 
 export interface CommandRun {
   command: string;
   callItemId: number;
   resultItemId: number | null;
-  failed: boolean;
-  /** First meaningful line of a failing output. */
+  outcome: RunOutcome;
+  /** The line of a failing output that says why. */
   errorLine: string | null;
 }
 
-/** Pairs shell tool calls with their results and classifies each run as succeeded or failed. */
+/** Output read for signs of failure or success: the head, where a long log's first error is. */
+const OUTPUT_READ = 20_000;
+
+/** Pairs shell tool calls with their results and tells what each run showed. */
 export function commandRuns(items: readonly ItemRecord[]): CommandRun[] {
   const results = new Map<string, ItemRecord>();
+  // The last result of a call is its end (Codex's exec_command_end comes after a "still running" answer).
   for (const item of items) if (item.role === "tool_result" && item.callId) results.set(item.callId, item);
   const runs: CommandRun[] = [];
   for (const item of items) {
     if (item.role !== "tool_call" || !item.tool || !shellTools.has(item.tool)) continue;
-    const command = commandText(item.text);
+    const line = commandLine(item.text);
+    if (!line) continue;
+    const { command, filtered } = withoutFilters(line);
     if (!command) continue;
     const result = item.callId ? results.get(item.callId) : undefined;
-    const failed = result ? result.isError || failureOutputPattern.test(result.text.slice(0, 20_000)) : false;
+    const outcome = outcomeOf(command, filtered, result);
     runs.push({
-      command,
+      command: command.slice(0, 300),
       callItemId: item.id,
       resultItemId: result?.id ?? null,
-      failed,
-      errorLine: failed && result ? firstErrorLine(result.text) : null,
+      outcome,
+      errorLine: outcome === "failed" && result ? firstErrorLine(result.text) : null,
     });
   }
   return runs;
 }
 
-/** The command line from a tool call's text, which is JSON arguments for most agents. */
+function outcomeOf(command: string, filtered: boolean, result: ItemRecord | undefined): RunOutcome {
+  if (!result || inspectionProgramPattern.test(withoutPrefixes(command))) return "unknown";
+  const output = result.text.slice(0, OUTPUT_READ);
+  if (!filtered) return result.isError || failureOutputPattern.test(output) ? "failed" : "succeeded";
+  // The exit status is the filter's: a grep for "error" that found none exits 1, one that found some 0.
+  const printed = output
+    .split("\n")
+    .filter((text) => !exitLinePattern.test(text.trim()))
+    .join("\n");
+  if (failureOutputPattern.test(printed)) return "failed";
+  return successOutputPattern.test(printed) ? "succeeded" : "unknown";
+}
+
+/** The command line from a tool call's text (JSON arguments for most agents), plumbing removed. */
 export function commandText(text: string): string | undefined {
+  const line = commandLine(text);
+  const command = line === undefined ? "" : withoutFilters(line).command;
+  return command.length > 0 ? command.slice(0, 300) : undefined;
+}
+
+function commandLine(text: string): string | undefined {
   let command: unknown = text;
   const trimmed = text.trim();
   if (trimmed.startsWith("{")) {
@@ -51,38 +90,89 @@ export function commandText(text: string): string | undefined {
       parts.length === 3 && /sh$/.test(parts[0] ?? "") && parts[1]?.startsWith("-") ? parts[2] : parts.join(" ");
   }
   if (typeof command !== "string") return undefined;
-  const line = canonicalCommand(command.replace(/\s+/g, " ").trim());
-  return line.length > 0 ? line.slice(0, 300) : undefined;
+  const line = command.replace(/\s+/g, " ").trim();
+  return line.length > 0 ? line : undefined;
 }
+
+/** Programs an agent pipes output into to keep its context small. */
+const FILTER = /^(?:tail|head|grep|egrep|fgrep|rg|sed|awk|less|more|cat|wc|sort|uniq|cut|tr|tee|jq)\b/;
 
 /**
  * The command a person would remember: output plumbing an agent adds to keep its context small
- * (`2>&1`, `| tail -5`, `| grep error`, `| head`) says nothing about how the project works.
+ * (`2>&1`, `| tail -5`, `| grep -E "error|warn"`, `| head`) says nothing about how the project works.
  */
 export function canonicalCommand(line: string): string {
-  let command = line.replace(/\s+2>&1\b/g, "");
-  for (;;) {
-    const trimmed = command.replace(
-      /\s*\|\s*(?:tail|head|grep|egrep|rg|sed|less|more|cat|wc|sort|uniq|cut|tr)\b[^|]*$/,
-      "",
-    );
-    if (trimmed === command) return command.trim();
-    command = trimmed;
-  }
+  return withoutFilters(line).command;
 }
 
+/** The command without its trailing filter stages, and whether any was removed (then its exit status was theirs). */
+function withoutFilters(line: string): { command: string; filtered: boolean } {
+  const stages = pipeStages(line.replace(/\s+2>&1\b/g, ""));
+  let kept = stages.length;
+  while (kept > 1 && FILTER.test(stages[kept - 1]!.trim())) kept -= 1;
+  return {
+    command: stages
+      .slice(0, kept)
+      .map((stage) => stage.trim())
+      .join(" | "),
+    filtered: kept < stages.length,
+  };
+}
+
+/** A shell line split at its pipes, leaving alone those in quotes and `||`. */
+function pipeStages(line: string): string[] {
+  const stages: string[] = [];
+  let quote: string | null = null;
+  let start = 0;
+  for (let i = 0; i < line.length; i++) {
+    const char = line[i];
+    if (quote) {
+      if (char === "\\" && quote === '"') i++;
+      else if (char === quote) quote = null;
+    } else if (char === "\\") i++;
+    else if (char === '"' || char === "'") quote = char;
+    else if (char === "|" && line[i + 1] !== "|" && line[i - 1] !== "|") {
+      stages.push(line.slice(start, i));
+      start = i + 1;
+    }
+  }
+  stages.push(line.slice(start));
+  return stages;
+}
+
+/** The line that says why a command failed: a failure sign, else the first line that is not noise or an exit status. */
 function firstErrorLine(output: string): string | null {
-  for (const line of output.split("\n")) {
-    const trimmed = line.trim();
-    if (trimmed && failureOutputPattern.test(`\n${trimmed}`)) return trimmed.slice(0, 200);
-  }
-  const first = output.split("\n").find((line) => line.trim().length > 0);
-  return first ? first.trim().slice(0, 200) : null;
+  const lines = output
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0 && !noiseLinePattern.test(line));
+  const said =
+    lines.find((line) => failureOutputPattern.test(`\n${line}`)) ??
+    lines.find((line) => !exitLinePattern.test(line)) ??
+    lines[0];
+  return said ? said.slice(0, 200) : null;
 }
 
-/** The program and subcommand that identify a command family (`npm test`, `cargo build`, `pytest`). */
-export function commandFamily(command: string): string {
-  const words = command.replace(/^(?:cd \S+ && |sudo |env \S+=\S+ )+/, "").split(" ");
-  const [program = "", sub = ""] = words;
-  return /^[a-z][\w:.-]*$/i.test(sub) && !sub.startsWith("-") ? `${program} ${sub}` : program;
+/** The command without the `cd dir &&`, `sudo` and `env X=1` that open it. */
+function withoutPrefixes(command: string): string {
+  return command.replace(/^(?:cd \S+ && |sudo |env \S+=\S+ )+/, "");
 }
+
+/**
+ * The program and subcommand that identify a command family (`npm test`, `cargo build`, `pytest`); a
+ * script runner's script is part of it (`npm run check` and `npm run version:minor` are different
+ * commands, as are `npx tsc` and `npx vitest`).
+ */
+export function commandFamily(command: string): string {
+  const words = withoutPrefixes(command).split(" ");
+  const [program = "", sub = "", script = ""] = words;
+  const named = (word: string) => /^[a-z@][\w:./@-]*$/i.test(word) && !word.startsWith("-");
+  if (RUNNERS.test(program)) return named(sub) ? `${program} ${sub}` : program;
+  if (!named(sub)) return program;
+  return SCRIPT_SUBCOMMANDS.test(sub) && named(script) ? `${program} ${sub} ${script}` : `${program} ${sub}`;
+}
+
+/** Programs whose first word names the tool they run. */
+const RUNNERS = /^(?:npx|pnpx|bunx)$/;
+/** Subcommands whose next word names the script or tool they run. */
+const SCRIPT_SUBCOMMANDS = /^(?:run|run-script|exec|dlx|x)$/;

@@ -104,7 +104,7 @@ function summaryOf({ mainTask, tasks, runs, files, outcome, preferences }: Sessi
           .join("; ")}.`
       : "",
     runs.length > 0
-      ? `The agent ran ${runs.length} shell commands (${runs.filter((r) => r.failed).length} failed).`
+      ? `The agent ran ${runs.length} shell commands (${runs.filter((r) => r.outcome === "failed").length} failed).`
       : "",
     files.length > 0
       ? `Files edited most: ${files
@@ -201,7 +201,7 @@ interface Procedure {
 function workedProcedures(runs: readonly CommandRun[]): Procedure[] {
   const byCommand = new Map<string, Procedure>();
   for (const run of runs) {
-    if (run.failed || !procedureCommandPattern.test(run.command.replace(/^cd \S+ && /, ""))) continue;
+    if (run.outcome !== "succeeded" || !procedureCommandPattern.test(run.command.replace(/^cd \S+ && /, ""))) continue;
     const existing = byCommand.get(run.command);
     if (existing) existing.times += 1;
     else byCommand.set(run.command, { command: run.command, times: 1, itemId: run.callItemId });
@@ -214,10 +214,12 @@ function failuresAndFixes(runs: readonly CommandRun[]): Array<{ failed: CommandR
   const pairs: Array<{ failed: CommandRun; fixed: CommandRun }> = [];
   const seen = new Set<string>();
   for (const [index, run] of runs.entries()) {
-    if (!run.failed) continue;
+    if (run.outcome !== "failed") continue;
     const family = commandFamily(run.command);
     if (seen.has(family)) continue;
-    const fixed = runs.slice(index + 1).find((later) => !later.failed && commandFamily(later.command) === family);
+    const fixed = runs
+      .slice(index + 1)
+      .find((later) => later.outcome === "succeeded" && commandFamily(later.command) === family);
     if (fixed) {
       seen.add(family);
       pairs.push({ failed: run, fixed });

@@ -20,6 +20,40 @@ export const shellTools = new Set([
   "terminal",
 ]);
 
-/** Signs in a tool's output that the command failed, when the transcript carries no exit status. */
+/**
+ * Signs in a tool's output that the command failed, when the transcript carries no exit status (or a
+ * pipe's last stage set it): a diagnostic opening a line, a compiler's located error ("src/a.ts(3,1):
+ * error TS2345"), npm's error block (npm 10 prints "npm error", older "npm ERR!"), a shell's or a core
+ * utility's message anywhere in a line ("cp: x: No such file or directory"), a test run's count of
+ * failures (vitest, jest, pytest, mocha).
+ */
 export const failureOutputPattern =
-  /(?:^|\n)\s*(?:error(?:\[E\d+\])?:|Error:|FAIL(?:ED)?\b|Traceback \(most recent call last\)|npm ERR!|fatal:|panic:|command not found|No such file or directory|exit (?:code|status):? [1-9])/;
+  /(?:^|\n)\s*(?:error(?:\[E\d+\])?:|Error:|FAIL(?:ED)?\b|Traceback \(most recent call last\)|npm ERR!|npm error\b|fatal:|panic:|command not found|No such file or directory|exit (?:code|status):? [1-9])|\berror TS\d+:|: (?:No such file or directory|command not found|Permission denied)\b|(?:^|\n)[^\n]*\b(?:Tests?:?\s+|=+ )[1-9]\d* failed\b|(?:^|\n)\s*[1-9]\d* failing\b/;
+
+/**
+ * Signs that a command succeeded, read only when its exit status is not its own (a pipe into a filter
+ * gives the filter's): a test run's count of passes, a build's or a checker's closing line. Failure
+ * signs are read first, so "Tests  1 failed | 11 passed" is a failure.
+ */
+export const successOutputPattern =
+  /(?:^|\n)[^\n]*\b(?:Tests?:?\s+|=+ )?\d+ (?:passed|passing)\b|(?:^|\n)(?:ok\s+\S|PASS\b)|\btest result: ok\b|\bNo fixes applied\b|\bCompiled successfully\b|\b[Bb]uild (?:succeeded|complete(?:d)?)\b|(?:^|\n)\s*Finished\b|\bbuilt in \d|\bDone in \d|\bAll checks passed\b|\bFound 0 errors\b/;
+
+/**
+ * Programs that look rather than do: a search (grep, rg, find), a read (cat, sed -n, head, ls), a
+ * comparison (diff, git diff), a test. A non-zero exit answers a question (nothing found, a difference,
+ * false), and what they print is the file's text, where "error:" may be a line of code; neither their
+ * success nor their failure says how the project is built or run.
+ */
+export const inspectionProgramPattern =
+  /^(?:grep|egrep|fgrep|rg|ag|ack|find|fd|ls|tree|cat|bat|nl|sed -n|head|tail|less|more|awk|wc|file|stat|pwd|echo|printf|test|\[|diff|cmp|which|type|command -v|pgrep|git (?:grep|diff|status|log|show|blame|branch))\b/;
+
+/**
+ * Lines that never say why a command failed: npm's echo of the script it runs ("> app@1.0.0 test",
+ * "> vitest run"), Node's inspector notices, and the exit status lines agents append.
+ */
+export const noiseLinePattern =
+  /^(?:> \S|Debugger attached\.|Waiting for the debugger to disconnect|For help, see: https:\/\/nodejs\.org)/;
+
+/** An exit status line an agent or a harness appends to a command's output. */
+export const exitLinePattern =
+  /^\(?(?:Command exited with code|Process exited with code|Exit code:?|exit (?:code|status):?|no output, exit code)\s*-?\d+\)?$/i;
