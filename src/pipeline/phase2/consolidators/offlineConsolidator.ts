@@ -51,10 +51,10 @@ export function consolidateOffline(input: ConsolidationInput, inputs: readonly S
     `# ${title}`,
     "",
     `Consolidated from ${inputs.length} session(s); updated ${toIso(input.now)}. Each entry cites the rollout summary it came from.`,
-    block("Preferences", preferences.map(line)),
-    block("Decisions", decisions.map(line)),
-    block("Procedures", procedures.map(line)),
-    block("Failures, fixes and facts", knowledge.slice(0, 40).map(line)),
+    block("Preferences", capped(preferences.map(line))),
+    block("Decisions", capped(decisions.map(line))),
+    block("Procedures", capped(procedures.map(line))),
+    block("Failures, fixes and facts", capped(knowledge.map(line))),
     // What changed stays readable as history, each entry marked with what replaced it.
     block(
       "Replaced",
@@ -119,6 +119,22 @@ function projectIndex(inputs: readonly Stage1Output[]): string {
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
     .map(([key, count]) => `- ${projectName(key)} (${key}): ${count} session(s); its own MEMORY.md holds its tasks`);
   return lines.length === 0 ? "" : `\n## Projects\n${lines.join("\n")}`;
+}
+
+/**
+ * Entries per section of MEMORY.md: enough for a summary an agent reads whole, where a project of
+ * hundreds of sessions would otherwise list every command that once worked. The best supported and
+ * most recent come first (mergeFacts); the rest stay in the memory store, and the cut says so.
+ */
+const SECTION_ENTRIES = 40;
+
+function capped(lines: string[]): string[] {
+  if (lines.length <= SECTION_ENTRIES) return lines;
+  const more = lines.length - SECTION_ENTRIES;
+  return [
+    ...lines.slice(0, SECTION_ENTRIES),
+    `- (${more} older or less supported not listed; \`cairn recall\` finds them)`,
+  ];
 }
 
 function block(title: string, lines: string[]): string {
