@@ -107,5 +107,11 @@ describe("offline command reading", () => {
       );
       expect(outcome(run("npm test"))[0]).toBe("unknown");
     });
+
+    it("nothing for a command the user refused or aborted", () => {
+      const refused = "The user doesn't want to proceed with this tool use. The tool use was rejected.";
+      expect(outcome(run("mix phx.server", refused, true))[0]).toBe("unknown");
+      expect(outcome(run("npm test", "> app@1.0.0 test\n> node --test\n\nCommand aborted", true))[0]).toBe("unknown");
+    });
   });
 });

@@ -48,6 +48,14 @@ export const inspectionProgramPattern =
   /^(?:grep|egrep|fgrep|rg|ag|ack|find|fd|ls|tree|cat|bat|nl|sed -n|head|tail|less|more|awk|wc|file|stat|pwd|echo|printf|test|\[|diff|cmp|which|type|command -v|pgrep|git (?:grep|diff|status|log|show|blame|branch))\b/;
 
 /**
+ * A command the user stopped: refused before it ran (Claude Code: "The user doesn't want to proceed
+ * with this tool use"), aborted while it ran (oh-my-pi: "Command aborted"), interrupted. Its error flag
+ * says nothing about the command.
+ */
+export const stoppedByUserPattern =
+  /The user doesn't want to proceed with this tool use|\btool use was rejected\b|\brejected by (?:the )?user\b|(?:^|\n)Command aborted\b|\binterrupted by (?:the )?user\b/i;
+
+/**
  * Lines that never say why a command failed: npm's echo of the script it runs ("> app@1.0.0 test",
  * "> vitest run"), Node's inspector notices, and the exit status lines agents append.
  */
