@@ -8,8 +8,8 @@ import {
 } from "../../src/pipeline/phase1/offline/commands.js";
 
 /** One shell call and, unless `output` is undefined, its result. */
-function run(command: string, output?: string, isError = false): ItemRecord[] {
-  const base = { sessionId: "s", key: "", tool: "bash", callId: "c", ts: null, originFile: null, originLine: null };
+function run(command: string, output?: string, isError = false, tool = "bash"): ItemRecord[] {
+  const base = { sessionId: "s", key: "", tool, callId: "c", ts: null, originFile: null, originLine: null };
   const call: ItemRecord = {
     ...base,
     id: 1,
@@ -106,6 +106,19 @@ describe("offline command reading", () => {
         "unknown",
       );
       expect(outcome(run("npm test"))[0]).toBe("unknown");
+    });
+
+    it("reads Gemini CLI's shell result, old and new", () => {
+      const old = (code: string) =>
+        `Command: npm test\nDirectory: (root)\nStdout: ok\nStderr: (empty)\nError: (none)\nExit Code: ${code}\nSignal: (none)`;
+      expect(outcome(run("npm test", old("0"), false, "run_shell_command"))[0]).toBe("succeeded");
+      expect(outcome(run("npm test", old("1"), false, "run_shell_command"))[0]).toBe("failed");
+      const current = "Output: 2 passing\nProcess Group PGID: 4242";
+      expect(outcome(run("npm test", current, false, "run_shell_command"))[0]).toBe("succeeded");
+      expect(outcome(run("npm test", "Output: (empty)\nExit Code: 2", false, "run_shell_command"))[0]).toBe("failed");
+      const cancelled =
+        "Command was cancelled by user before it could complete. There was no output before it was cancelled.";
+      expect(outcome(run("npm test", cancelled, false, "run_shell_command"))[0]).toBe("unknown");
     });
 
     it("nothing for a command the user refused or aborted", () => {

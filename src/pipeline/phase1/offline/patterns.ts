@@ -25,10 +25,11 @@ export const shellTools = new Set([
  * pipe's last stage set it): a diagnostic opening a line, a compiler's located error ("src/a.ts(3,1):
  * error TS2345"), npm's error block (npm 10 prints "npm error", older "npm ERR!"), a shell's or a core
  * utility's message anywhere in a line ("cp: x: No such file or directory"), a test run's count of
- * failures (vitest, jest, pytest, mocha).
+ * failures (vitest, jest, pytest, mocha). Gemini CLI's shell result names its fields ("Error: (none)",
+ * "Exit Code: 1" in older versions; "Exit Code" only when non-zero in newer ones).
  */
 export const failureOutputPattern =
-  /(?:^|\n)\s*(?:error(?:\[E\d+\])?:|Error:|FAIL(?:ED)?\b|Traceback \(most recent call last\)|npm ERR!|npm error\b|fatal:|panic:|command not found|No such file or directory|exit (?:code|status):? [1-9])|\berror TS\d+:|: (?:No such file or directory|command not found|Permission denied)\b|(?:^|\n)[^\n]*\b(?:Tests?:?\s+|=+ )[1-9]\d* failed\b|(?:^|\n)\s*[1-9]\d* failing\b/;
+  /(?:^|\n)\s*(?:error(?:\[E\d+\])?:|Error:(?! \(none\))|FAIL(?:ED)?\b|Traceback \(most recent call last\)|npm ERR!|npm error\b|fatal:|panic:|command not found|No such file or directory|[Ee]xit (?:[Cc]ode|[Ss]tatus):? [1-9])|\berror TS\d+:|: (?:No such file or directory|command not found|Permission denied)\b|(?:^|\n)[^\n]*\b(?:Tests?:?\s+|=+ )[1-9]\d* failed\b|(?:^|\n)\s*[1-9]\d* failing\b/;
 
 /**
  * Signs that a command succeeded, read only when its exit status is not its own (a pipe into a filter
@@ -49,11 +50,12 @@ export const inspectionProgramPattern =
 
 /**
  * A command the user stopped: refused before it ran (Claude Code: "The user doesn't want to proceed
- * with this tool use"), aborted while it ran (oh-my-pi: "Command aborted"), interrupted. Its error flag
+ * with this tool use"), aborted while it ran (oh-my-pi: "Command aborted"; Gemini CLI: "Command was
+ * cancelled by user before it could complete"), interrupted. Its error flag
  * says nothing about the command.
  */
 export const stoppedByUserPattern =
-  /The user doesn't want to proceed with this tool use|\btool use was rejected\b|\brejected by (?:the )?user\b|(?:^|\n)Command aborted\b|\binterrupted by (?:the )?user\b/i;
+  /The user doesn't want to proceed with this tool use|\btool use was rejected\b|\brejected by (?:the )?user\b|(?:^|\n)Command aborted\b|\b(?:interrupted|cancell?ed) by (?:the )?user\b/i;
 
 /**
  * Lines that never say why a command failed: npm's echo of the script it runs ("> app@1.0.0 test",
