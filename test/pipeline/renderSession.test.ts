@@ -36,6 +36,20 @@ describe("renderSession", () => {
     expect(rendered.entries.length - 1 + rendered.omitted).toBe(400);
   });
 
+  it("tells the model which tool results the agent recorded as failed", () => {
+    // Codex keeps a command's exit code in the output's header, which the adapter reads off the text.
+    const failed = { ...item(2, "tool_result", "FAIL cart.test.ts"), isError: true };
+    const rendered = renderSession([item(1, "tool_call", "npm test -- cart"), failed, item(3, "tool_result", "ok")], {
+      maxInputTokens: 1000,
+      toolOutputMaxTokens: 100,
+    });
+    expect(JSON.parse(rendered.json)).toEqual([
+      { id: 1, role: "tool_call", tool: "exec_command", text: "npm test -- cart" },
+      { id: 2, role: "tool_result", tool: "exec_command", failed: true, text: "FAIL cart.test.ts" },
+      { id: 3, role: "tool_result", tool: "exec_command", text: "ok" },
+    ]);
+  });
+
   it("clips a long tool output to its own budget, keeping its head and its end", () => {
     const output = `${"progress line\n".repeat(2000)}FINAL ERROR: disk full`;
     const rendered = renderSession([item(1, "tool_result", output)], {

@@ -13,6 +13,12 @@ export interface RenderedEntry {
   id: number;
   role: string;
   tool?: string;
+  /**
+   * The agent recorded this tool result as a failure (an error flag or a non-zero exit). Some formats
+   * keep the exit status apart from the output (Codex's unified exec header, omp's and Claude Code's
+   * flags): without it a model must guess from the output whether a command worked.
+   */
+  failed?: true;
   text: string;
 }
 
@@ -86,7 +92,13 @@ function toEntry(item: ItemRecord, options: RenderOptions): RenderedEntry {
   const limit = isTool ? options.toolOutputMaxTokens : MESSAGE_MAX_TOKENS;
   // Stored items are guarded already; this also covers rows stored before the store guarded them.
   const text = clip(guardText(item.text.trim()), limit);
-  return { id: item.id, role: item.role, ...(item.tool ? { tool: item.tool } : {}), text };
+  return {
+    id: item.id,
+    role: item.role,
+    ...(item.tool ? { tool: item.tool } : {}),
+    ...(item.role === "tool_result" && item.isError ? { failed: true as const } : {}),
+    text,
+  };
 }
 
 /** Keeps the head and the end of a long text: errors and results tend to sit at the end of outputs. */
