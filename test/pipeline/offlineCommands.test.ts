@@ -121,6 +121,13 @@ describe("offline command reading", () => {
       expect(outcome(run("npm test", cancelled, false, "run_shell_command"))[0]).toBe("unknown");
     });
 
+    it("nothing for a command that had not finished when its result was recorded", () => {
+      const partial = "Process running with session ID 41\n> app@1.0.0 test\n> vitest run";
+      expect(outcome(run("npm test", partial))[0]).toBe("unknown");
+      const background = "Command running in background with ID: bash_3. Output is being written to: /tmp/x";
+      expect(outcome(run("npm run dev", background))[0]).toBe("unknown");
+    });
+
     it("nothing for a command the user refused or aborted", () => {
       const refused = "The user doesn't want to proceed with this tool use. The tool use was rejected.";
       expect(outcome(run("mix phx.server", refused, true))[0]).toBe("unknown");

@@ -213,7 +213,7 @@ function unifiedExecRollout(): string[] {
         type: "function_call_output",
         call_id: "c1",
         output:
-          "Chunk ID: a1\nWall time: 1.0 seconds\nProcess running with session ID 41\nOriginal token count: 0\nOutput:\n",
+          "Chunk ID: a1\nWall time: 1.0 seconds\nProcess running with session ID 41\nOriginal token count: 5\nOutput:\n> app@1.0.0 test\n",
       },
     ],
     ["response_item", { type: "function_call", name: "write_stdin", call_id: "c2", arguments: '{"session_id":41}' }],
@@ -259,6 +259,8 @@ describe("codex adapter: unified exec", () => {
       .filter((item) => item.role === "tool_result")
       .map((item) => [item.tool, item.callId, item.isError, item.text]);
   const expected = [
+    // What it printed before the wait ended, marked as not a result.
+    ["exec_command", "c1", undefined, "Process running with session ID 41\n> app@1.0.0 test"],
     ["write_stdin", "c2", true, "FAIL cart.test.ts"],
     ["exec_command", "c1", true, "> app@1.0.0 test\n> vitest cart\n\nFAIL cart.test.ts\n  expected 10.5, got 10"],
     ["exec_command", "c3", false, "M cart.ts"],

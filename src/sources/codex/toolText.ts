@@ -65,7 +65,7 @@ function readStringOutput(output: string): ToolOutput {
 // Unified exec prefixes its output with "Chunk ID / Wall time / Process exited with code N / Output:".
 const HEADER_START = /^(Chunk ID|Wall time|Exit code|Process exited|Command):/;
 const EXIT_CODE = /(?:exited with code|Exit code:)\s*(-?\d+)/;
-const RUNNING = /^Process running with session ID\b/m;
+const RUNNING = /^Process running with session ID\b.*$/m;
 
 function readExecHeader(output: string): ToolOutput {
   if (!HEADER_START.test(output)) return { text: output };
@@ -74,7 +74,11 @@ function readExecHeader(output: string): ToolOutput {
   const header = output.slice(0, marker);
   const text = output.slice(marker + "Output:\n".length);
   const exit = EXIT_CODE.exec(header);
-  if (exit === null) return RUNNING.test(header) ? { text, running: true } : { text };
+  if (exit === null) {
+    // What a still-running command printed so far keeps Codex's line saying so: it is not a result.
+    const running = RUNNING.exec(header);
+    return running === null ? { text } : { text: text.trim() === "" ? "" : `${running[0]}\n${text}`, running: true };
+  }
   const exitCode = Number(exit[1]);
   return { text, isError: exitCode !== 0, exitCode };
 }

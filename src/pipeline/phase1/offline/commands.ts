@@ -7,11 +7,12 @@ import {
   shellTools,
   stoppedByUserPattern,
   successOutputPattern,
+  unfinishedPattern,
 } from "./patterns.js";
 
 /**
  * What a run showed. `unknown` when it cannot be told or says nothing about the project: no result was
- * recorded, the user stopped it, the program only looked (a grep that found nothing exits 1; see
+ * recorded, the user stopped it, it had not finished, the program only looked (a grep that found nothing exits 1; see
  * inspectionProgramPattern), or the command was piped into a filter whose exit status stood in for
  * its own and the output shows neither a failure nor a success.
  */
@@ -57,7 +58,7 @@ export function commandRuns(items: readonly ItemRecord[]): CommandRun[] {
 function outcomeOf(command: string, filtered: boolean, result: ItemRecord | undefined): RunOutcome {
   if (!result || inspectionProgramPattern.test(withoutPrefixes(command))) return "unknown";
   const output = result.text.slice(0, OUTPUT_READ);
-  if (stoppedByUserPattern.test(output)) return "unknown";
+  if (stoppedByUserPattern.test(output) || unfinishedPattern.test(output.trimStart())) return "unknown";
   if (!filtered) return result.isError || failureOutputPattern.test(output) ? "failed" : "succeeded";
   // The exit status is the filter's: a grep for "error" that found none exits 1, one that found some 0.
   const printed = output

@@ -58,6 +58,15 @@ export const stoppedByUserPattern =
   /The user doesn't want to proceed with this tool use|\btool use was rejected\b|\brejected by (?:the )?user\b|(?:^|\n)Command aborted\b|\b(?:interrupted|cancell?ed) by (?:the )?user\b/i;
 
 /**
+ * A command that had not finished when its result was recorded: Codex's unified exec ("Process running
+ * with session ID 41", then the output so far), a command sent to the background (Claude Code: "Command
+ * running in background with ID: ..."; Gemini CLI: "Command moved to background"). What it printed so
+ * far says neither that it worked nor that it failed.
+ */
+export const unfinishedPattern =
+  /^(?:Process running with session ID|Command running in background|Command moved to background)\b/;
+
+/**
  * Lines that never say why a command failed: npm's echo of the script it runs ("> app@1.0.0 test",
  * "> vitest run"), Node's inspector notices, and the exit status lines agents append.
  */
