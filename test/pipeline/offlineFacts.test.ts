@@ -171,4 +171,21 @@ describe("what the offline extractor keeps from a session", () => {
     const procedures = output.facts.filter((fact) => fact.type === "procedural").map((fact) => fact.content);
     expect(procedures).toEqual(["Command that worked: `npx vitest run src/invoice`"]);
   });
+
+  it("never offers a release, publish or deploy command as one to repeat", async () => {
+    const ran = (id: string, command: string) => [
+      { role: "tool_call" as const, tool: "bash", callId: id, text: JSON.stringify({ command }) },
+      { role: "tool_result" as const, tool: "bash", callId: id, text: "done" },
+    ];
+    const output = await extracted([
+      { role: "user", text: "Cut the minor release." },
+      ...ran("c1", "npm run build"),
+      ...ran("c2", "npm run version:minor"),
+      ...ran("c3", "npm publish --access public"),
+      ...ran("c4", "make deploy ENV=staging"),
+      ...ran("c5", "npx semantic-release"),
+    ]);
+    const procedures = output.facts.filter((fact) => fact.type === "procedural").map((fact) => fact.content);
+    expect(procedures).toEqual(["Command that worked: `npm run build`"]);
+  });
 });

@@ -3,7 +3,7 @@ import { isTopicWord } from "../../../text/stopWords.js";
 import type { EntityTriple, ExtractedFact, Stage1Extraction } from "../types.js";
 import { type CommandRun, commandFamily, commandRuns } from "./commands.js";
 import { filesTouched } from "./filesTouched.js";
-import { procedureCommandPattern } from "./patterns.js";
+import { outwardCommandPattern, procedureCommandPattern } from "./patterns.js";
 import { isPreference } from "./preferences.js";
 import { headline } from "./sentences.js";
 import { isStatedDecision } from "./statedDecision.js";
@@ -202,6 +202,7 @@ function workedProcedures(runs: readonly CommandRun[]): Procedure[] {
   const byCommand = new Map<string, Procedure>();
   for (const run of runs) {
     if (run.outcome !== "succeeded" || !procedureCommandPattern.test(run.command.replace(/^cd \S+ && /, ""))) continue;
+    if (outwardCommandPattern.test(commandFamily(run.command))) continue;
     const existing = byCommand.get(run.command);
     if (existing) existing.times += 1;
     else byCommand.set(run.command, { command: run.command, times: 1, itemId: run.callItemId });

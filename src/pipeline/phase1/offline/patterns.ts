@@ -7,6 +7,15 @@
 export const procedureCommandPattern =
   /^(?:npm|pnpm|yarn|bun|npx|node|deno|pytest|python3? -m (?:pytest|unittest)|tox|uv run|poetry run|cargo|go (?:test|build|run|vet)|make|cmake|ctest|mvn|gradle|\.\/gradlew|dotnet|bundle exec|rake|rspec|mix|tsc|eslint|biome|ruff|mypy|black|prettier|docker compose|just)\b/;
 
+/**
+ * Procedures that act on the world beyond the working copy: publishing, releasing, deploying, bumping
+ * the version, pushing. That one once worked is history, not a tip to repeat in every later session
+ * (an agent reading "Command that worked: `npm run version:minor`" may well run it). Matched against
+ * the command family (program, subcommand, a runner's script).
+ */
+export const outwardCommandPattern =
+  /(?:^|[\s:/-])(?:publish|release|deploy|version|bump|push|upload|destroy|rollback)(?:$|[\s:/-])/;
+
 /** Tool names that run shell commands, across agents. */
 export const shellTools = new Set([
   "exec_command",
