@@ -56,6 +56,17 @@ describe("offline command reading", () => {
     expect(commandFamily("npx tsc --noEmit")).toBe("npx tsc");
   });
 
+  it("drops a cd into the session's directory and makes one below it relative", () => {
+    const runs = (cwd: string | null, line: string) => commandRuns(run(line, "ok"), cwd).map((r) => r.command);
+    expect(runs("/home/dev/app", "cd /home/dev/app && npm test")).toEqual(["npm test"]);
+    expect(runs("/home/dev/app/", "cd /home/dev/app/packages/web && pnpm lint")).toEqual([
+      "cd packages/web && pnpm lint",
+    ]);
+    expect(runs("/home/dev/app", "cd /home/dev/other && make")).toEqual(["cd /home/dev/other && make"]);
+    expect(runs("/home/dev/app", "cd packages/web && pnpm lint")).toEqual(["cd packages/web && pnpm lint"]);
+    expect(runs(null, "cd /home/dev/app && npm test")).toEqual(["cd /home/dev/app && npm test"]);
+  });
+
   describe("what a run showed", () => {
     it("a command's own exit status or failure output, and the line that says why", () => {
       const npmFailure = [

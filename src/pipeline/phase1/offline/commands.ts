@@ -30,8 +30,12 @@ export interface CommandRun {
 /** Output read for signs of failure or success: the head, where a long log's first error is. */
 const OUTPUT_READ = 20_000;
 
-/** Pairs shell tool calls with their results and tells what each run showed. */
-export function commandRuns(items: readonly ItemRecord[]): CommandRun[] {
+/**
+ * Pairs shell tool calls with their results and tells what each run showed. With the session's `cwd`,
+ * a leading `cd` into it is dropped and one below it made relative: `cd /home/me/app && npm test` is
+ * `npm test` in that checkout and wrong in any other.
+ */
+export function commandRuns(items: readonly ItemRecord[], cwd: string | null = null): CommandRun[] {
   const results = new Map<string, ItemRecord>();
   // The last result of a call is its end (Codex's exec_command_end comes after a "still running" answer).
   for (const item of items) if (item.role === "tool_result" && item.callId) results.set(item.callId, item);
@@ -40,7 +44,8 @@ export function commandRuns(items: readonly ItemRecord[]): CommandRun[] {
     if (item.role !== "tool_call" || !item.tool || !shellTools.has(item.tool)) continue;
     const line = commandLine(item.text);
     if (!line) continue;
-    const { command, filtered } = withoutFilters(line);
+    const { command: full, filtered } = withoutFilters(line);
+    const command = cwd === null ? full : relativeToCwd(full, cwd);
     if (!command) continue;
     const result = item.callId ? results.get(item.callId) : undefined;
     const outcome = outcomeOf(command, filtered, result);
@@ -155,6 +160,15 @@ function firstErrorLine(output: string): string | null {
     lines.find((line) => !exitLinePattern.test(line)) ??
     lines[0];
   return said ? said.slice(0, 200) : null;
+}
+
+function relativeToCwd(command: string, cwd: string): string {
+  const root = cwd.replace(/\/+$/, "");
+  const match = /^cd (["']?)([^"'\s]+)\1 && (.+)$/.exec(command);
+  if (!match || root === "") return command;
+  const dir = match[2]!.replace(/\/+$/, "");
+  if (dir === root) return match[3]!;
+  return dir.startsWith(`${root}/`) ? `cd ${dir.slice(root.length + 1)} && ${match[3]}` : command;
 }
 
 /** The command without the `cd dir &&`, `sudo` and `env X=1` that open it. */

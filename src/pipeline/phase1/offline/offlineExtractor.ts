@@ -77,7 +77,7 @@ function gatherEvidence(session: SessionRecord, items: readonly ItemRecord[]): S
       return statedFacts(s.text).map((fact) => ({ text: fact.text, itemId: s.itemId, change: fact.change }));
     }),
   ).slice(-12);
-  const runs = commandRuns(items);
+  const runs = commandRuns(items, session.cwd);
   return {
     mainTask: tasks[0]?.text ?? headline(first.text),
     tasks,
