@@ -142,6 +142,8 @@ describe("offline command reading", () => {
     it("nothing for a command the user refused or aborted", () => {
       const refused = "The user doesn't want to proceed with this tool use. The tool use was rejected.";
       expect(outcome(run("mix phx.server", refused, true))[0]).toBe("unknown");
+      const opencode = "> vitest\n\n<bash_metadata>\nUser aborted the command\n</bash_metadata>";
+      expect(outcome(run("pnpm test", opencode, true))[0]).toBe("unknown");
       expect(outcome(run("npm test", "> app@1.0.0 test\n> node --test\n\nCommand aborted", true))[0]).toBe("unknown");
     });
   });

@@ -94,6 +94,18 @@ function seed(path: string): void {
       time: { start: T + 2700, end: T + 2710 },
     },
   });
+  addPart("prt_02d2", "msg_02b", PARENT, {
+    type: "tool",
+    callID: "call_test",
+    tool: "bash",
+    state: {
+      status: "completed",
+      input: { command: "pnpm test" },
+      output: "FAIL auth.test.ts",
+      metadata: { output: "FAIL auth.test.ts", exit: 1, description: "Run tests" },
+      time: { start: T + 2720, end: T + 2790 },
+    },
+  });
   addPart("prt_02e", "msg_02b", PARENT, {
     type: "tool",
     callID: "call_edit",
@@ -249,6 +261,8 @@ describe("opencode database", () => {
       ["prt_02c:result", "tool_result", "auth.ts line 40"],
       ["prt_02d:call", "tool_call", '{"command":"pnpm tset"}'],
       ["prt_02d:result", "tool_result", "command not found: tset"],
+      ["prt_02d2:call", "tool_call", '{"command":"pnpm test"}'],
+      ["prt_02d2:result", "tool_result", "FAIL auth.test.ts"],
       ["prt_02e:call", "tool_call", '{"filePath":"auth.ts"}'],
       ["prt_02f", "assistant", "Fixed the null check."],
       ["prt_04a", "compaction", "Summary: the login 500 came from a null user; fixed."],
@@ -256,6 +270,8 @@ describe("opencode database", () => {
     ]);
     expect(items[2]).toMatchObject({ tool: "task", callId: "call_task", isError: false, ts: T + 2600 });
     expect(items[4]).toMatchObject({ tool: "bash", callId: "call_bash", isError: true });
+    // Completed, but the command exited 1: the exit code is in the part's metadata.
+    expect(items[6]).toMatchObject({ tool: "bash", callId: "call_test", isError: true });
     expect(items[0]).toMatchObject({ ts: T + 1000, origin: { file: path, line: 0 } });
   });
 

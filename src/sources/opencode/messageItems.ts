@@ -53,12 +53,15 @@ function addTool(part: OcPart, message: OcMessage, items: SessionItem[]): void {
   push(items, part, { ...shared, key: `${part.id}:call`, role: "tool_call", text: JSON.stringify(input), ts: started });
   const ended = parseTime(time?.end) ?? started;
   if (state.status === "completed") {
+    // A shell command that exited non-zero still completes as a tool call: its exit code is kept in
+    // the part's metadata (`metadata.exit` of OpenCode's bash tool), not in the output text.
+    const exit = asRecord(state.metadata)?.exit;
     push(items, part, {
       ...shared,
       key: `${part.id}:result`,
       role: "tool_result",
       text: asText(state.output),
-      isError: false,
+      isError: typeof exit === "number" && exit !== 0,
       ts: ended,
     });
   } else if (state.status === "error") {

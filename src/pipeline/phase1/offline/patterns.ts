@@ -60,11 +60,11 @@ export const inspectionProgramPattern =
 /**
  * A command the user stopped: refused before it ran (Claude Code: "The user doesn't want to proceed
  * with this tool use"), aborted while it ran (oh-my-pi: "Command aborted"; Gemini CLI: "Command was
- * cancelled by user before it could complete"), interrupted. Its error flag
+ * cancelled by user before it could complete"; OpenCode: "User aborted the command"), interrupted. Its error flag
  * says nothing about the command.
  */
 export const stoppedByUserPattern =
-  /The user doesn't want to proceed with this tool use|\btool use was rejected\b|\brejected by (?:the )?user\b|(?:^|\n)Command aborted\b|\b(?:interrupted|cancell?ed) by (?:the )?user\b/i;
+  /The user doesn't want to proceed with this tool use|\btool use was rejected\b|\brejected by (?:the )?user\b|(?:^|\n)Command aborted\b|\b(?:interrupted|cancell?ed) by (?:the )?user\b|\bUser aborted the command\b/i;
 
 /**
  * A command that had not finished when its result was recorded: Codex's unified exec ("Process running
