@@ -299,6 +299,37 @@ describe("batched decisions", () => {
     expect(store.get(old!)?.deletedAt).toBeNull();
   });
 
+  it("adds a fact the model calls a duplicate of a candidate it reverses; a duplicate in substance stays NONE", async () => {
+    const { db, store } = makeStore();
+    const [npm, vitest] = await seed(store, db, [
+      "Use npm for package installs in the web app",
+      "Unit tests run with Vitest in the web app",
+    ]);
+    const llm = new FakeLlm({
+      answers: [
+        answer(
+          { fact: 1, action: "NONE", targetId: npm!, reason: "same subject" },
+          { fact: 2, action: "NONE", targetId: vitest!, reason: "same thing in other words" },
+        ),
+      ],
+    });
+    const result = await ingestFacts(
+      {
+        facts: [fact("Never use npm for package installs in the web app"), fact("The web app's unit tests use Vitest")],
+        entities: [],
+        scope,
+        provenance: {},
+      },
+      { store, db, llm },
+    );
+    expect(result.outcomes.map((o) => [o.status, o.decision?.action])).toEqual([
+      ["created", "ADD"],
+      ["none", "NONE"],
+    ]);
+    expect(result.outcomes[0]?.decision?.reason).toContain("no candidate states the same values and polarity");
+    expect(result.outcomes[1]?.targetId).toBe(vitest);
+  });
+
   it("uses minConfidence from the config instead of a fixed threshold", async () => {
     const { db, store } = makeStore();
     const result = await ingestFacts(
@@ -497,6 +528,13 @@ describe("parseDecision", () => {
       problem: expect.stringContaining("not a candidate"),
     });
     expect(parseDecision('{"action":"none","reason":"same","confidence":3}', [])).toEqual({
+      decision: { action: "NONE", confidence: 1, reason: "same", decidedBy: "llm" },
+    });
+    // NONE may name the candidate that says it already; an id that is no candidate is left out.
+    expect(parseDecision('{"action":"NONE","targetId":4,"reason":"same","confidence":1}', [4])).toEqual({
+      decision: { action: "NONE", targetId: 4, confidence: 1, reason: "same", decidedBy: "llm" },
+    });
+    expect(parseDecision('{"action":"NONE","targetId":9,"reason":"same","confidence":1}', [4])).toEqual({
       decision: { action: "NONE", confidence: 1, reason: "same", decidedBy: "llm" },
     });
   });

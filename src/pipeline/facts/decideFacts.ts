@@ -3,7 +3,7 @@ import { quoteAsData } from "../../prompts/quoteAsData.js";
 import { loadPrompt } from "../../prompts/template.js";
 import type { LlmProvider } from "../../providers/llm/types.js";
 import { errorMessage } from "../../util/errors.js";
-import { deterministicDecision } from "./deterministicDecision.js";
+import { deterministicDecision, factShape, sameSubstance } from "./deterministicDecision.js";
 import { decisionsJsonSchema, parseDecisions } from "./parseDecision.js";
 import type { Fact, FactDecision } from "./types.js";
 
@@ -51,5 +51,29 @@ export async function decideFacts(input: {
   const candidatesByFact = new Map(questions.map((q, i) => [i + 1, q.candidates.map((c) => c.id)]));
   const { decisions, problems } = parseDecisions(text, candidatesByFact);
   for (const problem of problems) warnings.push(`decision: ${problem}; used the fallback`);
-  return questions.map((q, i) => decisions.get(i + 1) ?? deterministicDecision(q.fact, q.candidates));
+  return questions.map((q, i) => {
+    const decision = decisions.get(i + 1);
+    return decision ? checkedNone(q, decision) : deterministicDecision(q.fact, q.candidates);
+  });
+}
+
+/**
+ * A model's NONE drops the fact, so it must be a duplicate in substance: some candidate (the one the
+ * model named, else any) with the same polarity, the same values and no opposite terms. Otherwise
+ * the fact is added, and the revise job every write runs decides whether it replaces the candidate:
+ * a NONE on "Never use npm in the web app" against "Use npm in the web app", or on port 8080 against
+ * port 3000, would lose the newer word, and a duplicate added by mistake costs a line.
+ */
+function checkedNone(q: DecisionQuestion, decision: FactDecision): FactDecision {
+  if (decision.action !== "NONE") return decision;
+  const named = q.candidates.filter((c) => c.id === decision.targetId);
+  const shape = factShape(q.fact.content);
+  if ((named.length > 0 ? named : q.candidates).some((c) => sameSubstance(factShape(c.content), shape)))
+    return decision;
+  return {
+    action: "ADD",
+    confidence: decision.confidence,
+    reason: `added: the model found it a duplicate (${decision.reason}), but no candidate states the same values and polarity`,
+    decidedBy: decision.decidedBy,
+  };
 }

@@ -37,7 +37,7 @@ function nearlySameStems(x: Set<string>, y: Set<string>): boolean {
  * port 8080 ...", or "Use npm for installs" from "Never use npm for installs": those are updates, to be
  * stored and judged by the lifecycle, never dropped as the memory they change.
  */
-function sameSubstance(x: FactShape, y: FactShape): boolean {
+export function sameSubstance(x: FactShape, y: FactShape): boolean {
   if (x.negated !== y.negated || x.values.size !== y.values.size) return false;
   for (const value of x.values) if (!y.values.has(value)) return false;
   return oppositeTerms(x.text, y.text) === undefined;

@@ -10,7 +10,7 @@ const decisionShape = {
   reason: z.string(),
 };
 
-/** One decision as a model states it; targetId is null for ADD and NONE. */
+/** One decision as a model states it; targetId is null for ADD (and may be for NONE). */
 export const decisionAnswerSchema = z.object(decisionShape);
 
 /**
@@ -41,11 +41,13 @@ export function readDecision(value: unknown, candidateIds: number[]): { decision
   if (reason.length === 0) return { problem: "empty reason" };
   const confidence = readConfidence(raw.confidence);
   const decision: FactDecision = { action, confidence, reason, decidedBy: "llm" };
+  const target = Number(raw.targetId);
   if (action === "UPDATE" || action === "DELETE") {
-    const target = Number(raw.targetId);
     if (!candidateIds.includes(target)) return { problem: `targetId ${String(raw.targetId)} is not a candidate` };
     decision.targetId = target;
   }
+  // NONE names the candidate that already says the fact when the model gives one (it may not).
+  if (action === "NONE" && raw.targetId !== null && candidateIds.includes(target)) decision.targetId = target;
   return { decision };
 }
 
