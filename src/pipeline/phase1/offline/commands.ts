@@ -12,9 +12,9 @@ import {
 
 /**
  * What a run showed. `unknown` when it cannot be told or says nothing about the project: no result was
- * recorded, the user stopped it, it had not finished, the program only looked (a grep that found nothing exits 1; see
- * inspectionProgramPattern), or the command was piped into a filter whose exit status stood in for
- * its own and the output shows neither a failure nor a success.
+ * recorded, the user stopped it, it had not finished, the program only looked (a grep that found
+ * nothing exits 1; see inspectionProgramPattern), or the command was piped into a filter whose exit
+ * status stood in for its own and the output shows neither a failure nor a success.
  */
 export type RunOutcome = "failed" | "succeeded" | "unknown";
 
