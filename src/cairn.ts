@@ -21,6 +21,7 @@ import { ingestConfigOf } from "./pipeline/facts/ingestFacts.js";
 import { type FactsReport, ingestOutput, ingestPendingFacts } from "./pipeline/facts/ingestPending.js";
 import { ingestStage1Facts } from "./pipeline/facts/stage1Facts.js";
 import { generateHints, type HintsReport } from "./pipeline/hints/generateHints.js";
+import { refreshCommandFacts } from "./pipeline/phase1/offline/refreshCommandFacts.js";
 import { type Phase1Options, type Phase1Report, runPhase1 } from "./pipeline/phase1/runPhase1.js";
 import type { Consolidator } from "./pipeline/phase2/consolidators/types.js";
 import { type Phase2Report, runPhase2 } from "./pipeline/phase2/runPhase2.js";
@@ -280,7 +281,11 @@ export class Cairn {
 
   /** Runs the store upkeep migrations queued (data backfills); a step of every pipeline cycle. */
   async maintain(): Promise<MaintenanceReport> {
-    return runMaintenanceJobs({ storage: this.storage, now: this.clock });
+    return runMaintenanceJobs({
+      storage: this.storage,
+      now: this.clock,
+      tasks: { "offline-command-facts": (_storage, lease) => refreshCommandFacts(this.memories, lease) },
+    });
   }
 
   private embeddingTracker(): EmbeddingTracker {

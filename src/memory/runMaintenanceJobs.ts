@@ -18,10 +18,14 @@ export interface MaintenanceReport {
   skipped?: string;
 }
 
-type MaintenanceTask = (storage: Storage, lease: Lease, now: () => number) => void;
+export type MaintenanceTask = (storage: Storage, lease: Lease, now: () => number) => void;
 
-/** What each maintenance job does, by key (the keys the migrations that queue them wrote out). */
-const tasks: Record<string, MaintenanceTask> = {
+/**
+ * What each maintenance job of the store does, by key (the keys the migrations that queue them wrote
+ * out). Jobs that need a layer above the store's services (re-reading sessions with an extractor)
+ * are given by the caller (`tasks`).
+ */
+const storeTasks: Record<string, MaintenanceTask> = {
   "concepts-backfill": backfillConcepts,
   "no-project-scope": moveProjectlessFacts,
 };
@@ -31,9 +35,14 @@ const tasks: Record<string, MaintenanceTask> = {
  * Call it from a write path (the pipeline cycle of `cairn run` and the daemon); an idle store pays one
  * indexed lookup.
  */
-export function runMaintenanceJobs(options: { storage: Storage; now?: () => number }): MaintenanceReport {
+export function runMaintenanceJobs(options: {
+  storage: Storage;
+  now?: () => number;
+  tasks?: Record<string, MaintenanceTask>;
+}): MaintenanceReport {
   const { storage } = options;
   const now = options.now ?? Date.now;
+  const tasks = { ...storeTasks, ...options.tasks };
   const report: MaintenanceReport = { done: [], warnings: [] };
   for (const lease of storage.jobs.claim({ kind: MAINTENANCE_KIND, limit: 10, runningCap: 1 })) {
     const task = tasks[lease.key];

@@ -67,6 +67,11 @@ export interface MemoryRepo {
    * project, ids in (`afterId`, `upTo`], oldest first.
    */
   projectlessFacts(scope: string, afterId: number, upTo: number, limit: number): MemoryRecord[];
+  /**
+   * Live memories the fact pipeline stored from a session whose content matches one of the SQL LIKE
+   * `patterns`, ids in (`afterId`, `upTo`], oldest first.
+   */
+  pipelineFactsLike(patterns: string[], afterId: number, upTo: number, limit: number): MemoryRecord[];
   /** Moves a memory to another scope (and provenance project); false when a live twin is there already. */
   moveScope(id: number, scope: string, project: string | null, now: number): boolean;
   /** Live memories of a scope written after `afterId`, oldest first, at most `limit`. */

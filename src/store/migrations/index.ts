@@ -12,6 +12,7 @@ import { sessionPositions } from "./010_session_positions.js";
 import { searchTerms } from "./011_search_terms.js";
 import { rememberedIndex } from "./012_remembered_index.js";
 import { noProjectScope } from "./013_no_project_scope.js";
+import { offlineCommandFacts } from "./014_offline_command_facts.js";
 
 /** Every schema step in order. Append only: a shipped migration never changes. */
 export const migrations: readonly Migration[] = [
@@ -28,4 +29,5 @@ export const migrations: readonly Migration[] = [
   searchTerms,
   rememberedIndex,
   noProjectScope,
+  offlineCommandFacts,
 ];

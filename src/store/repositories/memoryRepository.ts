@@ -127,6 +127,17 @@ export class MemoryRepository implements MemoryRepo {
     ).map(toRecord);
   }
 
+  pipelineFactsLike(patterns: string[], afterId: number, upTo: number, limit: number): MemoryRecord[] {
+    return (
+      cached(
+        this.db,
+        `SELECT * FROM memories WHERE id > ? AND id <= ? AND deleted_at IS NULL AND who = '${FACT_PIPELINE_WHO}'
+           AND session_id IS NOT NULL AND EXISTS (SELECT 1 FROM json_each(?) p WHERE memories.content LIKE p.value)
+           ORDER BY id LIMIT ?`,
+      ).all(afterId, upTo, JSON.stringify(patterns), limit) as MemoryRowDb[]
+    ).map(toRecord);
+  }
+
   moveScope(id: number, scope: string, project: string | null, now: number): boolean {
     return (
       cached(

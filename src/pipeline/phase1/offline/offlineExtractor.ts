@@ -257,19 +257,36 @@ function facts(found: {
       evidence: [f.itemId],
     })),
     ...found.procedures.slice(0, 5).map((p) => ({
-      content: `Command that worked: \`${p.command}\``,
+      content: procedureFact(p),
       type: "procedural" as const,
       confidence: p.times > 1 ? 0.8 : 0.7,
       evidence: [p.itemId],
     })),
     ...found.fixes.map((f) => ({
-      content: `\`${f.failed.command}\` failed with "${f.failed.errorLine ?? "an error"}"; \`${f.fixed.command}\` later succeeded.`,
+      content: fixFact(f),
       type: "fact" as const,
       confidence: 0.7,
       evidence: [f.failed.callItemId, f.fixed.callItemId],
     })),
   ];
   return out.filter((fact) => fact.content.length >= 10).slice(0, 20);
+}
+
+const procedureFact = (p: Procedure) => `Command that worked: \`${p.command}\``;
+
+const fixFact = (f: { failed: CommandRun; fixed: CommandRun }) =>
+  `\`${f.failed.command}\` failed with "${f.failed.errorLine ?? "an error"}"; \`${f.fixed.command}\` later succeeded.`;
+
+/** The shapes of the command facts above, as SQL LIKE patterns (for finding them in the store). */
+export const COMMAND_FACT_PATTERNS = ["Command that worked: `%`", "`%` failed with %; `%` later succeeded."];
+
+/**
+ * Every command fact this extractor reads from the session now: its procedures and fixes, uncapped
+ * (a fact an older reading stored is still true if the session still shows it, wherever it ranks).
+ */
+export function commandFactsOf(session: SessionRecord, items: readonly ItemRecord[]): string[] {
+  const runs = commandRuns(items, session.cwd);
+  return [...workedProcedures(runs).map(procedureFact), ...failuresAndFixes(runs).map(fixFact)];
 }
 
 function entities(session: SessionRecord, procedures: Procedure[], files: Array<{ path: string }>): EntityTriple[] {
