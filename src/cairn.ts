@@ -284,7 +284,7 @@ export class Cairn {
     return runMaintenanceJobs({
       storage: this.storage,
       now: this.clock,
-      tasks: { "offline-command-facts": (_storage, lease) => refreshCommandFacts(this.memories, lease) },
+      tasks: { "offline-command-facts": (_storage, lease, now) => refreshCommandFacts(this.memories, lease, now) },
     });
   }
 

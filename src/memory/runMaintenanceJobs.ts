@@ -18,7 +18,7 @@ export interface MaintenanceReport {
   skipped?: string;
 }
 
-export type MaintenanceTask = (storage: Storage, lease: Lease, now: () => number) => void;
+export type MaintenanceTask = (storage: Storage, lease: Lease, now: () => number) => void | Promise<void>;
 
 /**
  * What each maintenance job of the store does, by key (the keys the migrations that queue them wrote
@@ -35,11 +35,11 @@ const storeTasks: Record<string, MaintenanceTask> = {
  * Call it from a write path (the pipeline cycle of `cairn run` and the daemon); an idle store pays one
  * indexed lookup.
  */
-export function runMaintenanceJobs(options: {
+export async function runMaintenanceJobs(options: {
   storage: Storage;
   now?: () => number;
   tasks?: Record<string, MaintenanceTask>;
-}): MaintenanceReport {
+}): Promise<MaintenanceReport> {
   const { storage } = options;
   const now = options.now ?? Date.now;
   const tasks = { ...storeTasks, ...options.tasks };
@@ -48,7 +48,7 @@ export function runMaintenanceJobs(options: {
     const task = tasks[lease.key];
     try {
       if (!task) throw new Error(`no maintenance task named ${lease.key}; a newer cairn may know it`);
-      task(storage, lease, now);
+      await task(storage, lease, now);
       storage.jobs.succeed(lease);
       report.done.push(lease.key);
     } catch (error) {

@@ -68,9 +68,11 @@ interface CycleStep<K extends CycleStepName> {
 const step = <K extends CycleStepName>(name: K, run: CycleStep<K>["run"]): CycleStep<K> => ({ name, run });
 
 /**
- * The pipeline cycle, in order: collection, phase 1 (with its facts), the revision of memories
- * written raw (supersession; before phase 2, so consolidation never sees a replaced memory as
- * current), phase 2, the vectors the provider could not compute at write time, then prospective hints. `cairn run`, the daemon's
+ * The pipeline cycle, in order: collection, the store's upkeep that migrations queue (data mended
+ * before anything is derived from it, so one run finishes an upgrade), phase 1 (with its facts), the
+ * revision of memories written raw (supersession; before phase 2, so consolidation never sees a
+ * replaced memory as current), phase 2, the vectors the provider could not compute at write time,
+ * then prospective hints. `cairn run`, the daemon's
  * scheduler and the background run all go through this list.
  *
  * Hints always run as a step and decide themselves whether to skip (`recall.hints.enabled` off, no
@@ -80,15 +82,15 @@ const step = <K extends CycleStepName>(name: K, run: CycleStep<K>["run"]): Cycle
  */
 export const CYCLE_STEPS = [
   step("scan", (host, options) => host.scan(options.scan)),
-  step("extract", (host, options) => host.extract(options.extract)),
-  step("revise", (host) => host.revise()),
-  step("consolidate", (host, options) => host.consolidate({ force: options.force ?? false })),
-  step("embeddings", (host) => host.refreshEmbeddings()),
   step("maintenance", (host, options) =>
     options.skipMaintenance === undefined
       ? host.maintain()
       : Promise.resolve({ done: [], warnings: [], skipped: options.skipMaintenance }),
   ),
+  step("extract", (host, options) => host.extract(options.extract)),
+  step("revise", (host) => host.revise()),
+  step("consolidate", (host, options) => host.consolidate({ force: options.force ?? false })),
+  step("embeddings", (host) => host.refreshEmbeddings()),
   step("hints", (host) => host.generateHints()),
   step("structural", (host) => host.classifyStructure()),
 ] as const;

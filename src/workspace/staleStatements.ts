@@ -1,5 +1,6 @@
 import { isNegated } from "../text/negation.js";
 import { isContentWordOrName, namedNumbers } from "../text/numberedNames.js";
+import { reportedOutcome } from "../text/outcomeWords.js";
 import { stem } from "../text/stem.js";
 import { words } from "../text/tokenize.js";
 import { toIso } from "../util/clock.js";
@@ -55,12 +56,16 @@ interface Prepared {
   stems: Set<string>;
   /** Its commands the replacement does not also name, as patterns. */
   staleCommands: RegExp[];
+  /** All its commands, as patterns. */
+  commands: RegExp[];
   negated: boolean;
   /** The numbers of its numbered names ("service 3"): a sentence about another number is about another thing. */
   names: string[];
   replacementStems: Set<string>;
   replacementCommands: RegExp[];
   normalized: string;
+  /** The outcome it reports of what ran ("Command that worked", "... failed with ..."), if any. */
+  outcome: string;
 }
 
 /**
@@ -86,11 +91,13 @@ export class StaleMatcher {
         staleCommands: commandsIn(entry.statement)
           .filter((command) => !containsCommand(replacement, command))
           .map(commandPattern),
+        commands: commandsIn(entry.statement).map(commandPattern),
         negated: isNegated(entry.statement),
         names: namedNumbers(entry.statement),
         replacementStems: this.stems.of(replacement),
         replacementCommands: commandsIn(replacement).map(commandPattern),
         normalized: normalize(entry.statement),
+        outcome: reportedOutcome(this.stems.of(entry.statement)),
       };
     });
     this.shared = new Uint16Array(this.prepared.length);
@@ -241,7 +248,16 @@ function statesIt(
 ): boolean {
   if (candidate.negated !== entry.negated) return false;
   const namesNewCommand = entry.replacementCommands.some((pattern) => pattern.test(candidate.sentence));
-  if (!namesNewCommand && entry.staleCommands.some((pattern) => pattern.test(candidate.sentence))) return true;
+  // Naming the command states the memory, unless the two report different outcomes of it: "`make`
+  // failed with ..." does not state a withdrawn "Command that worked: `make`".
+  const said = reportedOutcome(candidate.stems);
+  const sameOutcome = entry.outcome === "" || said === "" || said === entry.outcome;
+  if (!namesNewCommand && sameOutcome && entry.staleCommands.some((pattern) => pattern.test(candidate.sentence)))
+    return true;
+  // Backticked commands name what a statement is about: a sentence about other commands states
+  // something else, however many words of a quoted error message the two share.
+  const aboutOthers = entry.commands.length > 0 && commandsIn(candidate.sentence).length > 0;
+  if (aboutOthers && !entry.commands.some((pattern) => pattern.test(candidate.sentence))) return false;
   if (!entry.names.every((name) => candidate.stems.has(name))) return false;
   const covered = share(entry.stems, candidate.stems);
   // A sentence at least as much about the replacement states the replacement (an edit that kept most words).

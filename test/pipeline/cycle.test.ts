@@ -6,11 +6,11 @@ import { type TempHome, tempHome } from "../server/tempHome.js";
 
 const STEP_METHODS = [
   "scan",
+  "maintain",
   "extract",
   "revise",
   "consolidate",
   "refreshEmbeddings",
-  "maintain",
   "generateHints",
   "classifyStructure",
 ] as const;
@@ -44,7 +44,7 @@ function recordingHost(failAt?: (typeof STEP_METHODS)[number]) {
 }
 
 describe("runCycle", () => {
-  it("runs scan, extract, revise, consolidate, embeddings, maintenance, hints and structural in that order", async () => {
+  it("runs scan, maintenance, extract, revise, consolidate, embeddings, hints and structural in that order", async () => {
     const { host, calls, released } = recordingHost();
     const done: string[] = [];
     const reports = await runCycle(host, { onStepDone: (step) => done.push(step.name) });
@@ -58,8 +58,8 @@ describe("runCycle", () => {
     const { host, calls, released } = recordingHost("consolidate");
     const done: string[] = [];
     await expect(runCycle(host, { onStepDone: (step) => done.push(step.name) })).rejects.toThrow("consolidate broke");
-    expect(calls).toEqual(["scan", "extract", "revise", "consolidate"]);
-    expect(done).toEqual(["scan", "extract", "revise"]);
+    expect(calls).toEqual(["scan", "maintain", "extract", "revise", "consolidate"]);
+    expect(done).toEqual(["scan", "maintenance", "extract", "revise"]);
     expect(released()).toBe(1);
   });
 });

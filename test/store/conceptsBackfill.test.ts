@@ -31,7 +31,7 @@ function storeAtVersion3(path: string): void {
 }
 
 describe("the concepts backfill of a store upgraded from schema 3", () => {
-  it("ends with the concept words the old migration computed: conceptWords of each live memory at depth 2", () => {
+  it("ends with the concept words the old migration computed: conceptWords of each live memory at depth 2", async () => {
     {
       const path = join(tempDir("cairn-concepts-"), "cairn.db");
       storeAtVersion3(path);
@@ -47,7 +47,7 @@ describe("the concepts backfill of a store upgraded from schema 3", () => {
           }[];
         expect(concepts().every((row) => row.t === null)).toBe(true);
 
-        expect(runMaintenanceJobs({ storage })).toEqual({ done: ["concepts-backfill"], warnings: [] });
+        expect(await runMaintenanceJobs({ storage })).toEqual({ done: ["concepts-backfill"], warnings: [] });
 
         const lexicon = shippedLexicon();
         const expected = concepts().map((row) => {
@@ -63,7 +63,7 @@ describe("the concepts backfill of a store upgraded from schema 3", () => {
         expect(match.map((r) => r.id)).toEqual([1]);
         expect(storage.jobs.get("maintenance", "concepts-backfill")?.status).toBe("succeeded");
         // A second run finds nothing to do.
-        expect(runMaintenanceJobs({ storage })).toEqual({ done: [], warnings: [] });
+        expect(await runMaintenanceJobs({ storage })).toEqual({ done: [], warnings: [] });
       } finally {
         storage.close();
       }

@@ -56,7 +56,7 @@ describe("the no-project scope backfill of a store upgraded from schema 12", () 
     }
   });
 
-  it("moves each such memory to its session's project when now known, tombstones included, and a twin's copy to a tombstone", () => {
+  it("moves each such memory to its session's project when now known, tombstones included, and a twin's copy to a tombstone", async () => {
     const path = join(tempDir("cairn-noproject-"), "cairn.db");
     const db = new BetterSqlite3(path);
     migrate(db, migrations.slice(0, 12));
@@ -98,7 +98,10 @@ describe("the no-project scope backfill of a store upgraded from schema 12", () 
 
     const storage = Storage.open(path);
     try {
-      expect(runMaintenanceJobs({ storage, now: () => 100 })).toEqual({ done: ["no-project-scope"], warnings: [] });
+      expect(await runMaintenanceJobs({ storage, now: () => 100 })).toEqual({
+        done: ["no-project-scope"],
+        warnings: [],
+      });
       const where = (id: number) => {
         const record = storage.memories.get(id)!;
         return [record.scope, record.project, record.deletedAt === null ? "live" : "tombstone"];
@@ -125,7 +128,7 @@ describe("the no-project scope backfill of a store upgraded from schema 12", () 
         ).map((row) => row.id);
       expect(inScope("global")).toEqual([3, 7, 8]);
       expect(inScope("no-project")).toEqual([1, 6]);
-      expect(runMaintenanceJobs({ storage })).toEqual({ done: [], warnings: [] });
+      expect(await runMaintenanceJobs({ storage })).toEqual({ done: [], warnings: [] });
     } finally {
       storage.close();
     }

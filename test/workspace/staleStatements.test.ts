@@ -69,6 +69,24 @@ describe("StaleMatcher", () => {
     expect(matcher.match("- `npx vitest run src/invoice`")).toBeUndefined();
     expect(matcher.match("Switched from `npx jest src/invoice` to `npx vitest run src/invoice`")).toBeUndefined();
     expect(matcher.match("- `npx jest src/invoices-v2`")).toBeUndefined();
+    // A sentence about other commands states something else, though it quotes the same error.
+    const tsc: StaleStatement = {
+      scope: "path:/srv/app",
+      statement:
+        '`npx tsc --noEmit` failed with "src/a.ts(3,1): error TS2739: Type is missing properties"; `npx tsc` later succeeded.',
+      replacement: null,
+      at: AT,
+    };
+    expect(
+      new StaleMatcher([tsc]).match(
+        '`npm run check` failed with "src/a.ts(3,1): error TS2739: Type is missing properties"; `npm run check` later succeeded.',
+      ),
+    ).toBeUndefined();
+    expect(new StaleMatcher([tsc]).match(tsc.statement)).toBe(tsc);
+    // Another outcome of the same command does not state that it worked.
+    expect(
+      matcher.match('`npx jest src/invoice` failed with "FAIL src/invoice.test.ts"; `npm test` later succeeded.'),
+    ).toBeUndefined();
     expect(matcher.match("Deploys go through the release pipeline.")).toBeUndefined();
   });
 

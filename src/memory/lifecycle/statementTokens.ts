@@ -43,29 +43,6 @@ const MARKER_WORDS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Stems of the words that report a failure seen ("failed with", "throws", "crashed", "breaks"): what
- * follows is its output, and the statement is an incident, not a setting.
- */
-export const FAILURE_STEMS: ReadonlySet<string> = new Set([
-  "fail",
-  "error",
-  "crash",
-  "throw",
-  "threw",
-  "panic",
-  "panick",
-  "broke",
-  "break",
-]);
-
-/**
- * Stems of the words that report a command seen to succeed ("Command that worked: `...`", "`make docs`
- * succeeded"). Another command that worked does not make the first one stop working, so, like a
- * failure, such a statement records an occasion rather than a setting.
- */
-export const SUCCESS_STEMS: ReadonlySet<string> = new Set(["work", "succeed", "succe", "success"]);
-
-/**
  * A statement split for comparison. `subject` holds the stemmed content words that are not values;
  * `values` the literal values it states (numbers, versions, ports, paths, identifiers, quoted or
  * backticked commands), lower-cased as written.

@@ -1,5 +1,6 @@
+import { FAILURE_STEMS, SUCCESS_STEMS } from "../../text/outcomeWords.js";
 import type { Judgement } from "./judgement.js";
-import { FAILURE_STEMS, missing, type StatementTokens, SUCCESS_STEMS, shared } from "./statementTokens.js";
+import { missing, type StatementTokens, shared } from "./statementTokens.js";
 
 /**
  * Detector (b): the same sentence with other values ("the API listens on port 3000" -> "... 8080").

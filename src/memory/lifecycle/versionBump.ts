@@ -1,10 +1,10 @@
+import { FAILURE_STEMS } from "../../text/outcomeWords.js";
 import { stem } from "../../text/stem.js";
 import { words } from "../../text/tokenize.js";
 import { type VersionedNames, versionsChanged } from "../../text/versionedNames.js";
 import { escapeRegExp } from "../../util/escapeRegExp.js";
 import type { Judgement } from "./judgement.js";
 import {
-  FAILURE_STEMS,
   missing,
   negatedWhereNamed,
   negationClauses,

@@ -74,6 +74,12 @@ function outcomeOf(command: string, filtered: boolean, result: ItemRecord | unde
   return successOutputPattern.test(printed) ? "succeeded" : "unknown";
 }
 
+/** A command line as commandRuns records it for a session in `cwd`: plumbing removed, its `cd` made relative. */
+export function sessionCommand(line: string, cwd: string | null): string {
+  const { command } = withoutFilters(line.replace(/\s+/g, " ").trim());
+  return (cwd === null ? command : relativeToCwd(command, cwd)).slice(0, 300);
+}
+
 /** The command line from a tool call's text (JSON arguments for most agents), plumbing removed. */
 export function commandText(text: string): string | undefined {
   const line = commandLine(text);

@@ -280,13 +280,22 @@ const fixFact = (f: { failed: CommandRun; fixed: CommandRun }) =>
 /** The shapes of the command facts above, as SQL LIKE patterns (for finding them in the store). */
 export const COMMAND_FACT_PATTERNS = ["Command that worked: `%`", "`%` failed with %; `%` later succeeded."];
 
-/**
- * Every command fact this extractor reads from the session now: its procedures and fixes, uncapped
- * (a fact an older reading stored is still true if the session still shows it, wherever it ranks).
- */
-export function commandFactsOf(session: SessionRecord, items: readonly ItemRecord[]): string[] {
+/** What the extractor reads from a session's commands now: every run, and the facts it gives. */
+export interface CommandReading {
+  runs: CommandRun[];
+  /** "Command that worked" facts by command, uncapped. */
+  procedures: Map<string, string>;
+  /** Failure-and-fix facts by the failed command. */
+  fixes: Map<string, string>;
+}
+
+export function commandReading(session: SessionRecord, items: readonly ItemRecord[]): CommandReading {
   const runs = commandRuns(items, session.cwd);
-  return [...workedProcedures(runs).map(procedureFact), ...failuresAndFixes(runs).map(fixFact)];
+  return {
+    runs,
+    procedures: new Map(workedProcedures(runs).map((p) => [p.command, procedureFact(p)])),
+    fixes: new Map(failuresAndFixes(runs).map((f) => [f.failed.command, fixFact(f)])),
+  };
 }
 
 function entities(session: SessionRecord, procedures: Procedure[], files: Array<{ path: string }>): EntityTriple[] {
