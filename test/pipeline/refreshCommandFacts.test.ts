@@ -7,8 +7,14 @@ import { tempDir } from "../helpers/tempDir.js";
 
 const CHECK = "Command that worked: `npm run check`";
 const TESTS = "Command that worked: `npm test`";
+const BUILD = "Command that worked: `npm run build`";
+const OLD_FIX = '`npm test` failed with "Debugger attached."; `npm test` later succeeded.';
+const FIX = '`npm test` failed with "FAIL src/a.test.ts"; `npm test` later succeeded.';
 
-/** A session whose check failed (grep found compiler errors, so grep exited 0) and whose tests passed. */
+/**
+ * A session whose check failed (grep found compiler errors, so grep exited 0), whose tests failed and
+ * then passed, and whose build has no recorded result.
+ */
 function pushSession(cairn: Cairn, push: (role: "user" | "assistant", text: string) => number): void {
   push("user", "Run the type check and the tests.");
   const tool = (role: "tool_call" | "tool_result", callId: string, text: string) =>
@@ -16,24 +22,39 @@ function pushSession(cairn: Cairn, push: (role: "user" | "assistant", text: stri
   tool("tool_call", "c1", JSON.stringify({ command: "npm run check 2>&1 | grep error" }));
   tool("tool_result", "c1", "src/a.ts(3,1): error TS2345: Argument of type 'undefined' is not assignable.");
   tool("tool_call", "c2", JSON.stringify({ command: "npm test" }));
-  tool("tool_result", "c2", "Tests  3 passed (3)");
+  cairn.appendHistory("s1", {
+    role: "tool_result",
+    text: "Debugger attached.\nFAIL src/a.test.ts",
+    tool: "bash",
+    callId: "c2",
+    isError: true,
+  });
+  tool("tool_call", "c3", JSON.stringify({ command: "npm test" }));
+  tool("tool_result", "c3", "Tests  3 passed (3)");
+  tool("tool_call", "c4", JSON.stringify({ command: "npm run build" }));
   cairn.endSession("s1");
 }
 
-/** What an earlier version stored besides: the piped check as a command that worked. */
+/**
+ * What an earlier version stored besides: the piped check as a command that worked, the build whose
+ * result it never saw as one, and the fix quoting the inspector's notice as the error.
+ */
 function asWrittenBeforeTheStricterReading(path: string): void {
   const db = new BetterSqlite3(path);
-  db.exec(`INSERT INTO memories (content, normalized_content, content_hash, type, scope, project, session_id, who,
-             created_at, updated_at)
-           SELECT '${CHECK}', lower('${CHECK}'), 'old-check', type, scope, project, session_id, who, created_at, updated_at
-           FROM memories WHERE content = '${TESTS}'`);
+  const insert = db.prepare(`INSERT INTO memories (content, normalized_content, content_hash, type, scope, project,
+      session_id, who, created_at, updated_at)
+    SELECT @content, lower(@content), @hash, type, scope, project, session_id, who, created_at, updated_at
+    FROM memories WHERE content = '${TESTS}'`);
+  insert.run({ content: CHECK, hash: "old-check" });
+  insert.run({ content: BUILD, hash: "old-build" });
+  insert.run({ content: OLD_FIX, hash: "old-fix" });
   db.exec("DELETE FROM jobs WHERE kind = 'maintenance'");
   db.pragma("user_version = 13");
   db.close();
 }
 
 describe("the offline command facts of a store upgraded from schema 13", () => {
-  it("forgets a command fact its session no longer shows, and keeps the ones it does", async () => {
+  it("forgets a command fact its session no longer shows, rewords one it shows in other words, leaves one it cannot tell", async () => {
     const home = tempDir("cairn-command-facts-");
     const cwd = tempDir("cairn-command-facts-repo-");
     {
@@ -57,12 +78,21 @@ describe("the offline command facts of a store upgraded from schema 13", () => {
         )
           .map((row) => row.content)
           .filter((content) => content.startsWith("Command that worked"));
-      expect(live()).toEqual([TESTS, CHECK]);
+      expect(live()).toEqual([TESTS, CHECK, BUILD]);
       expect(cairn.storage.jobs.get("maintenance", "offline-command-facts")?.status).toBe("pending");
 
       await cairn.run();
       expect(cairn.storage.jobs.get("maintenance", "offline-command-facts")?.status).toBe("succeeded");
-      expect(live()).toEqual([TESTS]);
+      expect(live()).toEqual([TESTS, BUILD]);
+      const fixes = cairn.storage.db
+        .prepare(
+          "SELECT content, deleted_at IS NULL AS live FROM memories WHERE content LIKE '%later succeeded.' ORDER BY id",
+        )
+        .all();
+      expect(fixes).toEqual([
+        { content: FIX, live: 1 },
+        { content: OLD_FIX, live: 0 },
+      ]);
       const old = cairn.storage.db.prepare("SELECT id FROM memories WHERE content_hash = 'old-check'").get() as {
         id: number;
       };
