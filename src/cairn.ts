@@ -279,8 +279,13 @@ export class Cairn {
     return this.embeddingTracker().drain(budgetMs);
   }
 
-  /** Runs the store upkeep migrations queued (data backfills); a step of every pipeline cycle. */
+  /**
+   * Runs the store upkeep migrations queued (data backfills); a step of every pipeline cycle. While
+   * `pipeline.mutationsFrozen` is true the jobs wait: they move, reword and forget memories.
+   */
   async maintain(): Promise<MaintenanceReport> {
+    if (this.config.pipeline.mutationsFrozen)
+      return { done: [], warnings: [], skipped: "pipeline.mutationsFrozen is true: the store's upkeep waits" };
     return runMaintenanceJobs({
       storage: this.storage,
       now: this.clock,

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { describe, expect, it } from "vitest";
+import { openCairn } from "../../src/index.js";
 import { runMaintenanceJobs } from "../../src/memory/runMaintenanceJobs.js";
 import { migrate } from "../../src/store/migrate.js";
 import { migrations } from "../../src/store/migrations/index.js";
@@ -51,6 +52,25 @@ describe("the no-project scope backfill of a store upgraded from schema 12", () 
       expect(habit.results.map((r) => [r.content, r.scope])).toContainEqual([HABIT, "global"]);
       const moved = asked.results[0]!.id;
       expect(cairn.storage.history.list(moved).map((event) => event.event)).toContain("moved");
+    } finally {
+      cairn.close();
+    }
+  });
+
+  it("waits while memory writes are frozen", async () => {
+    const home = tempDir("cairn-noproject-");
+    {
+      const { cairn, push } = pushingCairn(home, { id: "no-cwd" });
+      push("user", PORT);
+      cairn.endSession("no-cwd");
+      await cairn.run();
+      cairn.close();
+    }
+    asWrittenBeforeNoProjectScope(join(home, "cairn.db"));
+    const cairn = openCairn({ home, env: {}, config: { "pipeline.mutationsFrozen": true } });
+    try {
+      expect((await cairn.maintain()).skipped).toContain("pipeline.mutationsFrozen");
+      expect(cairn.storage.jobs.get("maintenance", "no-project-scope")?.status).toBe("pending");
     } finally {
       cairn.close();
     }
