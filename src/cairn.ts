@@ -578,9 +578,13 @@ export class Cairn {
     consolidate: Phase2Report;
     hints: HintsReport;
     structural: StructuralReport;
+    maintenance: MaintenanceReport;
   }> {
-    const { scan, extract, revise, consolidate, hints, structural }: CycleReports = await runCycle(this, options);
-    return { scan, extract, revise, consolidate, hints, structural };
+    const { scan, extract, revise, consolidate, hints, structural, maintenance }: CycleReports = await runCycle(
+      this,
+      options,
+    );
+    return { scan, extract, revise, consolidate, hints, structural, maintenance };
   }
 
   /** Phase 2: consolidate stage-1 memories into the workspaces. */

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
 import type { ReviseJobsReport } from "../../memory/lifecycle/runReviseJobs.js";
+import type { MaintenanceReport } from "../../memory/runMaintenanceJobs.js";
 import { describeStructural } from "../../pipeline/structural/describeStructural.js";
 import { describeForeignLeases } from "../../store/queue/describeForeignLeases.js";
 import { explainStoreError } from "../../store/storeFault.js";
@@ -37,7 +38,7 @@ export function registerRun(program: Command): void {
           progress.start(0, name);
         };
         step("scanning");
-        const { scan, extract, revise, consolidate, hints, structural } = await cairn.run({
+        const { scan, extract, revise, consolidate, hints, structural, maintenance } = await cairn.run({
           scan: {
             ...(options.demo ? { overrides: demoSources(), only: ["codex", "claude-code", "pi"] } : {}),
             onFile: (_file, done) => progress.update(done, "files"),
@@ -61,6 +62,7 @@ export function registerRun(program: Command): void {
           consolidate,
           hints,
           structural,
+          maintenance,
           leases,
         };
         const notStored = notStoredError(scan, cairn.paths.database);
@@ -73,6 +75,7 @@ export function registerRun(program: Command): void {
         printLine(
           `sessions: ${scan.files.length} files scanned (${totals.imported} new, ${totals.updated} updated), ${cairn.storage.sessions.count()} sessions in the store`,
         );
+        for (const line of describeMaintenance(maintenance)) printLine(line);
         printPhase1(extract, "cairn run");
         const revised = describeRevise(revise);
         if (revised) printLine(revised);
@@ -103,6 +106,16 @@ export function registerRun(program: Command): void {
         cairn.close();
       }
     });
+}
+
+/** The store upkeep that finished or failed in this run (upgrades queue it; most runs have none). */
+function describeMaintenance(report: MaintenanceReport): string[] {
+  return [
+    ...(report.done.length > 0
+      ? [`store upkeep: ${report.done.join(", ")} done (cairn memory history <id> says what changed)`]
+      : []),
+    ...report.warnings.map((warning) => `store upkeep: ${warning}`),
+  ];
 }
 
 /** What the revise step did to the memories extraction wrote, when it did anything. */
