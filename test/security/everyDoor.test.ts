@@ -168,7 +168,13 @@ describe("every door into the store keeps secrets and <private> text out", () =>
       spawnSync(process.execPath, cliArgs(...args), {
         cwd: project,
         encoding: "utf8",
-        env: { PATH: process.env.PATH, CAIRN_HOME: home, HOME: userHome, CAIRN_LLM_PROVIDER: "offline" },
+        env: {
+          PATH: process.env.PATH,
+          TMPDIR: process.env.TMPDIR,
+          CAIRN_HOME: home,
+          HOME: userHome,
+          CAIRN_LLM_PROVIDER: "offline",
+        },
         timeout: 60_000,
       });
     const single = cli("remember", door("cli-text"), ...terms("cli").flatMap((term) => ["--term", term]));

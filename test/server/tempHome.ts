@@ -39,6 +39,11 @@ export function tempHome(config: Record<string, unknown> = {}): TempHome {
   writeFileSync(join(home, "config.yaml"), stringify(tree));
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
+    // The test's own temp folder (test/setup): without it a spawned CLI's temp files and tsx's
+    // compile cache went to the machine's /tmp and stayed there.
+    TMPDIR: process.env.TMPDIR,
+    TMP: process.env.TMP,
+    TEMP: process.env.TEMP,
     HOME: root,
     CAIRN_HOME: home,
     CLAUDE_CONFIG_DIR: join(root, ".claude"),
