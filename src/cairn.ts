@@ -40,6 +40,7 @@ import { applyCitationUsage, confirmRecalledAspects, recordRecallUsage } from ".
 import { createRecall } from "./recall/createRecall.js";
 import { editRequest } from "./requests/edit.js";
 import { forgetRequest } from "./requests/forget.js";
+import { historyRequest } from "./requests/history.js";
 import { injectRequest } from "./requests/inject.js";
 import { parseRequest } from "./requests/parseRequest.js";
 import { readRequest } from "./requests/read.js";
@@ -53,6 +54,7 @@ import { PHASE1_KIND } from "./store/queue/jobKinds.js";
 import { Storage } from "./store/storage.js";
 import { assertStoreUsable } from "./store/storeCheck.js";
 import { withWriteTx } from "./store/tx.js";
+import type { HistoryEvent, MemoryRecord } from "./store/types/memoryRecord.js";
 import type { Stage1Output } from "./store/types/stage1Output.js";
 import { type Clock, HOUR_MS, systemClock } from "./util/clock.js";
 import { CairnError, errorMessage } from "./util/errors.js";
@@ -454,6 +456,18 @@ export class Cairn {
   restoreMemory(request: { id: number; reason?: string }): MemoryChange {
     const { id, reason } = parseRequest(restoreRequest, request);
     return this.changed(restoreMemory(this.memories, id, { reason }));
+  }
+
+  /**
+   * A memory (live, forgotten or replaced) and everything recorded about it, oldest first: who changed
+   * it, when and why, including what the store's upkeep did on an upgrade.
+   */
+  memoryHistory(request: { id: number }): { memory: MemoryRecord; events: HistoryEvent[] } {
+    const { id } = parseRequest(historyRequest, request);
+    const memory = this.memories.get(id);
+    if (!memory)
+      throw new CairnError("memory_not_found", `no memory #${id} (recall --json and memory review show ids)`);
+    return { memory, events: this.memories.historyOf(id) };
   }
 
   /** Open review flags, both sides shown; `scope` as in recall (default: the project of `cwd` plus global). */

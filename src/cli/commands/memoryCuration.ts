@@ -5,13 +5,14 @@ import type { MemoryChange } from "../../memory/curateMemory.js";
 import type { ReviewEntry } from "../../memory/reviewQueue.js";
 import { memoryTypes } from "../../requests/memoryTypes.js";
 import { type ReviewAction, reviewActions } from "../../requests/reviewActions.js";
+import { toIso } from "../../util/clock.js";
 import { CairnError } from "../../util/errors.js";
 import { type GlobalOptions, withCairn } from "../context.js";
 import { nonEmpty, oneOf, wholeNumber } from "../flags.js";
-import { printJson, printLine } from "../output.js";
+import { printJson, printLine, shorten } from "../output.js";
 import { reviewLines, walkReviews } from "../reviewWalk.js";
 
-/** `cairn memory review | forget | edit | restore`: a person decides what memory keeps. */
+/** `cairn memory review | forget | edit | restore | history`: a person decides what memory keeps. */
 export function registerMemoryCuration(memory: Command): void {
   memory
     .command("review")
@@ -89,6 +90,36 @@ export function registerMemoryCuration(memory: Command): void {
       await withCairn(command, (cairn, global) =>
         printChange(cairn.restoreMemory({ id, ...(options.reason ? { reason: options.reason } : {}) }), global),
       );
+    });
+
+  memory
+    .command("history")
+    .description("show one memory and everything recorded about it: each change, by whom, when and why")
+    .argument("<id>", "the memory's id", wholeNumber("id", 1))
+    .option("--json", "print JSON")
+    .action(async (id: number, _options: unknown, command: Command) => {
+      await withCairn(command, (cairn, global) => {
+        const { memory, events } = cairn.memoryHistory({ id });
+        if (global.json) return printJson({ memory, events });
+        const state =
+          memory.deletedAt === null
+            ? "live"
+            : memory.supersededBy === null
+              ? `forgotten ${toIso(memory.deletedAt)}`
+              : `replaced by #${memory.supersededBy} ${toIso(memory.supersededAt ?? memory.deletedAt)}`;
+        printLine(`#${memory.id} (${memory.type}, ${memory.scope}, ${state}): ${shorten(memory.content, 400)}`);
+        for (const event of events) {
+          const by = event.who ? ` by ${event.who}` : "";
+          printLine(
+            `  ${toIso(event.createdAt)}  ${event.event}${by}${event.reason ? `: ${shorten(event.reason, 300)}` : ""}`,
+          );
+          if (event.oldContent && event.oldContent !== memory.content)
+            printLine(`    was: ${shorten(event.oldContent, 300)}`);
+          if (event.newContent && event.newContent !== memory.content)
+            printLine(`    now: ${shorten(event.newContent, 300)}`);
+        }
+        if (events.length === 0) printLine("  (no history recorded)");
+      });
     });
 }
 
