@@ -32,7 +32,7 @@ const OUTPUT_READ = 20_000;
 
 /**
  * Pairs shell tool calls with their results and tells what each run showed. With the session's `cwd`,
- * a leading `cd` into it is dropped and one below it made relative: `cd /home/me/app && npm test` is
+ * a leading `cd` into it is dropped and one below it made relative: `cd <cwd> && npm test` is
  * `npm test` in that checkout and wrong in any other.
  */
 export function commandRuns(items: readonly ItemRecord[], cwd: string | null = null): CommandRun[] {
@@ -45,7 +45,7 @@ export function commandRuns(items: readonly ItemRecord[], cwd: string | null = n
     const line = commandLine(item.text);
     if (!line) continue;
     const { command: full, filtered } = withoutFilters(line);
-    const command = cwd === null ? full : relativeToCwd(full, cwd);
+    const command = relativeToCwd(full, cwd);
     if (!command) continue;
     const result = item.callId ? results.get(item.callId) : undefined;
     const outcome = outcomeOf(command, filtered, result);
@@ -77,7 +77,7 @@ function outcomeOf(command: string, filtered: boolean, result: ItemRecord | unde
 /** A command line as commandRuns records it for a session in `cwd`: plumbing removed, its `cd` made relative. */
 export function sessionCommand(line: string, cwd: string | null): string {
   const { command } = withoutFilters(line.replace(/\s+/g, " ").trim());
-  return (cwd === null ? command : relativeToCwd(command, cwd)).slice(0, 300);
+  return relativeToCwd(command, cwd).slice(0, 300);
 }
 
 /** The command line from a tool call's text (JSON arguments for most agents), plumbing removed. */
@@ -168,7 +168,8 @@ function firstErrorLine(output: string): string | null {
   return said ? said.slice(0, 200) : null;
 }
 
-function relativeToCwd(command: string, cwd: string): string {
+function relativeToCwd(command: string, cwd: string | null): string {
+  if (cwd === null) return command;
   const root = cwd.replace(/\/+$/, "");
   const match = /^cd (["']?)([^"'\s]+)\1 && (.+)$/.exec(command);
   if (!match || root === "") return command;

@@ -1,9 +1,11 @@
+import type { ItemRecord, SessionRecord } from "../../../collection/types.js";
 import type { MemoryStore } from "../../../memory/memoryStore.js";
 import { normalizeContent } from "../../../memory/normalizeContent.js";
 import { type MemoryType, memoryTypes } from "../../../memory/types.js";
 import { guardText } from "../../../redact/guard.js";
 import type { Lease } from "../../../store/queue/types.js";
 import type { MemoryRecord } from "../../../store/types/memoryRecord.js";
+import type { Stage1Output } from "../types.js";
 import { sessionCommand } from "./commands.js";
 import { COMMAND_FACT_PATTERNS, type CommandReading, commandReading, extractOffline } from "./offlineExtractor.js";
 
@@ -43,24 +45,20 @@ export async function refreshCommandFacts(store: MemoryStore, lease: Lease, now:
       const reading = readAgain(store, sessionId);
       if (!reading) continue;
       for (const fact of facts) await refresh(store, fact, reading);
-      rewriteOutput(store, sessionId, now);
+      rewriteOutput(store, reading, now);
     }
     after = rows[rows.length - 1]!.id;
     storage.jobs.heartbeat(lease);
   }
 }
 
-async function refresh(
-  store: MemoryStore,
-  fact: MemoryRecord,
-  reading: CommandReading & { cwd: string | null; hashes: Set<string> },
-): Promise<void> {
+async function refresh(store: MemoryStore, fact: MemoryRecord, reading: Reading): Promise<void> {
   if (reading.hashes.has(fact.contentHash)) return;
   const procedure = PROCEDURE.exec(fact.content);
   const fix = procedure ? null : FIX.exec(fact.content);
   const line = procedure?.[1] ?? fix?.[1];
   if (line === undefined) return;
-  const command = sessionCommand(line, reading.cwd);
+  const command = sessionCommand(line, reading.session.cwd);
   const now = procedure ? reading.procedures.get(command) : reading.fixes.get(command);
   if (now !== undefined) {
     await store.replace(
@@ -84,15 +82,11 @@ async function refresh(
 }
 
 /** The session's stage-1 output as the current offline extractor writes it, its facts pending ingest. */
-function rewriteOutput(store: MemoryStore, sessionId: string, now: () => number): void {
-  const { storage } = store;
-  const output = storage.stage1.get(sessionId);
-  const session = storage.sessions.get(sessionId);
-  if (!output || !session) return;
-  const extraction = extractOffline(session, storage.items.list(sessionId));
+function rewriteOutput(store: MemoryStore, reading: Reading, now: () => number): void {
+  const extraction = extractOffline(reading.session, reading.items);
   if (!extraction) return;
-  const { usageCount, lastUsage, selectedForPhase2, selectedForPhase2SourceUpdatedAt, ...kept } = output;
-  storage.stage1.upsert({ ...kept, ...extraction, generatedAt: now() });
+  const { usageCount, lastUsage, selectedForPhase2, selectedForPhase2SourceUpdatedAt, ...kept } = reading.output;
+  store.storage.stage1.upsert({ ...kept, ...extraction, generatedAt: now() });
 }
 
 function bySession(rows: readonly MemoryRecord[]): Map<string, MemoryRecord[]> {
@@ -105,18 +99,24 @@ function bySession(rows: readonly MemoryRecord[]): Map<string, MemoryRecord[]> {
   return groups;
 }
 
-/** The session's commands read again, with the hashes of the facts they give; undefined when it cannot be. */
-function readAgain(
-  store: MemoryStore,
-  sessionId: string,
-): (CommandReading & { cwd: string | null; hashes: Set<string> }) | undefined {
+/** A session read again: its record, items and stage-1 output, its commands, the hashes of the facts they give. */
+interface Reading extends CommandReading {
+  session: SessionRecord;
+  items: ItemRecord[];
+  output: Stage1Output;
+  hashes: Set<string>;
+}
+
+/** The session read again; undefined when it cannot be (a model extracted it, or its items are gone). */
+function readAgain(store: MemoryStore, sessionId: string): Reading | undefined {
   const { storage } = store;
   const session = storage.sessions.get(sessionId);
-  if (storage.stage1.get(sessionId)?.generator !== "offline" || !session) return undefined;
+  const output = storage.stage1.get(sessionId);
+  if (output?.generator !== "offline" || !session) return undefined;
   const items = storage.items.list(sessionId);
   if (items.length === 0) return undefined;
   const reading = commandReading(session, items);
   const facts = [...reading.procedures.values(), ...reading.fixes.values()];
   const hashes = new Set(facts.map((text) => normalizeContent(guardText(text)).contentHash));
-  return { ...reading, cwd: session.cwd, hashes };
+  return { ...reading, session, items, output, hashes };
 }
