@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { ClaudeCliProvider } from "../../src/providers/llm/claudeCli.js";
+import { CLAUDE_TOOL_LESS_ARGS, ClaudeCliProvider } from "../../src/providers/llm/claudeCli.js";
 import { ProviderError } from "../../src/providers/llm/types.js";
 import { type FakeCli, type FakeCliBehaviour, installFakeCli } from "../helpers/fakeCli.js";
 import { waitUntilGone } from "./processes.js";
@@ -47,6 +47,14 @@ describe.skipIf(process.platform === "win32")("ClaudeCliProvider", () => {
       "json",
       "--model",
       "haiku",
+      "--tools",
+      "",
+      "--strict-mcp-config",
+      "--mcp-config",
+      '{"mcpServers":{}}',
+      "--no-session-persistence",
+      "--settings",
+      '{"disableAllHooks":true}',
       "--append-system-prompt",
       "Be brief.",
     ]);
@@ -84,6 +92,28 @@ describe.skipIf(process.platform === "win32")("ClaudeCliProvider", () => {
     const [call] = fake!.calls();
     expect(call?.argv).not.toContain("--append-system-prompt");
     expect(call?.stdin).toBe(`${system}\n\nsession`);
+  });
+
+  it("runs without tools, MCP servers or hooks, whatever else the caller adds", async () => {
+    fake = installFakeCli("claude", { kind: "answer", stdout: resultJson({}) });
+    const provider = new ClaudeCliProvider({ env: fake.env, timeoutMs: 10_000, extraArgs: ["--verbose"] });
+    await provider.generate({ system: "", prompt: "p" });
+    const argv = fake.calls()[0]!.argv;
+    // Every flag with its value, in order, ahead of the caller's own.
+    const at = argv.indexOf("--tools");
+    expect(argv.slice(at, at + CLAUDE_TOOL_LESS_ARGS.length)).toEqual([...CLAUDE_TOOL_LESS_ARGS]);
+    expect(argv.at(-1)).toBe("--verbose");
+    expect(JSON.parse(argv[argv.indexOf("--mcp-config") + 1]!)).toEqual({ mcpServers: {} });
+    expect(JSON.parse(argv[argv.indexOf("--settings") + 1]!)).toEqual({ disableAllHooks: true });
+  });
+
+  it("a claude too old for those flags is a config error that says to update, not a retry", async () => {
+    const provider = setup({ kind: "exit", exitCode: 1, stderr: "error: unknown option '--tools'\n" });
+    const error = await provider.generate({ system: "", prompt: "p" }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: "config", isRetryable: false, exitCode: 1, provider: "claude-cli" });
+    expect((error as Error).message).toBe(
+      "claude-cli: this claude does not know --tools, which cairn needs to run it without tools, MCP servers or hooks; update Claude Code (`claude update`) or choose another provider (`cairn config set llm.provider ...`)",
+    );
   });
 
   it("a non-zero exit is an exit error with the code and the start of stderr", async () => {

@@ -57,6 +57,9 @@ describe.skipIf(process.platform === "win32")("CodexCliProvider", () => {
       "--skip-git-repo-check",
       "--sandbox",
       "read-only",
+      // No shell: the transcripts it reads must not get it to read this machine's files.
+      "-c",
+      "features.shell_tool=false",
       "--json",
       "--output-schema",
       "<tmp>/output-schema.json",
@@ -82,6 +85,8 @@ describe.skipIf(process.platform === "win32")("CodexCliProvider", () => {
       "--skip-git-repo-check",
       "--sandbox",
       "read-only",
+      "-c",
+      "features.shell_tool=false",
       "--json",
       "-m",
       "gpt-5.4-mini",

@@ -5,7 +5,7 @@ import { schemaInstruction, unwrapJsonFence } from "./jsonText.js";
 import type { CliProviderOptions } from "./providerOptions.js";
 import { type CliRun, exitError, runCli } from "./runCli.js";
 import { withTempDir } from "./tempDir.js";
-import type { LlmProvider, LlmRequest, LlmResult } from "./types.js";
+import { type LlmProvider, type LlmRequest, type LlmResult, ProviderError } from "./types.js";
 import { unsupportedOptionWarnings } from "./warnings.js";
 
 /**
@@ -14,7 +14,29 @@ import { unsupportedOptionWarnings } from "./warnings.js";
 const MAX_SYSTEM_ARG_CHARS = 100_000;
 
 /**
- * The Claude Code CLI in print mode: `claude -p --output-format json --model <model>`, prompt on stdin.
+ * A model call reads transcripts, which hold whatever the agent read (web pages, files of other
+ * repositories), so it must not be able to act on them with the user's tools and permissions. Without
+ * these flags `claude -p` starts with every built-in tool (and the user's allow rules), every MCP server
+ * of the user's, the user's hooks (another plugin's SessionStart context would join the session being
+ * extracted), and saves its own transcript. Flags from https://code.claude.com/docs/en/cli-reference:
+ * `--tools ""` disables the built-in tools; `--strict-mcp-config` with an empty `--mcp-config` loads no
+ * MCP server; `--no-session-persistence` saves no session (print mode only). `disableAllHooks` is a
+ * settings key (https://code.claude.com/docs/en/settings), given through `--settings`.
+ */
+export const CLAUDE_TOOL_LESS_ARGS: readonly string[] = [
+  "--tools",
+  "",
+  "--strict-mcp-config",
+  "--mcp-config",
+  '{"mcpServers":{}}',
+  "--no-session-persistence",
+  "--settings",
+  '{"disableAllHooks":true}',
+];
+
+/**
+ * The Claude Code CLI in print mode: `claude -p --output-format json --model <model>`, with no tools,
+ * no MCP server and no hooks (`CLAUDE_TOOL_LESS_ARGS`), prompt on stdin.
  *
  * The system prompt goes through `--append-system-prompt` so that it stays an instruction apart
  * from the user turn, where transcript text sits as quoted data. The CLI has no schema flag on every
@@ -39,7 +61,7 @@ export class ClaudeCliProvider implements LlmProvider {
       warnings.push("claude-cli: no native JSON-schema mode; the schema was given as an instruction");
     }
     const systemOnStdin = system.length > MAX_SYSTEM_ARG_CHARS;
-    const args = ["-p", "--output-format", "json", "--model", this.model];
+    const args = ["-p", "--output-format", "json", "--model", this.model, ...CLAUDE_TOOL_LESS_ARGS];
     if (system && !systemOnStdin) args.push("--append-system-prompt", system);
     args.push(...(this.options.extraArgs ?? []));
     const stdin = systemOnStdin ? `${system}\n\n${request.prompt}` : request.prompt;
@@ -82,6 +104,8 @@ interface ClaudeResultMessage {
 /** Reads the one result object the CLI prints; older versions with --verbose printed an array of messages. */
 function readClaudeResult(run: CliRun): Pick<LlmResult, "text" | "usage"> {
   const message = parseResultMessage(run.stdout);
+  const unknownFlag = /unknown option '(--[a-z-]+)'/.exec(run.stderr)?.[1];
+  if (run.exitCode !== 0 && unknownFlag) throw tooOld(run, unknownFlag);
   if (run.exitCode !== 0 || message?.is_error === true) {
     const said = typeof message?.result === "string" ? message.result : undefined;
     throw exitError("claude-cli", run, run.stderr.trim() || said);
@@ -97,6 +121,18 @@ function readClaudeResult(run: CliRun): Pick<LlmResult, "text" | "usage"> {
       outputTokens: tokenCount(usage.output_tokens),
     },
   };
+}
+
+/** A claude that does not know a flag cairn needs to run it safely: retrying will not help, updating will. */
+function tooOld(run: CliRun, flag: string): ProviderError {
+  return new ProviderError({
+    provider: "claude-cli",
+    kind: "config",
+    message: `claude-cli: this claude does not know ${flag}, which cairn needs to run it without tools, MCP servers or hooks; update Claude Code (\`claude update\`) or choose another provider (\`cairn config set llm.provider ...\`)`,
+    isRetryable: false,
+    exitCode: run.exitCode ?? undefined,
+    responseBody: run.stderr.slice(0, 10_000),
+  });
 }
 
 function parseResultMessage(stdout: string): ClaudeResultMessage | undefined {

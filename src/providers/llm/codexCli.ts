@@ -17,7 +17,10 @@ import { unsupportedOptionWarnings } from "./warnings.js";
  * list every property as required and close objects with additionalProperties:false. `codex exec`
  * has no system-prompt flag on every version, so the system text is put ahead of the prompt.
  * `--json` is only read for the turn's token usage; the answer comes from the last-message file.
- * The sandbox is read-only because an extraction never needs to change files.
+ * The sandbox is read-only because an extraction never needs to change files, and the shell tool is
+ * off (`features.shell_tool`, openai/codex#6481) because it never needs to run a command either: the
+ * prompt quotes transcripts, whose text (pages and files the agent read) must not get a model that
+ * reads this machine's files into its answer.
  */
 export class CodexCliProvider implements LlmProvider {
   readonly name = "codex-cli";
@@ -41,7 +44,15 @@ export class CodexCliProvider implements LlmProvider {
 
   private async run(request: LlmRequest, dir: string): Promise<Pick<LlmResult, "text" | "usage">> {
     const lastMessageFile = path.join(dir, "last-message.txt");
-    const args = ["exec", "--skip-git-repo-check", "--sandbox", "read-only", "--json"];
+    const args = [
+      "exec",
+      "--skip-git-repo-check",
+      "--sandbox",
+      "read-only",
+      "-c",
+      "features.shell_tool=false",
+      "--json",
+    ];
     // The placeholder default model means "let codex choose": no -m.
     if (this.model !== defaultModels["codex-cli"]) args.push("-m", this.model);
     if (request.jsonSchema) {
