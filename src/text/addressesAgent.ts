@@ -10,7 +10,11 @@ const AGENT_DIRECTED: readonly RegExp[] = [
   /\bdisregard\s+(?:all|any|the|your|these|those|that)\b/i,
   /\byou\s+are\s+now\b/i,
   /\b(?:from\s+now\s+on|henceforth),?\s+you\s+(?:are|will\s+act|act)\b/i,
-  /\bsystem\s+prompt\b/i,
+  // "The system prompt" alone is a thing in the code of every LLM application, the repositories of
+  // cairn's own users ("in the system prompt make sure you know to read the README", "- System prompt:
+  // src/agent/prompt.ts"): only the reader's own prompt is addressed to it. Revealing or ignoring "the"
+  // system prompt is caught by the patterns for those verbs.
+  /\byour\s+(?:own\s+)?system\s+prompt\b/i,
   /\b(?:new|updated|real|hidden)\s+(?:system\s+)?instructions\s*:/i,
   /\b(?:pretend|act)\s+(?:to\s+be|as\s+if\s+you|as\s+an?\s+(?:unrestricted|different|new))\b/i,
   /\bjailbreak|\bdeveloper\s+mode\b|\bDAN\s+mode\b|\bdo\s+anything\s+now\b/i,
