@@ -10,6 +10,7 @@ import { assertWritable } from "./assertWritable.js";
 import { linkEntities } from "./entityLinker.js";
 import { reviseJobFor } from "./lifecycle/reviseJobFor.js";
 import { type PreparedMemory, prepareRemember } from "./prepareRemember.js";
+import { reviveMemory } from "./reviveMemory.js";
 import { SEARCH_TERMS_CHARS } from "./searchTerms.js";
 import type {
   HistoryEvent,
@@ -288,21 +289,9 @@ export class MemoryStore {
   restore(id: number, options: { who?: string; reason?: string } = {}): boolean {
     assertWritable(this.options.frozen);
     const now = this.clock();
-    const { memories, vectors, embeddings, history } = this.storage;
     return withWriteTx(this.storage.db, () => {
-      const record = memories.get(id);
-      if (!record || !memories.restore(id, now)) return false;
-      const vector = embeddings.getMany([record.contentHash], this.provider.model).get(record.contentHash);
-      if (vector) vectors.upsert(id, record.scope, vector, false);
-      history.add({
-        memoryId: id,
-        event: "restored",
-        newContent: record.content,
-        who: options.who ?? null,
-        reason: options.reason ?? null,
-        now,
-      });
-      return true;
+      const record = this.storage.memories.get(id);
+      return record !== undefined && reviveMemory(this.storage, record, { ...options, now });
     });
   }
 

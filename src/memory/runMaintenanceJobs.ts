@@ -4,6 +4,7 @@ import type { Storage } from "../store/storage.js";
 import { withWriteTx } from "../store/tx.js";
 import { conceptWords, shippedLexicon } from "../text/lexicon/concepts.js";
 import { errorMessage } from "../util/errors.js";
+import { type ExclusionErasure, eraseExcludedSessions } from "./eraseExcludedSessions.js";
 import { moveProjectlessFacts } from "./moveProjectlessFacts.js";
 
 /** Rows per write transaction: short transactions, so a CLI call or a recall never waits long. */
@@ -16,6 +17,8 @@ export interface MaintenanceReport {
   warnings: string[];
   /** Why the step did not run (a scheduled cycle while pipeline.autonomousFrozen is true). */
   skipped?: string;
+  /** What was erased because `memories.exclude` now covers sessions it had been learned from. */
+  excluded?: ExclusionErasure;
 }
 
 export type MaintenanceTask = (storage: Storage, lease: Lease, now: () => number) => void | Promise<void>;
@@ -31,7 +34,8 @@ const storeTasks: Record<string, MaintenanceTask> = {
 };
 
 /**
- * Runs the pending maintenance jobs of the store (data work a migration cannot do in frozen SQL).
+ * Erases what excluded sessions taught, then runs the pending maintenance jobs of the store (data work
+ * a migration cannot do in frozen SQL).
  * Call it from a write path (the pipeline cycle of `cairn run` and the daemon); an idle store pays one
  * indexed lookup.
  */
@@ -44,6 +48,9 @@ export async function runMaintenanceJobs(options: {
   const now = options.now ?? Date.now;
   const tasks = { ...storeTasks, ...options.tasks };
   const report: MaintenanceReport = { done: [], warnings: [] };
+  // Not a queued job: a session is excluded by editing the config, which queues nothing. One query a run.
+  const excluded = eraseExcludedSessions(storage, now());
+  if (excluded) report.excluded = excluded;
   for (const lease of storage.jobs.claim({ kind: MAINTENANCE_KIND, limit: 10, runningCap: 1 })) {
     const task = tasks[lease.key];
     try {

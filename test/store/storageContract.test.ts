@@ -92,4 +92,35 @@ describe.each(backends)("Storage contract over $name", ({ open }) => {
     expect(storage.history.list(gone.id!)).toEqual([]);
     expect(storage.memories.get(kept.id!)?.content).toBe("The API runs on port 8080");
   });
+
+  it("erases what sessions taught with the flags about it, and names what it had replaced", async () => {
+    const older = await memories.remember({
+      content: "Installs use npm",
+      scope: "app",
+      provenance: { sessionId: "s1" },
+    });
+    const newer = await memories.remember({
+      content: "Installs use pnpm",
+      scope: "app",
+      provenance: { sessionId: "s2" },
+    });
+    const other = await memories.remember({
+      content: "CI runs on Fridays",
+      scope: "app",
+      provenance: { sessionId: "s2" },
+    });
+    const kept = await memories.remember({ content: "The API runs on port 8080", scope: "app" });
+    memories.supersede(older.id!, newer.id!);
+    withWriteTx(storage.db, () =>
+      storage.reviews.add({ memoryId: kept.id!, relatedId: other.id!, reason: "r", detector: "d", now }),
+    );
+    expect(withWriteTx(storage.db, () => storage.erase.sessions(["s2"]))).toEqual({ erased: 2, replaced: [older.id] });
+    expect(storage.memories.get(newer.id!)).toBeUndefined();
+    expect(storage.memories.get(other.id!)).toBeUndefined();
+    expect(storage.history.list(newer.id!)).toEqual([]);
+    expect(storage.reviews.open()).toEqual([]);
+    // The caller decides whether the replaced memory comes back; the repository leaves it as it was.
+    expect(storage.memories.get(older.id!)?.deletedAt).not.toBeNull();
+    expect(storage.memories.get(kept.id!)?.deletedAt).toBeNull();
+  });
 });

@@ -32,6 +32,10 @@ export function printPhase2(report: Phase2Report): void {
   printLine(headline[report.outcome]);
   for (const workspace of report.workspaces) {
     if (workspace.outcome === "empty") continue;
+    if (workspace.outcome === "removed") {
+      printLine(`  ${workspace.workspace}: removed, nothing it was built from is left (${workspace.dir})`);
+      continue;
+    }
     printLine(
       `  ${workspace.kind === "global" ? "global" : workspace.workspace}: ${workspace.outcome} ` +
         `(+${workspace.added} added, ${workspace.retained} retained, -${workspace.removed} removed) ${workspace.dir}`,

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
+import type { ExclusionErasure } from "../../memory/eraseExcludedSessions.js";
 import type { ReviseJobsReport } from "../../memory/lifecycle/runReviseJobs.js";
 import type { MaintenanceReport } from "../../memory/runMaintenanceJobs.js";
 import { describeStructural } from "../../pipeline/structural/describeStructural.js";
@@ -115,7 +116,16 @@ function describeMaintenance(report: MaintenanceReport): string[] {
       ? [`store upkeep: ${report.done.join(", ")} done (cairn memory history <id> says what changed)`]
       : []),
     ...report.warnings.map((warning) => `store upkeep: ${warning}`),
+    ...(report.excluded ? [describeExclusion(report.excluded)] : []),
   ];
+}
+
+function describeExclusion(erased: ExclusionErasure): string {
+  const restored =
+    erased.restored > 0
+      ? `; ${erased.restored} older ${erased.restored === 1 ? "memory" : "memories"} current again`
+      : "";
+  return `memories.exclude: erased what ${erased.sessions} excluded ${erased.sessions === 1 ? "session" : "sessions"} taught (${erased.memories} ${erased.memories === 1 ? "memory" : "memories"}, ${erased.stage1Outputs} extracted ${erased.stage1Outputs === 1 ? "summary" : "summaries"})${restored}`;
 }
 
 /** What the revise step did to the memories extraction wrote, when it did anything. */

@@ -50,7 +50,8 @@ export interface WorkspaceReport {
   added: number;
   retained: number;
   removed: number;
-  outcome: "consolidated" | "unchanged" | "empty" | "failed";
+  /** `removed`: a project workspace none of whose inputs is left, deleted. */
+  outcome: "consolidated" | "unchanged" | "empty" | "removed" | "failed";
   filesWritten: string[];
   warnings: string[];
   /** What was kept from presenting a superseded or withdrawn memory as current, one line each. */
@@ -181,7 +182,9 @@ async function consolidateAll(
   writeProjectIndex(
     deps.memoriesRoot,
     report.workspaces
-      .filter((workspace) => workspace.kind === "project" && workspace.outcome !== "empty")
+      .filter(
+        (workspace) => workspace.kind === "project" && workspace.outcome !== "empty" && workspace.outcome !== "removed",
+      )
       .map((workspace) => ({
         key: workspace.workspace,
         name: projectName(workspace.workspace),
@@ -287,6 +290,13 @@ async function consolidateWorkspace(
   const liveValid = live !== undefined && validateWorkspace(live).length === 0;
   const empty = { report, loaded: candidates, tokensIn: 0, tokensOut: 0 };
   if (current.length === 0 && previous.length === 0) return { ...empty, report: { ...report, outcome: "empty" } };
+  if (workspace.kind === "project" && current.length === 0 && stillStored.length === 0) {
+    // Every input it was built from is gone (its sessions were excluded and what they taught erased): a
+    // workspace left behind would go on being injected with nothing behind it.
+    versioned.remove();
+    withWriteTx(storage.db, () => storage.stage1.clearSelection(workspace.key));
+    return { ...empty, report: { ...report, outcome: "removed", removed: previous.length } };
+  }
   if (
     !force &&
     liveValid &&

@@ -3,11 +3,12 @@ import type { EraseRepo } from "../contracts/erase.js";
 import type { VectorIndexRepo } from "../contracts/vectors.js";
 
 /**
- * Hard deletion of whole scopes, for `cairn memory clear`: the user asked for the data to be gone, so
- * unlike `forget` (a tombstone that keeps history) nothing of these memories stays behind: rows, full-text
- * entries (by trigger), vectors, hints and mentions (by cascade), history (the pipeline's audits of facts
- * for these scopes included), embeddings no other memory shares, and graph entities no memory mentions any
- * more (their relations by cascade). Call inside a write transaction.
+ * Hard deletion of whole scopes (`cairn memory clear`) or of what the sessions `memories.exclude` now
+ * covers taught: the user asked for the data to be gone, so unlike `forget` (a tombstone that keeps
+ * history) nothing of these memories stays behind: rows, full-text entries (by trigger), vectors, hints
+ * and mentions (by cascade), history (for scopes, the pipeline's audits of facts for them too), review
+ * flags, embeddings no other memory shares, and graph entities no memory mentions any more (their
+ * relations by cascade). Call inside a write transaction.
  */
 export class EraseRepository implements EraseRepo {
   constructor(
@@ -16,23 +17,11 @@ export class EraseRepository implements EraseRepo {
   ) {}
 
   scopes(scopes: readonly string[] | "all"): number {
-    const { db, vectors } = this;
+    const { db } = this;
     const filter = scopes === "all" ? "1 = 1" : "scope IN (SELECT value FROM json_each(?))";
     const params = scopes === "all" ? [] : [JSON.stringify(scopes)];
-    const rows = db.prepare(`SELECT id, content_hash FROM memories WHERE ${filter}`).all(...params) as Array<{
-      id: number;
-      content_hash: string;
-    }>;
-    const deleteHistory = db.prepare("DELETE FROM memory_history WHERE memory_id = ?");
-    const deleteMemory = db.prepare("DELETE FROM memories WHERE id = ?");
-    for (const row of rows) {
-      vectors.remove(row.id);
-      deleteHistory.run(row.id);
-      deleteMemory.run(row.id);
-    }
-    db.prepare(
-      "DELETE FROM embeddings WHERE content_hash IN (SELECT value FROM json_each(?)) AND content_hash NOT IN (SELECT content_hash FROM memories)",
-    ).run(JSON.stringify([...new Set(rows.map((row) => row.content_hash))]));
+    const rows = db.prepare(`SELECT id, content_hash FROM memories WHERE ${filter}`).all(...params) as ErasedRow[];
+    this.eraseRows(rows);
     // Audits without a memory (a skipped or deduplicated fact) record their scope in the metadata.
     db.prepare(
       `DELETE FROM memory_history WHERE memory_id IS NULL AND ${
@@ -43,9 +32,52 @@ export class EraseRepository implements EraseRepo {
     db.prepare(
       `DELETE FROM session_transcripts WHERE ${scopes === "all" ? "1 = 1" : "project IN (SELECT value FROM json_each(?))"}`,
     ).run(...params);
+    return rows.length;
+  }
+
+  sessions(sessionIds: readonly string[]): { erased: number; replaced: number[] } {
+    const { db } = this;
+    const ids = JSON.stringify(sessionIds);
+    const rows = db
+      .prepare("SELECT id, content_hash FROM memories WHERE session_id IN (SELECT value FROM json_each(?))")
+      .all(ids) as ErasedRow[];
+    // Memories of other sessions that one of these had replaced: without it they are current again.
+    const replaced = db
+      .prepare(
+        `SELECT id FROM memories WHERE superseded_by IN (SELECT value FROM json_each(?))
+           AND (session_id IS NULL OR session_id NOT IN (SELECT value FROM json_each(?))) ORDER BY id`,
+      )
+      .all(JSON.stringify(rows.map((row) => row.id)), ids) as Array<{ id: number }>;
+    this.eraseRows(rows);
+    return { erased: rows.length, replaced: replaced.map((row) => row.id) };
+  }
+
+  /**
+   * The memories, their vectors, history and review flags, embeddings no other memory shares, and
+   * graph entities no memory mentions any more.
+   */
+  private eraseRows(rows: readonly ErasedRow[]): void {
+    const { db, vectors } = this;
+    const deleteHistory = db.prepare("DELETE FROM memory_history WHERE memory_id = ?");
+    // A flag holds the text of both memories (and a proposal); one about a memory that is gone decides nothing.
+    const deleteReviews = db.prepare("DELETE FROM memory_reviews WHERE memory_id = ? OR related_id = ?");
+    const deleteMemory = db.prepare("DELETE FROM memories WHERE id = ?");
+    for (const row of rows) {
+      vectors.remove(row.id);
+      deleteHistory.run(row.id);
+      deleteReviews.run(row.id, row.id);
+      deleteMemory.run(row.id);
+    }
+    db.prepare(
+      "DELETE FROM embeddings WHERE content_hash IN (SELECT value FROM json_each(?)) AND content_hash NOT IN (SELECT content_hash FROM memories)",
+    ).run(JSON.stringify([...new Set(rows.map((row) => row.content_hash))]));
     db.prepare(
       "DELETE FROM entities WHERE NOT EXISTS (SELECT 1 FROM memory_entity_mentions m WHERE m.entity_id = entities.id)",
     ).run();
-    return rows.length;
   }
+}
+
+interface ErasedRow {
+  id: number;
+  content_hash: string;
 }

@@ -218,6 +218,19 @@ export class SessionsRepository {
     return rows.map((row) => ({ id: row.id, cwd: row.cwd, projectKey: row.project_key, excluded: row.excluded === 1 }));
   }
 
+  /**
+   * Excluded sessions something was still learned from (a stage-1 output, a memory): what an exclusion
+   * must erase. One index probe per excluded session.
+   */
+  excludedWithLearning(): string[] {
+    const rows = this.stmt(
+      `SELECT id FROM sessions s WHERE content_hash = ? AND (
+         EXISTS (SELECT 1 FROM stage1_outputs o WHERE o.session_id = s.id)
+         OR EXISTS (SELECT 1 FROM memories m WHERE m.session_id = s.id))`,
+    ).all(EXCLUDED_MARK) as Array<{ id: string }>;
+    return rows.map((row) => row.id);
+  }
+
   countExcluded(): number {
     return (this.stmt("SELECT count(*) AS n FROM sessions WHERE content_hash = ?").get(EXCLUDED_MARK) as { n: number })
       .n;

@@ -1,0 +1,89 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type Cairn, openCairn } from "../../src/index.js";
+
+// Two repositories; the user later decides that what cairn learned in the client's one must go.
+const CLIENT = "/work/secret-client";
+const SHOP = "/work/shop";
+
+describe("memories.exclude set after cairn learned from a session", () => {
+  let home: string;
+  let now: number;
+  let cairn: Cairn;
+
+  const open = (exclude: string[] = []) =>
+    openCairn({
+      home,
+      env: {},
+      clock: () => now,
+      config: {
+        "llm.provider": "offline",
+        "memories.minRolloutIdleHours": 0,
+        ...(exclude.length > 0 ? { "memories.exclude": exclude } : {}),
+      },
+    });
+  const session = (id: string, cwd: string, said: string) => {
+    now += 60_000;
+    cairn.appendHistory(id, { role: "user", text: said, ts: now }, { agent: "push", cwd });
+    now += 1000;
+    cairn.appendHistory(id, { role: "assistant", text: "Noted.", ts: now }, { agent: "push", cwd });
+    cairn.endSession(id);
+  };
+  const contents = async (query: string) =>
+    (await cairn.recall({ query, scope: "all" })).results.map((result) => result.content);
+  const workspaces = () => JSON.parse(readFileSync(join(home, "memories", "projects.json"), "utf8")) as unknown;
+
+  beforeEach(() => {
+    home = mkdtempSync(join(tmpdir(), "cairn-excluded-"));
+    now = Date.parse("2026-10-01T10:00:00.000Z");
+    cairn = open();
+  });
+  afterEach(() => {
+    cairn.close();
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it("erases what the session taught, brings back what it had replaced, and removes its workspace", async () => {
+    session("shop-1", SHOP, "I always use npm in all my projects. Always deploy with make ship in this repo.");
+    // Said later, so it replaces the shop's preference for every project.
+    const pnpm = "From now on I use pnpm instead of npm in all my projects.";
+    session("client-1", CLIENT, `${pnpm} Never commit the API fixtures in this repo.`);
+    await cairn.run();
+    expect(await contents("pnpm")).toContain(pnpm);
+    expect(await contents("npm")).not.toContain("I always use npm in all my projects.");
+    expect(JSON.stringify(workspaces())).toContain("secret-client");
+
+    cairn.close();
+    cairn = open([`${CLIENT}/**`]);
+    const run = await cairn.run();
+    expect(run.maintenance.excluded).toEqual({ sessions: 1, stage1Outputs: 1, memories: 2, restored: 1 });
+
+    // Nothing of the client's session is recalled, and the preference it had replaced is current again.
+    expect(await contents("commit API fixtures")).toEqual([]);
+    expect(await contents("pnpm")).not.toContain(pnpm);
+    expect(await contents("npm")).toContain("I always use npm in all my projects.");
+    expect(await contents("deploy make ship")).toContain("Always deploy with make ship in this repo.");
+    const restored = (await cairn.recall({ query: "npm", scope: "all" })).results.find((result) =>
+      result.content.startsWith("I always use npm"),
+    )!;
+    expect(cairn.memoryHistory({ id: restored.id }).events.at(-1)).toMatchObject({
+      event: "restored",
+      reason: expect.stringContaining("memories.exclude"),
+    });
+
+    // The client's workspace is gone (its files and the index entry), the shop's is not.
+    const removed = run.consolidate.workspaces.find((workspace) => workspace.workspace === `path:${CLIENT}`);
+    expect(removed?.outcome).toBe("removed");
+    expect(existsSync(removed!.dir)).toBe(false);
+    expect(JSON.stringify(workspaces())).not.toContain("secret-client");
+    expect(JSON.stringify(workspaces())).toContain("shop");
+    const global = readFileSync(join(home, "memories", "global", "MEMORY.md"), "utf8");
+    expect(global).not.toContain("pnpm");
+    expect(global).toContain("npm");
+
+    // Nothing left to erase: the next run does no such work.
+    expect((await cairn.run()).maintenance.excluded).toBeUndefined();
+  });
+});
