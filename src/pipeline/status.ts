@@ -6,7 +6,7 @@ import type { PendingBreakdown } from "../store/repositories/eligibilityReposito
 import type { Phase2LastRun } from "../store/repositories/phase2State.js";
 import type { Storage } from "../store/storage.js";
 import { eligibilityWindow } from "./phase1/eligibilityWindow.js";
-import { newestInput } from "./phase2/runPhase2.js";
+import { extractedSinceLastRun, newestInput } from "./phase2/runPhase2.js";
 
 export interface PipelineStatus {
   home: string;
@@ -88,7 +88,12 @@ export function pipelineStatus(options: {
       error: job.lastError,
     })),
     leases: storage.jobs.foreignLeases(PHASE1_KIND),
-    phase2: { watermark, newestInput: newest, dirty: newest > (watermark ?? 0), last: phase2.lastRun() },
+    phase2: {
+      watermark,
+      newestInput: newest,
+      dirty: newest > (watermark ?? 0) || extractedSinceLastRun(storage),
+      last: phase2.lastRun(),
+    },
     structural: {
       enabled: config.pipeline.structural.enabled,
       ...storage.aspects.counts(),

@@ -61,6 +61,28 @@ describe("phase 2", () => {
     expect((await consolidate()).outcome).toBe("clean");
   });
 
+  it("consolidates a session older than the watermark that was extracted after the last run", async () => {
+    addSession(storage, clock, { id: "s1", updatedAt: now - DAY_MS });
+    await extract();
+    expect((await consolidate()).outcome).toBe("succeeded");
+    // Another agent's history, imported now: its session ended before the watermark.
+    now += 1000;
+    addSession(storage, clock, {
+      id: "old",
+      updatedAt: now - 5 * DAY_MS,
+      projectKey: "path:/work/other",
+      cwd: "/work/other",
+    });
+    await extract();
+    expect(storage.stage1.get("old")).toBeDefined();
+    const report = await consolidate();
+    expect(report.outcome).toBe("succeeded");
+    const other = report.workspaces.find((w) => w.workspace === "path:/work/other");
+    expect([other?.outcome, other?.added]).toEqual(["consolidated", 1]);
+    expect(report.workspaces.find((w) => w.workspace === PROJECT)?.outcome).toBe("unchanged");
+    expect((await consolidate()).outcome).toBe("clean");
+  });
+
   it("a refreshed session is added again; dropping out of the top N removes it, with its evidence available during consolidation and pruned after", async () => {
     addSession(storage, clock, { id: "s1", updatedAt: now - 3 * DAY_MS });
     await extract();

@@ -97,11 +97,14 @@ export async function runPhase2(deps: Phase2Deps, options: { force?: boolean } =
   const lifecycle = { marks: lifecycleMarks(storage), before: state.tombstoneMarks() };
   const lifecycleChanged = !sameMarks(lifecycle.marks, lifecycle.before);
   if (lifecycleChanged) writeSupersededFile(deps.memoriesRoot, guardStatements(storage, SUPERSEDED_FILE_LIMIT));
+  const inputsAt = deps.clock();
   storage.jobs.enqueue({
     kind: PHASE2_KIND,
     key: PHASE2_KEY,
     watermark: inputWatermark,
-    force: force || lifecycleChanged,
+    // The watermark is the newest session time (seed 000); a session older than it that was extracted
+    // since the last success (another agent's history imported, a session read again) is new input too.
+    force: force || lifecycleChanged || extractedSinceLastRun(storage),
   });
   const report: Phase2Report = {
     outcome: "succeeded",
@@ -138,7 +141,13 @@ export async function runPhase2(deps: Phase2Deps, options: { force?: boolean } =
     onLost: () => controller.abort(),
   });
   try {
-    return await consolidateAll(deps, lease, report, { signal: controller.signal, heartbeat }, { force, lifecycle });
+    return await consolidateAll(
+      deps,
+      lease,
+      report,
+      { signal: controller.signal, heartbeat },
+      { force, lifecycle, inputsAt },
+    );
   } catch (error) {
     report.outcome = "failed";
     report.error = errorMessage(error);
@@ -198,7 +207,7 @@ async function consolidateAll(
     state.setWatermark(watermark);
     state.setTombstoneMarks(run.lifecycle.marks);
     state.clearForceNext();
-    state.recordLastRun({ at: clock(), outcome: "succeeded", watermark, mode: report.mode });
+    state.recordLastRun({ at: clock(), inputsAt: run.inputsAt, outcome: "succeeded", watermark, mode: report.mode });
   });
   report.watermark = watermark;
   return report;
@@ -223,6 +232,8 @@ interface RunTriggers {
   force: boolean;
   /** The memories' tombstone marks now and at the last success (per scope). */
   lifecycle: { marks: Record<string, string>; before: Record<string, string> };
+  /** When this run took its inputs (recorded on success). */
+  inputsAt: number;
 }
 
 /**
@@ -423,6 +434,12 @@ function publishedSkills(dir: string): string[] {
   } catch {
     return [];
   }
+}
+
+/** Whether phase 1 wrote an output after the last successful phase 2 took its inputs. */
+export function extractedSinceLastRun(storage: Storage): boolean {
+  const last = storage.phase2.lastRun();
+  return last !== null && storage.stage1.generatedSince(last.inputsAt ?? last.at);
 }
 
 /** The newest stage-1 input time: the watermark a phase-2 claim records. */

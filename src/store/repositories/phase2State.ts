@@ -8,6 +8,12 @@ const TOMBSTONES_KEY = "phase2.tombstones";
 /** What `status` shows of the last successful phase 2. */
 export interface Phase2LastRun {
   at: number;
+  /**
+   * When that run took its inputs: a stage-1 output generated since has not been consolidated, even
+   * when its session is older than the watermark (a late import, a session extracted again). Absent
+   * in stores written before it was recorded; `at` stands in.
+   */
+  inputsAt?: number;
   outcome: string;
   watermark: number;
   mode: string;

@@ -145,6 +145,11 @@ export class Stage1Repository {
     );
   }
 
+  /** Whether an output was generated after `time` (phase 1 wrote it since then). */
+  generatedSince(time: number): boolean {
+    return this.sql.get("SELECT 1 FROM stage1_outputs WHERE generated_at > ? LIMIT 1").get(time) !== undefined;
+  }
+
   /** The newest `source_updated_at` of any output, 0 when there is none: phase 2's input watermark. */
   newestSourceUpdate(): number {
     const row = this.sql.get("SELECT max(source_updated_at) AS m FROM stage1_outputs").get() as { m: number | null };
