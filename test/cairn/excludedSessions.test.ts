@@ -68,10 +68,10 @@ describe("memories.exclude set after cairn learned from a session", () => {
     const restored = (await cairn.recall({ query: "npm", scope: "all" })).results.find((result) =>
       result.content.startsWith("I always use npm"),
     )!;
-    expect(cairn.memoryHistory({ id: restored.id }).events.at(-1)).toMatchObject({
-      event: "restored",
-      reason: expect.stringContaining("memories.exclude"),
-    });
+    const history = cairn.memoryHistory({ id: restored.id }).events;
+    expect(history.at(-1)).toMatchObject({ event: "restored", reason: expect.stringContaining("memories.exclude") });
+    // Its "superseded" event quoted the erased successor: gone with it.
+    expect(JSON.stringify(history)).not.toContain("pnpm");
 
     // The client's workspace is gone (its files and the index entry), the shop's is not.
     const removed = run.consolidate.workspaces.find((workspace) => workspace.workspace === `path:${CLIENT}`);

@@ -396,6 +396,8 @@ function audit(
         confidence: p.fact.confidence,
         type: p.fact.type,
         scope: ctx.input.scope,
+        // So that erasing what a session taught (memories.exclude) finds the audits of its facts too.
+        ...(ctx.input.provenance.sessionId ? { sessionId: ctx.input.provenance.sessionId } : {}),
         decidedBy: decision?.decidedBy ?? null,
         targetId: outcome.targetId ?? null,
         shadow: ctx.config.shadow,

@@ -49,6 +49,12 @@ export class EraseRepository implements EraseRepo {
       )
       .all(JSON.stringify(rows.map((row) => row.id)), ids) as Array<{ id: number }>;
     this.eraseRows(rows);
+    // History elsewhere that quotes them: a memory's "superseded" event holds its successor's text, and a
+    // fact the pipeline skipped or merged records its session in an audit row of its own.
+    db.prepare(
+      `DELETE FROM memory_history WHERE json_extract(metadata, '$.supersededBy') IN (SELECT value FROM json_each(?))
+         OR json_extract(metadata, '$.sessionId') IN (SELECT value FROM json_each(?))`,
+    ).run(JSON.stringify(rows.map((row) => row.id)), ids);
     return { erased: rows.length, replaced: replaced.map((row) => row.id) };
   }
 
