@@ -67,19 +67,23 @@ export class Collector {
     const projectKey = existing?.projectKey ?? this.projectKey(info);
     this.sessions.upsert({ info, projectKey, sourcePath, contentHash: hash, now: this.options.clock() });
     if (info.cwd && projectKey?.startsWith("git:")) this.sessions.adoptProjectKey(info.cwd, projectKey);
-    const written = existing
-      ? this.items.upsert(info.id, parsed.items, parsed.partial ? this.items.maxSeq(info.id) : 0, sourcePath).written
-      : this.items.insertNew(info.id, parsed.items, sourcePath);
+    if (!existing) {
+      // Every row is new: what `afterItems` would ask the store for is known.
+      const { rows, maxId } = this.items.insertNew(info.id, parsed.items, sourcePath);
+      if (maxId !== null) this.invalidateIfDue(info.id, parsed.items, { maxId, since: rows });
+      return { status: "new", written: rows };
+    }
+    const partialFrom = parsed.partial ? this.items.maxSeq(info.id) : 0;
+    const written = this.items.upsert(info.id, parsed.items, partialFrom, sourcePath).written;
     let removed = 0;
-    if (!parsed.partial && existing) {
+    if (!parsed.partial) {
       removed = this.items.deleteMissing(
         info.id,
         parsed.items.map((item) => item.key),
       );
     }
-    if (written > 0) this.afterItems(info.id, parsed.items, existing?.processedUntil ?? null);
-    const status: ApplyStatus = existing ? (written + removed > 0 ? "updated" : "unchanged") : "new";
-    return { status, written };
+    if (written > 0) this.afterItems(info.id, parsed.items, existing.processedUntil);
+    return { status: written + removed > 0 ? "updated" : "unchanged", written };
   }
 
   /**
@@ -164,10 +168,20 @@ export class Collector {
    * session is not read again (this runs for every file of an import).
    */
   private afterItems(sessionId: string, items: readonly SessionItem[], processedUntil: number | null): void {
-    const { maxId, since: pending } = this.items.progress(sessionId, processedUntil);
-    if (maxId === null) return;
+    const progress = this.items.progress(sessionId, processedUntil);
+    if (progress.maxId !== null)
+      this.invalidateIfDue(sessionId, items, { maxId: progress.maxId, since: progress.since });
+  }
+
+  /** The invalidation triggers: a compaction among the new items, or more than N of them unprocessed. */
+  private invalidateIfDue(
+    sessionId: string,
+    items: readonly SessionItem[],
+    progress: { maxId: number; since: number },
+  ) {
     const compacted = items.some((item) => item.role === "compaction");
-    if (compacted || pending > this.options.maxUnprocessedItems) this.sessions.invalidate(sessionId, maxId);
+    if (compacted || progress.since > this.options.maxUnprocessedItems)
+      this.sessions.invalidate(sessionId, progress.maxId);
   }
 }
 

@@ -6,6 +6,8 @@ import {
   type ReadRequest,
   type SourceAdapter,
   type SourceFile,
+  TAIL_BYTES,
+  tailHashOf,
 } from "../sources/adapter.js";
 import type { AgentName, ParseProblem } from "../sources/types.js";
 import {
@@ -16,7 +18,6 @@ import {
 import { withWriteTx } from "../store/tx.js";
 import type { Clock } from "../util/clock.js";
 import { errorMessage } from "../util/errors.js";
-import { sha256 } from "../util/hash.js";
 import { type Collector, contentHash } from "./collector.js";
 import { readSource, type SourceRead } from "./readSource.js";
 
@@ -52,8 +53,6 @@ export interface PendingFile {
   stamp: { size: number; mtimeMs: number };
 }
 
-const TAIL_BYTES = 256;
-
 /** The read to do: from the stored offset when the file only grew, else the whole file. */
 export function readRequestFor(entry: PendingFile, window = READ_WINDOW_BYTES): ReadRequest {
   const resume = canResume(entry.file, entry.previous, entry.stamp.size) ? entry.previous?.resume : undefined;
@@ -64,12 +63,12 @@ export function readRequestFor(entry: PendingFile, window = READ_WINDOW_BYTES): 
 export type FileRead = { read: SourceRead } | { failed: FileReport };
 
 /** Files imported together: read one after another, then written in one transaction. */
-export const GROUP_LIMITS = { files: 64, bytes: 8 * 1024 * 1024 };
+export const GROUP_LIMITS = { files: 128, bytes: 8 * 1024 * 1024 };
 
 /**
- * Group limits for a scan of `count` changed files: up to 64 files a group, since every commit
+ * Group limits for a scan of `count` changed files: up to 128 files a group, since every commit
  * rewrites the index pages it touched and small transcripts make many groups, yet at least eight
- * groups where there are 128 files or fewer (16 files at least), so that both lanes have work.
+ * groups where there are 1,024 files or fewer (16 files at least), so that both lanes have work.
  */
 export function groupLimitsFor(count: number): typeof GROUP_LIMITS {
   return { ...GROUP_LIMITS, files: Math.max(16, Math.min(GROUP_LIMITS.files, Math.ceil(count / 8))) };
@@ -170,7 +169,7 @@ function prepareWrite(file: SourceFile, read: SourceRead): SourceRead {
   const { resume } = read.result;
   if (!resume) return read;
   read.result.resume = { ...resume, state: guardResumeState(resume.state ?? null) };
-  read.tailHash = tailHash(file.path, resume.offset);
+  read.tailHash = read.result.tailHash ?? tailHash(file.path, resume.offset);
   return read;
 }
 
@@ -327,7 +326,7 @@ function tailHash(path: string, offset: number): string | null {
   try {
     fd = openSync(path, "r");
     const read = readSync(fd, buffer, 0, length, start);
-    return sha256(buffer.subarray(0, read));
+    return tailHashOf(buffer.subarray(0, read));
   } catch {
     return null;
   } finally {

@@ -1,7 +1,9 @@
 import { statSync } from "node:fs";
 import { availableParallelism } from "node:os";
+import { basename } from "node:path";
 import type { SourceFile } from "../sources/adapter.js";
 import { adapters, type ScanTarget } from "../sources/registry.js";
+import type { SourceFileState } from "../store/repositories/sourceFilesRepository.js";
 import { withWriteTx } from "../store/tx.js";
 import {
   emptyReport,
@@ -50,13 +52,52 @@ export async function scanSources(
 ): Promise<Omit<ScanReport, "invalidatedIdle" | "citedOutputs">> {
   const started = deps.clock();
   applyExclusions(deps);
-  const known = deps.files.all();
   const reports: FileReport[] = [];
-  const changed: PendingFile[] = [];
   const report = (entry: FileReport) => {
     reports.push(entry);
     options.onFile?.(entry, reports.length);
   };
+  // The lanes start as soon as the scan knows it will use them: a worker takes about a tenth of a
+  // second to load its modules and open the store, which then overlaps the rest of discovery.
+  let lanes: ImportLanes | undefined;
+  const laneable = options.lanes !== undefined && targets.every((target) => adapters.includes(target.adapter));
+  const onChanged = (count: number) => {
+    if (laneable && count === LANE_THRESHOLD) lanes = openLanes(deps, options.lanes);
+  };
+  try {
+    const changed = await discoverChanged(targets, deps.files.all(), report, onChanged);
+    // Imported in the order of their names: Claude Code, Codex and Gemini CLI name a session's file
+    // by its id or its start, and the items index is ordered by session id, so a first import of a
+    // long history adds to the index in order instead of splitting its pages all over.
+    const ordered = byFileName(changed);
+    // Groups finish out of order in lanes; the report lists files in that order all the same.
+    const groups = groupsOf(ordered, groupLimitsFor(ordered.length));
+    let finished = reports.length;
+    const importOne = async (group: readonly PendingFile[]) => {
+      const done = lanes ? await lanes.import(group) : await importGroup(deps, group);
+      for (const entry of done) options.onFile?.(entry, ++finished);
+      return done;
+    };
+    if (lanes) reports.push(...(await Promise.all(groups.map(importOne))).flat());
+    else for (const group of groups) reports.push(...(await importOne(group)));
+  } finally {
+    await lanes?.close();
+  }
+  return { files: reports, totals: totalsOf(reports), ms: deps.clock() - started };
+}
+
+/**
+ * Every file of every target, each reported at once when it is skipped, cannot be stat'ed or has the
+ * size and mtime the last scan stored; the others (new or changed) are returned, `onChanged` told of
+ * each as it is found.
+ */
+async function discoverChanged(
+  targets: readonly ScanTarget[],
+  known: ReadonlyMap<string, SourceFileState>,
+  report: (entry: FileReport) => void,
+  onChanged: (count: number) => void,
+): Promise<PendingFile[]> {
+  const changed: PendingFile[] = [];
   for (const target of targets) {
     const seen = new Set<string>();
     for (const root of target.roots) {
@@ -72,26 +113,14 @@ export async function scanSources(
         if (!stamp) report(failedReport(file, "cannot stat file"));
         else if (previous && previous.size === stamp.size && previous.mtimeMs === stamp.mtimeMs)
           report(emptyReport(file));
-        else changed.push({ adapter: target.adapter, file, previous, stamp });
+        else {
+          changed.push({ adapter: target.adapter, file, previous, stamp });
+          onChanged(changed.length);
+        }
       }
     }
   }
-  // Groups finish out of order in lanes; the report lists files in discovery order all the same.
-  const groups = groupsOf(changed, groupLimitsFor(changed.length));
-  const lanes = openLanes(deps, changed, options.lanes);
-  let finished = reports.length;
-  const importOne = async (group: readonly PendingFile[]) => {
-    const done = lanes ? await lanes.import(group) : await importGroup(deps, group);
-    for (const entry of done) options.onFile?.(entry, ++finished);
-    return done;
-  };
-  try {
-    if (lanes) reports.push(...(await Promise.all(groups.map(importOne))).flat());
-    else for (const group of groups) reports.push(...(await importOne(group)));
-  } finally {
-    await lanes?.close();
-  }
-  return { files: reports, totals: totalsOf(reports), ms: deps.clock() - started };
+  return changed;
 }
 
 /**
@@ -108,14 +137,12 @@ function applyExclusions(deps: ScannerDeps): void {
   });
 }
 
-/** Lanes pay off only for many files, need a store on disk and only run adapters they can load by name. */
-function openLanes(
-  deps: ScannerDeps,
-  changed: readonly PendingFile[],
-  options: Omit<LaneOptions, "lanes"> | undefined,
-): ImportLanes | undefined {
-  if (!options || changed.length < LANE_THRESHOLD) return undefined;
-  if (!changed.every((entry) => adapters.includes(entry.adapter))) return undefined;
+/**
+ * Lanes pay off only for many files (the caller opens them at the `LANE_THRESHOLD`th changed file),
+ * need a store on disk and only run adapters they can load by name.
+ */
+function openLanes(deps: ScannerDeps, options: Omit<LaneOptions, "lanes"> | undefined): ImportLanes | undefined {
+  if (!options) return undefined;
   try {
     const exclude = deps.collector.exclude.length > 0 ? { exclude: deps.collector.exclude } : {};
     return openImportLanes({ ...options, ...exclude, lanes: IMPORT_LANES }, (group, turn) =>
@@ -124,6 +151,13 @@ function openLanes(
   } catch {
     return undefined;
   }
+}
+
+function byFileName(files: readonly PendingFile[]): PendingFile[] {
+  const keyed = files.map((entry) => ({ entry, name: basename(entry.file.path), path: entry.file.path }));
+  const order = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+  keyed.sort((a, b) => order(a.name, b.name) || order(a.path, b.path));
+  return keyed.map(({ entry }) => entry);
 }
 
 /** Size and mtime of a file together with its companions (a database and its WAL change together). */

@@ -35,13 +35,12 @@ function copy(value: unknown, seen: WeakMap<object, unknown>, map: (text: string
   const out: Record<string, unknown> = Object.create(Object.getPrototypeOf(value));
   seen.set(value, out);
   for (const [key, item] of Object.entries(value)) {
-    // defineProperty, not assignment: a "__proto__" key from JSON.parse must stay a plain key.
-    Object.defineProperty(out, map(key), {
-      value: copy(item, seen, map),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+    const mapped = map(key);
+    const copied = copy(item, seen, map);
+    // A "__proto__" key from JSON.parse must stay a plain key, which assignment would not make it.
+    if (mapped === "__proto__")
+      Object.defineProperty(out, mapped, { value: copied, enumerable: true, writable: true, configurable: true });
+    else out[mapped] = copied;
   }
   return out;
 }

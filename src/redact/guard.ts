@@ -42,6 +42,8 @@ export function guardItem<T extends { text: string }>(item: T): T {
  * not a secret); anything else in the userinfo of a URL is a credential (a token is often the user).
  */
 export function stripUrlCredentials(url: string): string {
+  // Every string of a resume state passes here; one without "@" holds no userinfo.
+  if (!url.includes("@")) return url;
   return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)([^@/?#\s]*)@/i, (whole, scheme: string, userinfo: string) => {
     const ssh = /^(?:ssh|git\+ssh|ssh\+git):\/\/$/i.test(scheme);
     return ssh && !userinfo.includes(":") ? whole : scheme;

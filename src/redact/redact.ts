@@ -18,6 +18,7 @@ interface Prepared {
   pattern: RegExp;
   keywords: readonly string[] | undefined;
   after: RegExp | undefined;
+  minLength: number | undefined;
 }
 
 const prepared: Prepared[] = RULES.map((rule, priority) => ({
@@ -29,6 +30,7 @@ const prepared: Prepared[] = RULES.map((rule, priority) => ({
   ),
   keywords: rule.keywords,
   after: rule.after,
+  minLength: rule.minLength,
 }));
 // Built on first use: commands that never redact (recall, inject) do not pay for the automaton.
 let screen: Screen<Prepared> | undefined;

@@ -17,6 +17,8 @@ interface Screened {
    * match could start, not on every text that mentions them.
    */
   after?: RegExp | undefined;
+  /** The shortest text a match can be: a rule that always runs is skipped on a shorter one. */
+  minLength?: number | undefined;
 }
 
 /**
@@ -143,6 +145,10 @@ export function createScreen<T extends Screened>(rules: readonly T[]): Screen<T>
       for (const keyword of new Set(rule.keywords))
         (after[r] === undefined ? rulesOf : checkedOf)[index.get(keyword)!]!.push(r);
   });
+  // Short texts (ids, paths, a resume state's strings) are most of what is guarded by count: the
+  // rules that always run, whose matches are long, are left out of them.
+  const alwaysFor = (length: number) => alwaysAt.filter((r) => length >= (rules[r]!.minLength ?? 0));
+  const longest = Math.max(0, ...alwaysAt.map((r) => rules[r]!.minLength ?? 0));
   const always = alwaysAt.map((r) => rules[r]!);
   // Marks of the current call (a keyword or rule marked with `call` was met in this text): no clearing.
   const keywordSeen = new Int32Array(keywords.length);
@@ -179,8 +185,9 @@ export function createScreen<T extends Screened>(rules: readonly T[]): Screen<T>
       current = text;
       automaton.scan(text, found);
       current = "";
-      if (picked.length === 0) return always;
-      return [...alwaysAt, ...picked].sort((x, y) => x - y).map((r) => rules[r]!);
+      const unpicked = text.length >= longest ? alwaysAt : alwaysFor(text.length);
+      if (picked.length === 0) return unpicked === alwaysAt ? always : unpicked.map((r) => rules[r]!);
+      return [...unpicked, ...picked].sort((x, y) => x - y).map((r) => rules[r]!);
     },
   };
 }

@@ -40,6 +40,11 @@ export interface SecretRule {
    */
   keywords?: readonly string[];
   /**
+   * For a rule without keywords: the shortest text any match needs (what its pattern consumes plus
+   * what its look-behinds read). A shorter text skips the rule; test/redact/rules.test.ts checks it.
+   */
+  minLength?: number;
+  /**
    * What the text holds right after the keyword in every match (tested with its own flags, at the
    * end of each keyword occurrence): a keyword not so followed does not select the rule. Only
    * for rules whose keywords are common words; it must hold for every match, or the screen hides it.

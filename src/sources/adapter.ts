@@ -1,3 +1,4 @@
+import { sha256 } from "../util/hash.js";
 import type { AgentName, ParseOutput } from "./types.js";
 import type { SkippedPath } from "./walk.js";
 
@@ -48,9 +49,22 @@ export interface ReadRequest {
   resume?: LineResume;
 }
 
+/** Bytes before a resume offset whose hash is kept with it: a file that still ends them there only grew. */
+export const TAIL_BYTES = 256;
+
+/** The hash of a resume point's tail bytes (the `TAIL_BYTES` before its offset, fewer at a file's start). */
+export function tailHashOf(bytes: Buffer): string {
+  return sha256(bytes);
+}
+
 export interface ReadResult extends ParseOutput {
   /** Where to continue next time; undefined means "re-read the whole file when it changes". */
   resume?: LineResume;
+  /**
+   * `tailHashOf` the bytes before `resume.offset`, when the adapter read them: the import takes it
+   * from the file itself otherwise.
+   */
+  tailHash?: string;
   /**
    * Set by a resumed read that met something rewriting earlier history (a rollback, a branch, a
    * rewind): the scanner then discards this result and reads the whole file again.

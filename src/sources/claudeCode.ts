@@ -7,7 +7,7 @@ import { type ClaudeLine, toClaudeLine } from "./claudeCode/claudeLine.js";
 import { type ClaudeState, parseClaudeState } from "./claudeCode/claudeState.js";
 import { discoverTranscripts } from "./claudeCode/discoverTranscripts.js";
 import { walkTranscript } from "./claudeCode/transcriptWalk.js";
-import { type JsonLinesRead, readJsonLines } from "./jsonl.js";
+import { type JsonLinesRead, readJsonLines, resumeAfter } from "./jsonl.js";
 import type { SessionInfo } from "./types.js";
 import type { SkippedPath } from "./walk.js";
 
@@ -42,9 +42,9 @@ function readTranscript({ file, resume, window }: ReadRequest): ReadResult {
   const state = resumedState ?? initialState(file.path, lines);
   // Nothing that names a session yet: no resume either, so the next read starts from the top.
   if (state === undefined) return { sessions: [], problems: read.problems, skipped: parsed.length };
-  const next = { offset: read.endOffset, line: read.endLine, state };
+  const next = resumeAfter(read, state);
   const more = read.more ? { more: true } : {};
-  if (state.warmup) return { sessions: [], problems: read.problems, skipped: parsed.length, resume: next, ...more };
+  if (state.warmup) return { sessions: [], problems: read.problems, skipped: parsed.length, ...next, ...more };
 
   const walk = walkTranscript({ file: file.path, state, lines, resumed: resumedState !== undefined });
   if (walk.rewritten) return { sessions: [], problems: [], skipped: 0, needsFullRead: true };
@@ -53,7 +53,7 @@ function readTranscript({ file, resume, window }: ReadRequest): ReadResult {
     sessions: [{ session, items: walk.items, ...(resumedState === undefined ? {} : { partial: true }) }],
     problems: read.problems,
     skipped: walk.skipped + (parsed.length - lines.length),
-    resume: next,
+    ...next,
     ...more,
   };
 }

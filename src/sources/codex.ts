@@ -1,12 +1,13 @@
 import { statSync } from "node:fs";
 import { basename, join } from "node:path";
-import { discovered, type LineResume, type ReadRequest, type ReadResult, type SourceAdapter } from "./adapter.js";
+import { discovered, type ReadRequest, type ReadResult, type SourceAdapter } from "./adapter.js";
 import { discoverRollouts } from "./codex/discoverRollouts.js";
 import { readRolloutRecords } from "./codex/readRolloutRecords.js";
 import { isLegacyRollout, type RolloutLine, toRolloutLine } from "./codex/rolloutLine.js";
 import type { RolloutParse } from "./codex/rolloutParse.js";
 import { parseRolloutLines } from "./codex/rolloutParser.js";
 import { type CodexState, initialCodexState, parseCodexState } from "./codex/rolloutState.js";
+import { resumeAfter } from "./jsonl.js";
 import type { SessionInfo } from "./types.js";
 import type { SkippedPath } from "./walk.js";
 
@@ -53,14 +54,13 @@ function readRollout({ file, resume, window }: ReadRequest): ReadResult {
   const session = sessionInfo(file.path, parse);
   parse.state.updatedAt = session.updatedAt;
   parse.state.startedAt = session.startedAt;
-  const next: LineResume | undefined = compressed
-    ? undefined
-    : { offset: read.endOffset, line: read.endLine, state: parse.state };
+  // A compressed rollout was read through a temporary plain copy: its offsets say nothing of the file.
+  const next = compressed ? undefined : resumeAfter(read, parse.state);
   return {
     sessions: [{ session, items: parse.items, ...(parse.resumed ? { partial: true } : {}) }],
     problems: read.problems,
     skipped: parse.skipped,
-    ...(next === undefined ? {} : { resume: next }),
+    ...next,
     ...(next !== undefined && read.more ? { more: true } : {}),
   };
 }

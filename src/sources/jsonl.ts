@@ -1,4 +1,5 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { type LineResume, TAIL_BYTES, tailHashOf } from "./adapter.js";
 import type { ParseProblem } from "./types.js";
 
 export interface JsonLine {
@@ -19,6 +20,11 @@ export interface JsonLinesRead {
   torn: boolean;
   /** True when the read stopped at its `maxBytes` window before the end of the file. */
   more?: boolean;
+  /**
+   * `tailHashOf` the bytes before `endOffset`, when the read still held them (always, unless the last
+   * chunk began after them): the import then need not open the file again to take it.
+   */
+  tailHash?: string;
 }
 
 const NEWLINE = 0x0a;
@@ -79,11 +85,15 @@ export function readJsonLines(
     /** Set while skipping the rest of a line that outgrew `maxLineBytes`. */
     let oversized = false;
     let position = from.offset;
+    /** The bytes read last and the file offset of their first: what the tail hash is taken from. */
+    let data: Buffer = chunk.subarray(0, 0);
+    let dataStart = position;
     while (position < size) {
       const n = readSync(fd, chunk, 0, Math.min(chunk.length, size - position), position);
       if (n === 0) break;
       position += n;
-      let data = chunk.subarray(0, n);
+      data = chunk.subarray(0, n);
+      dataStart = position - n;
       if (oversized) {
         const newline = data.indexOf(NEWLINE);
         if (newline === -1) continue;
@@ -96,14 +106,16 @@ export function readJsonLines(
         out.endOffset = position - n + newline + 1;
         oversized = false;
         data = data.subarray(newline + 1);
+        dataStart = out.endOffset;
       } else if (carry.length > 0) {
         data = Buffer.concat([carry, data]);
+        dataStart -= carry.length;
       }
       const lastNewline = data.lastIndexOf(NEWLINE);
       const window = { start: from.offset, limits };
       if (lastNewline !== -1 && completeLines(data.subarray(0, lastNewline + 1), path, out, window, options.standIn)) {
         if (out.endOffset < size) out.more = true;
-        return out;
+        return withTailHash(out, data, dataStart);
       }
       carry = Buffer.from(data.subarray(lastNewline + 1));
       if (carry.length > limits.maxLineBytes) {
@@ -113,10 +125,24 @@ export function readJsonLines(
     }
     if (carry.length > 0 && !oversized) lastLine(carry, out);
     else if (oversized) out.torn = true;
-    return out;
+    return withTailHash(out, data, dataStart);
   } finally {
     closeSync(fd);
   }
+}
+
+/** Sets `tailHash` when `data` (read from `dataStart`) holds the tail bytes before the read's end. */
+function withTailHash(out: JsonLinesRead, data: Buffer, dataStart: number): JsonLinesRead {
+  const end = out.endOffset - dataStart;
+  const start = end - Math.min(TAIL_BYTES, out.endOffset);
+  if (out.endOffset > 0 && start >= 0 && end <= data.length) out.tailHash = tailHashOf(data.subarray(start, end));
+  return out;
+}
+
+/** The resume point after a read of lines, for a `ReadResult`, with the hash that guards it when known. */
+export function resumeAfter(read: JsonLinesRead, state: unknown): { resume: LineResume; tailHash?: string } {
+  const resume = { offset: read.endOffset, line: read.endLine, state };
+  return read.tailHash === undefined ? { resume } : { resume, tailHash: read.tailHash };
 }
 
 /**

@@ -47,6 +47,23 @@ describe("Collector invalidation triggers", () => {
     expect(sessions.get("s1")?.invalidatedAt).toBe(itemsRepo.maxId("s1"));
   });
 
+  it("marks a new session from what it inserted: its last item, however many statements and repeated keys", () => {
+    // 37 items go in runs of 32, 4 and 1; a key met twice is one row.
+    const read = [...items(1, 37), { ...items(3, 3)[0]!, text: "text 3, rewritten" }];
+    expect(collector.apply({ session: info, items: read }, "f")).toEqual({ status: "new", written: 37 });
+    expect(itemsRepo.count("s1")).toBe(37);
+    expect(sessions.get("s1")?.invalidatedAt).toBe(itemsRepo.maxId("s1"));
+    const { db } = openDatabase(":memory:");
+    const small = new Collector(new SessionsRepository(db), new ItemsRepository(db), {
+      maxUnprocessedItems: 5,
+      clock: () => now,
+      projectKeyOf: () => "path:/w",
+    });
+    // Five rows, though six items: not due.
+    expect(small.apply({ session: info, items: [...items(1, 5), ...items(5, 5)] }, "f").written).toBe(5);
+    expect(new SessionsRepository(db).get("s1")?.invalidatedAt).toBeNull();
+  });
+
   it("invalidates on compaction even with few items", () => {
     collector.apply({ session: info, items: items(1, 1, "compaction") }, "f");
     expect(sessions.get("s1")?.invalidatedAt).toBe(itemsRepo.maxId("s1"));

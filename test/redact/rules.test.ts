@@ -32,6 +32,23 @@ describe("the rules as data", () => {
     }
   });
 
+  it("that always run state a shortest match no longer than their shortest possible secret", () => {
+    // The shortest text each such pattern can match, built from its quantifiers' minimums: a
+    // `minLength` above it would hide a real secret from the screen.
+    const shortest: Record<string, string> = {
+      "discord-bot-token": `M${"a".repeat(22)}1.abcdef.${"b".repeat(27)}`,
+      "mailgun-api-key": `${"a".repeat(32)}-${"b".repeat(8)}-${"c".repeat(8)}`,
+    };
+    const screen = createScreen(RULES);
+    for (const rule of RULES.filter((candidate) => candidate.keywords === undefined)) {
+      const text = shortest[rule.name]!;
+      expect(matchingRules(text), rule.name).toContain(rule);
+      expect(rule.minLength, rule.name).toBe(text.length);
+      expect(screen.select(text), rule.name).toContain(rule);
+      expect(screen.select(text.slice(1)), rule.name).not.toContain(rule);
+    }
+  });
+
   it("keep rules without keywords (run on every text) to a few", () => {
     expect(RULES.filter((rule) => rule.keywords === undefined).map((rule) => rule.name)).toEqual([
       "discord-bot-token",

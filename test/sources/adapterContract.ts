@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Collector } from "../../src/collection/collector.js";
 import { scanSources } from "../../src/collection/scanner.js";
-import type { ReadResult, SourceAdapter } from "../../src/sources/adapter.js";
+import { type ReadResult, type SourceAdapter, TAIL_BYTES, tailHashOf } from "../../src/sources/adapter.js";
 import type { ParseProblem, SessionItem } from "../../src/sources/types.js";
 import { openDatabase } from "../../src/store/connection.js";
 import { ItemsRepository } from "../../src/store/repositories/itemsRepository.js";
@@ -80,6 +80,14 @@ const conversation = (result: ReadResult): string[] =>
     .filter((item) => item.role === "user" || item.role === "assistant")
     .map((item) => `${item.role}: ${item.text}`);
 
+/** A tail hash an adapter gives is the hash of the file's bytes before its resume offset. */
+function expectTailHash(path: string, result: ReadResult): void {
+  if (!result.resume || result.tailHash === undefined) return;
+  const { offset } = result.resume;
+  const bytes = readFileSync(path).subarray(Math.max(0, offset - TAIL_BYTES), offset);
+  expect(result.tailHash).toBe(tailHashOf(bytes));
+}
+
 const expected = (records: readonly ContractRecord[]): string[] =>
   records.flatMap((record) =>
     record.kind === "user" || record.kind === "assistant" ? [`${record.kind}: ${record.text}`] : [],
@@ -108,6 +116,7 @@ export function runAdapterContract(name: string, contract: AdapterContract): voi
       contract.write(path, records);
       const result = await read(path);
       expect(result.problems).toEqual([]);
+      expectTailHash(path, result);
       expect(result.sessions).toHaveLength(1);
       expect(result.sessions[0]?.session.agent).toBe(adapter.agent);
       expect(result.sessions[0]?.partial).toBeUndefined();
@@ -127,6 +136,7 @@ export function runAdapterContract(name: string, contract: AdapterContract): voi
       if (first.resume) expect(readFileSync(path).subarray(0, before.length).equals(before)).toBe(true);
       const second = await read(path, stored(first.resume));
       const full = await read(path);
+      expectTailHash(path, second);
       expect(second.needsFullRead).toBeUndefined();
       expect(second.sessions[0]?.partial).toBe(first.resume ? true : undefined);
       expect(mergeByKey(first.sessions[0]?.items ?? [], second.sessions[0]?.items ?? [])).toEqual(
@@ -181,6 +191,7 @@ export function runAdapterContract(name: string, contract: AdapterContract): voi
       writeFileSync(path, whole.subarray(0, half));
       const first = await read(path);
       expect(first.problems).toEqual([]);
+      expectTailHash(path, first);
       expect(conversation(first)).toEqual(expected(turns(2)));
       if (first.resume) expect(first.resume.offset).toBe(complete.length);
       writeFileSync(path, whole);

@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type JsonLinesLimits, readJsonLines } from "../../src/sources/jsonl.js";
+import { TAIL_BYTES, tailHashOf } from "../../src/sources/adapter.js";
+import { type JsonLinesLimits, type JsonLinesRead, readJsonLines } from "../../src/sources/jsonl.js";
 
 /** Small limits so a few bytes exercise what megabytes do in a real file. */
 const tiny = (limits: Partial<JsonLinesLimits>) => ({ limits: { chunkBytes: 5, ...limits } });
@@ -74,5 +75,35 @@ describe("readJsonLines reads in bounded chunks", () => {
     expect(reads).toBeGreaterThan(4);
     expect(from.offset).toBe(Buffer.byteLength(content));
     expect(from.line).toBe(20);
+  });
+
+  it("hashes the bytes before where it stopped whenever it still holds them, and never gives a wrong hash", () => {
+    const lines = Array.from({ length: 40 }, (_, index) => `{"n":${index},"t":"${"ü".repeat(index % 7)}"}`);
+    const long = `{"t":"${"x".repeat(300)}"}`;
+    writeFileSync(path, `${lines.slice(0, 20).join("\n")}\n${long}\n${lines.slice(20).join("\n")}\n{"torn":`);
+    const bytes = readFileSync(path);
+    const truth = (read: JsonLinesRead) =>
+      tailHashOf(bytes.subarray(Math.max(0, read.endOffset - TAIL_BYTES), read.endOffset));
+    let hashed = 0;
+    for (const chunkBytes of [7, 64, 300, 1 << 20])
+      for (const maxLineBytes of [100, 1 << 20])
+        for (const maxBytes of [90, 1000, Number.POSITIVE_INFINITY]) {
+          let from = { offset: 0, line: 0 };
+          for (;;) {
+            const read = readJsonLines(path, from, tiny({ chunkBytes, maxLineBytes, maxBytes }));
+            if (read.tailHash !== undefined) {
+              expect(read.tailHash).toBe(truth(read));
+              hashed += 1;
+            }
+            from = { offset: read.endOffset, line: read.endLine };
+            if (!read.more) break;
+          }
+        }
+    // A whole read in one chunk always has it.
+    expect(readJsonLines(path).tailHash).toBe(truth(readJsonLines(path)));
+    expect(hashed).toBeGreaterThan(10);
+    // Nothing new since the offset: the bytes before it were not read, so no hash is claimed.
+    const end = readJsonLines(path);
+    expect(readJsonLines(path, { offset: end.endOffset, line: end.endLine }).tailHash).toBeUndefined();
   });
 });

@@ -22,6 +22,8 @@ export const messagingRules: SecretRule[] = [
     name: "discord-bot-token",
     family: "messaging",
     pattern: /(?<![A-Za-z0-9_.-])[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}(?![A-Za-z0-9_-])/g,
+    // 1 + 23 + 1 + 6 + 1 + 27 characters at least.
+    minLength: 59,
     validate: (token) => /\d/.test(token),
   },
   {
@@ -62,6 +64,8 @@ export const messagingRules: SecretRule[] = [
     name: "mailgun-api-key",
     family: "messaging",
     pattern: /-(?<=(?<![A-Za-z0-9-])([0-9a-f]{32})-)[0-9a-f]{8}-[0-9a-f]{8}(?![A-Za-z0-9-])/g,
+    // 32 + 1 + 8 + 1 + 8 characters at least (the 32 are read behind the match).
+    minLength: 50,
     group: 1,
     throughMatchEnd: true,
   },

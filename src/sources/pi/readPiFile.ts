@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import { errorMessage } from "../../util/errors.js";
 import type { ReadResult } from "../adapter.js";
-import { type JsonLinesRead, readJsonLines } from "../jsonl.js";
+import { type JsonLinesRead, readJsonLines, resumeAfter } from "../jsonl.js";
 import type { AgentName, SessionInfo } from "../types.js";
 import { overWholeFileLimit, WHOLE_FILE_LIMIT } from "../wholeFileLimit.js";
 import { activePath } from "./activePath.js";
@@ -52,7 +52,7 @@ export function readPiFile(file: string, agent: AgentName, limit = WHOLE_FILE_LI
     sessions: [{ session, items: collected.items }],
     problems,
     skipped: collected.skipped,
-    resume: { offset: lines.endOffset, line: lines.endLine, state },
+    ...resumeAfter(lines, state),
   };
 }
 

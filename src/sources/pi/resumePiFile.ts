@@ -1,6 +1,6 @@
 import { errorMessage } from "../../util/errors.js";
 import type { LineResume, ReadResult } from "../adapter.js";
-import { type JsonLinesRead, readJsonLines } from "../jsonl.js";
+import { type JsonLinesRead, readJsonLines, resumeAfter } from "../jsonl.js";
 import { collectItems, entryTimes, sessionInfoName } from "./collectItems.js";
 import type { PiEntry } from "./entryItems.js";
 import { type PiResumeState, type PiTitles, parsePiState, resolveTitle } from "./piState.js";
@@ -41,10 +41,10 @@ export function resumePiFile(file: string, resume: LineResume): ReadResult {
   const last = entryTimes(split.entries).last;
   if (last !== undefined && last > session.updatedAt) session.updatedAt = last;
   const problems = [...lines.problems, ...split.problems, ...collected.problems];
-  const next = { offset: lines.endOffset, line: lines.endLine, state: { ...state, session, titles, tip } };
+  const next = resumeAfter(lines, { ...state, session, titles, tip });
   const changed = split.entries.length > 0 || retitled;
   const sessions = changed ? [{ session, items: collected.items, partial: true }] : [];
-  return { sessions, problems, skipped: collected.skipped, resume: next };
+  return { sessions, problems, skipped: collected.skipped, ...next };
 }
 
 /** Titles after the append: a newer `session_info` name, and omp's slot as it now reads on line 1. */

@@ -64,11 +64,17 @@ export class ItemsRepository {
    * import hot path, several rows per statement (each statement run costs a round trip into SQLite
    * about as dear as the row itself). Rows go in runs of 32, then 16, 8, 4, 2 and 1, so a short
    * session (most are) also takes a few statements rather than one per item. Duplicate keys within
-   * one read keep the last occurrence.
+   * one read keep the last occurrence. Returns the rows the session now holds and the highest id
+   * among them, which the import would otherwise query for right after.
    */
-  insertNew(sessionId: string, items: readonly SessionItem[], sourcePath: string | null = null): number {
+  insertNew(
+    sessionId: string,
+    items: readonly SessionItem[],
+    sourcePath: string | null = null,
+  ): { rows: number; maxId: number | null } {
     let seq = 0;
     let index = 0;
+    let maxId: number | null = null;
     for (let rows = ROWS_PER_INSERT; rows >= 1; rows >>= 1) {
       if (items.length - index < rows) continue;
       const statement = this.sql.get(INSERT_SQL.get(rows)!);
@@ -76,10 +82,12 @@ export class ItemsRepository {
       for (; index + rows <= items.length; index += rows) {
         for (let row = 0; row < rows; row++)
           setRow(values, row * COLUMNS, sessionId, ++seq, items[index + row]!, sourcePath);
-        statement.run(values);
+        // Ids only grow, and a statement whose rows all repeated earlier keys inserts none.
+        const run = statement.run(values);
+        if (run.changes > 0) maxId = Math.max(maxId ?? 0, Number(run.lastInsertRowid));
       }
     }
-    return items.length;
+    return { rows: new Set(items.map((item) => item.key)).size, maxId };
   }
 
   /** Deletes the session's items whose keys are not in `keep` (a full re-read dropped them). */
