@@ -147,9 +147,12 @@ export function createScreen<T extends Screened>(rules: readonly T[]): Screen<T>
   });
   // Short texts (ids, paths, a resume state's strings) are most of what is guarded by count: the
   // rules that always run, whose matches are long, are left out of them.
-  const alwaysFor = (length: number) => alwaysAt.filter((r) => length >= (rules[r]!.minLength ?? 0));
-  const longest = Math.max(0, ...alwaysAt.map((r) => rules[r]!.minLength ?? 0));
+  const minLengthOf = (r: number) => rules[r]!.minLength ?? 0;
+  const alwaysFor = (length: number) => alwaysAt.filter((r) => length >= minLengthOf(r));
+  const longest = Math.max(0, ...alwaysAt.map(minLengthOf));
   const always = alwaysAt.map((r) => rules[r]!);
+  const noneFor = alwaysAt.length === 0 ? 0 : Math.min(...alwaysAt.map(minLengthOf));
+  const nothing: readonly T[] = [];
   // Marks of the current call (a keyword or rule marked with `call` was met in this text): no clearing.
   const keywordSeen = new Int32Array(keywords.length);
   const ruleSeen = new Int32Array(rules.length);
@@ -185,9 +188,12 @@ export function createScreen<T extends Screened>(rules: readonly T[]): Screen<T>
       current = text;
       automaton.scan(text, found);
       current = "";
-      const unpicked = text.length >= longest ? alwaysAt : alwaysFor(text.length);
-      if (picked.length === 0) return unpicked === alwaysAt ? always : unpicked.map((r) => rules[r]!);
-      return [...unpicked, ...picked].sort((x, y) => x - y).map((r) => rules[r]!);
+      const long = text.length >= longest;
+      if (picked.length === 0) {
+        if (long) return always;
+        return text.length < noneFor ? nothing : alwaysFor(text.length).map((r) => rules[r]!);
+      }
+      return [...(long ? alwaysAt : alwaysFor(text.length)), ...picked].sort((x, y) => x - y).map((r) => rules[r]!);
     },
   };
 }
