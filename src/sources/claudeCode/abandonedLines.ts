@@ -13,6 +13,9 @@ export function abandonedLines(lines: readonly ClaudeLine[]): Set<number> {
   const nodes = lines.filter((line): line is ClaudeLine & { uuid: string } => line.uuid !== undefined);
   const leaf = findLast(nodes, (line) => line.type !== "progress");
   if (leaf === undefined) return abandoned;
+  // Most transcripts never branch: each line hangs on the one before, up to the leaf, so every line
+  // is on the active path and none is left behind (and no maps need building to find that out).
+  if (nodes[nodes.length - 1] === leaf && isChain(nodes)) return abandoned;
   const { path, messageIds } = activePath(nodes, leaf);
   const children = childrenByParent(nodes);
   const pending = [...path];
@@ -67,6 +70,12 @@ function markSubtree(root: Node, children: Map<string, Node[]>, abandoned: Set<n
       pending.push(child);
     }
   }
+}
+
+function isChain(nodes: readonly Node[]): boolean {
+  for (let index = 1; index < nodes.length; index += 1)
+    if (parentRef(nodes[index]!) !== nodes[index - 1]!.uuid) return false;
+  return true;
 }
 
 function findLast<T>(items: readonly T[], test: (item: T) => boolean): T | undefined {
