@@ -2,7 +2,7 @@ import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } f
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { createCollector } from "../../src/collection/collector.js";
 import { groupsOf } from "../../src/collection/fileImport.js";
 import { type ScanTarget, scanSources } from "../../src/collection/scanner.js";
@@ -14,6 +14,7 @@ import { tempDir } from "../helpers/tempDir.js";
 const FIXTURES = fileURLToPath(new URL("../fixtures/codex/", import.meta.url));
 const LANE_WORKER = new URL("../helpers/workers/importWorker.mjs", import.meta.url);
 const DYING_WORKER = new URL("../helpers/workers/dyingWorker.mjs", import.meta.url);
+const CLOSE_MARKING_WORKER = new URL("../helpers/workers/closeMarkingWorker.mjs", import.meta.url);
 const COPIES = 4;
 
 /** Each Codex fixture copied under new session ids: enough files for a scan to open lanes. */
@@ -74,7 +75,7 @@ describe("import lanes", () => {
     return scanSources(deps, targets, lanes).finally(() => storage.close());
   };
 
-  it("store exactly what an import in one thread stores, and report files in discovery order", async () => {
+  it("store exactly what an import in one thread stores, and report files in the same order", async () => {
     const inThread = await scan(join(root, "one"));
     const lanes = await scan(join(root, "lanes"), LANE_WORKER);
     expect(inThread.totals.imported).toBeGreaterThanOrEqual(16);
@@ -140,6 +141,28 @@ describe("import lanes", () => {
     expect(notes).toEqual({ n: lanes.totals.updated });
     one.close();
     many.close();
+  });
+
+  it("are closed when discovery fails after they started", async () => {
+    // The lanes start at the 16th changed file of the first root; the second root's discovery fails.
+    const discover = codexAdapter.discover.bind(codexAdapter);
+    const spy = vi.spyOn(codexAdapter, "discover").mockImplementation(async (where) => {
+      if (where.endsWith("broken")) throw new Error("disk went away");
+      return discover(where);
+    });
+    try {
+      const home = join(root, "broken-scan");
+      const { storage, deps } = openStore(home);
+      const lanes = {
+        lanes: { dbPath: join(home, "cairn.db"), maxUnprocessedItems: 5, workerUrl: CLOSE_MARKING_WORKER },
+      };
+      const both = [{ adapter: codexAdapter, roots: [join(root, "codex"), join(root, "broken")] }];
+      await expect(scanSources(deps, both, lanes)).rejects.toThrow("disk went away");
+      storage.close();
+      expect(readFileSync(join(home, "cairn.db.closed"), "utf8")).toMatch(/^x+$/);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it("lose no file when every lane dies: the scan imports them in its own thread", async () => {
