@@ -60,9 +60,9 @@ export async function scanSources(
   // The lanes start as soon as the scan knows it will use them: a worker takes about a tenth of a
   // second to load its modules and open the store, which then overlaps the rest of discovery.
   let lanes: ImportLanes | undefined;
-  const laneable = options.lanes !== undefined && targets.every((target) => adapters.includes(target.adapter));
+  const laneable = targets.every((target) => adapters.includes(target.adapter));
   const onChanged = (count: number) => {
-    if (laneable && count === LANE_THRESHOLD) lanes = openLanes(deps, options.lanes);
+    if (options.lanes && laneable && count === LANE_THRESHOLD) lanes = openLanes(deps, options.lanes);
   };
   try {
     const changed = await discoverChanged(targets, deps.files.all(), report, onChanged);
@@ -141,8 +141,7 @@ function applyExclusions(deps: ScannerDeps): void {
  * Lanes pay off only for many files (the caller opens them at the `LANE_THRESHOLD`th changed file),
  * need a store on disk and only run adapters they can load by name.
  */
-function openLanes(deps: ScannerDeps, options: Omit<LaneOptions, "lanes"> | undefined): ImportLanes | undefined {
-  if (!options) return undefined;
+function openLanes(deps: ScannerDeps, options: Omit<LaneOptions, "lanes">): ImportLanes | undefined {
   try {
     const exclude = deps.collector.exclude.length > 0 ? { exclude: deps.collector.exclude } : {};
     return openImportLanes({ ...options, ...exclude, lanes: IMPORT_LANES }, (group, turn) =>

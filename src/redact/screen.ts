@@ -146,13 +146,20 @@ export function createScreen<T extends Screened>(rules: readonly T[]): Screen<T>
         (after[r] === undefined ? rulesOf : checkedOf)[index.get(keyword)!]!.push(r);
   });
   // Short texts (ids, paths, a resume state's strings) are most of what is guarded by count: the
-  // rules that always run, whose matches are long, are left out of them.
+  // rules that always run, whose matches are long, are left out of them. One list per shortest-match
+  // length, in rule order, so that a text finds its own without one being built for it.
   const minLengthOf = (r: number) => rules[r]!.minLength ?? 0;
-  const alwaysFor = (length: number) => alwaysAt.filter((r) => length >= minLengthOf(r));
-  const longest = Math.max(0, ...alwaysAt.map(minLengthOf));
-  const always = alwaysAt.map((r) => rules[r]!);
-  const noneFor = alwaysAt.length === 0 ? 0 : Math.min(...alwaysAt.map(minLengthOf));
-  const nothing: readonly T[] = [];
+  const tiers = [...new Set([0, ...alwaysAt.map(minLengthOf)])]
+    .sort((x, y) => x - y)
+    .map((min) => {
+      const at = alwaysAt.filter((r) => minLengthOf(r) <= min);
+      return { min, at, rules: at.map((r) => rules[r]!) };
+    });
+  const alwaysFor = (length: number) => {
+    let tier = tiers[0]!;
+    for (const next of tiers) if (next.min <= length) tier = next;
+    return tier;
+  };
   // Marks of the current call (a keyword or rule marked with `call` was met in this text): no clearing.
   const keywordSeen = new Int32Array(keywords.length);
   const ruleSeen = new Int32Array(rules.length);
@@ -188,12 +195,9 @@ export function createScreen<T extends Screened>(rules: readonly T[]): Screen<T>
       current = text;
       automaton.scan(text, found);
       current = "";
-      const long = text.length >= longest;
-      if (picked.length === 0) {
-        if (long) return always;
-        return text.length < noneFor ? nothing : alwaysFor(text.length).map((r) => rules[r]!);
-      }
-      return [...(long ? alwaysAt : alwaysFor(text.length)), ...picked].sort((x, y) => x - y).map((r) => rules[r]!);
+      const always = alwaysFor(text.length);
+      if (picked.length === 0) return always.rules;
+      return [...always.at, ...picked].sort((x, y) => x - y).map((r) => rules[r]!);
     },
   };
 }

@@ -21,10 +21,11 @@ export interface JsonLinesRead {
   /** True when the read stopped at its `maxBytes` window before the end of the file. */
   more?: boolean;
   /**
-   * `tailHashOf` the bytes before `endOffset`, when the read still held them (always, unless the last
-   * chunk began after them): the import then need not open the file again to take it.
+   * The bytes before `endOffset` (`TAIL_BYTES`, fewer at a file's start), copied when the read still
+   * held them (always, unless the last chunk began after them): a resume point's hash is taken from
+   * them (`resumeAfter`) instead of opening the file again.
    */
-  tailHash?: string;
+  tail?: Buffer;
 }
 
 const NEWLINE = 0x0a;
@@ -115,7 +116,7 @@ export function readJsonLines(
       const window = { start: from.offset, limits };
       if (lastNewline !== -1 && completeLines(data.subarray(0, lastNewline + 1), path, out, window, options.standIn)) {
         if (out.endOffset < size) out.more = true;
-        return withTailHash(out, data, dataStart);
+        return withTail(out, data, dataStart);
       }
       carry = Buffer.from(data.subarray(lastNewline + 1));
       if (carry.length > limits.maxLineBytes) {
@@ -125,24 +126,25 @@ export function readJsonLines(
     }
     if (carry.length > 0 && !oversized) lastLine(carry, out);
     else if (oversized) out.torn = true;
-    return withTailHash(out, data, dataStart);
+    return withTail(out, data, dataStart);
   } finally {
     closeSync(fd);
   }
 }
 
-/** Sets `tailHash` when `data` (read from `dataStart`) holds the tail bytes before the read's end. */
-function withTailHash(out: JsonLinesRead, data: Buffer, dataStart: number): JsonLinesRead {
+/** Sets `tail` when `data` (read from `dataStart`) holds the bytes before the read's end. */
+function withTail(out: JsonLinesRead, data: Buffer, dataStart: number): JsonLinesRead {
   const end = out.endOffset - dataStart;
   const start = end - Math.min(TAIL_BYTES, out.endOffset);
-  if (out.endOffset > 0 && start >= 0 && end <= data.length) out.tailHash = tailHashOf(data.subarray(start, end));
+  // A copy: the chunk buffer is reused by the next read.
+  if (out.endOffset > 0 && start >= 0 && end <= data.length) out.tail = Buffer.from(data.subarray(start, end));
   return out;
 }
 
 /** The resume point after a read of lines, for a `ReadResult`, with the hash that guards it when known. */
 export function resumeAfter(read: JsonLinesRead, state: unknown): { resume: LineResume; tailHash?: string } {
   const resume = { offset: read.endOffset, line: read.endLine, state };
-  return read.tailHash === undefined ? { resume } : { resume, tailHash: read.tailHash };
+  return read.tail === undefined ? { resume } : { resume, tailHash: tailHashOf(read.tail) };
 }
 
 /**
