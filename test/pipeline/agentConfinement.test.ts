@@ -52,6 +52,24 @@ describe("the consolidation agent is confined to its workspace", () => {
     expect(call("Read", { file_path: join(workspace, "link.md") }).allow).toBe(false);
   });
 
+  it("refuses globs whose brace alternatives are absolute, start at a home or climb with ..", () => {
+    for (const pattern of [
+      "{/etc/*,x}",
+      "src/{a,/home/**/.ssh/*}",
+      "{,/}etc/passwd",
+      "{x,~/.ssh/*}",
+      "{..,a}/*",
+      "a/{b,..}/../*",
+    ]) {
+      expect(call("Glob", { pattern }).allow, pattern).toBe(false);
+    }
+    expect(call("Grep", { pattern: "BEGIN", glob: "{*.md,/etc/*}" }).allow).toBe(false);
+    // Braces that stay inside are the globs an agent writes every day.
+    for (const pattern of ["**/*.{md,txt}", "skills/{deploy,release}/SKILL.md", "{MEMORY,memory_summary}.md"]) {
+      expect(call("Glob", { pattern }), pattern).toEqual({ allow: true });
+    }
+  });
+
   it("refuses every tool that is not a file tool: shell, web, sub-agents, MCP", () => {
     for (const tool of ["Bash", "WebFetch", "WebSearch", "Task", "mcp__filesystem__read_file", ""]) {
       expect(call(tool, { command: "cat ~/.ssh/id_rsa" }).allow).toBe(false);

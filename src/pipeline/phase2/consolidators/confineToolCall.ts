@@ -48,11 +48,22 @@ export function confineToolCall(input: unknown, root: string): ConfineDecision {
     const value = args[field];
     if (value === undefined || (tool === "Grep" && field === "pattern")) continue;
     if (typeof value !== "string") return deny(`${tool}: ${field} must be a string`);
-    if (isAbsolute(value) || value.startsWith("~") || value.split(/[\\/]/).includes("..")) {
-      return deny(`${tool}: ${field} ${value} reaches outside the workspace`);
-    }
+    if (globLeaves(value)) return deny(`${tool}: ${field} ${value} reaches outside the workspace`);
   }
   return { allow: true };
+}
+
+/**
+ * Whether a glob can name a file outside the folder it is relative to: it is absolute or starts at a
+ * home (`~`), or one of its brace alternatives is (`{/etc/*,x}` expands to `/etc/*`), or a segment,
+ * inside braces too (`{..,a}/x`), is `..`. Judged on the text, so a brace the glob tool would take
+ * literally is refused as well: a false refusal costs the agent one call, a false allow a file.
+ */
+function globLeaves(glob: string): boolean {
+  if (isAbsolute(glob)) return true;
+  const alternatives = glob.split(/[{,]/);
+  if (alternatives.some((start) => /^\s*(?:[\\/]|~|[A-Za-z]:)/.test(start))) return true;
+  return glob.split(/[\\/{},]/).some((segment) => segment.trim() === "..");
 }
 
 function deny(reason: string): ConfineDecision {
