@@ -1,6 +1,6 @@
-import { copyFileSync, existsSync, readFileSync, rmSync, statSync } from "node:fs";
-import { writeFileAtomic } from "../util/atomicWrite.js";
+import { existsSync, lstatSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { sha256 } from "../util/hash.js";
+import { commitConfig, modeOf, readOrNull, refuseReadOnly } from "./configFileWrite.js";
 import { type FileRecord, type InstallState, readInstallState, writeInstallState } from "./installState.js";
 import type { Connector, FileChange, InstallContext, ManagedEdit } from "./types.js";
 
@@ -18,8 +18,11 @@ export interface ApplyOptions {
 export function installConnector(connector: Connector, context: InstallContext, options: ApplyOptions): FileChange[] {
   const state = readInstallState(options.stateDir, connector.agent);
   const now = options.now?.() ?? new Date();
-  // Every edit is computed before anything is written: a file cairn cannot merge stops the install whole.
-  const plans = connector.edits(context).map((edit) => {
+  // Every edit is computed before anything is written: a file cairn cannot merge, or one the user made
+  // read-only, stops the install whole.
+  const edits = connector.edits(context);
+  for (const edit of edits) refuseReadOnly(edit.file, `cairn install ${connector.agent}`);
+  const plans = edits.map((edit) => {
     const current = readOrNull(edit.file);
     return { edit, current, next: edit.install(current) };
   });
@@ -41,11 +44,21 @@ function installFile(plan: {
   state: InstallState;
   now: Date;
 }): FileChange {
-  const { edit, current, next, state } = plan;
+  const { edit, state } = plan;
   const base = { file: edit.file, what: edit.what };
+  if (plan.next === plan.current) return { ...base, action: "unchanged" };
+  let backup = plan.current === null ? undefined : backupFile(edit.file, plan.current, plan.now);
+  const written = commitConfig({ file: edit.file, based: plan.current, next: plan.next, recompute: edit.install });
+  const current = written.based;
+  const next = written.next ?? "";
+  // The agent wrote between cairn's read and its write: the restore point is what the edit was applied to.
+  if (current !== plan.current) {
+    if (current === null && backup) rmSync(backup, { force: true });
+    if (current === null) backup = undefined;
+    else if (backup) writeFileSync(backup, current, { mode: modeOf(edit.file) });
+    else backup = backupFile(edit.file, current, plan.now);
+  }
   if (next === current) return { ...base, action: "unchanged" };
-  const backup = current === null ? undefined : backupFile(edit.file, plan.now);
-  writeFileAtomic(edit.file, next, modeOf(edit.file));
   const previous = state.files[edit.file];
   // A file that still holds what cairn wrote keeps its original restore point; one the user changed
   // since gets a new one (restoring the older copy would undo the user's change).
@@ -63,7 +76,9 @@ function installFile(plan: {
 export function uninstallConnector(connector: Connector, context: InstallContext, options: ApplyOptions): FileChange[] {
   const state = readInstallState(options.stateDir, connector.agent);
   const now = options.now?.() ?? new Date();
-  const changes = connector.edits(context).map((edit) => uninstallFile(edit, state.files[edit.file], now));
+  const edits = connector.edits(context);
+  for (const edit of edits) refuseReadOnly(edit.file, `cairn uninstall ${connector.agent}`);
+  const changes = edits.map((edit) => uninstallFile(edit, state.files[edit.file], now));
   writeInstallState(options.stateDir, connector.agent, undefined);
   return changes;
 }
@@ -72,50 +87,57 @@ function uninstallFile(edit: ManagedEdit, record: FileRecord | undefined, now: D
   const base = { file: edit.file, what: edit.what };
   const current = readOrNull(edit.file);
   if (current === null) return { ...base, action: "absent" };
-  if (record && sha256(current) === record.written) {
-    if (!record.existed) {
-      rmSync(edit.file, { force: true });
-      return { ...base, action: "deleted" };
-    }
-    if (record.backup && existsSync(record.backup)) {
-      writeFileAtomic(edit.file, readFileSync(record.backup), modeOf(edit.file));
-      return { ...base, action: "restored", backup: record.backup };
-    }
-  }
+  // A file the agent rewrites while cairn works falls back to removing cairn's entries from its new content.
+  const removeEntries = (latest: string | null) => (latest === null ? null : edit.uninstall(latest));
+  // Computed first in every case: it is also the fallback when the restore finds newer content.
   const next = edit.uninstall(current);
+  if (record && sha256(current) === record.written) {
+    // A file cairn created that the user has since linked into their dotfiles stays, emptied of cairn's entries.
+    if (!record.existed && !isLink(edit.file)) {
+      const done = commitConfig({ file: edit.file, based: current, next: null, recompute: removeEntries });
+      if (done.next === null) return { ...base, action: "deleted" };
+      return entriesRemoved(edit, done, now);
+    }
+    if (record.existed && record.backup && existsSync(record.backup)) {
+      const restored = readFileSync(record.backup, "utf8");
+      const done = commitConfig({ file: edit.file, based: current, next: restored, recompute: removeEntries });
+      if (done.based === current) return { ...base, action: "restored", backup: record.backup };
+      return entriesRemoved(edit, done, now);
+    }
+  }
   if (next === current) return { ...base, action: "unchanged" };
-  const backup = backupFile(edit.file, now);
-  if (record && !record.existed && edit.isEmpty(next)) {
-    rmSync(edit.file, { force: true });
-    return { ...base, action: "deleted", backup };
-  }
-  writeFileAtomic(edit.file, next, modeOf(edit.file));
-  return { ...base, action: "removed-entries", backup };
+  const backup = backupFile(edit.file, current, now);
+  const emptied = record && !record.existed && edit.isEmpty(next) && !isLink(edit.file);
+  const done = commitConfig({ file: edit.file, based: current, next: emptied ? null : next, recompute: removeEntries });
+  if (done.based !== current && done.based !== null) writeFileSync(backup, done.based, { mode: modeOf(edit.file) });
+  if (done.next === null) return { ...base, action: done.based === null ? "absent" : "deleted", backup };
+  return { ...base, action: done.next === done.based ? "unchanged" : "removed-entries", backup };
 }
 
-function readOrNull(file: string): string | null {
+/** The report of an uninstall that found the agent's newer content and took cairn's entries out of it. */
+function entriesRemoved(edit: ManagedEdit, done: { based: string | null; next: string | null }, now: Date): FileChange {
+  const base = { file: edit.file, what: edit.what };
+  if (done.based === null) return { ...base, action: "absent" };
+  if (done.next === done.based) return { ...base, action: "unchanged" };
+  return { ...base, action: "removed-entries", backup: backupFile(edit.file, done.based, now) };
+}
+
+function isLink(file: string): boolean {
   try {
-    return readFileSync(file, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw error;
+    return lstatSync(file).isSymbolicLink();
+  } catch {
+    return false;
   }
 }
 
-/** `<file>.cairn-backup-<UTC timestamp>`, never overwriting an earlier backup. */
-function backupFile(file: string, now: Date): string {
+/**
+ * `<file>.cairn-backup-<UTC timestamp>` beside the path the user knows (not in a link's dotfiles
+ * folder), holding exactly the content cairn read; never overwrites an earlier backup.
+ */
+function backupFile(file: string, content: string, now: Date): string {
   const stamp = now.toISOString().replace(/[:.]/g, "-");
   let backup = `${file}.cairn-backup-${stamp}`;
   for (let n = 2; existsSync(backup); n += 1) backup = `${file}.cairn-backup-${stamp}-${n}`;
-  copyFileSync(file, backup);
+  writeFileSync(backup, content, { mode: modeOf(file), flag: "wx" });
   return backup;
-}
-
-/** The file's permission bits, so a private config stays private after the rewrite. */
-function modeOf(file: string): number {
-  try {
-    return statSync(file).mode & 0o777;
-  } catch {
-    return 0o600;
-  }
 }

@@ -23,6 +23,8 @@ export const cairnErrorStatus = {
   config_unknown_key: 500,
   connector_config_invalid: 500,
   connector_conflict: 500,
+  connector_config_readonly: 500,
+  connector_config_busy: 500,
   no_provider: 500,
   weak_token: 500,
   unsafe_bind: 500,
