@@ -2,11 +2,13 @@
 // library. Why: a `cairn recall` loaded ~370 ES modules one by one, and resolving, reading and
 // linking them cost more than the recall itself; the bundle is a handful of files whose code splitting
 // keeps each command's modules out of the others' way (bench/startup.ts has the figures).
-// Assets the code reads relative to its own module (prompt templates, the concept lexicon) are copied
-// beside the bundle; package.json and examples/ are found two folders up, as from the unbundled files.
+// Assets the code reads relative to its own module (prompt templates, the concept lexicon, the TOML
+// library's WebAssembly) are copied beside the bundle; package.json and examples/ are found two folders
+// up, as from the unbundled files.
 import { createHash } from "node:crypto";
-import { chmodSync, copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { chmodSync, copyFileSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
@@ -96,6 +98,24 @@ for (const name of ["concepts.txt", "LICENSE-WORDNET"])
   copyFileSync(join(root, "src/text/lexicon", name), join(outdir, name));
 for (const name of ["wordvec.bin", "sources.tsv"])
   copyFileSync(join(root, "src/providers/embeddings/wordvec", name), join(outdir, name));
+// The TOML library (Codex's config.toml) loads its WebAssembly from beside its own module, which is
+// the chunk it was bundled into.
+const tomlEdit = dirname(createRequire(import.meta.url).resolve("@rainbowatcher/toml-edit-js"));
+copyFileSync(join(tomlEdit, "index_bg.wasm"), join(outdir, "index_bg.wasm"));
+
+// Every file the bundle opens beside itself by a literal `new URL("…", import.meta.url)` must be there:
+// a missing one fails only at run time, in the one command that loads it (the WASM above once did).
+// Folders it reads (examples/) ship with the package; the compile cache is made at run time.
+const madeAtRunTime = new Set([".compile-cache"]);
+const missing = [];
+for (const file of bundled) {
+  const code = readFileSync(join(outdir, file), "utf8");
+  for (const [, asset] of code.matchAll(/new URL\(\s*["'`]([^"'`$]+)["'`]\s*,\s*import\.meta\.url\s*\)/g)) {
+    if (!madeAtRunTime.has(asset) && !existsSync(resolve(outdir, asset))) missing.push(`${asset} (loaded by ${file})`);
+  }
+}
+if (missing.length > 0) throw new Error(`the bundle loads files it does not ship: ${missing.join(", ")}`);
+
 // npm sets the executable bit only on packages it installs, not on the project it builds.
 chmodSync(join(outdir, "main.cjs"), 0o755);
 chmodSync(join(outdir, "main.js"), 0o755);

@@ -32,4 +32,21 @@ describe.skipIf(!built)("the built CLI", () => {
     expect(answer.warnings ?? []).toEqual([]);
     expect(answer.results[0]?.sources).toContain("vector");
   });
+
+  // The bundle loads the TOML library's WebAssembly from beside itself: the source run through tsx finds
+  // it in node_modules, so only the built bin shows whether it was shipped.
+  it.each(["codex", "claude-code"])("installs and uninstalls %s into a fresh home", (agent) => {
+    const home = tempDir("cairn-bin-");
+    const env = { PATH: process.env.PATH ?? "", HOME: home, CAIRN_HOME: join(home, "cairn") };
+    const run = (args: string[]) => spawnSync(bin, args, { encoding: "utf8", env, cwd: home });
+    const config = join(home, agent === "codex" ? ".codex/config.toml" : ".claude/settings.json");
+    const install = run(["install", agent]);
+    expect(install.stderr).toBe("");
+    expect(install.status).toBe(0);
+    expect(readFileSync(config, "utf8")).toContain(agent === "codex" ? "[mcp_servers.cairn]" : "session-start");
+    const uninstall = run(["uninstall", agent]);
+    expect(uninstall.stderr).toBe("");
+    expect(uninstall.status).toBe(0);
+    expect(existsSync(config) ? readFileSync(config, "utf8") : "").not.toContain("cairn");
+  });
 });
