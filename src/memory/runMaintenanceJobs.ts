@@ -53,6 +53,8 @@ export async function runMaintenanceJobs(options: {
   if (excluded) report.excluded = excluded;
   for (const lease of storage.jobs.claim({ kind: MAINTENANCE_KIND, limit: 10, runningCap: 1 })) {
     const task = tasks[lease.key];
+    // One task at a time: the ones claimed behind it spend no attempt if the process dies in this one.
+    storage.jobs.start(lease);
     try {
       if (!task) throw new Error(`no maintenance task named ${lease.key}; a newer cairn may know it`);
       await task(storage, lease, now);

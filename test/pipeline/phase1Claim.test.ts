@@ -1,6 +1,8 @@
+import { hostname } from "node:os";
 import { beforeEach, describe, expect, it } from "vitest";
 import { validateConfig } from "../../src/config/load.js";
 import { runPhase1 } from "../../src/pipeline/phase1/runPhase1.js";
+import { JobQueue } from "../../src/store/queue/jobQueue.js";
 import type { Storage } from "../../src/store/storage.js";
 import { DAY_MS, HOUR_MS } from "../../src/util/clock.js";
 import { FakeLlm, providerError } from "../helpers/fakeLlm.js";
@@ -129,6 +131,37 @@ describe("phase 1 claim rules", () => {
     addSession(storage, clock, { id: "s", updatedAt: now - DAY_MS });
     const report = await run(new FakeLlm({ fallback: providerError("refusal") }));
     expect(report.jobs[0]?.outcome).toBe("dead");
+  });
+
+  it("marks started only the sessions in a slot and the one prepared ahead, so a crash spends only their attempts", async () => {
+    for (let i = 0; i < 10; i++) addSession(storage, clock, { id: `s${i}`, updatedAt: now - DAY_MS - i });
+    let open: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    let calls = 0;
+    const llm = new FakeLlm({
+      fallback: async () => {
+        calls += 1;
+        await gate;
+        return answer;
+      },
+    });
+    const running = run(llm, validateConfig({ extraction: { concurrency: 2 } }));
+    while (calls < 2) await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    const started = () =>
+      storage.db
+        .prepare("SELECT count(*) AS claimed, count(started_at) AS started FROM jobs WHERE status = 'running'")
+        .get();
+    expect(started()).toEqual({ claimed: 10, started: 3 });
+    // The process dies here: another one on this host reclaims the leases and finds 3 attempts spent.
+    const next = new JobQueue(storage.db, { clock, owner: { host: hostname(), pid: -1, isAlive: () => false } });
+    expect(next.reclaimStopped("phase1")).toBe(10);
+    const spent = storage.db.prepare("SELECT sum(attempts) AS n FROM jobs").get();
+    expect(spent).toEqual({ n: 3 });
+    open();
+    expect((await running).jobs.map((job) => job.outcome)).toEqual(Array(10).fill("lost"));
   });
 
   it("honours Retry-After from a 429", async () => {

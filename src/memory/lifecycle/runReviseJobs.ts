@@ -47,6 +47,7 @@ export async function runReviseJobs(options: ReviseJobsOptions): Promise<ReviseJ
     const limit = Math.min(BATCH, maxJobs - report.done, keys?.length ?? BATCH);
     const leases = jobs.claim({ kind: REVISE_KIND, limit, ...(keys ? { keys } : {}) });
     if (leases.length === 0) break;
+    jobs.start(...leases);
     try {
       const ids = leases.map(memoryIdOf);
       const revised = reviseMemories(store, ids, options.mode ? { mode: options.mode } : {});

@@ -130,6 +130,8 @@ interface Pending {
  * the call, each retried with backoff by the queue.
  */
 async function hintBatch(deps: HintsDeps, batch: Pending[], system: string, report: HintsReport): Promise<void> {
+  // Work on these memories begins here; the batches still waiting for a slot spend nothing if the process dies.
+  deps.jobs.start(...batch.map((pending) => pending.lease));
   const first = await askModel(deps, batch, system);
   if ("problem" in first) return failAll(deps, batch, first, report);
   const missed = store(deps, batch, first.hints, report);

@@ -143,9 +143,16 @@ export async function runPhase1(deps: Phase1Deps, options: Phase1Options = {}): 
   // Every claimed lease is kept alive until its job ends, including those still waiting for a slot:
   // with a slow provider, a queued lease would otherwise expire and be taken over by another process.
   const heartbeat = startLeaseHeartbeat({ jobs: storage.jobs, leases, leaseMs: config.queue.leaseSeconds * 1000 });
+  // Only the sessions this process works on spend an attempt if it dies: those in a slot and the one
+  // whose prompt is built ahead (reading a huge session is work that can kill it too), not all it claimed.
+  const byKey = new Map(leases.map((lease) => [lease.key, lease]));
   const ahead = new PromptsAhead(
     leases.map((lease) => lease.key),
-    (key) => prepareSession(deps, key),
+    (key) => {
+      const lease = byKey.get(key);
+      if (lease) storage.jobs.start(lease);
+      return prepareSession(deps, key);
+    },
   );
   const turn = oneTurnApart();
   let done = 0;
@@ -197,6 +204,7 @@ async function processLease(options: {
   const { deps, lease, budget, report, ahead } = options;
   const { storage, config, clock } = deps;
   const started = clock();
+  storage.jobs.start(lease);
   const base = { sessionId: lease.key, tokensIn: null, tokensOut: null, error: null, warnings: [] as string[] };
   const finish = (outcome: Phase1Outcome, extra: Partial<Phase1JobReport> = {}): Phase1JobReport => ({
     ...base,

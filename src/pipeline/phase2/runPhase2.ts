@@ -132,6 +132,7 @@ export async function runPhase2(deps: Phase2Deps, options: { force?: boolean } =
     }
     return report;
   }
+  storage.jobs.start(lease);
   const controller = new AbortController();
   const heartbeat = () => storage.jobs.heartbeat(lease, leaseMs);
   const renewal = startLeaseHeartbeat({

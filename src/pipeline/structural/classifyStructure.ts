@@ -86,6 +86,8 @@ export async function classifyStructure(deps: StructuralDeps): Promise<Structura
     await Promise.all(
       leases.map((lease) =>
         limit(async () => {
+          // Only the entities in a slot spend an attempt if the process dies, not all it claimed.
+          deps.jobs.start(lease);
           const outcome = await classifyEntity(deps, lease);
           heartbeat.done(lease);
           report.calls += outcome.calls;

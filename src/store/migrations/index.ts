@@ -13,6 +13,7 @@ import { searchTerms } from "./011_search_terms.js";
 import { rememberedIndex } from "./012_remembered_index.js";
 import { noProjectScope } from "./013_no_project_scope.js";
 import { offlineCommandFacts } from "./014_offline_command_facts.js";
+import { jobStarted } from "./015_job_started.js";
 
 /** Every schema step in order. Append only: a shipped migration never changes. */
 export const migrations: readonly Migration[] = [
@@ -30,4 +31,5 @@ export const migrations: readonly Migration[] = [
   rememberedIndex,
   noProjectScope,
   offlineCommandFacts,
+  jobStarted,
 ];

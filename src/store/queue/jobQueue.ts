@@ -36,12 +36,18 @@ interface JobRow {
   created_at: number;
   updated_at: number;
   finished_at: number | null;
+  started_at: number | null;
 }
 
 /**
  * The one leased job queue for all background work (phase 1, phase 2, ingest, hints, maintenance).
  * Claims happen inside an IMMEDIATE transaction, so two processes never hold the same job; a lease
  * that is not heartbeated expires and the job can be taken over.
+ *
+ * Attempts: a claim counts one, but only `start` makes it stick. A worker may claim ahead of what it
+ * works on (phase 1 claims up to 64 sessions and runs a few at a time); when its holder stops (a
+ * crash, an OOM kill, a lease run out), the jobs it had started keep the attempt, so a job that keeps
+ * killing its holder still ends dead, and the ones it had not started go back as they were.
  */
 export class JobQueue {
   private readonly clock: Clock;
@@ -120,7 +126,8 @@ export class JobQueue {
    * Claims up to `limit` runnable jobs of one kind, never letting more than `runningCap` live leases of
    * that kind exist at once across all processes. Expired leases are taken over, and so are leases whose
    * holder provably stopped (it ran on this host and its process is gone); a job whose attempts are used
-   * up by crashed holders goes dead instead of being run again.
+   * up by crashed holders goes dead instead of being run again. A taken-over job its holder never
+   * started spends no attempt: the new claim replaces the old one's.
    */
   claim(options: { kind: string; limit?: number; runningCap?: number; leaseMs?: number; keys?: string[] }): Lease[] {
     const now = this.clock();
@@ -147,7 +154,9 @@ export class JobQueue {
       const leases: Lease[] = [];
       for (const row of candidates) {
         if (leases.length >= room) break;
-        if (row.status === "running" && row.attempts >= row.max_attempts) {
+        const takenOver = row.status === "running";
+        const unstarted = takenOver && row.started_at === null;
+        if (takenOver && !unstarted && row.attempts >= row.max_attempts) {
           this.finish(row.id, "dead", {
             error: row.last_error ?? "lease expired too many times (worker crashed?)",
             now,
@@ -155,18 +164,19 @@ export class JobQueue {
           continue;
         }
         const token = newLeaseToken(this.owner);
+        const attempts = unstarted ? Math.max(row.attempts, 1) : row.attempts + 1;
         this.db
           .prepare(
-            `UPDATE jobs SET status = 'running', lease_owner = ?, lease_expires_at = ?, attempts = attempts + 1,
+            `UPDATE jobs SET status = 'running', lease_owner = ?, lease_expires_at = ?, attempts = ?, started_at = NULL,
                claimed_watermark = input_watermark, updated_at = ? WHERE id = ?`,
           )
-          .run(token, now + leaseMs, now, row.id);
+          .run(token, now + leaseMs, attempts, now, row.id);
         leases.push({
           id: row.id,
           kind: row.kind,
           key: row.key,
           token,
-          attempts: row.attempts + 1,
+          attempts,
           payload: parseJson(row.payload),
           inputWatermark: row.input_watermark,
         });
@@ -177,6 +187,22 @@ export class JobQueue {
       this.held.set(lease.token, lease);
       return lease;
     });
+  }
+
+  /**
+   * Marks the work of held jobs begun: from now on their attempt is spent even if the holder dies.
+   * Call it when the worker starts on a job (reads it, builds its prompt, calls the model), not when
+   * it claims it. Returns how many leases were still held (a lost one is not marked).
+   */
+  start(...leases: Lease[]): number {
+    const now = this.clock();
+    const mark = cached(
+      this.db,
+      "UPDATE jobs SET started_at = ?, updated_at = ? WHERE id = ? AND lease_owner = ? AND status = 'running'",
+    );
+    return withWriteTx(this.db, () =>
+      leases.reduce((marked, lease) => marked + mark.run(now, now, lease.id, lease.token).changes, 0),
+    );
   }
 
   /**
@@ -308,15 +334,17 @@ export class JobQueue {
 
   /**
    * Gives back the leases of one kind whose holder provably stopped (see ownerIsDead), so that their jobs
-   * are due again now rather than when the leases run out. The crashed attempt stays counted: a job
-   * that keeps killing its holder must still end dead. Returns how many were reclaimed.
+   * are due again now rather than when the leases run out. The crashed attempt stays counted for a job
+   * the holder had started (one that keeps killing its holder must still end dead); a job it had only
+   * claimed goes back with its attempt refunded. Returns how many were reclaimed.
    */
   reclaimStopped(kind: string): number {
     const now = this.clock();
     return withWriteTx(this.db, () => {
       const rows = this.db
         .prepare(
-          "SELECT id, lease_owner AS owner, attempts, max_attempts AS max, last_error AS error FROM jobs WHERE kind = ? AND status = 'running' AND lease_expires_at > ?",
+          `SELECT id, lease_owner AS owner, attempts, max_attempts AS max, last_error AS error, started_at AS started
+           FROM jobs WHERE kind = ? AND status = 'running' AND lease_expires_at > ?`,
         )
         .all(kind, now) as Array<{
         id: number;
@@ -324,11 +352,19 @@ export class JobQueue {
         attempts: number;
         max: number;
         error: string | null;
+        started: number | null;
       }>;
       let reclaimed = 0;
       for (const row of rows) {
         if (!ownerIsDead(row.owner, this.owner)) continue;
-        if (row.attempts >= row.max) {
+        if (row.started === null) {
+          this.db
+            .prepare(
+              `UPDATE jobs SET status = 'pending', attempts = max(attempts - 1, 0), run_after = min(run_after, ?),
+                 lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE id = ?`,
+            )
+            .run(now, now, row.id);
+        } else if (row.attempts >= row.max) {
           this.finish(row.id, "dead", {
             error: row.error ?? "its holder stopped too many times (worker crashed?)",
             now,

@@ -117,11 +117,22 @@ describe("JobQueue", () => {
   it("sends a job whose holders keep crashing to dead instead of running it forever", () => {
     queue.enqueue({ kind: "k", key: "a" });
     for (let i = 0; i < 3; i++) {
-      expect(queue.claim({ kind: "k" })).toHaveLength(1);
+      const leases = queue.claim({ kind: "k" });
+      expect(leases).toHaveLength(1);
+      queue.start(...leases);
       now += 10_001;
     }
     expect(queue.claim({ kind: "k" })).toEqual([]);
     expect(queue.get("k", "a")?.status).toBe("dead");
+  });
+
+  it("spends no attempt when a holder's lease runs out before it started the job", () => {
+    queue.enqueue({ kind: "k", key: "a" });
+    for (let i = 0; i < 5; i++) {
+      expect(queue.claim({ kind: "k" })).toHaveLength(1);
+      now += 10_001;
+    }
+    expect(queue.get("k", "a")).toMatchObject({ status: "running", attempts: 1 });
   });
 
   it("release gives a job back without spending an attempt", () => {

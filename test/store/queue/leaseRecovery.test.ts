@@ -94,3 +94,81 @@ describe("releaseOnSignal", () => {
     expect(lines).toEqual(["cairn: stopped by SIGTERM; 31 leased jobs handed back for the next run\n"]);
   });
 });
+
+describe("a holder that stops spends attempts only of the jobs it had started", () => {
+  // Six claimed, two started: the crash must cost those two an attempt and the other four nothing.
+  function crashedHolder() {
+    const { db } = openDatabase(":memory:");
+    let now = NOW;
+    const options = { clock: () => now, leaseMs: 300_000, maxAttempts: 3 };
+    const holder = new JobQueue(db, { ...options, owner: probe(100, () => true) });
+    for (const key of ["a", "b", "c", "d", "e", "f"]) holder.enqueue({ kind: "phase1", key });
+    const leases = holder.claim({ kind: "phase1", limit: 6 });
+    expect(holder.start(leases[0]!, leases[1]!)).toBe(2);
+    const next = new JobQueue(db, { ...options, owner: probe(200, (pid) => pid !== 100) });
+    const attempts = () =>
+      Object.fromEntries(
+        (
+          db.prepare("SELECT key, attempts FROM jobs ORDER BY key").all() as Array<{ key: string; attempts: number }>
+        ).map((row) => [row.key, row.attempts]),
+      );
+    return { db, holder, next, attempts, later: (ms: number) => (now += ms) };
+  }
+
+  it("when reclaimed from a stopped process (cairn run's start)", () => {
+    const { next, attempts, db } = crashedHolder();
+    expect(next.reclaimStopped("phase1")).toBe(6);
+    expect(attempts()).toEqual({ a: 1, b: 1, c: 0, d: 0, e: 0, f: 0 });
+    expect(db.prepare("SELECT count(*) AS n FROM jobs WHERE status = 'pending'").get()).toEqual({ n: 6 });
+  });
+
+  it("when a claim takes the leases of a stopped process over", () => {
+    const { next, attempts } = crashedHolder();
+    const taken = next.claim({ kind: "phase1", limit: 6 });
+    expect(taken.map((lease) => [lease.key, lease.attempts])).toEqual([
+      ["a", 2],
+      ["b", 2],
+      ["c", 1],
+      ["d", 1],
+      ["e", 1],
+      ["f", 1],
+    ]);
+    expect(attempts()).toEqual({ a: 2, b: 2, c: 1, d: 1, e: 1, f: 1 });
+  });
+
+  it("when its leases run out (a holder on another host, or hung)", () => {
+    const { db, attempts, later } = crashedHolder();
+    later(300_001);
+    const elsewhere = new JobQueue(db, { clock: () => NOW + 300_001, owner: probe(100, () => true, "other") });
+    expect(elsewhere.claim({ kind: "phase1", limit: 6 })).toHaveLength(6);
+    expect(attempts()).toEqual({ a: 2, b: 2, c: 1, d: 1, e: 1, f: 1 });
+  });
+
+  it("so a job claimed behind others survives any number of crashes, and one that kills its holder still ends dead", () => {
+    const { db } = openDatabase(":memory:");
+    const options = { clock: () => NOW, leaseMs: 300_000, maxAttempts: 3 };
+    for (const key of ["poison", "waiting"]) new JobQueue(db, options).enqueue({ kind: "phase1", key });
+    for (let crash = 1; crash <= 10; crash += 1) {
+      const holder = new JobQueue(db, { ...options, owner: probe(crash, () => true) });
+      const leases = holder.claim({ kind: "phase1", limit: 2, keys: ["poison", "waiting"] });
+      const poison = leases.find((lease) => lease.key === "poison");
+      if (poison) holder.start(poison);
+      // The holder dies; the next process (pid crash + 1000) sees it gone.
+      new JobQueue(db, { ...options, owner: probe(crash + 1000, (pid) => pid > 1000) }).reclaimStopped("phase1");
+    }
+    const rows = db.prepare("SELECT key, status, attempts, last_error AS error FROM jobs ORDER BY key").all();
+    expect(rows).toEqual([
+      { key: "poison", status: "dead", attempts: 3, error: "its holder stopped too many times (worker crashed?)" },
+      { key: "waiting", status: "pending", attempts: 0, error: null },
+    ]);
+  });
+
+  it("does not mark a lease it no longer holds as started", () => {
+    const { holder, next, db } = crashedHolder();
+    const [, , third] = next.claim({ kind: "phase1", limit: 6 });
+    expect(third?.key).toBe("c");
+    const stale = { ...third!, token: "100@box/old" };
+    expect(holder.start(stale)).toBe(0);
+    expect(db.prepare("SELECT started_at AS s FROM jobs WHERE key = 'c'").get()).toEqual({ s: null });
+  });
+});
