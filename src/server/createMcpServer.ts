@@ -10,8 +10,10 @@ import { recallRequest } from "../requests/recall.js";
 import { rememberFields } from "../requests/remember.js";
 import { restoreRequest } from "../requests/restore.js";
 import { reviewListRequest, reviewResolveRequest } from "../requests/review.js";
+import { explainStoreError } from "../store/storeFault.js";
 import { withoutControls } from "../text/controlCharacters.js";
 import { CairnError, errorMessage } from "../util/errors.js";
+import { formatReadPart } from "./formatReadPart.js";
 import {
   fitToolText,
   formatChange,
@@ -46,7 +48,7 @@ const cwdField = readRequest.shape.cwd.describe(
  */
 export function createMcpServer(cairn: Cairn, options: McpServerOptions): McpServer {
   const server = new McpServer({ name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION });
-  const guard = guardFor(server);
+  const guard = guardFor(server, cairn);
   const { defaultK, maxK } = cairn.config.recall;
   const recallFields = recallRequest(maxK).shape;
 
@@ -148,10 +150,9 @@ export function createMcpServer(cairn: Cairn, options: McpServerOptions): McpSer
           callCwd(args.cwd, options.cwd, projectUrl ? "for memory://root URLs" : undefined),
           offset,
         );
-        // Cut here, on the file's own characters, so the offset it names is the file's.
-        const budget = toolTextBudget(server.server.getClientVersion()?.name);
-        return fitToolText(file.content, (shown) => `call read with offset ${offset + shown} for the rest`, budget);
-      }),
+        // Cut here, after the controls are replaced, so the part fits as sent and the offset it names is the file's.
+        return formatReadPart(file, toolTextBudget(server.server.getClientVersion()?.name));
+      }, READ_REST),
   );
 
   registerCurationTools(server, cairn, options, guard);
@@ -268,6 +269,9 @@ const RECALL_REST = () =>
 
 const REVIEW_REST = () => "decide the flags shown (resolve_review), then list again for the rest";
 
+/** A read part is cut to fit before the guard sees it; a second cut would be a bug, and still says how to page. */
+const READ_REST = () => "call read again with a larger offset for the rest";
+
 /** How to get what a cut result left out, for tools without paging. */
 const ASK_LESS = () => "ask for less (a smaller k, one scope) to see the rest";
 
@@ -295,13 +299,17 @@ type Guard = (fn: () => Promise<string>, rest?: (shown: number) => string) => Pr
  * data (nothing in it may act on whatever renders it), and no result is longer than the connected
  * client takes in one piece (`toolTextBudget`, by the name it gave when it connected).
  */
-function guardFor(server: McpServer): Guard {
+function guardFor(server: McpServer, cairn: Cairn): Guard {
   return async (fn, rest = ASK_LESS) => {
     try {
+      // A store replaced under this long-lived server (`cairn doctor --repair`) is reopened first.
+      cairn.reopenIfReplaced();
       const budget = toolTextBudget(server.server.getClientVersion()?.name);
       return { content: [{ type: "text", text: fitToolText(withoutControls(await fn()), rest, budget) }] };
     } catch (error) {
-      return { isError: true, content: [{ type: "text", text: errorMessage(error).split("\n")[0] ?? "error" }] };
+      // A damaged page met by any call marks the store, so that no later call writes into it.
+      const explained = explainStoreError(error, cairn.paths.database);
+      return { isError: true, content: [{ type: "text", text: errorMessage(explained).split("\n")[0] ?? "error" }] };
     }
   };
 }

@@ -74,8 +74,18 @@ const NOTE_BYTES = 300;
  * `shown` counted in the text's own characters).
  */
 export function fitToolText(text: string, rest: (shown: number) => string, budget: ToolTextBudget): string {
+  const shown = toolTextCut(text, budget);
+  if (shown === undefined) return text;
+  return `${text.slice(0, shown)}\n\n[cut: ${shown} of ${text.length} characters shown; ${rest(shown)}]`;
+}
+
+/**
+ * Where a text too long for one tool result is cut (in its characters), leaving room for a closing
+ * note of up to NOTE_BYTES; undefined when it fits whole.
+ */
+export function toolTextCut(text: string, budget: ToolTextBudget): number | undefined {
   const lines = lineCount(text);
-  if (lines <= budget.lines && Buffer.byteLength(text) <= budget.bytes) return text;
+  if (lines <= budget.lines && Buffer.byteLength(text) <= budget.bytes) return undefined;
   // The longest prefix within the bytes, then within the lines.
   let room = new TextEncoder().encodeInto(text, new Uint8Array(budget.bytes - NOTE_BYTES)).read;
   let newline = -1;
@@ -86,8 +96,7 @@ export function fitToolText(text: string, rest: (shown: number) => string, budge
   if (newline >= 0 && newline < room) room = newline;
   const paragraph = text.lastIndexOf("\n\n", room);
   const line = text.lastIndexOf("\n", room);
-  const shown = paragraph > room / 2 ? paragraph : line > room / 2 ? line : room;
-  return `${text.slice(0, shown)}\n\n[cut: ${shown} of ${text.length} characters shown; ${rest(shown)}]`;
+  return paragraph > room / 2 ? paragraph : line > room / 2 ? line : room;
 }
 
 function lineCount(text: string): number {

@@ -8,6 +8,7 @@ import { projectIdentity } from "../../src/project/projectKey.js";
 import { createHttpApp } from "../../src/server/createHttpApp.js";
 import { createMcpServer } from "../../src/server/createMcpServer.js";
 import { CLAUDE_CODE_TOOL_TEXT, CODEX_TOOL_TEXT, type ToolTextBudget } from "../../src/server/formatToolText.js";
+import { withoutControls } from "../../src/text/controlCharacters.js";
 import { projectWorkspace } from "../../src/workspace/workspacePaths.js";
 import { type TempHome, tempHome } from "./tempHome.js";
 
@@ -55,11 +56,38 @@ function writeMemoryFile(sections: number): string {
         `the agent ran pnpm test:e2e, found a race in the cart service, and added a retry around the payment mock. ` +
         `Files edited: src/cart/service.ts, test/e2e/checkout.spec.ts. [rollout_summaries/task-${i}.md]`,
     );
-  const text = `${lines.join("\n")}\n`;
+  return writeMemoryText(`${lines.join("\n")}\n`);
+}
+
+function writeMemoryText(text: string): string {
   const dir = projectWorkspace(join(temp.home, "memories"), projectIdentity(temp.project).key).dir;
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "MEMORY.md"), text);
   return text;
+}
+
+/**
+ * Reads memory://root/MEMORY.md part by part, following each part's note, and joins what the parts show.
+ * Every part must fit the client's budget and name the next offset within the file.
+ */
+async function readInParts(as: string, budget: ToolTextBudget, length: number): Promise<string> {
+  let offset = 0;
+  let joined = "";
+  for (let part = 0; part < 500; part++) {
+    const { isError, text } = await call("read", { url: "memory://root/MEMORY.md", offset }, as);
+    expect(isError).toBe(false);
+    fits(text, budget);
+    const note = /\n\n\[part: characters (\d+) to (\d+) of (\d+); call read with offset (\d+) for the rest\]$/.exec(
+      text,
+    );
+    if (!note) return joined + text;
+    expect([Number(note[1]), Number(note[3])]).toEqual([offset, length]);
+    expect(Number(note[4])).toBe(Number(note[2]));
+    expect(Number(note[4])).toBeGreaterThan(offset);
+    joined += text.slice(0, note.index);
+    offset = Number(note[4]);
+  }
+  throw new Error("the file did not end within 500 parts");
 }
 
 const BUDGETS: Array<[string, ToolTextBudget]> = [
@@ -79,27 +107,24 @@ describe("MCP results an agent takes in one piece", () => {
     async (as, budget) => {
       const whole = writeMemoryFile(400);
       expect(Buffer.byteLength(whole)).toBeGreaterThan(2 * CLAUDE_CODE_TOOL_TEXT.bytes);
-      let offset = 0;
-      let joined = "";
-      for (let part = 0; part < 200; part++) {
-        const { isError, text } = await call("read", { url: "memory://root/MEMORY.md", offset }, as);
-        expect(isError).toBe(false);
-        fits(text, budget);
-        const next = /\n\n\[cut: (\d+) of (\d+) characters shown; call read with offset (\d+) for the rest\]$/.exec(
-          text,
-        );
-        if (!next) {
-          joined += text;
-          break;
-        }
-        expect(Number(next[2])).toBe(whole.length - offset);
-        joined += text.slice(0, Number(next[1]));
-        offset = Number(next[3]);
-      }
-      expect(joined).toBe(whole);
+      expect(await readInParts(as, budget, whole.length)).toBe(whole);
     },
   );
 
+  // A model's MEMORY.md with colour codes (ESC is 1 byte in the file, 3 as U+FFFD) and Windows line
+  // ends: the part is cut after the controls are replaced, so its paging note survives, and the offset
+  // it names counts the file's characters.
+  it.each(BUDGETS)("reads a MEMORY.md with colour codes on 1,500 lines to its end as %s", async (as, budget) => {
+    const lines = ["# Memory: project", ""];
+    for (let i = 0; i < 1_500; i++)
+      lines.push(
+        `- check ${i}: \u001b[32mPASS\u001b[0m npm test (\u001b[1m${i % 7} suites\u001b[0m)${i % 5 ? "" : "\r"}`,
+      );
+    const whole = writeMemoryText(`${lines.join("\n")}\n`);
+    const parts = await readInParts(as, budget, whole.length);
+    expect(parts).toBe(withoutControls(whole));
+    expect(parts).toContain("- check 1499: \uFFFD[32mPASS");
+  });
   it("refuses an offset past the end with one line", async () => {
     const whole = writeMemoryFile(3);
     expect(await call("read", { url: "memory://root/MEMORY.md", offset: whole.length + 1 })).toEqual({
