@@ -1,4 +1,6 @@
 import { rmSync } from "node:fs";
+import { GLOBAL_SCOPE } from "../memory/scopes.js";
+import { dropErasedBytes, type ErasedBytesReport } from "../store/dropErasedBytes.js";
 import { PHASE1_KIND, PHASE2_KEY, PHASE2_KIND } from "../store/queue/jobKinds.js";
 import type { Storage } from "../store/storage.js";
 import { withWriteTx } from "../store/tx.js";
@@ -12,12 +14,14 @@ export interface ClearReport {
   sessions: number;
   stage1Outputs: number;
   memories: number;
+  bytes: ErasedBytesReport;
 }
 
 /**
  * `cairn memory clear`: deletes the memory of the current project (or of everything) and the rows it was
  * made from, so nothing is silently rebuilt from stale state. Collected sessions stay (they are the
- * user's history) but are marked processed; the next phase 2 rebuilds the global workspace without them.
+ * user's history) but are marked processed; the next phase 2 builds the global workspace again from nothing
+ * (its files quote the project), and the erased text is dropped from the store's file (dropErasedBytes).
  */
 export function clearMemory(options: {
   storage: Storage;
@@ -35,6 +39,7 @@ export function clearMemory(options: {
     storage.jobs.remove(PHASE1_KIND, sessionIds);
     storage.sessions.markAllProcessed(sessionIds);
     const phase2 = storage.phase2;
+    phase2.requestRebuild([GLOBAL_SCOPE]);
     if (workspace) phase2.requestForceNext();
     else {
       storage.jobs.remove(PHASE2_KIND, [PHASE2_KEY]);
@@ -50,5 +55,6 @@ export function clearMemory(options: {
     workspace: workspace?.dir ?? null,
     sessions: sessionIds.length,
     ...report,
+    bytes: dropErasedBytes(storage.db),
   };
 }

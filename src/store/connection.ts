@@ -33,6 +33,9 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
     db.pragma("temp_store = MEMORY");
     db.pragma("wal_autocheckpoint = 16000");
     db.pragma("foreign_keys = ON");
+    // Erased text must leave the file: deleted rows and freed pages are overwritten with zeros (see
+    // dropErasedBytes for the copies this does not reach). Cost measured in the README.
+    db.pragma("secure_delete = ON");
   } catch (error) {
     throw new CairnError("store_unreadable", `cannot open the store at ${path}: ${errorMessage(error)}`, {
       cause: error,

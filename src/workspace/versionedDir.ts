@@ -34,11 +34,14 @@ export class VersionedDir {
     }
   }
 
-  /** A fresh staging folder holding a copy of the live version (or empty). */
-  stage(): string {
+  /**
+   * A fresh staging folder holding a copy of the live version, or empty (before the first publish, or
+   * with `empty`: a rebuild that must not carry anything of the live version over).
+   */
+  stage(options: { empty?: boolean } = {}): string {
     mkdirSync(this.versions, { recursive: true, mode: 0o700 });
     const staging = join(this.versions, `${Date.now()}-${randomBytes(4).toString("hex")}`);
-    const live = this.current();
+    const live = options.empty ? undefined : this.current();
     if (live && existsSync(live)) cpSync(live, staging, { recursive: true });
     else mkdirSync(staging, { mode: 0o700 });
     return staging;

@@ -91,7 +91,9 @@ export async function runPhase2(deps: Phase2Deps, options: { force?: boolean } =
   const previousWatermark = state.watermark();
   const inputWatermark = newestInput(storage);
   const leaseMs = config.queue.phase2LeaseSeconds * 1000;
-  const force = (options.force ?? false) || state.forceNextRequested();
+  // Workspaces an erase touched are built from nothing; a pending rebuild is a reason to run.
+  const rebuild = new Set(state.rebuildRequested());
+  const force = (options.force ?? false) || state.forceNextRequested() || rebuild.size > 0;
   // A memory superseded, forgotten or restored, or a review flag added or decided, since the last
   // success is a reason to run without new input.
   const lifecycle = { marks: lifecycleMarks(storage), before: state.tombstoneMarks() };
@@ -147,7 +149,7 @@ export async function runPhase2(deps: Phase2Deps, options: { force?: boolean } =
       lease,
       report,
       { signal: controller.signal, heartbeat },
-      { force, lifecycle, inputsAt },
+      { force, lifecycle, inputsAt, rebuild },
     );
   } catch (error) {
     report.outcome = "failed";
@@ -235,6 +237,8 @@ interface RunTriggers {
   lifecycle: { marks: Record<string, string>; before: Record<string, string> };
   /** When this run took its inputs (recorded on success). */
   inputsAt: number;
+  /** Workspaces to build from nothing: an erase left their published files and selection untrustworthy. */
+  rebuild: ReadonlySet<string>;
 }
 
 /**
@@ -266,7 +270,10 @@ async function consolidateWorkspace(
     since: now - config.memories.maxUnusedDays * DAY_MS,
     limit: config.memories.phase2MaxInputs,
   });
-  const previous = storage.stage1.previousSelection(workspace.key);
+  // From scratch, nothing consolidated before counts: every input is new and nothing is "removed" (a
+  // removed input's text would be shown to the consolidator again).
+  const fromScratch = run.rebuild.has(workspace.key);
+  const previous = fromScratch ? [] : storage.stage1.previousSelection(workspace.key);
   const stillStored = storage.stage1.listBySessions(previous.map((entry) => entry.sessionId));
   // The global workspace is injected into every project: it is only ever shown user-level preferences.
   const current = workspace.kind === "global" ? globalInputs(candidates) : candidates.map(guardedInput);
@@ -298,16 +305,26 @@ async function consolidateWorkspace(
     error: null,
   };
   const versioned = new VersionedDir(workspace.dir);
-  const live = versioned.current();
+  // A rebuilt workspace's old files are neither shown to the consolidator nor copied into its staging.
+  const live = fromScratch ? undefined : versioned.current();
   const liveValid = live !== undefined && validateWorkspace(live).length === 0;
   const empty = { report, loaded: candidates, tokensIn: 0, tokensOut: 0 };
-  if (current.length === 0 && previous.length === 0) return { ...empty, report: { ...report, outcome: "empty" } };
-  if (workspace.kind === "project" && current.length === 0 && stillStored.length === 0) {
+  // Nothing to build from and nothing published to replace.
+  const nothingToReplace = fromScratch ? versioned.current() === undefined : previous.length === 0;
+  if (current.length === 0 && nothingToReplace) {
+    if (fromScratch) withWriteTx(storage.db, () => storage.phase2.clearRebuild(workspace.key));
+    return { ...empty, report: { ...report, outcome: "empty" } };
+  }
+  if ((workspace.kind === "project" || fromScratch) && current.length === 0 && stillStored.length === 0) {
     // Every input it was built from is gone (its sessions were excluded and what they taught erased): a
     // workspace left behind would go on being injected with nothing behind it.
+    const removed = fromScratch ? storage.stage1.previousSelection(workspace.key).length : previous.length;
     versioned.remove();
-    withWriteTx(storage.db, () => storage.stage1.clearSelection(workspace.key));
-    return { ...empty, report: { ...report, outcome: "removed", removed: previous.length } };
+    withWriteTx(storage.db, () => {
+      storage.stage1.clearSelection(workspace.key);
+      storage.phase2.clearRebuild(workspace.key);
+    });
+    return { ...empty, report: { ...report, outcome: "removed", removed } };
   }
   if (
     !force &&
@@ -322,7 +339,7 @@ async function consolidateWorkspace(
     return { ...empty, report: { ...report, outcome: "unchanged" } };
   }
 
-  const staging = versioned.stage();
+  const staging = versioned.stage({ empty: fromScratch });
   try {
     const summaryFiles = syncInputs(staging, [...currentInputs(diff), ...diff.removed]);
     writeFileAtomic(join(staging, "phase2_diff.md"), renderDiffFile(diff, summaryFiles));
@@ -363,13 +380,14 @@ async function consolidateWorkspace(
     if (problems.length > 0) throw new Error(`invalid workspace: ${problems.join("; ")}`);
     if (context.signal.aborted) throw new Error("phase-2 lease lost; not publishing");
     versioned.publish(staging);
-    withWriteTx(storage.db, () =>
+    withWriteTx(storage.db, () => {
       storage.stage1.markSelected(
         workspace.key,
         current.map((output) => ({ sessionId: output.sessionId, sourceUpdatedAt: output.sourceUpdatedAt })),
         workspace.kind === "project" ? { projectKey: workspace.key } : undefined,
-      ),
-    );
+      );
+      if (fromScratch) storage.phase2.clearRebuild(workspace.key);
+    });
     report.filesWritten = [
       "MEMORY.md",
       "memory_summary.md",

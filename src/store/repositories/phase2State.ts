@@ -4,6 +4,7 @@ const WATERMARK_KEY = "phase2.watermark";
 const LAST_RUN_KEY = "phase2.last";
 const FORCE_NEXT_KEY = "phase2.forceNext";
 const TOMBSTONES_KEY = "phase2.tombstones";
+const REBUILD_KEY = "phase2.rebuild";
 
 /** What `status` shows of the last successful phase 2. */
 export interface Phase2LastRun {
@@ -51,6 +52,27 @@ export class Phase2State {
 
   clearForceNext(): void {
     this.meta.delete(FORCE_NEXT_KEY);
+  }
+
+  /**
+   * Workspaces whose published files may still hold erased text: the next phase 2 builds each from
+   * nothing (no previous files, every input new) and clears its mark once it is published. Kept in the
+   * store, set in the erasing transaction, so a crash before that phase 2 still rebuilds them.
+   */
+  rebuildRequested(): string[] {
+    return this.meta.get<string[]>(REBUILD_KEY) ?? [];
+  }
+
+  requestRebuild(workspaces: Iterable<string>): void {
+    const keys = new Set([...this.rebuildRequested(), ...workspaces]);
+    this.meta.set(REBUILD_KEY, [...keys].sort());
+  }
+
+  /** The workspace was rebuilt (or removed): its files no longer come from before the erase. */
+  clearRebuild(workspace: string): void {
+    const left = this.rebuildRequested().filter((key) => key !== workspace);
+    if (left.length === 0) this.meta.delete(REBUILD_KEY);
+    else this.meta.set(REBUILD_KEY, left);
   }
 
   /** The memories' tombstone marks (per scope) the last successful phase 2 consolidated against. */

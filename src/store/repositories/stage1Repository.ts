@@ -145,6 +145,23 @@ export class Stage1Repository {
     );
   }
 
+  /**
+   * The workspaces what these sessions taught can stand in: those whose last selection holds one, and
+   * the projects of their sessions and outputs. Call before erasing them.
+   */
+  workspacesOf(sessionIds: readonly string[]): string[] {
+    const ids = JSON.stringify(sessionIds);
+    const rows = this.sql
+      .get(
+        `SELECT workspace AS key FROM phase2_selection WHERE session_id IN (SELECT value FROM json_each(@ids))
+         UNION SELECT project_key FROM stage1_outputs
+           WHERE project_key IS NOT NULL AND session_id IN (SELECT value FROM json_each(@ids))
+         UNION SELECT project_key FROM sessions WHERE project_key IS NOT NULL AND id IN (SELECT value FROM json_each(@ids))`,
+      )
+      .all({ ids }) as Array<{ key: string }>;
+    return rows.map((row) => row.key);
+  }
+
   /** Whether an output was generated after `time` (phase 1 wrote it since then). */
   generatedSince(time: number): boolean {
     return this.sql.get("SELECT 1 FROM stage1_outputs WHERE generated_at > ? LIMIT 1").get(time) !== undefined;
