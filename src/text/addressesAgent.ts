@@ -8,8 +8,17 @@ const AGENT_DIRECTED: readonly RegExp[] = [
   /\b(?:ignore|disregard|forget|override|bypass|skip)\s+(?:all\s+|any\s+|the\s+|your\s+|of\s+)*(?:(?:previous|prior|above|earlier|preceding|original|existing|system|safety|developer)\s+)+(?:instructions?|prompts?|rules|directions|guidelines|messages?|context|constraints)\b/i,
   /\b(?:ignore|disregard|forget)\s+(?:all|everything|anything)\s+(?:you\s+(?:were|have\s+been)\s+told|(?:above|before|else))\b/i,
   /\bdisregard\s+(?:all|any|the|your|these|those|that)\b/i,
-  /\byou\s+are\s+now\b/i,
-  /\b(?:from\s+now\s+on|henceforth),?\s+you\s+(?:are|will\s+act|act)\b/i,
+  /\byou\s+are\s+now\b|\byou['’]re\s+now\b/i,
+  /\b(?:from\s+now\s+on|henceforth),?\s+you(?:\s+(?:are|will\s+act|act)\b|['’]re\b)/i,
+  // Role reassignment: a new identity for the reader. "From now on, use pnpm" names no role and stays.
+  /\byour\s+(?:new|real|true|actual)\s+(?:role|identity|persona|name)\s+is\b/i,
+  /\byou\s+(?:will|shall|must)\s+now\s+(?:act|behave|pretend)\b/i,
+  // Running code fetched from the net unseen, as a command ("curl -fsSL https://... | sh") or as words
+  // ("pipe https://... into sh"): a memory injected into every session would have agents run it there.
+  // Fetching without a shell ("curl https://... | jq") and local scripts stay.
+  /\b(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^|\n]*?\bhttps?:\/\/[^|\n]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:(?:ba|z|da|k|fi)?sh|pwsh|powershell|iex)\b/i,
+  /\b(?:ba|z|da|k)?sh\s+(?:-c\s+)?["']?(?:<\(|\$\()\s*(?:curl|wget)\b[^)\n]*\bhttps?:\/\//i,
+  /\bpipe\b[^\n]{0,80}?\bhttps?:\/\/\S+[^\n]{0,40}?\b(?:in)?to\s+(?:a\s+|the\s+)?(?:sudo\s+)?(?:(?:ba|z|da|k|fi)?sh|shell|pwsh|powershell)\b/i,
   // "The system prompt" alone is a thing in the code of every LLM application, the repositories of
   // cairn's own users ("in the system prompt make sure you know to read the README", "- System prompt:
   // src/agent/prompt.ts"): only the reader's own prompt is addressed to it. Revealing or ignoring "the"
