@@ -559,6 +559,14 @@ export class Cairn {
     }
   }
 
+  /**
+   * Queues again every job that failed permanently (dead), its attempts reset: after the cause is fixed
+   * (a provider key, a crash), the next cycle runs them without waiting for new input. Counts by kind.
+   */
+  retryDead(): Record<string, number> {
+    return this.storage.jobs.retryDead();
+  }
+
   /** Gives back every lease this process holds (a failed or interrupted command); returns how many. */
   releaseLeases(): number {
     return this.opened?.jobs.releaseHeld() ?? 0;

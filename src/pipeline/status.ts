@@ -1,5 +1,6 @@
 import type { CairnConfig } from "../config/schema.js";
 import { STRUCTURAL_META, type StructuralCounts } from "../store/contracts/aspects.js";
+import { RETRY_DEAD_COMMAND } from "../store/queue/describeDeadJobs.js";
 import { PHASE1_KIND } from "../store/queue/jobKinds.js";
 import type { ForeignLeases, JobStatus } from "../store/queue/types.js";
 import type { PendingBreakdown } from "../store/repositories/eligibilityRepository.js";
@@ -25,6 +26,8 @@ export interface PipelineStatus {
   pending: PendingBreakdown;
   jobs: Record<string, Record<string, number>>;
   failedJobs: Array<{ kind: string; key: string; status: JobStatus; attempts: number; error: string | null }>;
+  /** Jobs that failed permanently, by kind, and the command that queues them again (null when none). */
+  dead: { jobs: number; byKind: Record<string, number>; retry: string | null };
   /** Phase-1 leases other processes hold. */
   leases: ForeignLeases;
   phase2: {
@@ -59,6 +62,7 @@ export function pipelineStatus(options: {
   const phase2 = storage.phase2;
   const watermark = phase2.watermark();
   const newest = newestInput(storage);
+  const jobs = storage.jobs.stats();
   return {
     home: options.home,
     memoriesEnabled: config.memories.enabled,
@@ -76,7 +80,8 @@ export function pipelineStatus(options: {
     },
     reviews: { open: storage.reviews.countOpen() },
     pending: storage.eligibility.breakdown(eligibilityWindow(config, now)),
-    jobs: storage.jobs.stats(),
+    jobs,
+    dead: deadJobs(jobs),
     failedJobs: [
       ...storage.jobs.list({ status: "failed", limit: FAILED_LIST }),
       ...storage.jobs.list({ status: "dead", limit: FAILED_LIST }),
@@ -102,4 +107,11 @@ export function pipelineStatus(options: {
       lastDecay: storage.meta.get(STRUCTURAL_META.lastDecay) ?? null,
     },
   };
+}
+
+function deadJobs(stats: Record<string, Record<string, number>>): PipelineStatus["dead"] {
+  const byKind: Record<string, number> = {};
+  for (const [kind, counts] of Object.entries(stats)) if (counts.dead) byKind[kind] = counts.dead;
+  const jobs = Object.values(byKind).reduce((sum, n) => sum + n, 0);
+  return { jobs, byKind, retry: jobs > 0 ? RETRY_DEAD_COMMAND : null };
 }

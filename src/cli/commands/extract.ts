@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import type { Phase1Report } from "../../pipeline/phase1/runPhase1.js";
+import { RETRY_DEAD_COMMAND } from "../../store/queue/describeDeadJobs.js";
 import { withCairn } from "../context.js";
 import { printJson, printLine, printTable, shorten } from "../output.js";
 import { createProgress } from "../progress.js";
@@ -86,7 +87,9 @@ function printPending(report: Phase1Report, again: string): void {
       : "",
     pending.kindExcluded ? `${pending.kindExcluded} of excluded kinds (subagent/exec/internal)` : "",
     pending.backingOff ? `${pending.backingOff} retrying later` : "",
-    pending.dead ? `${pending.dead} failed permanently (see 'cairn status')` : "",
+    pending.dead
+      ? `${pending.dead} failed permanently ('cairn status' says why; '${RETRY_DEAD_COMMAND}' retries them)`
+      : "",
   ].filter(Boolean);
   if (waiting.length > 0) printLine(`  skipped: ${waiting.join(", ")}`);
 }

@@ -5,6 +5,7 @@ import type { ExclusionErasure } from "../../memory/eraseExcludedSessions.js";
 import type { ReviseJobsReport } from "../../memory/lifecycle/runReviseJobs.js";
 import type { MaintenanceReport } from "../../memory/runMaintenanceJobs.js";
 import { describeStructural } from "../../pipeline/structural/describeStructural.js";
+import { describeDeadJobs } from "../../store/queue/describeDeadJobs.js";
 import { describeForeignLeases } from "../../store/queue/describeForeignLeases.js";
 import { explainStoreError } from "../../store/storeFault.js";
 import type { GlobalOptions } from "../context.js";
@@ -22,8 +23,9 @@ export function registerRun(program: Command): void {
     .description("the main job: scan agent sessions, extract memories (phase 1), consolidate them (phase 2)")
     .option("--demo", "run on example sessions shipped with cairn, offline, in a temporary memory root (or --home)")
     .option("--force", "consolidate even when nothing changed")
+    .option("--retry-dead", "first queue again the jobs that failed permanently (dead), their attempts reset")
     .option("--json", "print the report as JSON")
-    .action(async (options: { demo?: boolean; force?: boolean }, command: Command) => {
+    .action(async (options: { demo?: boolean; force?: boolean; retryDead?: boolean }, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
       const home = options.demo ? demoHome(global.home) : global.home;
       const { Cairn } = await import("../../cairn.js");
@@ -38,6 +40,8 @@ export function registerRun(program: Command): void {
           phase = name;
           progress.start(0, name);
         };
+        // Before the scan, so this run's phase 1 and later steps already take them.
+        const retried = options.retryDead ? cairn.retryDead() : undefined;
         step("scanning");
         const { scan, extract, revise, consolidate, hints, structural, maintenance } = await cairn.run({
           scan: {
@@ -65,6 +69,7 @@ export function registerRun(program: Command): void {
           structural,
           maintenance,
           leases,
+          ...(retried ? { retried } : {}),
         };
         const notStored = notStoredError(scan, cairn.paths.database);
         if (global.json) {
@@ -73,6 +78,12 @@ export function registerRun(program: Command): void {
           return;
         }
         const { totals } = scan;
+        if (retried) {
+          const dead = describeDeadJobs(retried);
+          printLine(
+            dead ? `retry-dead: ${dead} that had failed permanently queued again` : "retry-dead: no dead jobs to retry",
+          );
+        }
         printLine(
           `sessions: ${scan.files.length} files scanned (${totals.imported} new, ${totals.updated} updated), ${cairn.storage.sessions.count()} sessions in the store`,
         );

@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import type { PipelineStatus } from "../../pipeline/status.js";
 import { factsWaiting } from "../../pipeline/structural/describeStructural.js";
+import { describeDeadJobs } from "../../store/queue/describeDeadJobs.js";
 import { describeForeignLeases } from "../../store/queue/describeForeignLeases.js";
 import { toIso } from "../../util/clock.js";
 import { withCairn } from "../context.js";
@@ -37,6 +38,8 @@ export function registerStatus(program: Command): void {
         }
         const waiting = describeForeignLeases(status.leases);
         if (waiting) printLine(`leases       ${waiting}`);
+        const dead = describeDeadJobs(status.dead.byKind);
+        if (dead) printLine(`dead         ${dead} failed permanently; '${status.dead.retry}' runs them again`);
         for (const job of status.failedJobs)
           printLine(`  ${job.status} ${job.kind} ${job.key} (attempt ${job.attempts}): ${job.error}`);
         const phase2 = status.phase2;

@@ -383,6 +383,27 @@ export class JobQueue {
   }
 
   /**
+   * Gives every dead job (its attempts used up, or refused for good) a fresh retry budget: pending
+   * now, attempts 0. For a user who fixed the cause (a provider key, a crash) and wants the work done
+   * without waiting for new input. Returns how many jobs of each kind were queued again.
+   */
+  retryDead(): Record<string, number> {
+    const now = this.clock();
+    return withWriteTx(this.db, () => {
+      const rows = this.db
+        .prepare("SELECT kind, count(*) AS n FROM jobs WHERE status = 'dead' GROUP BY kind ORDER BY kind")
+        .all() as Array<{ kind: string; n: number }>;
+      this.db
+        .prepare(
+          `UPDATE jobs SET status = 'pending', attempts = 0, run_after = ?, last_error = NULL, finished_at = NULL,
+             lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE status = 'dead'`,
+        )
+        .run(now, now);
+      return Object.fromEntries(rows.map((row) => [row.kind, row.n]));
+    });
+  }
+
+  /**
    * Live leases of one kind held by other processes (or other queues of this one): how many, how many
    * of them belong to a process that provably stopped (the next claim takes those over), and when the
    * first of the rest runs out.

@@ -135,6 +135,31 @@ describe("JobQueue", () => {
     expect(queue.get("k", "a")).toMatchObject({ status: "running", attempts: 1 });
   });
 
+  it("retryDead gives every dead job, of any kind, a fresh budget and counts them by kind", () => {
+    for (const [kind, key] of [
+      ["k", "a"],
+      ["k", "b"],
+      ["other", "c"],
+      ["k", "alive"],
+    ] as const)
+      queue.enqueue({ kind, key });
+    for (const kind of ["k", "k", "other"]) {
+      const [lease] = queue.claim({ kind });
+      queue.fail(lease!, "refused", { retryable: false });
+    }
+    expect(queue.retryDead()).toEqual({ k: 2, other: 1 });
+    expect(queue.list().map((job) => [job.key, job.status, job.attempts, job.lastError])).toEqual(
+      expect.arrayContaining([
+        ["a", "pending", 0, null],
+        ["b", "pending", 0, null],
+        ["c", "pending", 0, null],
+        ["alive", "pending", 0, null],
+      ]),
+    );
+    expect(queue.claim({ kind: "k", limit: 3 })).toHaveLength(3);
+    expect(queue.retryDead()).toEqual({});
+  });
+
   it("release gives a job back without spending an attempt", () => {
     queue.enqueue({ kind: "k", key: "a" });
     const [lease] = queue.claim({ kind: "k" });
