@@ -29,6 +29,7 @@ import { selectConsolidator } from "./pipeline/phase2/selectConsolidator.js";
 import { guardStatements } from "./pipeline/phase2/staleKnowledge.js";
 import { type PipelineStatus, pipelineStatus } from "./pipeline/status.js";
 import { classifyStructure, type StructuralReport } from "./pipeline/structural/classifyStructure.js";
+import { excludedWriteProblem, exclusionMatcher } from "./project/exclusion.js";
 import { createEmbeddingProvider } from "./providers/embeddings/createEmbeddingProvider.js";
 import type { EmbeddingProvider } from "./providers/embeddings/types.js";
 import { type ResolvedLlm, resolveLlm } from "./providers/llm/roles.js";
@@ -365,9 +366,15 @@ export class Cairn {
       parseRequest(rememberEntry, entry);
       const future = futureProblem(entry.occurredAt, now);
       if (future) throw new CairnError("bad_input", future);
-      return rememberScope(entry, cwd ?? process.cwd());
+      const scoped = rememberScope(entry, cwd ?? process.cwd());
+      // A project memory is about the folder it runs in, given or not; another scope only about a given one.
+      const folder = cwd ?? (scoped.scope === entry.scope ? null : process.cwd());
+      const problem = excludedWriteProblem(excluded, { cwd: folder, scope: scoped.scope });
+      if (problem) throw new CairnError("project_excluded", problem);
+      return scoped;
     });
     const outcomes = await this.memories.remember(list);
+    const excluded = exclusionMatcher(this.config.memories.exclude);
     // Raw first, then revised before answering: a user who says "we moved to pnpm" sees npm superseded.
     const created = outcomes.flatMap((outcome) => (outcome.status === "created" && outcome.id ? [outcome.id] : []));
     if (created.length === 0) return outcomes;

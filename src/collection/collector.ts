@@ -106,6 +106,7 @@ export class Collector {
   }
 
   /** False when no glob is set and no session is marked excluded: a sweep would change nothing. */
+    this.sessions.dropExcludedTitles();
   needsExclusionSweep(): boolean {
     return this.excluded !== undefined || this.sessions.countExcluded() > 0;
   }
@@ -146,8 +147,9 @@ export class Collector {
     return this.sessions.invalidateIdle(this.options.clock() - idleMs);
   }
 
-  /** An excluded session: its row (metadata only) with the exclusion mark, and none of its items. */
-  private storeExcluded(info: SessionInfo, sourcePath: string | null, existed: boolean) {
+  /** An excluded session: its row (metadata only, no title) with the exclusion mark, and none of its items. */
+  private storeExcluded(full: SessionInfo, sourcePath: string | null, existed: boolean) {
+    const { title: _title, ...info } = full;
     const projectKey = this.sessions.get(info.id)?.projectKey ?? this.projectKey(info);
     this.sessions.upsert({ info, projectKey, sourcePath, contentHash: EXCLUDED_MARK, now: this.options.clock() });
     const removed = existed ? this.items.deleteMissing(info.id, []) : 0;

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { normalizeRemote } from "./normalizeRemote.js";
 
 export interface ProjectIdentity {
@@ -27,6 +27,19 @@ export function projectIdentity(cwd: string, recordedRemote?: string): ProjectId
     return { key: `root:${repo.root}`, name: basename(repo.root) };
   }
   return { key: `path:${absolute}`, name: basename(absolute) || absolute };
+}
+
+/**
+ * The main working tree of the repository `cwd` is in, when that is another folder: for a linked
+ * worktree (`git worktree add` elsewhere), the checkout it belongs to. Undefined outside git or in
+ * the main tree itself. Reads a few small files, no `git` process.
+ */
+export function mainWorktreeRoot(cwd: string): string | undefined {
+  const absolute = resolve(cwd);
+  const repo = findGitRepo(absolute);
+  if (!repo) return undefined;
+  const inside = relative(repo.root, absolute);
+  return inside.startsWith("..") || isAbsolute(inside) ? repo.root : undefined;
 }
 
 interface GitRepo {

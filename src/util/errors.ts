@@ -46,6 +46,8 @@ export const cairnErrorStatus = {
 
 export type CairnErrorCode = keyof typeof cairnErrorStatus;
 export type CairnErrorStatus = (typeof cairnErrorStatus)[CairnErrorCode];
+  // A memory written from a folder (or into a scope) that memories.exclude keeps out of memory.
+  project_excluded: 409,
 
 const marker = Symbol.for("cairn.error");
 

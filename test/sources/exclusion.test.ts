@@ -101,6 +101,54 @@ describe("memories.exclude", () => {
     expect(items.count()).toBe(0);
   });
 
+  it("takes a plain folder, with or without a trailing slash, as the folder and everything below it", async () => {
+    // The session ran in /home/dev/my-shop, a subfolder of the pattern's folder.
+    for (const glob of ["/home/dev", "/home/dev/"]) {
+      await scan([glob]);
+      expect(items.count(), glob).toBe(0);
+      expect(sessions.countExcluded(), glob).toBe(1);
+    }
+    await scan(["/home/dev/my-sho"]);
+    expect(items.count(SESSION)).toBeGreaterThan(5);
+  });
+
+  it("keeps no title of an excluded session, new or excluded after the fact", () => {
+    const collector = (exclude: string[]) =>
+      new Collector(sessions, items, {
+        maxUnprocessedItems: 1,
+        clock: Date.now,
+        projectKeyOf: () => "path:/srv/secret",
+        exclude,
+      });
+    const session = (id: string) => ({
+      session: {
+        id,
+        agent: "pi" as const,
+        kind: "interactive" as const,
+        cwd: "/srv/secret/api",
+        title: "migrate the Acme payroll export",
+        startedAt: 1,
+        updatedAt: 2,
+      },
+      items: [
+        {
+          key: "L1",
+          role: "user" as const,
+          text: "migrate the Acme payroll export",
+          ts: 1,
+          origin: { file: "/srv/s.jsonl", line: 1 },
+        },
+      ],
+    });
+    collector(["/srv/secret"]).apply(session("new-one"), null);
+    expect(sessions.get("new-one")).toMatchObject({ contentHash: "excluded", title: null });
+
+    collector([]).apply(session("later"), null);
+    expect(sessions.get("later")?.title).toBe("migrate the Acme payroll export");
+    collector(["/srv/secret"]).sweepExclusions();
+    expect(sessions.get("later")).toMatchObject({ contentHash: "excluded", title: null });
+  });
+
   it("matches the project key too", async () => {
     await scan(["git:github.com/acme/*"]);
     expect(items.count()).toBe(0);

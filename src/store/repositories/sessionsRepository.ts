@@ -197,10 +197,21 @@ export class SessionsRepository {
 
   /**
    * Excluded by `memories.exclude`: the row stays (so a scan knows the session and `cairn sessions`
-   * counts it) with the exclusion mark for a content hash, and nothing is pending for phase 1.
+   * counts it) with the exclusion mark for a content hash, and nothing is pending for phase 1. Its
+   * title goes: a title is the session's own words (pi, Gemini and OpenCode name a session after its
+   * first request), not metadata.
    */
   markExcluded(id: string): void {
-    this.stmt("UPDATE sessions SET content_hash = ?, invalidated_at = NULL WHERE id = ?").run(EXCLUDED_MARK, id);
+    this.stmt("UPDATE sessions SET content_hash = ?, invalidated_at = NULL, title = NULL WHERE id = ?").run(
+      EXCLUDED_MARK,
+      id,
+    );
+  }
+
+  /** Titles kept by versions that stored excluded sessions with them; returns how many went. */
+  dropExcludedTitles(): number {
+    return this.stmt("UPDATE sessions SET title = NULL WHERE content_hash = ? AND title IS NOT NULL").run(EXCLUDED_MARK)
+      .changes;
   }
 
   /** No longer excluded: the mark is cleared so the next whole read of its file stores the items again. */
