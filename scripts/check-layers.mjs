@@ -16,7 +16,7 @@ const PIPELINE = ["pipeline/phase1", "pipeline/facts", "pipeline/hints", "pipeli
 export const LAYERS = {
   util: [],
   text: [],
-  requests: ["util"],
+  requests: ["util", "text"],
   project: ["util"],
   config: ["util", "text", "project"],
   redact: ["util", "text"],

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { addressesAgent } from "../text/addressesAgent.js";
 import { DAY_MS } from "../util/clock.js";
 import { cwd, request, scope, text } from "./fields.js";
 import { fieldOf, issueMessage, overLimit } from "./issueMessage.js";
@@ -8,9 +9,23 @@ import { memoryTypes } from "./memoryTypes.js";
 /** 1973-03-03 in epoch milliseconds; a smaller time is almost surely epoch seconds. */
 export const EPOCH_MS_FLOOR = 100_000_000_000;
 
+/**
+ * A memory's text. Remembered memories are injected into every later session of their scope, so text
+ * worded as instructions to the agent reading it (prompt injection, a new role for the agent, running
+ * a fetched URL in a shell) is refused here, on every door that stores or edits a memory: a session
+ * talked into one `remember` call would otherwise plant it in all later sessions.
+ */
+const memoryText = text(requestLimits.contentChars, "the limit for one memory").refine(
+  (value) => !addressesAgent(value),
+  {
+    error: (issue) =>
+      `${fieldOf(issue)} reads as instructions to an AI agent ("ignore previous instructions", "you are now ...", a URL piped into a shell), and memories are shown to later sessions: state it as a fact or preference about your work`,
+  },
+);
+
 /** The fields of one memory a caller gives, on every door. */
 export const rememberFields = {
-  content: text(requestLimits.contentChars, "the limit for one memory"),
+  content: memoryText,
   scope: scope.optional(),
   ref: z
     .string({ error: issueMessage })
