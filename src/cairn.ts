@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { type Collector, createCollector } from "./collection/collector.js";
+import { exclusionCoverage, type PatternCoverage } from "./collection/exclusionCoverage.js";
 import { type ScanReport, scanSources } from "./collection/scanner.js";
 import type { SessionRecord } from "./collection/types.js";
 import { loadConfig } from "./config/load.js";
@@ -171,6 +172,15 @@ export class Cairn {
     );
     const citations = applyCitationUsage(storage, this.clock());
     return { ...report, invalidatedIdle, citedOutputs: citations.outputs };
+  }
+
+  /**
+   * What each `memories.exclude` pattern covers among the sessions the store knows; undefined when
+   * there is no store yet (no session is known).
+   */
+  exclusionCoverage(patterns: readonly string[]): PatternCoverage[] | undefined {
+    if (this.opened === undefined && !existsSync(this.paths.database)) return undefined;
+    return exclusionCoverage(patterns, this.storage.sessions.exclusionStates());
   }
 
   sessions(
@@ -362,6 +372,7 @@ export class Cairn {
     input: (RememberInput & { cwd?: string }) | Array<RememberInput & { cwd?: string }>,
   ): Promise<RememberOutcome[]> {
     const now = this.clock();
+    const excluded = exclusionMatcher(this.config.memories.exclude);
     const list = (Array.isArray(input) ? input : [input]).map(({ cwd, ...entry }) => {
       parseRequest(rememberEntry, entry);
       const future = futureProblem(entry.occurredAt, now);
@@ -374,7 +385,6 @@ export class Cairn {
       return scoped;
     });
     const outcomes = await this.memories.remember(list);
-    const excluded = exclusionMatcher(this.config.memories.exclude);
     // Raw first, then revised before answering: a user who says "we moved to pnpm" sees npm superseded.
     const created = outcomes.flatMap((outcome) => (outcome.status === "created" && outcome.id ? [outcome.id] : []));
     if (created.length === 0) return outcomes;

@@ -102,11 +102,11 @@ export class Collector {
       } else if (!excluded && state.excluded) sweep.restored.push(state.id);
     }
     if (sweep.restored.length > 0) this.sessions.clearExcluded(sweep.restored);
+    this.sessions.dropExcludedTitles();
     return sweep;
   }
 
   /** False when no glob is set and no session is marked excluded: a sweep would change nothing. */
-    this.sessions.dropExcludedTitles();
   needsExclusionSweep(): boolean {
     return this.excluded !== undefined || this.sessions.countExcluded() > 0;
   }

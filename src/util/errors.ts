@@ -42,12 +42,12 @@ export const cairnErrorStatus = {
   // A memory write while the configuration freezes them (pipeline.mutationsFrozen): the request is
   // fine, the store's state refuses it.
   mutations_frozen: 409,
+  // A memory written from a folder (or into a scope) that memories.exclude keeps out of memory.
+  project_excluded: 409,
 } as const satisfies Record<string, 400 | 404 | 409 | 500>;
 
 export type CairnErrorCode = keyof typeof cairnErrorStatus;
 export type CairnErrorStatus = (typeof cairnErrorStatus)[CairnErrorCode];
-  // A memory written from a folder (or into a scope) that memories.exclude keeps out of memory.
-  project_excluded: 409,
 
 const marker = Symbol.for("cairn.error");
 

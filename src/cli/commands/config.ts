@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import type { PatternCoverage } from "../../collection/exclusionCoverage.js";
 import { CairnError } from "../../util/errors.js";
 import { withCairn } from "../context.js";
 import { printJson, printLine } from "../output.js";
@@ -48,8 +49,11 @@ export function registerConfig(program: Command): void {
         const { getPath, setConfigValue } = await import("../../config/load.js");
         const updated = setConfigValue(cairn.paths.config, key, value);
         const stored = getPath(maskSecrets(updated), key);
-        if (global.json) return printJson({ key, value: stored, file: cairn.paths.config });
+        const coverage = key === "memories.exclude" ? cairn.exclusionCoverage(updated.memories.exclude) : undefined;
+        if (global.json)
+          return printJson({ key, value: stored, file: cairn.paths.config, ...(coverage ? { coverage } : {}) });
         printLine(`${key} = ${JSON.stringify(stored)} (written to ${cairn.paths.config})`);
+        if (key === "memories.exclude") for (const line of describeCoverage(coverage)) printLine(line);
       });
     });
 }
@@ -67,4 +71,21 @@ function flatten(value: unknown, prefix = ""): Array<[string, unknown]> {
   const entries = Object.entries(value as Record<string, unknown>);
   if (entries.length === 0) return [[prefix, {}]];
   return entries.flatMap(([key, inner]) => flatten(inner, prefix ? `${prefix}.${key}` : key));
+}
+
+/** What the new `memories.exclude` covers now, one line per pattern, a warning for one that covers nothing. */
+function describeCoverage(coverage: PatternCoverage[] | undefined): string[] {
+  if (coverage === undefined) return ["no sessions known yet: the patterns apply from the first scan"];
+  const lines = coverage.map(({ pattern, sessions, projects }) =>
+    sessions === 0
+      ? `warning: '${pattern}' matches none of the known sessions; check it (a path covers that folder and everything below it, a key such as git:github.com/acme/* the projects it names)`
+      : `'${pattern}' covers ${plural(sessions, "known session")} in ${plural(projects, "project")}`,
+  );
+  if (coverage.some((entry) => entry.sessions > 0))
+    lines.push("the next 'cairn run' drops their transcripts and erases what cairn learned from them");
+  return lines;
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }
