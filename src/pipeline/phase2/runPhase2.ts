@@ -29,6 +29,7 @@ import type { Stage1Output } from "../phase1/types.js";
 import { renderStaleFile } from "./artifacts.js";
 import { globalInputs, guardedInput, guardedText } from "./consolidationInputs.js";
 import { type Consolidator, currentInputs } from "./consolidators/types.js";
+import { dropAgentWording } from "./dropAgentWording.js";
 import { selectionDiff } from "./selectionDiff.js";
 import { staleFreeDiff } from "./staleInputs.js";
 import { doubtedStatements, guardStatements, staleScopes, staleStatements } from "./staleKnowledge.js";
@@ -375,6 +376,7 @@ async function consolidateWorkspace(
     pruneToCurrent(staging, diff);
     report.superseded = [...inputNote(hits), ...verifyCurrent(staging, matcher, live)];
     report.doubted = markDoubts(staging, doubts);
+    const unaddressed = dropAgentWording(staging);
     const scrubbed = scrubSecrets(staging);
     const problems = validateWorkspace(staging);
     if (problems.length > 0) throw new Error(`invalid workspace: ${problems.join("; ")}`);
@@ -395,7 +397,11 @@ async function consolidateWorkspace(
       "rollout_summaries/",
       ...publishedSkills(workspace.dir).map((name) => `skills/${name}/SKILL.md`),
     ];
-    report.warnings = [...result.warnings, ...scrubbed.map((file) => `secret redacted from ${file}`)];
+    report.warnings = [
+      ...result.warnings,
+      ...unaddressed.map(({ file, lines }) => `${lines} line(s) addressed to an AI agent dropped from ${file}`),
+      ...scrubbed.map((file) => `secret redacted from ${file}`),
+    ];
     return { report, loaded: candidates, tokensIn: result.tokensIn ?? 0, tokensOut: result.tokensOut ?? 0 };
   } catch (error) {
     versioned.discard(staging);
