@@ -57,6 +57,7 @@ import { Storage } from "./store/storage.js";
 import { assertStoreUsable } from "./store/storeCheck.js";
 import { withWriteTx } from "./store/tx.js";
 import type { HistoryEvent, MemoryRecord } from "./store/types/memoryRecord.js";
+import { storeStillAtPath } from "./store/storeIdentity.js";
 import type { Stage1Output } from "./store/types/stage1Output.js";
 import { type Clock, HOUR_MS, systemClock } from "./util/clock.js";
 import { CairnError, errorMessage } from "./util/errors.js";
@@ -687,3 +688,6 @@ function pushedTime(ts: number, now: number): void {
   const future = futureProblem(ts, now, "item.ts");
   if (future) throw bad(future);
 }
+    // Both hold the connection just closed: rebuilt on the next use.
+    this.store = undefined;
+    this.tracker = undefined;

@@ -1,6 +1,7 @@
 import { MAINTENANCE_KIND } from "../store/queue/jobKinds.js";
 import type { Lease } from "../store/queue/types.js";
 import type { Storage } from "../store/storage.js";
+import { rethrowStoreFault } from "../store/storeFault.js";
 import { withWriteTx } from "../store/tx.js";
 import { conceptWords, shippedLexicon } from "../text/lexicon/concepts.js";
 import { errorMessage } from "../util/errors.js";
@@ -61,6 +62,7 @@ export async function runMaintenanceJobs(options: {
       storage.jobs.succeed(lease);
       report.done.push(lease.key);
     } catch (error) {
+      rethrowStoreFault(error);
       storage.jobs.fail(lease, errorMessage(error));
       report.warnings.push(`maintenance ${lease.key} failed: ${errorMessage(error)}`);
     }

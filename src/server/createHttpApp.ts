@@ -4,6 +4,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { Cairn } from "../cairn.js";
+import { explainStoreError } from "../store/storeFault.js";
 import { errorMessage } from "../util/errors.js";
 import type { TriggerResult } from "../workers/scheduler.js";
 import { hostNameOf } from "./bindPolicy.js";

@@ -1,4 +1,6 @@
 import type { Cairn } from "../cairn.js";
+import { checkStoreIfDue } from "../store/storeCheck.js";
+import { explainStoreError } from "../store/storeFault.js";
 import { errorMessage } from "../util/errors.js";
 import { type CycleReport, formatCycle, runPipelineCycle } from "../workers/runPipeline.js";
 import { Scheduler, type Timers } from "../workers/scheduler.js";
@@ -56,6 +58,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     log(formatCycle(lastCycle));
   });
   // Between pipeline cycles: memories pushed through the API get their hints (seed 004's polling
+    // The daemon keeps its store open, so the check at open never comes again: a full one now and then.
+    if (checkStoreIfDue(cairn.paths.database)) log("store check: quick_check ok");
   // worker), and vectors the provider could not compute when they were written (it was down).
   const { hints, embeddingTracker } = cairn.config.recall;
   const background = [

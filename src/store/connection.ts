@@ -7,6 +7,7 @@ import { migrate } from "./migrate.js";
 import { migrations } from "./migrations/index.js";
 import { BUSY_RETRY_MS, retryBusy } from "./retryBusy.js";
 import { damagedStoreError, isMarkedDamaged, storeFaultOf } from "./storeFault.js";
+import { rememberOpenedFile } from "./storeIdentity.js";
 
 export interface OpenedDatabase {
   db: Database;
@@ -42,6 +43,7 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
     });
   }
   if (isNew) chmodSync(path, 0o600);
+  if (!inMemory) rememberOpenedFile(db, path);
   const vecError = loadSqliteVec(db);
   try {
     if (!options.readonly) migrate(db, migrations);

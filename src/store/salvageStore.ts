@@ -1,8 +1,9 @@
-import { existsSync, renameSync, rmSync } from "node:fs";
+import { closeSync, copyFileSync, existsSync, fsyncSync, linkSync, openSync, renameSync, rmSync } from "node:fs";
+import { dirname } from "node:path";
 import BetterSqlite3, { type Database } from "better-sqlite3";
-import { errorMessage } from "../util/errors.js";
+import { CairnError, errorMessage } from "../util/errors.js";
 import { openDatabase } from "./connection.js";
-import { damagedMarkerPath } from "./storeFault.js";
+import { damagedMarkerPath, isMarkedDamaged, markDamaged, storeFaultOf } from "./storeFault.js";
 
 export interface TableSalvage {
   table: string;
@@ -14,7 +15,7 @@ export interface TableSalvage {
 }
 
 export interface SalvageReport {
-  /** Where the damaged store now is (its -wal and -shm beside it, renamed the same way). */
+  /** Where the damaged store is kept (with its -wal beside it when it had one). */
   damagedPath: string;
   tables: TableSalvage[];
   saved: number;
@@ -26,55 +27,179 @@ export interface SalvageReport {
   unreadable: string | null;
 }
 
+export interface SalvageOptions {
+  now?: Date;
+  /** Aborting (Ctrl-C) stops the copy: the damaged store stays in place, marked, and the copy is removed. */
+  signal?: AbortSignal;
+  /** Said in the refusal when another process has the store open (what holds it, when known). */
+  holders?: string[];
+}
+
 /** Tables that a rescan of the transcripts fills again. */
 const TRANSCRIPT_TABLES = new Set(["sessions", "items"]);
 /** Rows read per query; a read error loses at most the rows the damaged page hides, not the batch. */
 const BATCH = 500;
 
+/** The store being rebuilt, beside the damaged one (same folder, so the final rename is atomic). */
+export function repairPath(path: string): string {
+  return `${path}.repairing`;
+}
+
 /**
- * Keeps the damaged store aside as `<name>.damaged-<UTC time>` and builds a fresh store at `path`
- * from every row that can still be read, table by table. Nothing is deleted: the damaged file stays
- * for the user (or sqlite3's `.recover`) to try again.
+ * Builds a fresh store from every row of the damaged store at `path` that can still be read, table by
+ * table, in a temporary file beside it, then swaps it in with one rename. Until that rename the damaged
+ * store stays at `path` with its damage marker, so a repair killed or interrupted at any point leaves
+ * either the damaged store, still refused by every command, or the complete new one; never a store
+ * that looks healthy with rows missing. The damaged file is kept as `<name>.damaged-<UTC time>`.
+ * Refused while another process has the store open: it would go on writing into the damaged file.
  */
-export function salvageStore(path: string, now: Date = new Date()): SalvageReport {
+export async function salvageStore(path: string, options: SalvageOptions = {}): Promise<SalvageReport> {
+  const now = options.now ?? new Date();
   const damagedPath = `${path}.damaged-${now.toISOString().replace(/[:.]/g, "-")}`;
-  for (const suffix of ["", "-wal", "-shm"]) {
-    if (existsSync(path + suffix)) renameSync(path + suffix, damagedPath + suffix);
-  }
   const report: SalvageReport = { damagedPath, tables: [], saved: 0, lost: 0, rescan: false, unreadable: null };
-  const fresh = openDatabase(path).db;
-  // The store at `path` is the fresh one from here on: commands may use it again.
-  rmSync(damagedMarkerPath(path), { force: true });
-  let old: Database | undefined;
+  // Every command refuses the store from here until the swap, whatever happens to this process.
+  if (!isMarkedDamaged(path)) markDamaged(path, "found damaged by cairn doctor; repair started");
+  const old = openExclusively(path, report, options.holders ?? []);
+  const temp = repairPath(path);
+  let fresh: Database | undefined;
   try {
-    try {
-      old = new BetterSqlite3(damagedPath, { readonly: true, fileMustExist: true });
-      old.prepare("SELECT count(*) FROM sqlite_schema").get();
-    } catch (error) {
-      report.unreadable = errorMessage(error);
-      report.lost = null;
-      report.rescan = true;
-      return report;
-    }
-    fresh.pragma("foreign_keys = OFF");
-    for (const table of copyableTables(fresh)) {
-      const salvage = copyTable(old, fresh, table);
-      report.tables.push(salvage);
-      report.saved += salvage.saved;
-      const lost = salvage.total === null ? null : Math.max(0, salvage.total - salvage.saved);
-      report.lost = report.lost === null || lost === null ? null : report.lost + lost;
-      if (TRANSCRIPT_TABLES.has(table) && (lost === null || lost > 0 || salvage.errors > 0)) report.rescan = true;
-    }
-    // Vectors live in an index the copy does not carry over; the embedding tracker rebuilds it from the
-    // copied embeddings cache once memories no longer claim to be embedded.
-    fresh.exec("UPDATE memories SET embedding_model = NULL");
-    // Forgetting which transcripts were read makes the next scan import every one again.
-    if (report.rescan) fresh.exec("DELETE FROM source_files");
-    fresh.pragma("foreign_keys = ON");
-    return report;
-  } finally {
-    old?.close();
+    removeStore(temp);
+    fresh = openDatabase(temp).db;
+    const checkAbort = () => {
+      if (options.signal?.aborted) throw interruptedError(path);
+    };
+    if (old) await copyAll(old, fresh, report, checkAbort);
+    checkAbort();
+    // Self-contained before the swap: nothing of it may stay in a WAL the rename leaves behind.
+    fresh.pragma("wal_checkpoint(TRUNCATE)");
     fresh.close();
+    fsyncFile(temp);
+  } catch (error) {
+    fresh?.close();
+    old?.close();
+    removeStore(temp);
+    throw error;
+  }
+  swapIn({ path, temp, damagedPath, old });
+  return report;
+}
+
+/**
+ * Opens the damaged store holding SQLite's exclusive lock until the swap: taking it fails while any
+ * other connection (a daemon, an MCP server, a run) has the store open, and holding it keeps new ones
+ * out. Undefined when the file cannot be read as a database at all (nothing can be saved then).
+ */
+function openExclusively(path: string, report: SalvageReport, holders: string[]): Database | undefined {
+  let db: Database | undefined;
+  try {
+    db = new BetterSqlite3(path, { fileMustExist: true, timeout: 0 });
+    db.pragma("locking_mode = EXCLUSIVE");
+    db.exec("BEGIN IMMEDIATE");
+    db.exec("ROLLBACK");
+    db.prepare("SELECT count(*) FROM sqlite_schema").get();
+    return db;
+  } catch (error) {
+    db?.close();
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === "string" && code.startsWith("SQLITE_BUSY")) throw storeInUseError(path, holders);
+    if (storeFaultOf(error) !== "damaged" && existsSync(path)) throw error;
+    report.unreadable = errorMessage(error);
+    report.lost = null;
+    report.rescan = true;
+    return undefined;
+  }
+}
+
+export function storeInUseError(path: string, holders: string[]): CairnError {
+  const what =
+    holders.length > 0
+      ? holders.join(" and ")
+      : "another process (a 'cairn serve' daemon, a 'cairn mcp' server or a 'cairn run')";
+  return new CairnError(
+    "store_in_use",
+    `${what} has the store at ${path} open; stop it, then run 'cairn doctor --repair' again (repairing now would leave it writing into the damaged file)`,
+  );
+}
+
+async function copyAll(old: Database, fresh: Database, report: SalvageReport, checkAbort: () => void): Promise<void> {
+  fresh.pragma("foreign_keys = OFF");
+  for (const table of copyableTables(fresh)) {
+    const salvage = await copyTable(old, fresh, table, checkAbort);
+    report.tables.push(salvage);
+    report.saved += salvage.saved;
+    const lost = salvage.total === null ? null : Math.max(0, salvage.total - salvage.saved);
+    report.lost = report.lost === null || lost === null ? null : report.lost + lost;
+    if (TRANSCRIPT_TABLES.has(table) && (lost === null || lost > 0 || salvage.errors > 0)) report.rescan = true;
+  }
+  // Vectors live in an index the copy does not carry over; the embedding tracker rebuilds it from the
+  // copied embeddings cache once memories no longer claim to be embedded.
+  fresh.exec("UPDATE memories SET embedding_model = NULL");
+  // Forgetting which transcripts were read makes the next scan import every one again.
+  if (report.rescan) fresh.exec("DELETE FROM source_files");
+  fresh.pragma("foreign_keys = ON");
+}
+
+function interruptedError(path: string): CairnError {
+  return new CairnError(
+    "cancelled",
+    `repair interrupted; nothing changed: the damaged store is still at ${path}, marked damaged, and the partial copy was removed. Run 'cairn doctor --repair' again`,
+    { exitCode: 130 },
+  );
+}
+
+/**
+ * The swap, in an order that a kill at any step leaves safe: the damaged files get their kept name
+ * (hard links, so `path` still holds the damaged store), the exclusive connection closes, the damaged
+ * store's WAL and shared memory go (a WAL left beside the new file would be replayed into it), the new
+ * store is renamed over `path`, and only then is the damage marker removed.
+ */
+function swapIn(files: { path: string; temp: string; damagedPath: string; old: Database | undefined }): void {
+  const { path, temp, damagedPath, old } = files;
+  keepAside(path, damagedPath);
+  keepAside(`${path}-wal`, `${damagedPath}-wal`);
+  old?.close();
+  rmSync(`${path}-wal`, { force: true });
+  rmSync(`${path}-shm`, { force: true });
+  renameSync(temp, path);
+  fsyncDir(dirname(path));
+  rmSync(damagedMarkerPath(path), { force: true });
+  fsyncDir(dirname(path));
+}
+
+function keepAside(from: string, to: string): void {
+  if (!existsSync(from)) return;
+  try {
+    linkSync(from, to);
+  } catch {
+    // A file system without hard links: a copy keeps the same bytes.
+    copyFileSync(from, to);
+  }
+}
+
+function removeStore(path: string): void {
+  for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(path + suffix, { force: true });
+}
+
+function fsyncFile(path: string): void {
+  const fd = openSync(path, "r+");
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Makes a rename in `dir` durable; best-effort where directories cannot be opened (Windows). */
+function fsyncDir(dir: string): void {
+  try {
+    const fd = openSync(dir, "r");
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // Not supported here: the rename is still atomic, only its durability after power loss is not forced.
   }
 }
 
@@ -90,7 +215,7 @@ function columnsOf(db: Database, table: string): string[] {
   return (db.pragma(`table_info(${quote(table)})`) as Array<{ name: string }>).map((row) => row.name);
 }
 
-function copyTable(old: Database, fresh: Database, table: string): TableSalvage {
+async function copyTable(old: Database, fresh: Database, table: string, checkAbort: () => void): Promise<TableSalvage> {
   const salvage: TableSalvage = { table, saved: 0, total: null, errors: 0 };
   let columns: string[];
   try {
@@ -127,6 +252,9 @@ function copyTable(old: Database, fresh: Database, table: string): TableSalvage 
   let last = 0;
   const end = lastRowid(old, table);
   for (;;) {
+    // Between batches the event loop runs, so a Ctrl-C is heard while a large store is copied.
+    await new Promise((resolve) => setImmediate(resolve));
+    checkAbort();
     let rows: Array<Record<string, unknown>>;
     try {
       rows = page.all(last, BATCH) as Array<Record<string, unknown>>;

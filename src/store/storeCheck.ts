@@ -4,12 +4,17 @@ import { errorMessage } from "../util/errors.js";
 import { damagedStoreError, isMarkedDamaged, markDamaged, storeFaultOf } from "./storeFault.js";
 
 /**
- * Stores up to this size get a full `PRAGMA quick_check` when cairn opens them changed since they were
- * last known clean: it reads every page, about 2 ms per MB, so this bounds the cost near 60 ms. Larger
- * stores are checked by `cairn doctor`, and any damaged page an operation meets marks the store damaged
- * from then on.
+ * Stores up to this size get a full `PRAGMA quick_check` whenever cairn opens them changed since they
+ * were last known clean: it reads every page, about 2 ms per MB, so this bounds the cost near 60 ms.
  */
 export const CHECK_AT_OPEN_MAX_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Larger stores are read whole at most this often: by the first command that opens one changed once
+ * this long has passed since its last full check, and by a long-lived process (the daemon) on its
+ * schedule. Between full checks, any damaged page an operation meets marks the store damaged.
+ */
+export const FULL_CHECK_INTERVAL_MS = 3_600_000;
 
 export interface StoreHealth {
   path: string;
@@ -57,21 +62,44 @@ function quickCheck(path: string, maxProblems: number): string[] {
  * check is skipped when the file and its WAL are exactly as they were when last known clean (see
  * `recordKnownClean`).
  */
-export function assertStoreUsable(path: string): void {
+export function assertStoreUsable(path: string, now = Date.now()): void {
   if (path === ":memory:" || !existsSync(path)) return;
   if (isMarkedDamaged(path)) throw damagedStoreError(path);
   const fingerprint = fileFingerprint(path);
-  if (fingerprint === recordedFingerprint(path)) {
+  const recorded = readRecord(path);
+  if (fingerprint === recorded.fingerprint) {
     openedClean.add(path);
     return;
   }
-  if (statSync(path).size > CHECK_AT_OPEN_MAX_BYTES) return;
+  if (statSync(path).size > CHECK_AT_OPEN_MAX_BYTES && !fullCheckDue(recorded, now)) return;
+  checkWhole(path);
+  writeRecord(path, { fingerprint, fullCheckAt: now });
+  openedClean.add(path);
+}
+
+/**
+ * For a process that keeps the store open (the daemon): reads the whole store when its last full check
+ * is older than FULL_CHECK_INTERVAL_MS, and marks it damaged when quick_check finds a problem, so that
+ * this process's write guard and every other command refuse it from then on. True when it checked.
+ */
+export function checkStoreIfDue(path: string, now = Date.now()): boolean {
+  if (path === ":memory:" || !existsSync(path) || isMarkedDamaged(path)) return false;
+  const recorded = readRecord(path);
+  if (!fullCheckDue(recorded, now)) return false;
+  checkWhole(path);
+  // The fingerprint stays the one last known clean: this process's writes since are not vouched for.
+  writeRecord(path, { fingerprint: recorded.fingerprint ?? "", fullCheckAt: now });
+  return true;
+}
+
+function fullCheckDue(recorded: CheckRecord, now: number): boolean {
+  return recorded.fullCheckAt === undefined || now - recorded.fullCheckAt >= FULL_CHECK_INTERVAL_MS;
+}
+
+/** quick_check over every page; a problem marks the store damaged and throws. */
+function checkWhole(path: string): void {
   const problems = quickCheck(path, 1);
-  if (problems.length === 0) {
-    writeFingerprint(path, fingerprint);
-    openedClean.add(path);
-    return;
-  }
+  if (problems.length === 0) return;
   markDamaged(path, problems[0]!);
   throw damagedStoreError(path, new Error(problems[0]!));
 }
@@ -89,11 +117,15 @@ const openedClean = new Set<string>();
 export function recordKnownClean(path: string): void {
   if (!openedClean.has(path) || !existsSync(path) || isMarkedDamaged(path)) return;
   const fingerprint = fileFingerprint(path);
+  const recorded = readRecord(path);
   // A command that wrote nothing leaves the fingerprint as recorded: no write needed.
-  if (fingerprint !== recordedFingerprint(path)) writeFingerprint(path, fingerprint);
+  if (fingerprint !== recorded.fingerprint) writeRecord(path, { ...recorded, fingerprint });
 }
 
-/** The sidecar holding the fingerprint of the store when last known clean. */
+/**
+ * The sidecar holding the fingerprint of the store when last known clean (first line) and the time of
+ * its last full check (second line, epoch milliseconds; absent in files older cairns wrote).
+ */
 export function checkedMarkerPath(path: string): string {
   return `${path}.checked`;
 }
@@ -114,17 +146,31 @@ function fileFingerprint(path: string): string {
   return `${part(path)} ${part(`${path}-wal`)}`;
 }
 
-function recordedFingerprint(path: string): string | undefined {
-  try {
-    return readFileSync(checkedMarkerPath(path), "utf8").trim();
-  } catch {
-    return undefined;
-  }
+interface CheckRecord {
+  fingerprint?: string;
+  fullCheckAt?: number;
 }
 
-function writeFingerprint(path: string, fingerprint: string): void {
+function readRecord(path: string): CheckRecord {
+  let text: string;
   try {
-    writeFileSync(checkedMarkerPath(path), `${fingerprint}\n`, { mode: 0o600 });
+    text = readFileSync(checkedMarkerPath(path), "utf8");
+  } catch {
+    return {};
+  }
+  const [fingerprint, checkedAt] = text.split("\n");
+  const at = Number(checkedAt);
+  return {
+    ...(fingerprint ? { fingerprint } : {}),
+    ...(checkedAt && Number.isFinite(at) ? { fullCheckAt: at } : {}),
+  };
+}
+
+function writeRecord(path: string, record: CheckRecord): void {
+  try {
+    writeFileSync(checkedMarkerPath(path), `${record.fingerprint ?? ""}\n${record.fullCheckAt ?? ""}\n`, {
+      mode: 0o600,
+    });
   } catch {
     // Best-effort: without it the next open checks again.
   }

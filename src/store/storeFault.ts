@@ -25,6 +25,24 @@ export function storeFaultOf(error: unknown): StoreFault | undefined {
   return undefined;
 }
 
+/** CairnError codes of store failures already explained in one line (see explainStoreError). */
+const EXPLAINED = ["store_damaged", "disk_full", "store_readonly", "store_io", "store_replaced"];
+
+/**
+ * Rethrows a failure of the store itself met inside a job (phase 1, phase 2, hints, upkeep): it must
+ * reach the command, which marks a damaged store and fails, instead of being kept as the job's own
+ * failure while later commands go on writing. A file error without a SQLite code (a workspace file on
+ * a full disk) stays the job's.
+ */
+export function rethrowStoreFault(error: unknown): void {
+  for (let current: unknown = error, depth = 0; current && depth < 5; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string" && (EXPLAINED.includes(code) || (code.startsWith("SQLITE_") && storeFaultOf(current))))
+      throw error;
+    current = (current as { cause?: unknown }).cause;
+  }
+}
+
 /** The marker left beside a store found damaged: later opens refuse it until `cairn doctor --repair`. */
 export function damagedMarkerPath(databasePath: string): string {
   return `${databasePath}.damaged`;
@@ -83,8 +101,7 @@ export function readonlyStoreError(databasePath: string, cause: unknown): CairnE
  * later commands refuse to write into it. Other errors come back unchanged.
  */
 export function explainStoreError(error: unknown, databasePath: string): unknown {
-  if (error instanceof CairnError && ["store_damaged", "disk_full", "store_readonly", "store_io"].includes(error.code))
-    return error;
+  if (error instanceof CairnError && EXPLAINED.includes(error.code)) return error;
   switch (storeFaultOf(error)) {
     case "damaged":
       markDamaged(databasePath, errorMessage(error));

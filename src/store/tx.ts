@@ -1,5 +1,6 @@
 import type { Database } from "better-sqlite3";
 import { storeFaultOf } from "./storeFault.js";
+import { assertStoreStillOpen } from "./storeIdentity.js";
 
 /** The store-level error (full disk, damaged or read-only store) the last write transaction of a connection met. */
 const lastStoreFault = new WeakMap<Database, unknown>();
@@ -13,6 +14,7 @@ const lastStoreFault = new WeakMap<Database, unknown>();
 export function withWriteTx<T>(db: Database, fn: () => T): T {
   try {
     const result = db.transaction(fn).immediate();
+    assertStoreStillOpen(db);
     lastStoreFault.delete(db);
     return result;
   } catch (error) {

@@ -38,6 +38,10 @@ export const cairnErrorStatus = {
   disk_full: 500,
   store_readonly: 500,
   store_io: 500,
+  // The store's path names another file than the one this process opened (a repair swapped it).
+  store_replaced: 500,
+  // `cairn doctor --repair` while another process has the store open.
+  store_in_use: 500,
   not_stored: 500,
   // A memory write while the configuration freezes them (pipeline.mutationsFrozen): the request is
   // fine, the store's state refuses it.

@@ -4,6 +4,7 @@ import type { HintsReport } from "../pipeline/hints/generateHints.js";
 import { STRUCTURAL_OFF } from "../pipeline/structural/classifyStructure.js";
 import { PHASE1_KIND, PHASE2_KIND } from "../store/queue/jobKinds.js";
 import type { JobQueue } from "../store/queue/jobQueue.js";
+import { explainStoreError } from "../store/storeFault.js";
 import { errorMessage } from "../util/errors.js";
 import { acquireRunLock } from "./runLock.js";
 
@@ -23,7 +24,10 @@ export interface CycleReport {
   error?: string;
 }
 
-/** What a background cycle needs besides the steps: the memory root (for the run lock), the queue, the config. */
+/**
+ * What a background cycle needs besides the steps: the memory root (for the run lock), the store's path
+ * (to mark it damaged), the queue, the config.
+ */
 export interface PipelineHost extends CycleHost {
   paths: Pick<CairnPaths, "home">;
   storage: { jobs: Pick<JobQueue, "stats"> };

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Cairn } from "../../src/cairn.js";
+import { oneErrorLine } from "../helpers/errorLine.js";
 import { runCli } from "../helpers/runCli.js";
 
 /** A real store on disk: 40 sessions of long items (most of the file), then a few memories. */
@@ -48,12 +49,6 @@ function garbleMiddle(path: string): void {
   writeFileSync(path, bytes);
 }
 
-function oneLine(stderr: string): string {
-  const lines = stderr.trim().split("\n");
-  expect(lines, stderr).toHaveLength(1);
-  return lines[0]!;
-}
-
 describe("a store with garbage pages in the middle", () => {
   let root: string;
   let home: string;
@@ -76,7 +71,7 @@ describe("a store with garbage pages in the middle", () => {
     for (const args of [["remember", "a new fact that must not go into a damaged store"], ["status"], ["sessions"]]) {
       const result = runCli(args, { env });
       expect(result.status, `${args[0]}: ${result.stdout}`).toBe(1);
-      const line = oneLine(result.stderr);
+      const line = oneErrorLine(result.stderr);
       expect(line).toContain(`the store at ${store} is damaged`);
       expect(line).toContain("cairn doctor --repair");
     }
@@ -87,7 +82,7 @@ describe("a store with garbage pages in the middle", () => {
     const before = readFileSync(store);
     const result = runCli(["doctor"], { env });
     expect(result.status).toBe(1);
-    expect(oneLine(result.stderr)).toContain("is damaged");
+    expect(oneErrorLine(result.stderr)).toContain("is damaged");
     expect(result.stdout).toContain(`${store} is DAMAGED`);
     expect(result.stdout).toContain("cairn doctor --repair");
     expect(readFileSync(store).equals(before)).toBe(true);
@@ -108,15 +103,11 @@ describe("a store with garbage pages in the middle", () => {
     };
     expect(report.damagedPath).toMatch(/cairn\.db\.damaged-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$/);
     expect(readFileSync(report.damagedPath).equals(before)).toBe(true);
-    // The damaged file travels with its WAL and shared-memory files, renamed alike.
-    const aside = readdirSync(home).filter((name) => name.includes(".damaged"));
+    // The damaged file is kept with its WAL (its shared memory is rebuilt from them); no partial copy is left.
+    const aside = readdirSync(home).filter((name) => name.includes(".damaged") || name.includes(".repairing"));
     expect(
       aside.map((name) => name.replace(/damaged-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z/, "damaged-T")).sort(),
-    ).toEqual(
-      aside.length === 1
-        ? ["cairn.db.damaged-T"]
-        : ["cairn.db.damaged-T", "cairn.db.damaged-T-shm", "cairn.db.damaged-T-wal"],
-    );
+    ).toEqual(aside.length === 1 ? ["cairn.db.damaged-T"] : ["cairn.db.damaged-T", "cairn.db.damaged-T-wal"]);
     const saved = (table: string) => report.tables.find((entry) => entry.table === table)?.saved ?? 0;
     expect(saved("sessions")).toBeGreaterThan(0);
     expect(saved("items")).toBeGreaterThan(100);

@@ -30,7 +30,7 @@ export function registerDoctor(program: Command): void {
     .option("--repair", "rebuild a damaged store from what can still be read (the damaged file is kept aside)")
     .action(async (options: { repair?: boolean }, command: Command) => {
       await withCairn(command, async (cairn, global) => {
-        const store = doctorStore(cairn, { repair: options.repair ?? false, json: global.json ?? false });
+        const store = await doctorStore(cairn, { repair: options.repair ?? false, json: global.json ?? false });
         if (store.done) return;
         const report = await doctor(cairn);
         if (global.json) return printJson({ ...report, storeHealth: store.health });

@@ -1,9 +1,12 @@
-import { basename } from "node:path";
+import { existsSync } from "node:fs";
+import { basename, join } from "node:path";
 import type { Cairn } from "../../cairn.js";
-import { type SalvageReport, salvageStore } from "../../store/salvageStore.js";
+import { type SalvageReport, salvageStore, storeInUseError } from "../../store/salvageStore.js";
 import { checkStoreHealth, type StoreHealth } from "../../store/storeCheck.js";
 import { damagedStoreError } from "../../store/storeFault.js";
+import { heldBy } from "../../workers/runLock.js";
 import { printJson, printLine } from "../output.js";
+import { SOCKET_NAME } from "../resident/residentSocket.js";
 
 export function isDamaged(health: StoreHealth): boolean {
   return health.markedDamaged || health.problems.length > 0;
@@ -14,10 +17,10 @@ export function isDamaged(health: StoreHealth): boolean {
  * quick_check. A damaged store is explained (and, with `repair`, rebuilt) here and the rest of the
  * doctor is skipped, since it needs a working store. Returns the health when the doctor may go on.
  */
-export function doctorStore(
+export async function doctorStore(
   cairn: Cairn,
   options: { repair: boolean; json: boolean },
-): { done: true } | { done: false; health: StoreHealth } {
+): Promise<{ done: true } | { done: false; health: StoreHealth }> {
   const health = checkStoreHealth(cairn.paths.database);
   if (options.repair) {
     if (!isDamaged(health)) {
@@ -25,7 +28,7 @@ export function doctorStore(
       else printLine(`store         ${health.path}: no damage found (quick_check ok); nothing to repair`);
       return { done: true };
     }
-    const report = salvageStore(cairn.paths.database);
+    const report = await repairStore(cairn);
     if (options.json) printJson({ store: health, repair: report });
     else printSalvage(report, cairn.paths.database);
     return { done: true };
@@ -37,6 +40,36 @@ export function doctorStore(
   throw damagedStoreError(health.path);
 }
 
+/**
+ * The repair, refused while a process holds the store (it would write on into the damaged file), and
+ * interruptible: Ctrl-C or SIGTERM stops the copy and leaves the damaged store in place, still marked.
+ */
+async function repairStore(cairn: Cairn): Promise<SalvageReport> {
+  const holders = storeHolders(cairn.paths.home);
+  const run = heldBy(cairn.paths.home);
+  if (run) throw storeInUseError(cairn.paths.database, holders);
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+  try {
+    return await salvageStore(cairn.paths.database, { signal: controller.signal, holders });
+  } finally {
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
+  }
+}
+
+/** What is known to use the store: a background run by its lock, a daemon by its socket. */
+function storeHolders(home: string): string[] {
+  const holders: string[] = [];
+  const run = heldBy(home);
+  if (run) holders.push(`a background 'cairn run' (pid ${run.pid})`);
+  if (existsSync(join(home, SOCKET_NAME)))
+    holders.push(`a 'cairn serve' daemon (its socket ${join(home, SOCKET_NAME)})`);
+  return holders;
+}
+
 function printDamage(health: StoreHealth): void {
   printLine(`store         ${health.path} is DAMAGED`);
   if (health.markedDamaged && health.problems.length === 0)
@@ -46,7 +79,7 @@ function printDamage(health: StoreHealth): void {
   for (const problem of health.problems.slice(0, 5)) printLine(`              ${problem}`);
   printLine("              cairn refuses to write into it, so nothing more is lost.");
   printLine(
-    `              'cairn doctor --repair' keeps it as ${basename(health.path)}.damaged-<time> and builds a fresh store from every row that can still be read;`,
+    `              'cairn doctor --repair' builds a fresh store beside it from every row that can still be read, swaps it in and keeps this one as ${basename(health.path)}.damaged-<time>;`,
   );
   printLine(
     "              sessions that cannot be saved come back from the agents' transcripts on the next 'cairn scan'.",

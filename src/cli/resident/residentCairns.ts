@@ -43,6 +43,8 @@ export class ResidentCairns {
       for (const old of this.entries.splice(KEPT)) this.retire(old);
     }
     if (!entry.cairn) return { declined: entry.declined ?? "the configuration does not load" };
+    // Reopened only between commands: a store swapped by `cairn doctor --repair` is not closed under one.
+    if (entry.inUse === 0) entry.cairn.reopenIfReplaced();
     entry.inUse += 1;
     return { cairn: entry.cairn };
   }

@@ -1,5 +1,6 @@
 import { REVISE_KIND } from "../../store/queue/jobKinds.js";
 import type { Lease } from "../../store/queue/types.js";
+import { rethrowStoreFault } from "../../store/storeFault.js";
 import { errorMessage } from "../../util/errors.js";
 import type { MemoryStore } from "../memoryStore.js";
 import type { MemoryRecord } from "../types.js";
@@ -60,6 +61,7 @@ export async function runReviseJobs(options: ReviseJobsOptions): Promise<ReviseJ
       report.flagged.push(...revised.flagged);
       report.done += leases.length;
     } catch (error) {
+      rethrowStoreFault(error);
       for (const lease of leases) jobs.fail(lease, errorMessage(error));
       report.warnings.push(`revise failed for ${leases.length} memories: ${errorMessage(error)}`);
       break;

@@ -1,4 +1,5 @@
 import type { Stage1Repository } from "../../store/repositories/stage1Repository.js";
+import { rethrowStoreFault } from "../../store/storeFault.js";
 import type { Clock } from "../../util/clock.js";
 import { errorMessage } from "../../util/errors.js";
 import type { Phase1Report } from "../phase1/runPhase1.js";
@@ -32,6 +33,7 @@ export async function ingestOutput(
     totals.written += written;
     return true;
   } catch (error) {
+    rethrowStoreFault(error);
     totals.failed += 1;
     totals.errors.push({ sessionId: output.sessionId, error: errorMessage(error) });
     return false;

@@ -1,5 +1,6 @@
 import type { Database } from "better-sqlite3";
 import type { GraphRepo } from "../../store/contracts/graph.js";
+import { rethrowStoreFault } from "../../store/storeFault.js";
 import { withWriteTx } from "../../store/tx.js";
 import { errorMessage } from "../../util/errors.js";
 import type { EntityTriple } from "./types.js";
@@ -36,6 +37,7 @@ export function persistGraph(input: {
       return { entities: entities.size, relations: valid.length };
     });
   } catch (error) {
+    rethrowStoreFault(error);
     return { entities: 0, relations: 0, error: errorMessage(error) };
   }
 }

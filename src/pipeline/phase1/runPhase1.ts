@@ -9,6 +9,7 @@ import { startLeaseHeartbeat } from "../../store/queue/leaseHeartbeat.js";
 import type { Lease } from "../../store/queue/types.js";
 import type { EligibilityWindow, PendingBreakdown } from "../../store/repositories/eligibilityRepository.js";
 import type { Storage } from "../../store/storage.js";
+import { rethrowStoreFault } from "../../store/storeFault.js";
 import { withWriteTx } from "../../store/tx.js";
 import type { Clock } from "../../util/clock.js";
 import { errorMessage } from "../../util/errors.js";
@@ -284,6 +285,7 @@ async function processLease(options: {
       tokensOut: result.tokensOut ?? null,
       warnings: result.warnings,
     });
+    rethrowStoreFault(error);
   } catch (error) {
     if (error instanceof LeaseLost) return finish("lost", { error: "lease lost to another worker; result discarded" });
     const message = errorMessage(error);

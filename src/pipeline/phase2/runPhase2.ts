@@ -5,6 +5,7 @@ import { PHASE2_KEY, PHASE2_KIND } from "../../store/queue/jobKinds.js";
 import { startLeaseHeartbeat } from "../../store/queue/leaseHeartbeat.js";
 import type { Lease } from "../../store/queue/types.js";
 import type { Storage } from "../../store/storage.js";
+import { rethrowStoreFault } from "../../store/storeFault.js";
 import { withWriteTx } from "../../store/tx.js";
 import { writeFileAtomic } from "../../util/atomicWrite.js";
 import { type Clock, DAY_MS } from "../../util/clock.js";
@@ -153,6 +154,7 @@ export async function runPhase2(deps: Phase2Deps, options: { force?: boolean } =
       { force, lifecycle, inputsAt, rebuild },
     );
   } catch (error) {
+    rethrowStoreFault(error);
     report.outcome = "failed";
     report.error = errorMessage(error);
     storage.jobs.fail(lease, report.error);
@@ -405,6 +407,7 @@ async function consolidateWorkspace(
     return { report, loaded: candidates, tokensIn: result.tokensIn ?? 0, tokensOut: result.tokensOut ?? 0 };
   } catch (error) {
     versioned.discard(staging);
+    rethrowStoreFault(error);
     return { ...empty, loaded: [], report: { ...report, outcome: "failed", error: errorMessage(error) } };
   }
 }

@@ -4,6 +4,7 @@ import { ProviderError } from "../../providers/llm/types.js";
 import { guardText } from "../../redact/index.js";
 import type { EntityRow } from "../../store/contracts/aspects.js";
 import type { Lease } from "../../store/queue/types.js";
+import { rethrowStoreFault } from "../../store/storeFault.js";
 import { withWriteTx } from "../../store/tx.js";
 import { errorMessage } from "../../util/errors.js";
 import { aspectSuggestions, ENTITY_TYPES, needsEntityType } from "./aspectSuggestions.js";
@@ -79,6 +80,7 @@ export async function classifyEntity(deps: StructuralDeps, lease: Lease): Promis
     });
     return outcome;
   } catch (error) {
+    rethrowStoreFault(error);
     if (error instanceof ProviderError) {
       return fail(error.message, {
         retryable: error.isRetryable,
