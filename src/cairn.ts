@@ -37,6 +37,7 @@ import { type ResolvedLlm, resolveLlm } from "./providers/llm/roles.js";
 import { type ClearReport, clearMemory } from "./read/clearMemory.js";
 import { buildInjection, type Injection } from "./read/inject.js";
 import { readMemoryUrl } from "./read/memoryUrl.js";
+import { type PurgeReport, type PurgeTarget, purgeMemory } from "./read/purgeMemory.js";
 import { rememberedFrom } from "./read/rememberedMemories.js";
 import { applyCitationUsage, confirmRecalledAspects, recordRecallUsage } from "./read/usageFeedback.js";
 import { createRecall } from "./recall/createRecall.js";
@@ -56,8 +57,8 @@ import { PHASE1_KIND } from "./store/queue/jobKinds.js";
 import { Storage } from "./store/storage.js";
 import { assertStoreUsable } from "./store/storeCheck.js";
 import { withWriteTx } from "./store/tx.js";
-import type { HistoryEvent, MemoryRecord } from "./store/types/memoryRecord.js";
 import { storeStillAtPath } from "./store/storeIdentity.js";
+import type { HistoryEvent, MemoryRecord } from "./store/types/memoryRecord.js";
 import type { Stage1Output } from "./store/types/stage1Output.js";
 import { type Clock, HOUR_MS, systemClock } from "./util/clock.js";
 import { CairnError, errorMessage } from "./util/errors.js";
@@ -449,6 +450,15 @@ export class Cairn {
       cwd: options.cwd ?? process.cwd(),
       all: options.all ?? false,
     });
+  }
+
+  /**
+   * Removes a memory (any state, with its history) or a text, and every trace of that text in the store
+   * and the memory files (`memory purge`); unlike forget and edit, nothing of it is kept.
+   */
+  purgeMemory(target: PurgeTarget): PurgeReport {
+    assertWritable(this.config.pipeline.mutationsFrozen);
+    return purgeMemory({ storage: this.storage, memoriesRoot: this.paths.memories, target, now: this.clock() });
   }
 
   /** Forces the next phase 2 to consolidate every workspace (`memory enqueue`). */

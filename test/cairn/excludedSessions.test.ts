@@ -2,7 +2,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type Cairn, openCairn } from "../../src/index.js";
+import type { Cairn } from "../../src/index.js";
+import { excludingCairn } from "../helpers/excludingCairn.js";
 import { saidSession } from "../helpers/saidSession.js";
 
 // Two repositories; the user later decides that what cairn learned in the client's one must go.
@@ -14,17 +15,7 @@ describe("memories.exclude set after cairn learned from a session", () => {
   let now: number;
   let cairn: Cairn;
 
-  const open = (exclude: string[] = []) =>
-    openCairn({
-      home,
-      env: {},
-      clock: () => now,
-      config: {
-        "llm.provider": "offline",
-        "memories.minRolloutIdleHours": 0,
-        ...(exclude.length > 0 ? { "memories.exclude": exclude } : {}),
-      },
-    });
+  const open = (exclude: string[] = []) => excludingCairn(home, () => now, { exclude });
   const session = (id: string, cwd: string, said: string) => saidSession(cairn, { id, cwd, said }, (ms) => (now += ms));
   const contents = async (query: string) =>
     (await cairn.recall({ query, scope: "all" })).results.map((result) => result.content);

@@ -1,8 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type Cairn, openCairn } from "../../src/index.js";
+import type { Cairn } from "../../src/index.js";
 import { schemaName, userPrompt } from "../chaos/support/fakeProvider.js";
+import { excludingCairn } from "../helpers/excludingCairn.js";
 import { type LoopbackServer, type RecordedRequest, startLoopbackServer } from "../helpers/loopbackServer.js";
 import { saidSession } from "../helpers/saidSession.js";
 import { tempDir } from "../helpers/tempDir.js";
@@ -61,18 +62,14 @@ describe("memories.exclude set after a model consolidated the sessions", () => {
   let cairn: Cairn;
 
   const open = (exclude: string[] = []) =>
-    openCairn({
-      home,
-      env: {},
-      clock: () => now,
+    excludingCairn(home, () => now, {
+      exclude,
       config: {
         "llm.provider": "openai",
         "llm.baseUrl": `${model.url}/v1`,
         "llm.model": "fake-model",
         "llm.apiKey": "k",
         "consolidation.mode": "llm",
-        "memories.minRolloutIdleHours": 0,
-        ...(exclude.length > 0 ? { "memories.exclude": exclude } : {}),
       },
     });
   const session = (id: string, cwd: string, said: string) => saidSession(cairn, { id, cwd, said }, (ms) => (now += ms));

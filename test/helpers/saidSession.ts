@@ -9,7 +9,7 @@ export function saidSession(
   session: { id: string; cwd: string; said: string },
   advance: (ms: number) => number,
 ): void {
-  const at = { agent: "push", cwd: session.cwd };
+  const at = { agent: "push" as const, cwd: session.cwd };
   cairn.appendHistory(session.id, { role: "user", text: session.said, ts: advance(60_000) }, at);
   cairn.appendHistory(session.id, { role: "assistant", text: "Noted.", ts: advance(1000) }, at);
   cairn.endSession(session.id);

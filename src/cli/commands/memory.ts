@@ -1,12 +1,12 @@
-import { createInterface } from "node:readline/promises";
 import type { Command } from "commander";
 import type { HintsReport } from "../../pipeline/hints/generateHints.js";
-import { CairnError } from "../../util/errors.js";
+import { confirm } from "../confirm.js";
 import { withCairn } from "../context.js";
 import { nonEmpty, wholeNumber } from "../flags.js";
 import { printJson, printLine } from "../output.js";
 import { printPhase2 } from "./consolidate.js";
 import { registerMemoryCuration } from "./memoryCuration.js";
+import { erasedBytesNote, registerMemoryPurge } from "./memoryPurge.js";
 
 export function registerMemory(program: Command): void {
   const memory = program
@@ -39,12 +39,13 @@ export function registerMemory(program: Command): void {
         const target = options.all
           ? "ALL memory (every project and the global memory)"
           : `the memory of the project of ${options.cwd}`;
-        if (!options.yes) await confirm(`Delete ${target}? Collected sessions stay. [y/N] `);
+        if (!options.yes) await confirm("memory clear", `Delete ${target}? Collected sessions stay. [y/N] `);
         const report = cairn.clearMemory({ cwd: options.cwd, all: options.all ?? false });
         if (global.json) return printJson(report);
         printLine(
           `cleared ${report.scope === "all" ? "all memory" : report.project}: ${report.stage1Outputs} session memories, ${report.memories} stored memories; ${report.sessions} sessions marked processed`,
         );
+        for (const line of erasedBytesNote(report.bytes)) printLine(line);
       });
     });
 
@@ -84,6 +85,7 @@ export function registerMemory(program: Command): void {
     });
 
   registerMemoryCuration(memory);
+  registerMemoryPurge(memory);
 }
 
 export function printHints(report: HintsReport): void {
@@ -99,17 +101,4 @@ export function printHints(report: HintsReport): void {
     `hints: ${report.indexed} memories indexed with ${report.hints} questions, ${report.failed} failed, ${report.pending} waiting`,
   );
   for (const e of report.errors.slice(0, 5)) printLine(`  memory ${e.memoryId}: ${e.error.split("\n")[0]}`);
-}
-
-async function confirm(question: string): Promise<void> {
-  if (!process.stdin.isTTY) {
-    throw new CairnError(
-      "needs_confirmation",
-      "memory clear needs --yes when not run from a terminal; nothing was deleted",
-    );
-  }
-  const prompt = createInterface({ input: process.stdin, output: process.stderr });
-  const answer = await prompt.question(question);
-  prompt.close();
-  if (!/^y(es)?$/i.test(answer.trim())) throw new CairnError("cancelled", "cancelled; nothing was deleted");
 }

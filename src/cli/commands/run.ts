@@ -15,6 +15,7 @@ import { createProgress } from "../progress.js";
 import { printPhase2 } from "./consolidate.js";
 import { printPhase1 } from "./extract.js";
 import { printHints } from "./memory.js";
+import { erasedBytesNote } from "./memoryPurge.js";
 import { notStoredError } from "./scan.js";
 
 export function registerRun(program: Command): void {
@@ -127,7 +128,7 @@ function describeMaintenance(report: MaintenanceReport): string[] {
       ? [`store upkeep: ${report.done.join(", ")} done (cairn memory history <id> says what changed)`]
       : []),
     ...report.warnings.map((warning) => `store upkeep: ${warning}`),
-    ...(report.excluded ? [describeExclusion(report.excluded)] : []),
+    ...(report.excluded ? [describeExclusion(report.excluded), ...erasedBytesNote(report.excluded.bytes)] : []),
   ];
 }
 

@@ -8,4 +8,13 @@ export interface EraseRepo {
    * tombstoned: the caller decides whether they come back). Call inside a write transaction.
    */
   sessions(sessionIds: readonly string[]): { erased: number; replaced: number[] };
+  /**
+   * `cairn memory purge --text`: erases every memory holding the text in any state, hints and entities
+   * naming it, and replaces it wherever else it stands in the store. Returns how many memories, the
+   * memories they had replaced, their scopes, and how many other rows were rewritten. Call inside a
+   * write transaction.
+   */
+  text(text: string): { erased: number; replaced: number[]; scopes: string[]; rewritten: number };
+  /** `cairn memory purge <id>`: erases one memory in any state; null when there is none. Call inside a write transaction. */
+  memory(id: number): { content: string; scope: string; replaced: number[] } | null;
 }

@@ -1,6 +1,10 @@
 import type { Database } from "better-sqlite3";
 import type { EraseRepo } from "../contracts/erase.js";
 import type { VectorIndexRepo } from "../contracts/vectors.js";
+import { scrubText } from "../scrubText.js";
+
+/** Tables whose rows holding a purged text are deleted (with what hangs off them), not rewritten. */
+const DELETED_NOT_REWRITTEN = new Set(["memories", "memory_hints", "entities"]);
 
 /**
  * Hard deletion of whole scopes (`cairn memory clear`) or of what the sessions `memories.exclude` now
@@ -56,6 +60,57 @@ export class EraseRepository implements EraseRepo {
          OR json_extract(metadata, '$.sessionId') IN (SELECT value FROM json_each(?))`,
     ).run(JSON.stringify(rows.map((row) => row.id)), ids);
     return { erased: rows.length, replaced: replaced.map((row) => row.id) };
+  }
+
+  /**
+   * `cairn memory purge`: every trace of `text` (any letter case). Memories holding it in any column
+   * are erased whatever their state (superseded and forgotten ones too), with their history; so are
+   * hints and graph entities naming it. Everywhere else (session items and titles, stage-1 outputs,
+   * other memories' history, review flags, transcripts, jobs, meta) the text is replaced where it stands.
+   */
+  text(text: string): { erased: number; replaced: number[]; scopes: string[]; rewritten: number } {
+    const { db } = this;
+    const columns = (db.prepare("PRAGMA table_info(memories)").all() as Array<{ name: string }>).map((c) => c.name);
+    const holds = columns.map((column) => `instr(lower(coalesce(CAST("${column}" AS TEXT), '')), lower(@text)) > 0`);
+    const rows = db
+      .prepare(`SELECT id, content_hash, scope FROM memories WHERE ${holds.join(" OR ")}`)
+      .all({ text }) as Array<ErasedRow & { scope: string }>;
+    const { replaced } = this.memoriesById(rows);
+    db.prepare("DELETE FROM memory_hints WHERE instr(lower(hint), lower(?)) > 0").run(text);
+    db.prepare(
+      "DELETE FROM entities WHERE instr(lower(name), lower(@text)) > 0 OR instr(lower(canonical_name), lower(@text)) > 0",
+    ).run({ text });
+    const rewritten = scrubText(db, text, DELETED_NOT_REWRITTEN);
+    return { erased: rows.length, replaced, scopes: [...new Set(rows.map((row) => row.scope))].sort(), rewritten };
+  }
+
+  /** One memory by id, whatever its state, with its history; null when there is none. */
+  memory(id: number): { content: string; scope: string; replaced: number[] } | null {
+    const row = this.db.prepare("SELECT id, content_hash, content, scope FROM memories WHERE id = ?").get(id) as
+      | (ErasedRow & { content: string; scope: string })
+      | undefined;
+    if (!row) return null;
+    return { content: row.content, scope: row.scope, replaced: this.memoriesById([row]).replaced };
+  }
+
+  /**
+   * Erases these memories and the history elsewhere that quotes them; returns the memories they had
+   * replaced (still tombstoned: the caller decides whether they come back).
+   */
+  private memoriesById(rows: readonly ErasedRow[]): { replaced: number[] } {
+    const { db } = this;
+    const ids = JSON.stringify(rows.map((row) => row.id));
+    const replaced = db
+      .prepare(
+        `SELECT id FROM memories WHERE superseded_by IN (SELECT value FROM json_each(@ids))
+           AND id NOT IN (SELECT value FROM json_each(@ids)) ORDER BY id`,
+      )
+      .all({ ids }) as Array<{ id: number }>;
+    this.eraseRows(rows);
+    db.prepare(
+      "DELETE FROM memory_history WHERE json_extract(metadata, '$.supersededBy') IN (SELECT value FROM json_each(?))",
+    ).run(ids);
+    return { replaced: replaced.map((row) => row.id) };
   }
 
   /**

@@ -162,6 +162,17 @@ export class Stage1Repository {
     return rows.map((row) => row.key);
   }
 
+  /** The projects (null: none) of the outputs whose text holds `text` in any letter case. */
+  projectsMentioning(text: string): Array<string | null> {
+    const rows = this.sql
+      .get(
+        `SELECT DISTINCT project_key FROM stage1_outputs WHERE instr(lower(raw_memory || ' ' || rollout_summary || ' ' ||
+           facts || ' ' || entities || ' ' || coalesce(rollout_slug, '') || ' ' || coalesce(cwd, '')), lower(?)) > 0`,
+      )
+      .all(text) as Array<{ project_key: string | null }>;
+    return rows.map((row) => row.project_key);
+  }
+
   /** Whether an output was generated after `time` (phase 1 wrote it since then). */
   generatedSince(time: number): boolean {
     return this.sql.get("SELECT 1 FROM stage1_outputs WHERE generated_at > ? LIMIT 1").get(time) !== undefined;
