@@ -7,6 +7,7 @@ import { toIso } from "../../util/clock.js";
 import { extractOffline } from "./offline/offlineExtractor.js";
 import { parseStage1, stage1Schema } from "./parseStage1.js";
 import { type RenderOptions, renderSession } from "./renderSession.js";
+import type { SessionItems } from "./sessionItems.js";
 import type { Stage1Extraction } from "./types.js";
 
 export interface ExtractionResult {
@@ -19,7 +20,7 @@ export interface ExtractionResult {
 /** Builds the stage-one prompt: fixed instructions, and the session as quoted data between random markers. */
 export function buildStage1Prompt(
   session: SessionRecord,
-  items: readonly ItemRecord[],
+  items: SessionItems | readonly ItemRecord[],
   options: RenderOptions,
 ): { system: string; prompt: string; renderedTokens: () => number; omitted: number } {
   const rendered = renderSession(items, options);
@@ -48,7 +49,7 @@ export function buildStage1Prompt(
 /** One session through the model (or the offline extractor when there is none). */
 export async function extractSession(options: {
   session: SessionRecord;
-  items: readonly ItemRecord[];
+  items: SessionItems | readonly ItemRecord[];
   llm: LlmProvider | null;
   render: RenderOptions;
   /** The prompt built ahead from these same items (promptsAhead.ts); built here when absent. */
@@ -56,7 +57,9 @@ export async function extractSession(options: {
   signal?: AbortSignal;
 }): Promise<ExtractionResult> {
   if (!options.llm) {
-    return { extraction: extractOffline(options.session, options.items), tokensIn: 0, tokensOut: 0, warnings: [] };
+    const { items } = options;
+    const extraction = extractOffline(options.session, "forward" in items ? items.forward() : items);
+    return { extraction, tokensIn: 0, tokensOut: 0, warnings: [] };
   }
   const { system, prompt } = options.prompt ?? buildStage1Prompt(options.session, options.items, options.render);
   const result = await options.llm.generate({

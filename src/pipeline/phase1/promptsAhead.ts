@@ -1,9 +1,11 @@
-import type { ItemRecord, SessionRecord } from "../../collection/types.js";
+import type { SessionRecord } from "../../collection/types.js";
+import type { SessionItems } from "./sessionItems.js";
 
 /** A session read, and its stage-1 prompt built, before the session's turn came. */
 export interface PreparedSession {
   session: SessionRecord;
-  items: ItemRecord[];
+  /** Read a page at a time when used; the prompt, when there is one, was rendered from them already. */
+  items: SessionItems;
   /** Absent when no model call is expected (offline, or an output that is already current). */
   prompt?: Stage1PromptLike;
 }

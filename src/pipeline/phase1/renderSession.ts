@@ -1,6 +1,7 @@
 import type { ItemRecord } from "../../collection/types.js";
 import { guardText } from "../../redact/index.js";
 import { tokenCount, truncateToTokens } from "../../text/tokens.js";
+import { itemsInMemory, type SessionItems } from "./sessionItems.js";
 
 export interface RenderOptions {
   /** Budget for the whole rendered session. */
@@ -34,34 +35,34 @@ export interface RenderedSession {
   itemTo: number | null;
 }
 
-const MEMORY_ROLES = new Set(["user", "assistant", "tool_call", "tool_result", "compaction"]);
+const MEMORY_ROLES: ReadonlySet<string> = new Set(["user", "assistant", "tool_call", "tool_result", "compaction"]);
 /** A single message can still be huge (a pasted log); it gets a generous but bounded share. */
 const MESSAGE_MAX_TOKENS = 4000;
 
 /**
  * Turns a session's items into the data the extractor sees: only memory-relevant items, tool outputs
  * clipped one by one, secrets redacted, then cut at item boundaries to the budget keeping the start
- * (the task) and the end (the outcome) and saying how many items were left out between them.
+ * (the task) and the end (the outcome) and saying how many items were left out between them. Only
+ * the items that can be kept are read: from the start up to a third of the budget, back from the
+ * end up to all of it; the middle of a long session is counted, never read.
  */
-export function renderSession(items: readonly ItemRecord[], options: RenderOptions): RenderedSession {
-  const entries = items
-    .filter((item) => MEMORY_ROLES.has(item.role) && item.text.trim().length > 0)
-    .map((item) => toEntry(item, options));
-  const range = { itemFrom: items[0]?.id ?? null, itemTo: items.at(-1)?.id ?? null };
-  const sizes = entries.map((entry) => Buffer.byteLength(JSON.stringify(entry)) + 2);
-  const bytes = sizes.reduce((sum, size) => sum + size, 0);
+export function renderSession(input: SessionItems | readonly ItemRecord[], options: RenderOptions): RenderedSession {
+  const items = "forward" in input ? input : itemsInMemory(input);
+  const range = { itemFrom: items.firstId, itemTo: items.lastId };
+  const window = readWindow(items, options);
   // Every token covers at least one byte: a session of at most `budget` bytes fits without counting.
-  if (bytes <= options.maxInputTokens) {
+  if (window.middle === 0 && window.bytes <= options.maxInputTokens) {
+    const entries = [...window.head, ...window.tail];
     return { entries, json: toJson(entries), tokens: undefined, omitted: 0, ...range };
   }
   // Cut by a byte estimate, then check with the real tokenizer and tighten until the count fits. The
   // tokenizer then reads only what is kept (at most the budget), not the whole session.
   let target = options.maxInputTokens;
-  let cut = cutToBudget(entries, sizes, target * BYTES_PER_TOKEN);
+  let cut = cutToBudget(window, target * BYTES_PER_TOKEN);
   let tokens = tokenCount(cut.json);
   for (let attempt = 0; tokens > options.maxInputTokens && attempt < 6; attempt++) {
     target = Math.floor((target * options.maxInputTokens * 0.97) / tokens);
-    cut = cutToBudget(entries, sizes, target * BYTES_PER_TOKEN);
+    cut = cutToBudget(window, target * BYTES_PER_TOKEN);
     tokens = tokenCount(cut.json);
   }
   return { entries: cut.entries, json: cut.json, tokens, omitted: cut.omitted, ...range };
@@ -70,20 +71,92 @@ export function renderSession(items: readonly ItemRecord[], options: RenderOptio
 /** A first guess of how many bytes one token covers in transcript JSON; the real count corrects it. */
 const BYTES_PER_TOKEN = 3.6;
 
-/** Keeps whole entries from the start (a third of the budget) and from the end (the rest). */
-function cutToBudget(entries: readonly RenderedEntry[], sizes: readonly number[], budgetBytes: number) {
+/**
+ * The entries a cut can keep: from the start, up to the first entry past a third of the largest byte
+ * budget (no head a cut takes reaches past it); from the end, up to the first past the whole budget
+ * (nor does any tail). `middle` entries lie between, unread; 0 when the two walks met.
+ */
+interface Window {
+  head: RenderedEntry[];
+  headSizes: number[];
+  /** In session order. */
+  tail: RenderedEntry[];
+  tailSizes: number[];
+  middle: number;
+  /** Bytes of the entries read. */
+  bytes: number;
+}
+
+function readWindow(items: SessionItems, options: RenderOptions): Window {
+  const budgetBytes = options.maxInputTokens * BYTES_PER_TOKEN;
+  const window: Window = { head: [], headSizes: [], tail: [], tailSizes: [], middle: 0, bytes: 0 };
+  let read = 0;
+  let headBytes = 0;
+  for (const item of items.forward()) {
+    read += 1;
+    if (!isMemoryItem(item)) continue;
+    const [entry, size] = sized(item, options);
+    window.head.push(entry);
+    window.headSizes.push(size);
+    headBytes += size;
+    if (headBytes > Math.floor(budgetBytes / 3)) break;
+  }
+  let left = items.count - read;
+  let tailBytes = 0;
+  if (left > 0) {
+    for (const item of items.backward()) {
+      left -= 1;
+      if (isMemoryItem(item)) {
+        const [entry, size] = sized(item, options);
+        window.tail.push(entry);
+        window.tailSizes.push(size);
+        tailBytes += size;
+      }
+      if (left === 0 || tailBytes > budgetBytes - 80) break;
+    }
+  }
+  window.tail.reverse();
+  window.tailSizes.reverse();
+  window.bytes = headBytes + tailBytes;
+  if (left > 0) {
+    window.middle = Math.max(0, items.countWithText(MEMORY_ROLES) - window.head.length - window.tail.length);
+  }
+  return window;
+}
+
+function isMemoryItem(item: ItemRecord): boolean {
+  return MEMORY_ROLES.has(item.role) && item.text.trim().length > 0;
+}
+
+function sized(item: ItemRecord, options: RenderOptions): [RenderedEntry, number] {
+  const entry = toEntry(item, options);
+  return [entry, Buffer.byteLength(JSON.stringify(entry)) + 2];
+}
+
+/**
+ * Keeps whole entries from the start (a third of the budget) and from the end (the rest). The walks
+ * stop inside the window's head and tail (see Window), so the unread middle is only counted.
+ */
+function cutToBudget(window: Window, budgetBytes: number) {
+  const { head: first, headSizes, tail: last, tailSizes, middle } = window;
+  const total = first.length + middle + last.length;
+  const at = <T>(index: number, inHead: readonly T[], inTail: readonly T[]): T => {
+    if (index < first.length) return inHead[index]!;
+    const tailIndex = index - first.length - middle;
+    if (tailIndex < 0) throw new Error("renderSession: a cut reached the unread middle of the session");
+    return inTail[tailIndex]!;
+  };
+  const sizeAt = (index: number) => at(index, headSizes, tailSizes);
   const headBudget = Math.floor(budgetBytes / 3);
   let used = 0;
   let head = 0;
-  while (head < entries.length && used + sizes[head]! <= headBudget) used += sizes[head++]!;
-  let tail = entries.length;
-  while (tail > head && used + sizes[tail - 1]! <= budgetBytes - 80) used += sizes[--tail]!;
+  while (head < total && used + sizeAt(head) <= headBudget) used += sizeAt(head++);
+  let tail = total;
+  while (tail > head && used + sizeAt(tail - 1) <= budgetBytes - 80) used += sizeAt(--tail);
   const omitted = tail - head;
-  const kept: RenderedEntry[] = [
-    ...entries.slice(0, head),
-    ...(omitted > 0 ? [{ id: 0, role: "note", text: `${omitted} items omitted here to fit the input budget` }] : []),
-    ...entries.slice(tail),
-  ];
+  const kept: RenderedEntry[] = first.slice(0, head);
+  if (omitted > 0) kept.push({ id: 0, role: "note", text: `${omitted} items omitted here to fit the input budget` });
+  for (let index = tail; index < total; index++) kept.push(at(index, first, last));
   return { entries: kept, json: toJson(kept), omitted };
 }
 

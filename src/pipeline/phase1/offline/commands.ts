@@ -35,43 +35,110 @@ const OUTPUT_READ = 20_000;
  * a leading `cd` into it is dropped and one below it made relative: `cd <cwd> && npm test` is
  * `npm test` in that checkout and wrong in any other.
  */
-export function commandRuns(items: readonly ItemRecord[], cwd: string | null = null): CommandRun[] {
-  const results = new Map<string, ItemRecord>();
-  // The last result of a call is its end (Codex's exec_command_end comes after a "still running" answer).
-  for (const item of items) if (item.role === "tool_result" && item.callId) results.set(item.callId, item);
-  const runs: CommandRun[] = [];
-  for (const item of items) {
-    if (item.role !== "tool_call" || !item.tool || !shellTools.has(item.tool)) continue;
-    const line = commandLine(item.text);
-    if (!line) continue;
-    const { command: full, filtered } = withoutFilters(line);
-    const command = relativeToCwd(full, cwd);
-    if (!command) continue;
-    const result = item.callId ? results.get(item.callId) : undefined;
-    const outcome = outcomeOf(command, filtered, result);
-    runs.push({
-      command: command.slice(0, 300),
-      callItemId: item.id,
-      resultItemId: result?.id ?? null,
-      outcome,
-      errorLine: outcome === "failed" && result ? firstErrorLine(result.text) : null,
-    });
-  }
-  return runs;
+export function commandRuns(items: Iterable<ItemRecord>, cwd: string | null = null): CommandRun[] {
+  const reader = new CommandRunReader(cwd);
+  for (const item of items) reader.add(item);
+  return reader.runs();
 }
 
-function outcomeOf(command: string, filtered: boolean, result: ItemRecord | undefined): RunOutcome {
-  if (!result || inspectionProgramPattern.test(withoutPrefixes(command))) return "unknown";
+/** A shell call seen, waiting for the result that ends it. */
+interface PendingRun {
+  command: string;
+  filtered: boolean;
+  callItemId: number;
+  callId: string | null;
+}
+
+/**
+ * What a tool result says about a run, read once when it passes: all an outcome needs, so that a
+ * session's outputs (often most of its bytes) are not held until its end.
+ */
+interface ResultReading {
+  id: number;
+  /** The user stopped the run, or it had not finished. */
+  unknown: boolean;
+  /** A failure, read as a command whose exit status is its own. */
+  failed: boolean;
+  /** A failure or a success printed, for a command whose exit status was a filter's. */
+  printedFailure: boolean;
+  printedSuccess: boolean;
+  errorLine: string | null;
+}
+
+/**
+ * commandRuns one item at a time, in session order. It keeps each shell call and a small reading of
+ * each result that may end one, never an item's text. The last result of a call is its end (Codex's
+ * exec_command_end comes after a "still running" answer), so outcomes are told at the end.
+ */
+export class CommandRunReader {
+  private readonly pending: PendingRun[] = [];
+  private readonly results = new Map<string, ResultReading>();
+  /** Calls of other tools: their results are not read. */
+  private readonly otherCalls = new Set<string>();
+
+  constructor(private readonly cwd: string | null = null) {}
+
+  add(item: ItemRecord): void {
+    if (item.role === "tool_result" && item.callId) {
+      if (!this.otherCalls.has(item.callId)) this.results.set(item.callId, readResult(item));
+      return;
+    }
+    if (item.role !== "tool_call") return;
+    const run = item.tool && shellTools.has(item.tool) ? this.shellRun(item) : undefined;
+    if (run) this.pending.push(run);
+    else if (item.callId) this.otherCalls.add(item.callId);
+  }
+
+  runs(): CommandRun[] {
+    return this.pending.map((run) => {
+      const result = run.callId ? this.results.get(run.callId) : undefined;
+      const outcome = outcomeOf(run.command, run.filtered, result);
+      return {
+        command: run.command.slice(0, 300),
+        callItemId: run.callItemId,
+        resultItemId: result?.id ?? null,
+        outcome,
+        errorLine: outcome === "failed" && result ? result.errorLine : null,
+      };
+    });
+  }
+
+  private shellRun(item: ItemRecord): PendingRun | undefined {
+    const line = commandLine(item.text);
+    if (!line) return undefined;
+    const { command: full, filtered } = withoutFilters(line);
+    const command = relativeToCwd(full, this.cwd);
+    if (!command) return undefined;
+    return { command, filtered, callItemId: item.id, callId: item.callId };
+  }
+}
+
+function readResult(result: ItemRecord): ResultReading {
   const output = result.text.slice(0, OUTPUT_READ);
-  if (stoppedByUserPattern.test(output) || unfinishedPattern.test(output.trimStart())) return "unknown";
-  if (!filtered) return result.isError || failureOutputPattern.test(output) ? "failed" : "succeeded";
+  const unknown = stoppedByUserPattern.test(output) || unfinishedPattern.test(output.trimStart());
+  const failed = result.isError || failureOutputPattern.test(output);
   // The exit status is the filter's: a grep for "error" that found none exits 1, one that found some 0.
   const printed = output
     .split("\n")
     .filter((text) => !exitLinePattern.test(text.trim()))
     .join("\n");
-  if (failureOutputPattern.test(printed)) return "failed";
-  return successOutputPattern.test(printed) ? "succeeded" : "unknown";
+  const printedFailure = failureOutputPattern.test(printed);
+  return {
+    id: result.id,
+    unknown,
+    failed,
+    printedFailure,
+    printedSuccess: successOutputPattern.test(printed),
+    errorLine: failed || printedFailure ? firstErrorLine(result.text) : null,
+  };
+}
+
+function outcomeOf(command: string, filtered: boolean, result: ResultReading | undefined): RunOutcome {
+  if (!result || inspectionProgramPattern.test(withoutPrefixes(command))) return "unknown";
+  if (result.unknown) return "unknown";
+  if (!filtered) return result.failed ? "failed" : "succeeded";
+  if (result.printedFailure) return "failed";
+  return result.printedSuccess ? "succeeded" : "unknown";
 }
 
 /** A command line as commandRuns records it for a session in `cwd`: plumbing removed, its `cd` made relative. */

@@ -5,18 +5,32 @@ const PATCH_FILE = /^\*\*\* (?:Update|Add|Delete) File: (.+)$/gm;
 const EDIT_TOOLS = /edit|write|patch|create|replace|str_replace|multiedit|apply/i;
 
 /** Files the agent edited, most edited first, from the arguments of its edit tools. */
-export function filesTouched(items: readonly ItemRecord[], cwd: string | null): Array<{ path: string; edits: number }> {
-  const counts = new Map<string, number>();
-  for (const item of items) {
-    if (item.role !== "tool_call" || !item.tool || !EDIT_TOOLS.test(item.tool)) continue;
+export function filesTouched(items: Iterable<ItemRecord>, cwd: string | null): Array<{ path: string; edits: number }> {
+  const counter = new EditCounter(cwd);
+  for (const item of items) counter.add(item);
+  return counter.files();
+}
+
+/** filesTouched one item at a time: it keeps a count per path, never an item. */
+export class EditCounter {
+  private readonly counts = new Map<string, number>();
+
+  constructor(private readonly cwd: string | null) {}
+
+  add(item: ItemRecord): void {
+    if (item.role !== "tool_call" || !item.tool || !EDIT_TOOLS.test(item.tool)) return;
+    const { cwd } = this;
     for (const path of pathsIn(item.text)) {
       const relative = cwd && path.startsWith(`${cwd}/`) ? path.slice(cwd.length + 1) : path;
-      counts.set(relative, (counts.get(relative) ?? 0) + 1);
+      this.counts.set(relative, (this.counts.get(relative) ?? 0) + 1);
     }
   }
-  return [...counts]
-    .map(([path, edits]) => ({ path, edits }))
-    .sort((a, b) => b.edits - a.edits || a.path.localeCompare(b.path));
+
+  files(): Array<{ path: string; edits: number }> {
+    return [...this.counts]
+      .map(([path, edits]) => ({ path, edits }))
+      .sort((a, b) => b.edits - a.edits || a.path.localeCompare(b.path));
+  }
 }
 
 function pathsIn(text: string): string[] {

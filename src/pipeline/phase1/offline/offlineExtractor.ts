@@ -2,45 +2,25 @@ import type { ItemRecord, SessionRecord } from "../../../collection/types.js";
 import { isTopicWord } from "../../../text/stopWords.js";
 import type { EntityTriple, ExtractedFact, Stage1Extraction } from "../types.js";
 import { type CommandRun, commandFamily, commandRuns } from "./commands.js";
-import { filesTouched } from "./filesTouched.js";
 import { outwardCommandPattern, procedureCommandPattern } from "./patterns.js";
-import { isPreference } from "./preferences.js";
 import { headline } from "./sentences.js";
-import { isStatedDecision } from "./statedDecision.js";
-import { statedFacts } from "./statedFacts.js";
-import { ownSentences } from "./userStatements.js";
-
-interface Evidence {
-  text: string;
-  itemId: number;
-  /** For a stated fact: whether it states a change, which makes it explicitly the current value. */
-  change?: boolean;
-}
+import { type Evidence, readSession, type SessionReading } from "./sessionReading.js";
 
 /** What a session says, gathered once; the summary, the raw memory and the facts are written from it. */
-interface SessionEvidence {
+interface SessionEvidence extends Omit<SessionReading, "firstRequest"> {
   mainTask: string;
-  tasks: Evidence[];
-  preferences: Evidence[];
-  decisions: Evidence[];
-  /** What the user stated about the project: how it is set up, or how that changed. */
-  projectFacts: Evidence[];
-  runs: CommandRun[];
   procedures: ReturnType<typeof workedProcedures>;
   fixes: ReturnType<typeof failuresAndFixes>;
-  files: ReturnType<typeof filesTouched>;
-  compactions: string[];
-  outcome: ItemRecord | undefined;
-  keywords: string[];
 }
 
 /**
  * The deterministic extractor used when no model is configured: it reads what the session itself
  * says (requests, durable preferences, decisions, commands that worked, failures and their fixes,
  * files edited) and writes the same stage-1 shape a model would. Returns null when the session holds
- * nothing a future session could use.
+ * nothing a future session could use. The items are read once, in order (a stored session a page at
+ * a time: see sessionReading.ts).
  */
-export function extractOffline(session: SessionRecord, items: readonly ItemRecord[]): Stage1Extraction | null {
+export function extractOffline(session: SessionRecord, items: Iterable<ItemRecord>): Stage1Extraction | null {
   const evidence = gatherEvidence(session, items);
   if (!evidence) return null;
   const { mainTask, keywords } = evidence;
@@ -53,44 +33,15 @@ export function extractOffline(session: SessionRecord, items: readonly ItemRecor
   };
 }
 
-function gatherEvidence(session: SessionRecord, items: readonly ItemRecord[]): SessionEvidence | null {
-  const userItems = items.filter((item) => item.role === "user" && item.text.trim().length > 0);
-  const first = userItems[0];
-  if (!first) return null;
-  const tasks = userItems
-    .map((item) => ({ text: headline(item.text), itemId: item.id }))
-    .filter((t) => t.text.length >= 8);
-  // Only the user's own words become preferences, decisions and facts. An assistant turn is the
-  // agent's reply: its acknowledgements ("Understood, switching to pnpm.", "Got it, I'll use Vitest")
-  // echo or anticipate the user, and its reports ("the config now includes ...") are its own claims
-  // about work in progress; kept, they would turn a courtesy or a guess into a standing instruction.
-  // What the agent did is kept where the session shows the result: commands, by the outcome their
-  // tool results report, and files, by its edit calls.
-  // Past a cap, the latest statements are kept: what the user said last in a session is its most
-  // current word ("the API now listens on 8080" after a dozen other facts must not give way to them).
-  const statements = userItems.flatMap((item) => ownSentences(item.text).map((text) => ({ text, itemId: item.id })));
-  const preferences = dedupe(statements.filter((s) => isPreference(s.text))).slice(-12);
-  const decisions = dedupe(statements.filter((s) => isStatedDecision(s.text))).slice(-10);
-  const projectFacts = dedupe(
-    statements.flatMap((s) => {
-      if (isPreference(s.text) || isStatedDecision(s.text)) return [];
-      return statedFacts(s.text).map((fact) => ({ text: fact.text, itemId: s.itemId, change: fact.change }));
-    }),
-  ).slice(-12);
-  const runs = commandRuns(items, session.cwd);
+function gatherEvidence(session: SessionRecord, items: Iterable<ItemRecord>): SessionEvidence | null {
+  const reading = readSession(session, items);
+  if (!reading) return null;
+  const { firstRequest, ...rest } = reading;
   return {
-    mainTask: tasks[0]?.text ?? headline(first.text),
-    tasks,
-    preferences,
-    decisions,
-    projectFacts,
-    runs,
-    procedures: workedProcedures(runs),
-    fixes: failuresAndFixes(runs),
-    files: filesTouched(items, session.cwd).slice(0, 10),
-    compactions: items.filter((item) => item.role === "compaction").map((item) => headline(item.text, 400)),
-    outcome: lastAssistant(items),
-    keywords: topKeywords(userItems.map((item) => item.text).join("\n"), 8),
+    ...rest,
+    mainTask: reading.tasks[0]?.text ?? firstRequest,
+    procedures: workedProcedures(reading.runs),
+    fixes: failuresAndFixes(reading.runs),
   };
 }
 
@@ -175,20 +126,6 @@ function rawMemoryOf(session: SessionRecord, evidence: SessionEvidence): string 
 
 function section(title: string, bullets: string[]): string {
   return bullets.length === 0 ? "" : `## ${title}\n${bullets.map((bullet) => `- ${bullet}`).join("\n")}`;
-}
-
-function dedupe(entries: Evidence[]): Evidence[] {
-  const seen = new Set<string>();
-  return entries.filter((entry) => {
-    const key = entry.text.toLowerCase();
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
-
-function lastAssistant(items: readonly ItemRecord[]): ItemRecord | undefined {
-  return [...items].reverse().find((item) => item.role === "assistant" && item.text.trim().length > 20);
 }
 
 interface Procedure {
@@ -289,7 +226,7 @@ export interface CommandReading {
   fixes: Map<string, string>;
 }
 
-export function commandReading(session: SessionRecord, items: readonly ItemRecord[]): CommandReading {
+export function commandReading(session: SessionRecord, items: Iterable<ItemRecord>): CommandReading {
   const runs = commandRuns(items, session.cwd);
   return {
     runs,
@@ -321,18 +258,6 @@ function entities(session: SessionRecord, procedures: Procedure[], files: Array<
 /** The content words of a request, in order: what a slug names. */
 function taskWords(text: string): string[] {
   return (text.toLowerCase().match(/[a-z][a-z0-9_-]{1,}/g) ?? []).filter(isTopicWord);
-}
-
-function topKeywords(text: string, count: number): string[] {
-  const counts = new Map<string, number>();
-  for (const word of text.toLowerCase().match(/[a-z][a-z0-9_-]{2,}/g) ?? []) {
-    if (!isTopicWord(word)) continue;
-    counts.set(word, (counts.get(word) ?? 0) + 1);
-  }
-  return [...counts]
-    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-    .slice(0, count)
-    .map(([word]) => word);
 }
 
 function slug(text: string): string | null {

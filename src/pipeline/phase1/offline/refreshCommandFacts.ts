@@ -1,10 +1,12 @@
-import type { ItemRecord, SessionRecord } from "../../../collection/types.js";
+import type { SessionRecord } from "../../../collection/types.js";
 import type { MemoryStore } from "../../../memory/memoryStore.js";
 import { normalizeContent } from "../../../memory/normalizeContent.js";
 import { type MemoryType, memoryTypes } from "../../../memory/types.js";
 import { guardText } from "../../../redact/guard.js";
 import type { Lease } from "../../../store/queue/types.js";
 import type { MemoryRecord } from "../../../store/types/memoryRecord.js";
+import type { SessionItems } from "../sessionItems.js";
+import { storedItems } from "../storedItems.js";
 import type { Stage1Output } from "../types.js";
 import { sessionCommand } from "./commands.js";
 import { COMMAND_FACT_PATTERNS, type CommandReading, commandReading, extractOffline } from "./offlineExtractor.js";
@@ -83,7 +85,7 @@ async function refresh(store: MemoryStore, fact: MemoryRecord, reading: Reading)
 
 /** The session's stage-1 output as the current offline extractor writes it, its facts pending ingest. */
 function rewriteOutput(store: MemoryStore, reading: Reading, now: () => number): void {
-  const extraction = extractOffline(reading.session, reading.items);
+  const extraction = extractOffline(reading.session, reading.items.forward());
   if (!extraction) return;
   const { usageCount, lastUsage, selectedForPhase2, selectedForPhase2SourceUpdatedAt, ...kept } = reading.output;
   store.storage.stage1.upsert({ ...kept, ...extraction, generatedAt: now() });
@@ -102,7 +104,7 @@ function bySession(rows: readonly MemoryRecord[]): Map<string, MemoryRecord[]> {
 /** A session read again: its record, items and stage-1 output, its commands, the hashes of the facts they give. */
 interface Reading extends CommandReading {
   session: SessionRecord;
-  items: ItemRecord[];
+  items: SessionItems;
   output: Stage1Output;
   hashes: Set<string>;
 }
@@ -113,9 +115,9 @@ function readAgain(store: MemoryStore, sessionId: string): Reading | undefined {
   const session = storage.sessions.get(sessionId);
   const output = storage.stage1.get(sessionId);
   if (output?.generator !== "offline" || !session) return undefined;
-  const items = storage.items.list(sessionId);
-  if (items.length === 0) return undefined;
-  const reading = commandReading(session, items);
+  const items = storedItems(storage.items, sessionId);
+  if (items.count === 0) return undefined;
+  const reading = commandReading(session, items.forward());
   const facts = [...reading.procedures.values(), ...reading.fixes.values()];
   const hashes = new Set(facts.map((text) => normalizeContent(guardText(text)).contentHash));
   return { ...reading, session, items, output, hashes };

@@ -1,0 +1,59 @@
+import type { ItemRecord } from "../../collection/types.js";
+import type { ItemsRepository } from "../../store/repositories/itemsRepository.js";
+import type { SessionItems } from "./sessionItems.js";
+
+/** How much one read of a session's items brings into memory. */
+export interface PageLimits {
+  /** Most items per page. */
+  items: number;
+  /** Most text bytes per page; an item larger than this is a page of its own. */
+  bytes: number;
+}
+
+/**
+ * A few MB per page: large enough that a session of ordinary items takes a few queries, small enough
+ * that a page of 100 KB tool outputs stays far below the memory a whole session would take.
+ */
+export const DEFAULT_PAGE_LIMITS: PageLimits = { items: 256, bytes: 4 * 1024 * 1024 };
+
+/**
+ * A stored session's items, read a page at a time: the ids in order and their sizes are read first
+ * (no text), then each page by its ids when the reader gets to it. A page the reader does not reach
+ * is never read.
+ */
+export function storedItems(
+  repository: Pick<ItemsRepository, "outline" | "byIds" | "countWithText">,
+  sessionId: string,
+  limits: PageLimits = DEFAULT_PAGE_LIMITS,
+): SessionItems {
+  const { ids, bytes } = repository.outline(sessionId);
+  function* pages(from: number, step: 1 | -1): Generator<ItemRecord> {
+    for (let start = from; start >= 0 && start < ids.length; ) {
+      let end = start;
+      let size = 0;
+      // Grow the page while it stays within both limits (always at least one item).
+      while (
+        end >= 0 &&
+        end < ids.length &&
+        Math.abs(end - start) < limits.items &&
+        (end === start || size + bytes[end]! <= limits.bytes)
+      ) {
+        size += bytes[end]!;
+        end += step;
+      }
+      const page = step === 1 ? ids.slice(start, end) : ids.slice(end + 1, start + 1);
+      const items = repository.byIds(page);
+      if (step === 1) yield* items;
+      else for (let index = items.length - 1; index >= 0; index--) yield items[index]!;
+      start = end;
+    }
+  }
+  return {
+    count: ids.length,
+    firstId: ids[0] ?? null,
+    lastId: ids.at(-1) ?? null,
+    forward: () => pages(0, 1),
+    backward: () => pages(ids.length - 1, -1),
+    countWithText: (roles) => repository.countWithText(sessionId, roles),
+  };
+}
