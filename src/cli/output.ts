@@ -1,3 +1,4 @@
+import { redactText } from "../redact/redact.js";
 import { withoutControls } from "../text/controlCharacters.js";
 import { invocation } from "./invocation.js";
 
@@ -9,6 +10,23 @@ export function printJson(value: unknown): void {
 /** A line for a person, most often with data in it: no control character of the data reaches the terminal. */
 export function printLine(text = ""): void {
   invocation().stdout(`${withoutControls(text)}\n`);
+}
+
+/**
+ * A value from data (a project's name, a path, a session id) inside a line: its line breaks shown as
+ * `\n`, so that a name cannot print a line of its own ("forged" report lines).
+ */
+export function inline(text: string): string {
+  return text.replace(/\r\n|\r|\n/g, "\\n");
+}
+
+/**
+ * An error or a model's words inside a line: redacted (a provider's error body can echo the request's
+ * secrets, a parse error quotes the answer) and inline. Redaction runs only where such text is printed,
+ * so commands that print none (inject, recall) do not build the redactor.
+ */
+export function quoted(text: string): string {
+  return inline(redactText(text));
 }
 
 /** A plain aligned table; columns are sized to their widest cell. */

@@ -1,4 +1,5 @@
 import { EXCLUDED_MARK, type Exclusion, exclusionOf } from "../project/exclusion.js";
+import { endsInsidePrivate, guardTurns } from "../redact/index.js";
 import type { ParsedSession, SessionInfo, SessionItem } from "../sources/types.js";
 import type { ItemsRepository } from "../store/repositories/itemsRepository.js";
 import type { SessionsRepository } from "../store/repositories/sessionsRepository.js";
@@ -64,6 +65,9 @@ export class Collector {
     if (existing && hash !== null && existing.contentHash === hash) {
       return { status: "unchanged", written: 0 };
     }
+    // An appended read's user messages are guarded here: a block the stored ones left open continues.
+    if (parsed.partial)
+      guardTurns(parsed.items, existing ? endsInsidePrivate(this.items.lastUserText(info.id)) : false);
     const projectKey = existing?.projectKey ?? this.projectKey(info);
     this.sessions.upsert({ info, projectKey, sourcePath, contentHash: hash, now: this.options.clock() });
     if (info.cwd && projectKey?.startsWith("git:")) this.sessions.adoptProjectKey(info.cwd, projectKey);
@@ -127,6 +131,8 @@ export class Collector {
     });
     const seq = this.items.maxSeq(info.id) + 1;
     const full: SessionItem = { ...item, key: `push:${seq}` };
+    // A `<private>` block left open by the session's last pushed user message continues into this one.
+    if (existing) guardTurns([full], endsInsidePrivate(this.items.lastUserText(info.id)));
     this.items.upsert(info.id, [full], seq - 1);
     this.afterItems(info.id, [full], existing?.processedUntil ?? null);
     return this.items.maxId(info.id) ?? 0;

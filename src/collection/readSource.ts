@@ -1,4 +1,4 @@
-import { guardItem } from "../redact/index.js";
+import { guardItem, guardTurns } from "../redact/index.js";
 import type { ReadRequest, ReadResult, SourceAdapter } from "../sources/adapter.js";
 
 export interface SourceRead {
@@ -23,12 +23,12 @@ export async function readSource(
 ): Promise<SourceRead> {
   if (request.resume) {
     const result = await adapter.read(request);
-    if (!result.needsFullRead) return { result: redacted(result), mode: "append" };
+    if (!result.needsFullRead) return { result: redacted(result, "append"), mode: "append" };
     // The next window of a file too large for one read cannot fall back to a whole read: the caller
     // decides. (A result asking for a full read carries no sessions.)
     if (options.fullReadFallback === false) return { result, mode: "append" };
   }
-  return { result: redacted(await adapter.read(wholeFile(request))), mode: "full" };
+  return { result: redacted(await adapter.read(wholeFile(request)), "full"), mode: "full" };
 }
 
 /** The request without its resume point: the whole file, within the same read window. */
@@ -40,8 +40,13 @@ function wholeFile(request: ReadRequest): ReadRequest {
  * Items are guarded (secrets redacted, `<private>` blocks removed) here, before they are hashed and
  * outside the import lanes' write turn; the items repository, which guards every item it writes,
  * then skips them, so each item is redacted once. (The agent's own transcript file is left as it is.)
+ * A `<private>` block left open in a user's message continues into their next one; the user messages
+ * of an appended read wait for the write turn, which knows whether the stored ones left a block open.
  */
-function redacted(result: ReadResult): ReadResult {
-  for (const parsed of result.sessions) for (const item of parsed.items) guardItem(item);
+function redacted(result: ReadResult, mode: SourceRead["mode"]): ReadResult {
+  for (const parsed of result.sessions) {
+    if (mode === "full") guardTurns(parsed.items);
+    else for (const item of parsed.items) if (item.role !== "user") guardItem(item);
+  }
   return result;
 }

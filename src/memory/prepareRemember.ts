@@ -1,4 +1,4 @@
-import { guardText } from "../redact/guard.js";
+import { guardOptional, guardText } from "../redact/guard.js";
 import type { NewMemoryRow } from "../store/contracts/memories.js";
 import { DECISION_IMPORTANCE, DEFAULT_IMPORTANCE, isDecisionContent } from "../text/decisionLanguage.js";
 import { conceptWords, type Lexicon } from "../text/lexicon/concepts.js";
@@ -41,10 +41,11 @@ export function prepareRemember(
     type: input.type ?? (decision ? "decision" : "fact"),
     confidence: clamp01(input.confidence ?? 1),
     importance: clamp01(input.importance ?? (decision ? DECISION_IMPORTANCE : DEFAULT_IMPORTANCE)),
-    scope: input.scope && input.scope.length > 0 ? input.scope : DEFAULT_SCOPE,
-    project: input.project ?? null,
+    // Labels and keys a caller names are stored and shown like the content, so they are guarded too.
+    scope: input.scope && input.scope.length > 0 ? guardText(input.scope) : DEFAULT_SCOPE,
+    project: guardOptional(input.project ?? null),
     // A pushed transcript's session key names the memory's session, so its transcript can be found from it.
-    sessionId: input.provenance?.sessionId ?? input.sessionKey ?? null,
+    sessionId: guardOptional(input.provenance?.sessionId ?? input.sessionKey ?? null),
     itemFrom: input.provenance?.itemFrom ?? null,
     itemTo: input.provenance?.itemTo ?? input.provenance?.itemFrom ?? null,
     occurredAt,

@@ -1,3 +1,4 @@
+import { looksLikeBareSecret } from "../redact/gates.js";
 import { guardText } from "../redact/guard.js";
 import { requestLimits } from "../requests/limits.js";
 
@@ -14,7 +15,8 @@ const REDACTION_MARKER = /\[REDACTED:[a-z0-9-]+\]/;
 /**
  * Search terms as a memory keeps them: each term guarded, whitespace collapsed, empty, over-long and
  * duplicate (case-insensitive) terms dropped, at most MAX_SEARCH_TERMS. A term the redactor touched is
- * dropped whole: its marker would only index the word "redacted".
+ * dropped whole: its marker would only index the word "redacted"; so is one that looks like a bare
+ * credential (see looksLikeBareSecret).
  */
 export function cleanSearchTerms(terms: readonly unknown[]): string[] {
   const kept: string[] = [];
@@ -24,6 +26,8 @@ export function cleanSearchTerms(terms: readonly unknown[]): string[] {
     const clean = guardText(term).trim().replace(/\s+/g, " ");
     const key = clean.toLowerCase();
     if (clean.length === 0 || clean.length > MAX_SEARCH_TERM_CHARS || REDACTION_MARKER.test(clean)) continue;
+    // A term has no context for the rules to read: a bare password or key given as one is dropped.
+    if (looksLikeBareSecret(clean)) continue;
     if (seen.has(key)) continue;
     seen.add(key);
     kept.push(clean);

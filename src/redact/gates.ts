@@ -73,6 +73,18 @@ export function looksRandom(value: string, minLength = 8): boolean {
   return value.length >= 16 && !looksLikeWords(value);
 }
 
+/**
+ * A value that, standing alone with no name around it, is still a credential: a search term such as
+ * `Vu7nQ2zLx9pR4wKt`, `Tr0ub4dor&3xQz` or a 40-digit hex key. Digits set between letters two times
+ * or more (`r0u`, `b4d`) mark a generated or leet-spelled secret; names people search for have at
+ * most one (`IPv6Address`, `utf8mb4_unicode_ci`, `e2e-tests`, `X509Certificate2`).
+ */
+export function looksLikeBareSecret(value: string): boolean {
+  if (value.length < 10 || /\s/.test(value) || isPathOrUrl(value)) return false;
+  const tucked = value.match(/[A-Za-z]\d(?=[A-Za-z])/g)?.length ?? 0;
+  return tucked >= 2 && looksRandom(value, 10);
+}
+
 /** True for base64 that decodes to printable `user:password`, as in Basic auth and docker's "auth". */
 export function isEncodedCredentialPair(value: string): boolean {
   if (value.length < 8 || value.length % 4 === 1) return false;

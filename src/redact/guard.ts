@@ -1,5 +1,5 @@
 import { mapStringsDeep } from "./deep.js";
-import { stripPrivate } from "./privateBlocks.js";
+import { PRIVATE_OPEN_MARKER, stripPrivate, stripPrivateFrom } from "./privateBlocks.js";
 import { redactText } from "./redact.js";
 
 /**
@@ -34,6 +34,35 @@ export function guardItem<T extends { text: string }>(item: T): T {
   item.text = guardText(item.text);
   guardedItems.add(item);
   return item;
+}
+
+/**
+ * Guards a session's items in order (`guardItem` for each), carrying a `<private>` block the user left
+ * open at the end of a message into their next messages, text blocks of one message included, until
+ * `</private>`: what precedes it there is private too. `open` says whether the session's last stored
+ * user message left one open (see `endsInsidePrivate`). Returns whether one is open after the items.
+ */
+export function guardTurns<T extends { text: string; role: string }>(items: readonly T[], open = false): boolean {
+  for (const item of items) {
+    if (item.role !== "user") {
+      guardItem(item);
+      continue;
+    }
+    if (guardedItems.has(item)) {
+      open = endsInsidePrivate(item.text);
+      continue;
+    }
+    const stripped = stripPrivateFrom(item.text, open);
+    open = stripped.open;
+    item.text = redactText(stripped.text);
+    guardedItems.add(item);
+  }
+  return open;
+}
+
+/** Whether a stored (guarded) user message ended inside a `<private>` block its next message may close. */
+export function endsInsidePrivate(text: string | null | undefined): boolean {
+  return typeof text === "string" && text.endsWith(PRIVATE_OPEN_MARKER);
 }
 
 /**

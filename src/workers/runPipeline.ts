@@ -29,7 +29,7 @@ export interface CycleReport {
  * (to mark it damaged), the queue, the config.
  */
 export interface PipelineHost extends CycleHost {
-  paths: Pick<CairnPaths, "home" | "database">;
+  paths: Pick<CairnPaths, "home">;
   storage: { jobs: Pick<JobQueue, "stats"> };
   config: { recall: { hints: { enabled: boolean } }; pipeline: { autonomousFrozen: boolean } };
 }
@@ -85,8 +85,7 @@ export async function runPipelineCycle(
     });
   } catch (error) {
     report.outcome = "failed";
-    // A damaged store met anywhere in the cycle is marked, so the daemon's next writes are refused.
-    report.error = errorMessage(explainStoreError(error, host.paths.database));
+    report.error = errorMessage(error);
   } finally {
     lock.release();
     report.ms = now() - startedAt;

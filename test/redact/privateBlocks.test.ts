@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { guardText, PRIVATE_MARKER, redactText, stripPrivate, stripUrlCredentials } from "../../src/redact/index.js";
+import {
+  guardText,
+  guardTurns,
+  PRIVATE_MARKER,
+  PRIVATE_OPEN_MARKER,
+  redactText,
+  stripPrivate,
+  stripPrivateFrom,
+  stripUrlCredentials,
+} from "../../src/redact/index.js";
 
 describe("stripPrivate: what the user fenced off with <private> is never kept", () => {
   it("removes a block and leaves one marker, tags in any case", () => {
@@ -10,7 +19,7 @@ describe("stripPrivate: what the user fenced off with <private> is never kept", 
   });
 
   it("removes the rest of the text after an unclosed <private>", () => {
-    expect(stripPrivate("keep this <private>the rest\nof the message")).toBe(`keep this ${PRIVATE_MARKER}`);
+    expect(stripPrivate("keep this <private>the rest\nof the message")).toBe(`keep this ${PRIVATE_OPEN_MARKER}`);
   });
 
   it("keeps nested blocks closed only by the outer tag, and drops a stray closing tag", () => {
@@ -62,5 +71,40 @@ describe("redactText next to an earlier marker", () => {
     expect(redactText("password=Sup3rS3cretPw! [REDACTED:github-token]")).toBe(
       "password=[REDACTED:password-assignment] [REDACTED:github-token]",
     );
+  });
+});
+
+describe("a <private> block left open continues in the user's next message", () => {
+  it("drops what precedes </private> in a text that starts inside a block", () => {
+    expect(stripPrivateFrom("MARK2 </private> public", true)).toEqual({
+      text: `${PRIVATE_MARKER} public`,
+      open: false,
+    });
+    expect(stripPrivateFrom("still private", true)).toEqual({ text: PRIVATE_OPEN_MARKER, open: true });
+    expect(stripPrivateFrom("MARK2 </private> public", false)).toEqual({ text: "MARK2  public", open: false });
+  });
+
+  it("carries the block across a session's user messages, not through the assistant's", () => {
+    const items = [
+      { role: "user", text: "deploy notes <private>MARK1" },
+      { role: "assistant", text: "noted </private> ok" },
+      { role: "user", text: "MARK2 still" },
+      { role: "user", text: "MARK3 </private> public part" },
+      { role: "user", text: "MARK4 </private> stays" },
+    ];
+    expect(guardTurns(items)).toBe(false);
+    expect(items.map((item) => item.text)).toEqual([
+      `deploy notes ${PRIVATE_OPEN_MARKER}`,
+      "noted  ok",
+      PRIVATE_OPEN_MARKER,
+      `${PRIVATE_MARKER} public part`,
+      "MARK4  stays",
+    ]);
+  });
+
+  it("starts inside a block when the stored messages left one open, and says when one stays open", () => {
+    const items = [{ role: "user", text: "MARK2 token ghp_R7kW2pQ9xZ4mN8vB3cL6tY1hJ5gF0dS2aE7u" }];
+    expect(guardTurns(items, true)).toBe(true);
+    expect(items[0]!.text).toBe(PRIVATE_OPEN_MARKER);
   });
 });

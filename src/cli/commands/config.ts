@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import type { PatternCoverage } from "../../collection/exclusionCoverage.js";
+import { withoutCredentials } from "../../providers/scrub.js";
 import { CairnError } from "../../util/errors.js";
 import { withCairn } from "../context.js";
 import { printJson, printLine } from "../output.js";
@@ -63,7 +64,10 @@ function maskSecrets(value: unknown, key = ""): unknown {
   if (value !== null && typeof value === "object") {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskSecrets(v, k)]));
   }
-  return SECRET_KEYS.test(key) && typeof value === "string" && value.length > 0 ? "***" : value;
+  if (typeof value !== "string") return value;
+  if (SECRET_KEYS.test(key) && value.length > 0) return "***";
+  // Other settings can hold one too: `llm.baseUrl: https://user:key@proxy/v1`.
+  return withoutCredentials(value);
 }
 
 function flatten(value: unknown, prefix = ""): Array<[string, unknown]> {

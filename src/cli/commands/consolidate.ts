@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import type { Phase2Report } from "../../pipeline/phase2/runPhase2.js";
 import { toIso } from "../../util/clock.js";
 import { withCairn } from "../context.js";
-import { printJson, printLine } from "../output.js";
+import { inline, printJson, printLine, quoted } from "../output.js";
 
 export function registerConsolidate(program: Command): void {
   program
@@ -26,23 +26,25 @@ export function printPhase2(report: Phase2Report): void {
     clean: "nothing new to consolidate",
     busy: "another consolidation is running; not started",
     backing_off: "the last consolidation failed; it retries after its backoff (see 'cairn status')",
-    failed: `consolidation failed: ${report.error}`,
+    failed: `consolidation failed: ${quoted(report.error ?? "")}`,
     no_input: "nothing to consolidate: no session has given memories yet (extraction runs first; see what it skipped)",
   };
   printLine(headline[report.outcome]);
   for (const workspace of report.workspaces) {
     if (workspace.outcome === "empty") continue;
     if (workspace.outcome === "removed") {
-      printLine(`  ${workspace.workspace}: removed, nothing it was built from is left (${workspace.dir})`);
+      printLine(
+        `  ${inline(workspace.workspace)}: removed, nothing it was built from is left (${inline(workspace.dir)})`,
+      );
       continue;
     }
     printLine(
-      `  ${workspace.kind === "global" ? "global" : workspace.workspace}: ${workspace.outcome} ` +
-        `(+${workspace.added} added, ${workspace.retained} retained, -${workspace.removed} removed) ${workspace.dir}`,
+      `  ${workspace.kind === "global" ? "global" : inline(workspace.workspace)}: ${workspace.outcome} ` +
+        `(+${workspace.added} added, ${workspace.retained} retained, -${workspace.removed} removed) ${inline(workspace.dir)}`,
     );
-    for (const warning of workspace.warnings) printLine(`    warning: ${warning}`);
-    for (const note of workspace.superseded ?? []) printLine(`    superseded: ${note}`);
-    for (const note of workspace.doubted ?? []) printLine(`    doubted: ${note}`);
+    for (const warning of workspace.warnings) printLine(`    warning: ${quoted(warning)}`);
+    for (const note of workspace.superseded ?? []) printLine(`    superseded: ${quoted(note)}`);
+    for (const note of workspace.doubted ?? []) printLine(`    doubted: ${quoted(note)}`);
   }
   if (report.watermark !== null) printLine(`  watermark: ${toIso(report.watermark)}`);
 }

@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import type { Phase1Report } from "../../pipeline/phase1/runPhase1.js";
 import { RETRY_DEAD_COMMAND } from "../../store/queue/describeDeadJobs.js";
 import { withCairn } from "../context.js";
-import { printJson, printLine, printTable, shorten } from "../output.js";
+import { inline, printJson, printLine, printTable, quoted, shorten } from "../output.js";
 import { createProgress } from "../progress.js";
 
 export function registerExtract(program: Command): void {
@@ -58,7 +58,7 @@ export function printPhase1(report: Phase1Report, again = "cairn extract"): void
       `${count("unchanged")} unchanged, ${count("failed") + count("dead")} failed; ${tokens} tokens`,
   );
   for (const job of report.jobs.filter((job) => job.error))
-    printLine(`  ${job.sessionId}: ${job.outcome}: ${job.error}`);
+    printLine(`  ${inline(job.sessionId)}: ${job.outcome}: ${quoted(job.error ?? "")}`);
   if (report.budgetExhausted) printLine("  the daily token budget is spent: remaining sessions wait for tomorrow");
   if (report.facts?.skipped) {
     printLine(
@@ -66,7 +66,7 @@ export function printPhase1(report: Phase1Report, again = "cairn extract"): void
     );
   }
   for (const failure of report.facts?.errors ?? []) {
-    printLine(`  facts of ${failure.sessionId} not stored (retried next run): ${failure.error}`);
+    printLine(`  facts of ${inline(failure.sessionId)} not stored (retried next run): ${quoted(failure.error)}`);
   }
   printPending(report, again);
 }

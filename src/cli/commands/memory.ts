@@ -3,7 +3,7 @@ import type { HintsReport } from "../../pipeline/hints/generateHints.js";
 import { confirm } from "../confirm.js";
 import { withCairn } from "../context.js";
 import { nonEmpty, wholeNumber } from "../flags.js";
-import { printJson, printLine } from "../output.js";
+import { printJson, printLine, quoted } from "../output.js";
 import { printPhase2 } from "./consolidate.js";
 import { registerMemoryCuration } from "./memoryCuration.js";
 import { erasedBytesNote, registerMemoryPurge } from "./memoryPurge.js";
@@ -100,5 +100,6 @@ export function printHints(report: HintsReport): void {
   printLine(
     `hints: ${report.indexed} memories indexed with ${report.hints} questions, ${report.failed} failed, ${report.pending} waiting`,
   );
-  for (const e of report.errors.slice(0, 5)) printLine(`  memory ${e.memoryId}: ${e.error.split("\n")[0]}`);
+  for (const e of report.errors.slice(0, 5))
+    printLine(`  memory ${e.memoryId}: ${quoted(e.error.split("\n")[0] ?? "")}`);
 }

@@ -10,7 +10,7 @@ import { describeForeignLeases } from "../../store/queue/describeForeignLeases.j
 import { explainStoreError } from "../../store/storeFault.js";
 import type { GlobalOptions } from "../context.js";
 import { demoConfig, demoHome, demoSources } from "../demo.js";
-import { printJson, printLine } from "../output.js";
+import { printJson, printLine, quoted } from "../output.js";
 import { createProgress } from "../progress.js";
 import { printPhase2 } from "./consolidate.js";
 import { printPhase1 } from "./extract.js";
@@ -127,7 +127,7 @@ function describeMaintenance(report: MaintenanceReport): string[] {
     ...(report.done.length > 0
       ? [`store upkeep: ${report.done.join(", ")} done (cairn memory history <id> says what changed)`]
       : []),
-    ...report.warnings.map((warning) => `store upkeep: ${warning}`),
+    ...report.warnings.map((warning) => `store upkeep: ${quoted(warning)}`),
     ...(report.excluded ? [describeExclusion(report.excluded), ...erasedBytesNote(report.excluded.bytes)] : []),
   ];
 }
@@ -151,7 +151,7 @@ function describeRevise(report: ReviseJobsReport): string | undefined {
           `${report.flagged.length} ${report.flagged.length === 1 ? "pair" : "pairs"} flagged for review (cairn memory review --all)`,
         ]
       : []),
-    ...report.warnings,
+    ...report.warnings.map(quoted),
   ];
   return parts.length > 0 ? `memories: ${parts.join(", ")}` : undefined;
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { cleanSearchTerms, MAX_SEARCH_TERMS } from "../../memory/searchTerms.js";
 import { modelJsonSchema } from "../../providers/llm/modelJsonSchema.js";
+import { guardText } from "../../redact/guard.js";
 import { addressesAgent, withoutAgentDirected } from "../../text/addressesAgent.js";
 import { pointsToTranscript } from "./offline/preferences.js";
 import { type EntityTriple, type ExtractedFact, type FactType, factTypes, type Stage1Extraction } from "./types.js";
@@ -73,7 +74,8 @@ export function parseStage1(answer: string): ParsedStage1 {
     extraction: {
       rolloutSummary: guarded(rolloutSummary, "rollout_summary"),
       rawMemory: guarded(rawMemory, "raw_memory"),
-      rolloutSlug: typeof slug === "string" && slug.trim() ? slugify(slug) : null,
+      // Guarded before it is lowercased: the rules read a token's case and its `_`, which slugify loses.
+      rolloutSlug: typeof slug === "string" && slug.trim() ? slugify(guardText(slug)) || null : null,
       facts: parseFacts(object.facts, warnings),
       entities: parseEntities(object.entities, warnings),
     },

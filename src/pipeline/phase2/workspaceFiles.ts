@@ -1,8 +1,9 @@
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import { redact, stripPrivate } from "../../redact/index.js";
+import { guardText, redact, stripPrivate } from "../../redact/index.js";
 import { writeFileAtomic } from "../../util/atomicWrite.js";
 import type { ConsolidatedFiles } from "./consolidators/types.js";
+import { skillFolderName } from "./skillFolderName.js";
 
 const MAX_FILE_BYTES = 5 * 1024 * 1024;
 
@@ -19,12 +20,31 @@ export function writeConsolidated(dir: string, files: ConsolidatedFiles): void {
 }
 
 /**
+ * Skill folders whose name holds a secret (an agent consolidator names its folders itself), renamed
+ * by their guarded name. Returns the new names: the folder's old name is the secret.
+ */
+function renameSecretSkills(dir: string): string[] {
+  const skills = join(dir, "skills");
+  if (!existsSync(skills)) return [];
+  const renamed: string[] = [];
+  for (const name of readdirSync(skills)) {
+    if (guardText(name) === name) continue;
+    const base = skillFolderName(name) || "skill";
+    let folder = base;
+    for (let n = 2; existsSync(join(skills, folder)); n++) folder = `${base}-${n}`;
+    renameSync(join(skills, name), join(skills, folder));
+    renamed.push(join("skills", folder));
+  }
+  return renamed;
+}
+
+/**
  * Scans every Markdown file of the staging folder for secrets and `<private>` blocks and rewrites it
  * guarded. Runs after any consolidator, including an agent that wrote files itself. Returns the files
  * that had to be changed.
  */
 export function scrubSecrets(dir: string): string[] {
-  const changed: string[] = [];
+  const changed = renameSecretSkills(dir);
   for (const path of listFiles(dir)) {
     if (!path.endsWith(".md")) continue;
     const text = readFileSync(path, "utf8");

@@ -1,3 +1,4 @@
+import { redactText } from "../../redact/redact.js";
 import { postJson, probeJson } from "../http.js";
 import { DEFAULT_EMBEDDING_TIMEOUT_MS, EMBEDDING_AVAILABLE_TIMEOUT_MS } from "./defaults.js";
 import type { HttpEmbeddingOptions } from "./openaiEmbedding.js";
@@ -24,7 +25,8 @@ export class OllamaEmbeddingProvider implements EmbeddingProvider {
     const answer = (await postJson({
       provider: "ollama-embeddings",
       url: `${this.baseUrl}/api/embed`,
-      body: { model: this.model, input: texts, truncate: true },
+      // The texts leave this machine: redacted here whoever asks (a recall query is a user's own words).
+      body: { model: this.model, input: texts.map(redactText), truncate: true },
       timeoutMs: this.timeoutMs,
       signal: options.signal,
     })) as { embeddings?: number[][] };

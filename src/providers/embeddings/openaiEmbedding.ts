@@ -1,3 +1,4 @@
+import { redactText } from "../../redact/redact.js";
 import { postJson } from "../http.js";
 import { DEFAULT_EMBEDDING_TIMEOUT_MS } from "./defaults.js";
 import { toUnitVectors } from "./toUnitVectors.js";
@@ -34,7 +35,8 @@ export class OpenAiEmbeddingProvider implements EmbeddingProvider {
       provider: "openai-embeddings",
       url: this.url,
       headers: this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {},
-      body: { model: this.model, input: texts, dimensions: this.dimensions, encoding_format: "float" },
+      // The texts leave this machine: redacted here whoever asks (a recall query is a user's own words).
+      body: { model: this.model, input: texts.map(redactText), dimensions: this.dimensions, encoding_format: "float" },
       timeoutMs: this.timeoutMs,
       signal: options.signal,
       secrets: [this.apiKey],

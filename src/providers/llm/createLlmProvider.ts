@@ -1,3 +1,4 @@
+import { withoutCredentials } from "../scrub.js";
 import { AnthropicProvider } from "./anthropic.js";
 import { ClaudeCliProvider } from "./claudeCli.js";
 import { CodexCliProvider } from "./codexCli.js";
@@ -35,6 +36,7 @@ export function createLlmProvider(spec: LlmRoleSpec, env: NodeJS.ProcessEnv = pr
 /** "anthropic (claude-haiku-4-5)", with the endpoint when it is not the vendor's default. */
 export function describeRoleSpec(spec: LlmRoleSpec): string {
   const defaultUrl = (defaultBaseUrls as Record<string, string | undefined>)[spec.provider];
-  const where = spec.baseUrl && spec.baseUrl !== defaultUrl ? ` at ${spec.baseUrl}` : "";
+  // A base URL can carry credentials (`https://user:key@proxy`, `?api_key=`): shown without them.
+  const where = spec.baseUrl && spec.baseUrl !== defaultUrl ? ` at ${withoutCredentials(spec.baseUrl)}` : "";
   return `${spec.provider} (${spec.model}${where})`;
 }

@@ -5,14 +5,14 @@ export const aiRules: SecretRule[] = [
   {
     name: "anthropic-api-key",
     family: "ai",
-    pattern: /(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,512}/g,
+    pattern: /(?<![A-Za-z0-9])sk-ant-[A-Za-z0-9_-]{20,512}/g,
     keywords: ["sk-ant-"],
   },
   {
     name: "openai-api-key",
     family: "ai",
     pattern:
-      /(?<![A-Za-z0-9_-])sk-(?:(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,512}|[A-Za-z0-9]{10,64}T3BlbkFJ[A-Za-z0-9_-]{10,64})/g,
+      /(?<![A-Za-z0-9])sk-(?:(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,512}|[A-Za-z0-9]{10,64}T3BlbkFJ[A-Za-z0-9_-]{10,64})/g,
     keywords: ["sk-"],
   },
   {
@@ -27,55 +27,55 @@ export const aiRules: SecretRule[] = [
   {
     name: "huggingface-token",
     family: "ai",
-    pattern: /(?<![A-Za-z0-9_])(?:hf_[A-Za-z0-9]{30,40}|api_org_[A-Za-z0-9]{30,40})(?![A-Za-z0-9])/g,
+    pattern: /(?<![A-Za-z0-9])(?:hf_[A-Za-z0-9]{30,40}|api_org_[A-Za-z0-9]{30,40})(?![A-Za-z0-9])/g,
     keywords: ["hf_", "api_org_"],
   },
   {
     name: "groq-api-key",
     family: "ai",
-    pattern: /(?<![A-Za-z0-9_])gsk_[A-Za-z0-9]{40,64}(?![A-Za-z0-9])/g,
+    pattern: /(?<![A-Za-z0-9])gsk_[A-Za-z0-9]{40,64}(?![A-Za-z0-9])/g,
     keywords: ["gsk_"],
   },
   {
     name: "xai-api-key",
     family: "ai",
-    pattern: /(?<![A-Za-z0-9_-])xai-[A-Za-z0-9]{60,100}(?![A-Za-z0-9])/g,
+    pattern: /(?<![A-Za-z0-9])xai-[A-Za-z0-9]{60,100}(?![A-Za-z0-9])/g,
     keywords: ["xai-"],
   },
   {
     name: "perplexity-api-key",
     family: "ai",
-    pattern: /(?<![A-Za-z0-9_-])pplx-[A-Za-z0-9]{40,64}(?![A-Za-z0-9])/g,
+    pattern: /(?<![A-Za-z0-9])pplx-[A-Za-z0-9]{40,64}(?![A-Za-z0-9])/g,
     keywords: ["pplx-"],
   },
   {
     name: "replicate-token",
     family: "ai",
-    pattern: /(?<![A-Za-z0-9_])r8_[A-Za-z0-9]{37,40}(?![A-Za-z0-9])/g,
+    pattern: /(?<![A-Za-z0-9])r8_[A-Za-z0-9]{37,40}(?![A-Za-z0-9])/g,
     keywords: ["r8_"],
   },
   {
     name: "langsmith-api-key",
     family: "ai",
-    pattern: /(?<![A-Za-z0-9_])lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}(?![A-Za-z0-9])/g,
+    pattern: /(?<![A-Za-z0-9])lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}(?![A-Za-z0-9])/g,
     keywords: ["lsv2_"],
   },
   {
     name: "tavily-api-key",
     family: "ai",
-    pattern: /(?<![A-Za-z0-9_-])tvly-(?:dev-|prod-)?[A-Za-z0-9]{32}(?![A-Za-z0-9])/g,
+    pattern: /(?<![A-Za-z0-9])tvly-(?:dev-|prod-)?[A-Za-z0-9]{32}(?![A-Za-z0-9])/g,
     keywords: ["tvly-"],
   },
   {
     name: "pinecone-api-key",
     family: "ai",
-    pattern: /(?<![A-Za-z0-9_])pcsk_[A-Za-z0-9_]{50,128}(?![A-Za-z0-9])/g,
+    pattern: /(?<![A-Za-z0-9])pcsk_[A-Za-z0-9_]{50,128}(?![A-Za-z0-9])/g,
     keywords: ["pcsk_"],
   },
   {
     name: "elevenlabs-api-key",
     family: "ai",
-    pattern: /(?<![A-Za-z0-9_])sk_[a-f0-9]{48}(?![A-Za-z0-9])/g,
+    pattern: /(?<![A-Za-z0-9])sk_[a-f0-9]{48}(?![A-Za-z0-9])/g,
     keywords: ["sk_"],
   },
 ];

@@ -113,6 +113,19 @@ export const cliRules: SecretRule[] = [
     validate: isFlagPassword,
   },
   {
+    // OpenLDAP's tools take the bind password as -w (`-W` prompts for it): `ldapsearch -x -D cn=admin
+    // -w SECRET -b dc=example`, also attached (`-wSECRET`).
+    name: "ldap-bind-password",
+    family: "cli",
+    pattern: new RegExp(
+      String.raw`ldap(?<![A-Za-z0-9_]ldap)(?:search|modify|add|delete|whoami|passwd|compare|modrdn|exop|url)${argumentsBefore("-w")}[ \t]{0,4}${VALUE}`,
+      "g",
+    ),
+    group: [1, 2, 3, 4],
+    keywords: ["ldap"],
+    validate: isFlagPassword,
+  },
+  {
     // keytool and jarsigner: -storepass, -keypass, -srcstorepass, -deststorepass (not -storepass:env).
     name: "keytool-password",
     family: "cli",

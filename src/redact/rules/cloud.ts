@@ -1,5 +1,6 @@
+import { looksRandom } from "../gates.js";
 import type { SecretRule } from "../types.js";
-import { ASSIGN } from "./fragments.js";
+import { ASSIGN, LINE_PREFIX } from "./fragments.js";
 
 /** AWS documents AKIAIOSFODNN7EXAMPLE and wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY everywhere. */
 const isNotAwsExample = (secret: string) => !secret.includes("EXAMPLE");
@@ -12,6 +13,20 @@ export const cloudRules: SecretRule[] = [
     pattern: /(?<![A-Za-z0-9])(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])/g,
     keywords: ["akia", "asia", "abia", "acca", "a3t"],
     validate: isNotAwsExample,
+  },
+  {
+    // A key id followed by its secret key with no names, as the console's CSV, a `aws configure`
+    // answer or a chat message pastes them: "AKIA... wJalr...". The id is redacted by the rule
+    // above; 40 characters of base64 right after one are its secret.
+    name: "aws-secret-access-key",
+    family: "cloud",
+    pattern: new RegExp(
+      String.raw`(?<![A-Za-z0-9])(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?:[ \t"'\x60,;:|=]|\/[ \t]|\\"|\r?\n${LINE_PREFIX}){1,12}([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])`,
+      "g",
+    ),
+    group: 1,
+    keywords: ["akia", "asia", "abia", "acca", "a3t"],
+    validate: (secret) => isNotAwsExample(secret) && looksRandom(secret, 40),
   },
   {
     // 40 characters of base64 are only a secret key next to its name; alone they could be anything.
@@ -40,7 +55,7 @@ export const cloudRules: SecretRule[] = [
   {
     name: "gcp-api-key",
     family: "cloud",
-    pattern: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/g,
+    pattern: /(?<![A-Za-z0-9])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/g,
     keywords: ["aiza"],
   },
   {
@@ -58,13 +73,13 @@ export const cloudRules: SecretRule[] = [
   {
     name: "google-oauth-token",
     family: "cloud",
-    pattern: /(?<![A-Za-z0-9_.-])ya29\.[0-9A-Za-z_-]{20,4096}/g,
+    pattern: /(?<![A-Za-z0-9.])ya29\.[0-9A-Za-z_-]{20,4096}/g,
     keywords: ["ya29."],
   },
   {
     name: "google-oauth-client-secret",
     family: "cloud",
-    pattern: /(?<![A-Za-z0-9_-])GOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])/g,
+    pattern: /(?<![A-Za-z0-9])GOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])/g,
     keywords: ["gocspx-"],
   },
   {
@@ -103,7 +118,7 @@ export const cloudRules: SecretRule[] = [
   {
     name: "digitalocean-token",
     family: "cloud",
-    pattern: /(?<![A-Za-z0-9_])do[opr]_v1_[a-f0-9]{64}(?![A-Za-z0-9])/g,
+    pattern: /(?<![A-Za-z0-9])do[opr]_v1_[a-f0-9]{64}(?![A-Za-z0-9])/g,
     keywords: ["_v1_"],
   },
   {
@@ -120,13 +135,13 @@ export const cloudRules: SecretRule[] = [
   {
     name: "heroku-platform-token",
     family: "cloud",
-    pattern: /(?<![A-Za-z0-9_-])HRKU-[A-Za-z0-9_-]{20,128}/g,
+    pattern: /(?<![A-Za-z0-9])HRKU-[A-Za-z0-9_-]{20,128}/g,
     keywords: ["hrku-"],
   },
   {
     name: "vault-token",
     family: "cloud",
-    pattern: /(?<![A-Za-z0-9_.-])hv[sbr]\.[A-Za-z0-9_-]{24,512}/g,
+    pattern: /(?<![A-Za-z0-9.])hv[sbr]\.[A-Za-z0-9_-]{24,512}/g,
     keywords: ["hvs.", "hvb.", "hvr."],
   },
   {
@@ -140,25 +155,25 @@ export const cloudRules: SecretRule[] = [
   {
     name: "databricks-token",
     family: "cloud",
-    pattern: /(?<![A-Za-z0-9_])dapi[a-f0-9]{32}(?:-\d)?(?![A-Za-z0-9])/g,
+    pattern: /(?<![A-Za-z0-9])dapi[a-f0-9]{32}(?:-\d)?(?![A-Za-z0-9])/g,
     keywords: ["dapi"],
   },
   {
     name: "pulumi-token",
     family: "cloud",
-    pattern: /(?<![A-Za-z0-9_-])pul-[a-f0-9]{40}(?![A-Za-z0-9])/g,
+    pattern: /(?<![A-Za-z0-9])pul-[a-f0-9]{40}(?![A-Za-z0-9])/g,
     keywords: ["pul-"],
   },
   {
     name: "fly-token",
     family: "cloud",
-    pattern: /(?<![A-Za-z0-9_])fm[12][ar]?_[A-Za-z0-9+/=_-]{50,4096}/g,
+    pattern: /(?<![A-Za-z0-9])fm[12][ar]?_[A-Za-z0-9+/=_-]{50,4096}/g,
     keywords: ["fm1", "fm2"],
   },
   {
     name: "doppler-token",
     family: "cloud",
-    pattern: /(?<![A-Za-z0-9_.-])dp\.(?:st|ct|sa|scim|audit|pt)\.[A-Za-z0-9_.-]{40,256}/g,
+    pattern: /(?<![A-Za-z0-9.])dp\.(?:st|ct|sa|scim|audit|pt)\.[A-Za-z0-9_.-]{40,256}/g,
     keywords: ["dp."],
   },
   {

@@ -1,7 +1,7 @@
 import type { SecretRule } from "../types.js";
 import { assignmentContext } from "./assignmentContext.js";
 import { isKeyValue, isNamedValue, isPasswordValue, isSecretValue, isTokenValue } from "./assignmentGates.js";
-import { ASSIGN, TYPED_ASSIGN, VALUE } from "./fragments.js";
+import { ASSIGN, LINE_PREFIX, TYPED_ASSIGN, VALUE } from "./fragments.js";
 
 /**
  * `name <sep> value` in code, .env, YAML, JSON, TOML, INI, query strings and headers, where the name
@@ -58,6 +58,20 @@ export const genericRules: SecretRule[] = [
     keywords: ["key"],
     after: assignmentAfter("(?:_base)?"),
     validate: (value, match) => isKeyValue(value, assignmentContext(match, 2)),
+  },
+  {
+    // A YAML block scalar: `password: |` (or `>-`, `|2`, ...) with the value on the next, indented,
+    // line. The first line of the value is redacted (a key block's body is left to private-key).
+    name: "yaml-block-secret",
+    family: "generic",
+    pattern: new RegExp(
+      String.raw`(password|passwd|passphrase|pwd|secret|credentials?|token|(?:api|access|secret|private|client|auth|master|signing)[_-]?key|apikey)(?![A-Za-z0-9_.-])["']?[ \t]{0,4}:[ \t]{1,4}[|>][1-9+-]{0,2}[ \t]{0,8}(?:#[^\r\n"]{0,128})?(?:\r?\n${LINE_PREFIX}[ \t]{0,64}){0,4}?\r?\n${LINE_PREFIX}[ \t]{1,64}([^\s"#][^\r\n"]{0,511})`,
+      "gi",
+    ),
+    group: 2,
+    keywords: ["pass", "pwd", "secret", "credential", "token", "key"],
+    after: /[a-z_-]{0,12}["']?[ \t]{0,4}:[ \t]{1,4}[|>]/i,
+    validate: (value, match) => isNamedValue(value.trim(), match[1] ?? ""),
   },
   {
     // PHP constants, as in wp-config.php: define('DB_PASSWORD', '...'), define('AUTH_KEY', '...').

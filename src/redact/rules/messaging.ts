@@ -5,7 +5,7 @@ export const messagingRules: SecretRule[] = [
   {
     name: "slack-token",
     family: "messaging",
-    pattern: /(?<![A-Za-z0-9_-])(?:xox[abposrce]|xapp|xoxe\.xox[bp])-[A-Za-z0-9-]{10,512}/g,
+    pattern: /(?<![A-Za-z0-9])(?:xox[abposrce]|xapp|xoxe\.xox[bp])-[A-Za-z0-9-]{10,512}/g,
     keywords: ["xox", "xapp-"],
   },
   {
@@ -49,7 +49,7 @@ export const messagingRules: SecretRule[] = [
   {
     name: "sendgrid-api-key",
     family: "messaging",
-    pattern: /(?<![A-Za-z0-9_-])SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g,
+    pattern: /(?<![A-Za-z0-9])SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g,
     keywords: ["sg."],
   },
   {
@@ -80,19 +80,19 @@ export const messagingRules: SecretRule[] = [
   {
     name: "stripe-key",
     family: "payments",
-    pattern: /(?<![A-Za-z0-9_])(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{10,247}(?![A-Za-z0-9_])/g,
+    pattern: /(?<![A-Za-z0-9])(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{10,247}(?![A-Za-z0-9_])/g,
     keywords: ["sk_live_", "sk_test_", "sk_prod_", "rk_live_", "rk_test_", "rk_prod_"],
   },
   {
     name: "stripe-webhook-secret",
     family: "payments",
-    pattern: /(?<![A-Za-z0-9_])whsec_[A-Za-z0-9+/=]{24,128}/g,
+    pattern: /(?<![A-Za-z0-9])whsec_[A-Za-z0-9+/=]{24,128}/g,
     keywords: ["whsec_"],
   },
   {
     name: "square-token",
     family: "payments",
-    pattern: /(?<![A-Za-z0-9_-])sq0(?:atp|csp)-[A-Za-z0-9_-]{22,64}/g,
+    pattern: /(?<![A-Za-z0-9])sq0(?:atp|csp)-[A-Za-z0-9_-]{22,64}/g,
     keywords: ["sq0atp-", "sq0csp-"],
   },
   {

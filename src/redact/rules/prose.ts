@@ -43,21 +43,26 @@ export const proseRules: SecretRule[] = [
   },
   {
     // "my password is Tr0ub4dor&3", "the token for staging is abc123", "use the token 9fQ2kLx81mZ0",
-    // "Password for ada@db.internal: Fj38#kLq!" (a prompt echoed into a transcript).
+    // "Password for ada@db.internal: Fj38#kLq!" (a prompt echoed into a transcript), "the bearer is
+    // ...", "the Azure storage key is ...".
     // Prose says "the token is invalid" and "the token limit", so after "is"/"was" the value must
     // not be a plain word (letters with digits or symbols), and right after the keyword it must
     // look generated (see looksRandom). One regex for both, since the keyword scan is the cost.
     name: "secret-in-prose",
     family: "generic",
     pattern:
-      /(?<![A-Za-z])(?:pass(?:word|wd|phrase)?|token|api[ _-]?key|secret(?:[ _-]key)?)(?:[ \t]{1,4}for[ \t]{1,4}[A-Za-z0-9_.@/-]{1,40}(?:[ \t]{1,4}[A-Za-z0-9_.@/-]{1,40}){0,3}(:)?)?(?:[ \t]{1,4}(is|was)[ \t]{1,4}(?:now[ \t]{1,4})?(?:set[ \t]{1,4}to[ \t]{1,4})?|[ \t]{1,4})["'`]?([^\s"'`]{6,256})/gi,
-    group: 3,
-    keywords: ["pass", "token", "key", "secret"],
+      /(?<![A-Za-z])(?:pass(?:word|wd|phrase)?|token|api[ _-]?key|secret(?:[ _-]key)?|(bearer|key))(?:[ \t]{1,4}for[ \t]{1,4}[A-Za-z0-9_.@/-]{1,40}(?:[ \t]{1,4}[A-Za-z0-9_.@/-]{1,40}){0,3}(:)?)?(?:[ \t]{1,4}(is|was)[ \t]{1,4}(?:now[ \t]{1,4})?(?:set[ \t]{1,4}to[ \t]{1,4})?|[ \t]{1,4})["'`]?([^\s"'`]{6,256})/gi,
+    group: 4,
+    keywords: ["pass", "token", "key", "secret", "bearer"],
     after: /(?:word|wd|phrase|[ _-]key)?[ \t]{1,4}(?:for[ \t]|is[ \t]|was[ \t]|["'`]?[^\s"'`]{6})/i,
     // "is"/"was", or a colon after "for ..." ("Password for ada@host: ..."), introduce the value;
     // otherwise it must look generated. (`secret: x` alone is code, left to secret-assignment.)
+    // "bearer" and a lone "key" ("the storage key is ...") name no secret by themselves ("the key
+    // is missing"), so their value must look generated even after "is".
     validate: (value, match) =>
-      match[1] === undefined && match[2] === undefined ? isGenerated(value) : isNotAWord(value),
+      match[1] !== undefined || (match[2] === undefined && match[3] === undefined)
+        ? isGenerated(value)
+        : isNotAWord(value),
   },
 ];
 

@@ -95,6 +95,9 @@ export class MemoryRepository implements MemoryRepo {
          ON CONFLICT (scope, content_hash) WHERE deleted_at IS NULL DO NOTHING`,
     ).run({
       ...row,
+      scope: guardText(row.scope),
+      project: guardOptional(row.project),
+      sessionId: guardOptional(row.sessionId),
       content: guardText(row.content),
       normalizedContent: guardText(row.normalizedContent),
       searchTerms: guardOptional(row.searchTerms),
@@ -145,7 +148,7 @@ export class MemoryRepository implements MemoryRepo {
         `UPDATE memories SET scope = @scope, project = @project, updated_at = @now WHERE id = @id
            AND NOT (deleted_at IS NULL AND EXISTS (SELECT 1 FROM memories t
              WHERE t.scope = @scope AND t.content_hash = memories.content_hash AND t.deleted_at IS NULL))`,
-      ).run({ id, scope, project, now }).changes > 0
+      ).run({ id, scope: guardText(scope), project: guardOptional(project), now }).changes > 0
     );
   }
 

@@ -61,9 +61,10 @@ export class SessionsRepository {
       id: info.id,
       agent: info.agent,
       kind: info.kind,
-      cwd: info.cwd,
+      cwd: guardOptional(info.cwd),
       projectKey: entry.projectKey,
-      branch: info.git?.branch ?? null,
+      // A branch is named by whoever made it (`fix/rotate-ghp_...`): guarded like the title.
+      branch: guardOptional(info.git?.branch ?? null),
       commit: info.git?.commit ?? null,
       remote: info.git?.remote ? guardText(stripUrlCredentials(info.git.remote)) : null,
       title: guardOptional(info.title ?? null),

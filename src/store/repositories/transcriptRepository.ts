@@ -1,5 +1,5 @@
 import type { Database } from "better-sqlite3";
-import { guardText } from "../../redact/guard.js";
+import { guardOptional, guardText } from "../../redact/guard.js";
 import type { SessionTranscript, TranscriptRepo } from "../contracts/transcripts.js";
 import { cached } from "../statements.js";
 import type { EvidenceItem } from "../types/memoryRecord.js";
@@ -21,7 +21,12 @@ export class TranscriptRepository implements TranscriptRepo {
     const info = cached(
       this.db,
       "INSERT OR IGNORE INTO session_transcripts (session_key, content, project, created_at) VALUES (?, ?, ?, ?)",
-    ).run(transcript.sessionKey, guardText(transcript.content), transcript.project, transcript.now);
+    ).run(
+      guardText(transcript.sessionKey),
+      guardText(transcript.content),
+      guardOptional(transcript.project),
+      transcript.now,
+    );
     return info.changes > 0;
   }
 

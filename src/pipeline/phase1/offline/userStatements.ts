@@ -1,4 +1,4 @@
-import { PRIVATE_MARKER } from "../../../redact/privateBlocks.js";
+import { PRIVATE_MARKER, PRIVATE_OPEN_MARKER } from "../../../redact/privateBlocks.js";
 import { addressesAgent } from "../../../text/addressesAgent.js";
 import { NO_IDIOM } from "../../../text/negation.js";
 import { sentences } from "./sentences.js";
@@ -13,6 +13,7 @@ export function ownSentences(message: string): string[] {
   const own = message
     // Where a private block was, one thought ended: the next sentence starts after it.
     .replaceAll(PRIVATE_MARKER, "\n")
+    .replaceAll(PRIVATE_OPEN_MARKER, "\n")
     .replace(/<([a-z][\w-]*)\b[^>]*>[\s\S]*?<\/\1>/gi, " ")
     .split("\n")
     .filter((line) => !/^(?: {4,}|\t)/.test(line))

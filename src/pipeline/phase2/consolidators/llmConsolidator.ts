@@ -7,6 +7,7 @@ import { tokenCount, truncateToTokens } from "../../../text/tokens.js";
 import { toIso } from "../../../util/clock.js";
 import { extractJsonObject } from "../../phase1/parseStage1.js";
 import type { Stage1Output } from "../../phase1/types.js";
+import { skillFolderName } from "../skillFolderName.js";
 import type { ConsolidatedFiles, ConsolidationInput, Consolidator, SkillFile } from "./types.js";
 
 /** Stale memories shown to the model; older ones are caught by the check after it answers. */
@@ -115,18 +116,10 @@ function parseFiles(answer: string): ConsolidatedFiles {
   const skills: SkillFile[] = Array.isArray(object.skills)
     ? object.skills.flatMap((raw) => {
         const skill = skillSchema.safeParse(raw);
-        const name = skill.success ? skillName(skill.data.name) : "";
+        const name = skill.success ? skillFolderName(skill.data.name) : "";
         if (!skill.success || !name) return [];
         return [{ name, description: skill.data.description.trim(), body: skill.data.body }];
       })
     : [];
   return { memory, summary: summary.trimStart().startsWith("v1") ? summary : `v1\n${summary}`, skills };
-}
-
-function skillName(raw: string): string {
-  return raw
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 60);
 }
