@@ -56,8 +56,8 @@ import type { AgentName, SessionItem, SessionKind } from "./sources/types.js";
 import { PHASE1_KIND } from "./store/queue/jobKinds.js";
 import { Storage } from "./store/storage.js";
 import { assertStoreUsable } from "./store/storeCheck.js";
-import { withWriteTx } from "./store/tx.js";
 import { storeStillAtPath } from "./store/storeIdentity.js";
+import { withWriteTx } from "./store/tx.js";
 import type { HistoryEvent, MemoryRecord } from "./store/types/memoryRecord.js";
 import type { Stage1Output } from "./store/types/stage1Output.js";
 import { type Clock, HOUR_MS, systemClock } from "./util/clock.js";
@@ -678,9 +678,25 @@ export class Cairn {
     });
   }
 
+  /**
+   * For a long-lived process (the daemon, the resident, the MCP server): when the store's path now names
+   * another file than the one opened (`cairn doctor --repair` swapped a rebuilt store in, a backup was
+   * restored), closes the old one so that the next use opens, and checks, the file at the path. Writes
+   * never land in the old file meanwhile: the write guard refuses them (src/store/storeIdentity.ts).
+   * True when it reopened.
+   */
+  reopenIfReplaced(): boolean {
+    if (!this.opened || storeStillAtPath(this.opened.db)) return false;
+    this.close();
+    return true;
+  }
+
   close(): void {
     this.opened?.close();
     this.opened = undefined;
+    // Both hold the connection just closed: rebuilt on the next use.
+    this.store = undefined;
+    this.tracker = undefined;
   }
 }
 
@@ -698,6 +714,3 @@ function pushedTime(ts: number, now: number): void {
   const future = futureProblem(ts, now, "item.ts");
   if (future) throw bad(future);
 }
-    // Both hold the connection just closed: rebuilt on the next use.
-    this.store = undefined;
-    this.tracker = undefined;

@@ -55,7 +55,9 @@ export function createHttpApp(options: HttpAppOptions): Hono {
 
   app.onError((error, c) => {
     if (error instanceof HTTPException) return c.json({ error: error.message }, error.status);
-    return c.json({ error: errorMessage(error).split("\n")[0] }, statusForError(error));
+    // A damaged page met by any request marks the store, so that no later request writes into it.
+    const explained = explainStoreError(error, cairn.paths.database);
+    return c.json({ error: errorMessage(explained).split("\n")[0] }, statusForError(explained));
   });
   app.notFound((c) => c.json({ error: `no route ${c.req.method} ${c.req.path}` }, 404));
 
@@ -88,6 +90,12 @@ export function createHttpApp(options: HttpAppOptions): Hono {
       onError: (c) => c.json({ error: `request body is larger than ${maxSize} bytes` }, 413),
     }),
   );
+
+  // A store replaced under this process (`cairn doctor --repair`) is reopened before the request uses it.
+  app.use("*", async (_c, next) => {
+    cairn.reopenIfReplaced();
+    await next();
+  });
 
   app.get("/health", (c) => c.json({ ok: true, version: MCP_SERVER_VERSION }));
 

@@ -49,17 +49,21 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       ? undefined
       : new Scheduler({
           intervalMs,
-          task,
-          onError: (error) => log(`${what} error: ${errorMessage(error)}`),
+          task: async () => {
+            if (cairn.reopenIfReplaced()) log(`the store at ${cairn.paths.database} was replaced; reopened it`);
+            await task();
+          },
+          // A damaged store is marked, so that no request or later cycle writes into it.
+          onError: (error) => log(`${what} error: ${errorMessage(explainStoreError(error, cairn.paths.database))}`),
           ...(options.timers ? { timers: options.timers } : {}),
         });
   const scheduler = loop("pipeline", cairn.config.collection.scanIntervalSeconds * 1000, async () => {
+    // The daemon keeps its store open, so the check at open never comes again: a full one now and then.
+    if (checkStoreIfDue(cairn.paths.database)) log("store check: quick_check ok");
     lastCycle = await runPipelineCycle(cairn);
     log(formatCycle(lastCycle));
   });
   // Between pipeline cycles: memories pushed through the API get their hints (seed 004's polling
-    // The daemon keeps its store open, so the check at open never comes again: a full one now and then.
-    if (checkStoreIfDue(cairn.paths.database)) log("store check: quick_check ok");
   // worker), and vectors the provider could not compute when they were written (it was down).
   const { hints, embeddingTracker } = cairn.config.recall;
   const background = [

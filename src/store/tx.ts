@@ -9,12 +9,13 @@ const lastStoreFault = new WeakMap<Database, unknown>();
  * Runs `fn` in one IMMEDIATE transaction: the write lock is taken up front, so two writers never
  * deadlock upgrading a read lock. Never await inside `fn`: no model, embedding or network call
  * belongs in a write transaction. A failure of the store itself is remembered for the connection
- * (see takeStoreFault) until a later write transaction succeeds.
+ * (see takeStoreFault) until a later write transaction succeeds. A store marked damaged or replaced by
+ * another file since the connection opened it is refused before anything is written.
  */
 export function withWriteTx<T>(db: Database, fn: () => T): T {
   try {
-    const result = db.transaction(fn).immediate();
     assertStoreStillOpen(db);
+    const result = db.transaction(fn).immediate();
     lastStoreFault.delete(db);
     return result;
   } catch (error) {

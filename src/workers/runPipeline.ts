@@ -29,7 +29,7 @@ export interface CycleReport {
  * (to mark it damaged), the queue, the config.
  */
 export interface PipelineHost extends CycleHost {
-  paths: Pick<CairnPaths, "home">;
+  paths: Pick<CairnPaths, "home" | "database">;
   storage: { jobs: Pick<JobQueue, "stats"> };
   config: { recall: { hints: { enabled: boolean } }; pipeline: { autonomousFrozen: boolean } };
 }
@@ -85,7 +85,8 @@ export async function runPipelineCycle(
     });
   } catch (error) {
     report.outcome = "failed";
-    report.error = errorMessage(error);
+    // A damaged store met anywhere in the cycle is marked, so the daemon's next writes are refused.
+    report.error = errorMessage(explainStoreError(error, host.paths.database));
   } finally {
     lock.release();
     report.ms = now() - startedAt;

@@ -182,6 +182,41 @@ export class ItemsRepository {
     return new Map(rows.map((row) => [row.id, row.ts]));
   }
 
+  /**
+   * The session's item ids in order, with each text's size in bytes, without reading the texts:
+   * `octet_length` takes the size from the record header, and the sort holds ids only. What a reader
+   * of a large session pages through (`byIds`).
+   */
+  outline(sessionId: string): { ids: number[]; bytes: number[] } {
+    const rows = this.sql
+      .get("SELECT id, octet_length(text) FROM items WHERE session_id = ? ORDER BY seq, id")
+      .raw(true)
+      .all(sessionId) as Array<[number, number]>;
+    return { ids: rows.map((row) => row[0]), bytes: rows.map((row) => row[1]) };
+  }
+
+  /** The items `ids`, in session order (one page of an `outline`); ids no longer stored are left out. */
+  byIds(ids: readonly number[]): ItemRecord[] {
+    if (ids.length === 0) return [];
+    const rows = this.sql
+      .get("SELECT * FROM items WHERE id IN (SELECT value FROM json_each(?)) ORDER BY seq, id")
+      .all(JSON.stringify(ids)) as ItemRow[];
+    return rows.map(toRecord);
+  }
+
+  /**
+   * How many of the session's items have one of `roles` and a text that is not blank as JavaScript's
+   * `trim` sees it, counted inside SQLite so that no text is read into the process.
+   */
+  countWithText(sessionId: string, roles: Iterable<string>): number {
+    const row = this.sql
+      .get(
+        "SELECT count(*) AS n FROM items WHERE session_id = ? AND role IN (SELECT value FROM json_each(?)) AND trim(text, ?) <> ''",
+      )
+      .get(sessionId, JSON.stringify([...roles]), JS_WHITESPACE) as { n: number };
+    return row.n;
+  }
+
   /** The session's items in order, optionally limited to an id range (inclusive). */
   list(sessionId: string, range: { fromId?: number; toId?: number } = {}): ItemRecord[] {
     const rows = this.sql
@@ -190,6 +225,13 @@ export class ItemsRepository {
     return rows.map(toRecord);
   }
 }
+
+/**
+ * The characters `String.prototype.trim` removes (ECMAScript WhiteSpace and LineTerminator), for
+ * SQLite's `trim(X, Y)`, which removes any of Y's characters, multi-byte ones included.
+ */
+export const JS_WHITESPACE =
+  "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff";
 
 /** Rows written by one statement of `insertNew`. */
 const ROWS_PER_INSERT = 32;
