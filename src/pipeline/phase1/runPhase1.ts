@@ -144,16 +144,9 @@ export async function runPhase1(deps: Phase1Deps, options: Phase1Options = {}): 
   // Every claimed lease is kept alive until its job ends, including those still waiting for a slot:
   // with a slow provider, a queued lease would otherwise expire and be taken over by another process.
   const heartbeat = startLeaseHeartbeat({ jobs: storage.jobs, leases, leaseMs: config.queue.leaseSeconds * 1000 });
-  // Only the sessions this process works on spend an attempt if it dies: those in a slot and the one
-  // whose prompt is built ahead (reading a huge session is work that can kill it too), not all it claimed.
-  const byKey = new Map(leases.map((lease) => [lease.key, lease]));
   const ahead = new PromptsAhead(
     leases.map((lease) => lease.key),
-    (key) => {
-      const lease = byKey.get(key);
-      if (lease) storage.jobs.start(lease);
-      return prepareSession(deps, key);
-    },
+    (key) => prepareSession(deps, key),
   );
   const turn = oneTurnApart();
   let done = 0;
@@ -205,6 +198,9 @@ async function processLease(options: {
   const { deps, lease, budget, report, ahead } = options;
   const { storage, config, clock } = deps;
   const started = clock();
+  // Its turn came: from here a crash spends this session's attempt. The sessions still waiting for a
+  // slot spend nothing, and neither does the one whose prompt is built ahead: if building it kills the
+  // process, the session comes back first in line and is built again in a slot, where it counts.
   storage.jobs.start(lease);
   const base = { sessionId: lease.key, tokensIn: null, tokensOut: null, error: null, warnings: [] as string[] };
   const finish = (outcome: Phase1Outcome, extra: Partial<Phase1JobReport> = {}): Phase1JobReport => ({
