@@ -41,6 +41,7 @@ import { type PurgeReport, type PurgeTarget, purgeMemory } from "./read/purgeMem
 import { rememberedFrom } from "./read/rememberedMemories.js";
 import { applyCitationUsage, confirmRecalledAspects, recordRecallUsage } from "./read/usageFeedback.js";
 import { createRecall } from "./recall/createRecall.js";
+import { guardText } from "./redact/guard.js";
 import { editRequest } from "./requests/edit.js";
 import { forgetRequest } from "./requests/forget.js";
 import { historyRequest } from "./requests/history.js";
@@ -202,13 +203,17 @@ export class Cairn {
     const now = this.clock();
     if (item.ts !== undefined) pushedTime(item.ts, now);
     const collector = this.collector();
+    // The identifiers a caller names are stored and shown like the text (the key in every item row, the
+    // tool in prompts): guarded at this door, so every later use of the key agrees with the stored one.
+    const tool = item.tool ? guardText(item.tool) : undefined;
+    const callId = item.callId ? guardText(item.callId) : undefined;
     return withWriteTx(this.storage.db, () =>
       collector.append(
         {
-          id: sessionId,
+          id: guardText(sessionId),
           agent: session.agent ?? "push",
           kind: session.kind ?? "interactive",
-          cwd: session.cwd ?? null,
+          cwd: session.cwd ? guardText(session.cwd) : null,
           ...(session.title ? { title: session.title } : {}),
           startedAt: item.ts ?? now,
           updatedAt: item.ts ?? now,
@@ -216,8 +221,8 @@ export class Cairn {
         {
           role: item.role,
           text: item.text,
-          ...(item.tool ? { tool: item.tool } : {}),
-          ...(item.callId ? { callId: item.callId } : {}),
+          ...(tool ? { tool } : {}),
+          ...(callId ? { callId } : {}),
           ...(item.isError ? { isError: true } : {}),
           ...(item.ts ? { ts: item.ts } : {}),
           origin: { file: "push", line: 0 },
@@ -229,7 +234,7 @@ export class Cairn {
   /** Marks a pushed (or scanned) session as ended: its unprocessed items become pending at once. */
   endSession(sessionId: string): boolean {
     const collector = this.collector();
-    return withWriteTx(this.storage.db, () => collector.end(sessionId));
+    return withWriteTx(this.storage.db, () => collector.end(guardText(sessionId)));
   }
 
   /**
