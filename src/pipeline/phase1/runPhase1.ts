@@ -1,5 +1,5 @@
 import pLimit from "p-limit";
-import type { ItemRecord, SessionRecord } from "../../collection/types.js";
+import type { SessionRecord } from "../../collection/types.js";
 import type { CairnConfig } from "../../config/schema.js";
 import { type LlmProvider, ProviderError } from "../../providers/llm/types.js";
 import { guardDeep } from "../../redact/index.js";
@@ -17,6 +17,8 @@ import { eligibilityWindow } from "./eligibilityWindow.js";
 import { buildStage1Prompt, extractSession } from "./extractSession.js";
 import { oneTurnApart } from "./oneTurnApart.js";
 import { type PreparedSession, PromptsAhead } from "./promptsAhead.js";
+import type { SessionItems } from "./sessionItems.js";
+import { storedItems } from "./storedItems.js";
 import type { Stage1Output } from "./types.js";
 
 export type Phase1Outcome =
@@ -112,14 +114,14 @@ export async function runPhase1(deps: Phase1Deps, options: Phase1Options = {}): 
     report.dryRun = candidates.slice(0, config.memories.maxRolloutsPerStartup).flatMap((candidate) => {
       const session = storage.sessions.get(candidate.id);
       if (!session) return [];
-      const items = storage.items.list(candidate.id);
+      const items = storedItems(storage.items, candidate.id);
       const built = buildStage1Prompt(session, items, renderOptions(config));
       return [
         {
           sessionId: session.id,
           agent: session.agent,
           cwd: session.cwd,
-          items: items.length,
+          items: items.count,
           tokens: deps.llm ? built.renderedTokens() : 0,
           omitted: built.omitted,
         },
@@ -176,15 +178,15 @@ function prepareSession(deps: Phase1Deps, key: string): PreparedSession | undefi
   const { storage, config } = deps;
   const session = storage.sessions.get(key);
   if (!session || session.invalidatedAt === null) return undefined;
-  const items = storage.items.list(session.id);
+  const items = storedItems(storage.items, session.id);
   if (outputIsCurrent(deps, session, items)) return undefined;
   return { session, items, ...(deps.llm ? { prompt: buildStage1Prompt(session, items, renderOptions(config)) } : {}) };
 }
 
 /** The stored stage-1 output already covers this version of the session. */
-function outputIsCurrent(deps: Phase1Deps, session: SessionRecord, items: readonly ItemRecord[]): boolean {
+function outputIsCurrent(deps: Phase1Deps, session: SessionRecord, items: SessionItems): boolean {
   const existing = deps.storage.stage1.get(session.id);
-  const itemTo = items.at(-1)?.id ?? session.invalidatedAt;
+  const itemTo = items.lastId ?? session.invalidatedAt;
   return existing !== undefined && existing.sourceUpdatedAt === session.updatedAt && existing.itemTo === itemTo;
 }
 
@@ -217,8 +219,8 @@ async function processLease(options: {
     storage.jobs.succeed(lease, { status: "succeeded_no_output" });
     return finish("unchanged");
   }
-  const items = prepared?.items ?? storage.items.list(session.id);
-  const itemTo = items.at(-1)?.id ?? expected;
+  const items = prepared?.items ?? storedItems(storage.items, session.id);
+  const itemTo = items.lastId ?? expected;
   if (outputIsCurrent(deps, session, items)) {
     withWriteTx(storage.db, () => {
       storage.sessions.markProcessed(session.id, itemTo, expected);
@@ -254,7 +256,7 @@ async function processLease(options: {
           cwd: session.cwd,
           agent: session.agent,
           sourceUpdatedAt: session.updatedAt,
-          itemFrom: items[0]?.id ?? null,
+          itemFrom: items.firstId,
           itemTo,
           generator: report.generator,
           generatedAt: clock(),
