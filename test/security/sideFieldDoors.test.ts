@@ -4,6 +4,8 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Cairn } from "../../src/cairn.js";
+import { parseStage1 } from "../../src/pipeline/phase1/parseStage1.js";
+import { scrubSecrets } from "../../src/pipeline/phase2/workspaceFiles.js";
 import { completion, schemaName, userPrompt } from "../chaos/support/fakeProvider.js";
 import { runCliOn } from "../helpers/everyDoor.js";
 import { type LoopbackServer, startLoopbackServer } from "../helpers/loopbackServer.js";
@@ -251,6 +253,34 @@ describe("generated names, side fields and split <private> blocks pass the guard
   it("sends no token of a recall query to the embedding provider", () => {
     expect(embedded).toContain("which token is");
     for (const token of [GHP, SLACK]) expect(embedded).not.toContain(token);
+  });
+});
+
+describe("a generated name is guarded before it is reshaped", () => {
+  it("a rollout slug keeps no token, whatever its case or separators", () => {
+    const { extraction } = parseStage1(
+      JSON.stringify({
+        rollout_summary: "s",
+        raw_memory: "m",
+        rollout_slug: `deploy-${GITHUB_PAT}`,
+        facts: [],
+        entities: [],
+      }),
+    );
+    expect(extraction.rolloutSlug).toBe("deploy-redacted-github-fine-grained-token");
+  });
+
+  it("a skill folder an agent named after a token is renamed by its guarded name", () => {
+    const temp = tempHome();
+    try {
+      const folder = join(temp.home, "skills", `deploy_${STRIPE}`);
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(join(folder, "SKILL.md"), "---\nname: deploy\ndescription: d\n---\n\nRun it.\n");
+      expect(scrubSecrets(temp.home)).toEqual([join("skills", "deploy-redacted-stripe-key")]);
+      expect(readdirSync(join(temp.home, "skills"))).toEqual(["deploy-redacted-stripe-key"]);
+    } finally {
+      temp.cleanup();
+    }
   });
 });
 

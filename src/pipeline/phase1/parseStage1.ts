@@ -2,6 +2,7 @@ import { z } from "zod";
 import { cleanSearchTerms, MAX_SEARCH_TERMS } from "../../memory/searchTerms.js";
 import { modelJsonSchema } from "../../providers/llm/modelJsonSchema.js";
 import { guardText } from "../../redact/guard.js";
+import { redactText } from "../../redact/redact.js";
 import { addressesAgent, withoutAgentDirected } from "../../text/addressesAgent.js";
 import { pointsToTranscript } from "./offline/preferences.js";
 import { type EntityTriple, type ExtractedFact, type FactType, factTypes, type Stage1Extraction } from "./types.js";
@@ -96,7 +97,8 @@ export function extractJsonObject(answer: string): Record<string, unknown> {
   try {
     parsed = JSON.parse(cleaned.slice(start, end + 1));
   } catch (error) {
-    throw new Error(`answer is not valid JSON (${error instanceof Error ? error.message : "parse error"})`);
+    // The parser's message quotes the answer, and the error is printed and stored: redacted first.
+    throw new Error(`answer is not valid JSON (${error instanceof Error ? redactText(error.message) : "parse error"})`);
   }
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed))
     throw new Error("answer is not a JSON object");
