@@ -13,3 +13,12 @@ const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u20
 export function withoutControls(text: string): string {
   return text.replace(/\r\n/g, "\n").replace(CONTROLS, "\uFFFD");
 }
+
+/**
+ * The text with each NUL replaced by U+FFFD, one character for one. SQLite's text functions (`length`,
+ * `instr`, `lower`, the `sqlite3` shell) end a text at its first NUL, so a stored transcript message
+ * with one would lose everything after it to search, erasure and display.
+ */
+export function withoutNul(text: string): string {
+  return text.includes("\0") ? text.replaceAll("\0", "\uFFFD") : text;
+}

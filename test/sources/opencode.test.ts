@@ -1,4 +1,5 @@
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -350,6 +351,25 @@ describe("opencode legacy JSON tree", () => {
     ]);
     // The synthetic text and the step-start part.
     expect(result.skipped).toBe(2);
+  });
+});
+
+describe("opencode legacy JSON tree with a FIFO among its files", () => {
+  it("reports a part that is a FIFO as a located problem and reads the rest", async () => {
+    const dir = tempDir();
+    cpSync(legacyRoot, dir, { recursive: true });
+    const fifo = join(dir, "storage", "part", "msg_3a1f0c2e0002LegacyAbc01", "prt_3a1f0c2e2009LegacyAbc01.json");
+    try {
+      execFileSync("mkfifo", [fifo]);
+    } catch {
+      return; // No mkfifo on this system: nothing to prove.
+    }
+    const result = await read(legacySession.replace(legacyRoot, dir));
+    expect(result.sessions[0]?.items).toHaveLength(4);
+    expect(result.problems).toContainEqual({
+      file: fifo,
+      reason: "not a regular file (a FIFO, socket or device): never read",
+    });
   });
 });
 

@@ -19,6 +19,19 @@ const TRANSCRIPT = fileURLToPath(
 );
 const jsonl = (name: string) => name.endsWith(".jsonl");
 
+/** A scan of a Claude Code home into a fresh in-memory store: its report and the items it stored. */
+async function scanClaude(home: string) {
+  const { db } = openDatabase(":memory:");
+  const items = new ItemsRepository(db);
+  const collector = new Collector(new SessionsRepository(db), items, {
+    maxUnprocessedItems: 5,
+    clock: Date.now,
+    projectKeyOf: () => null,
+  });
+  const deps = { db, files: new SourceFilesRepository(db), collector, clock: Date.now };
+  return { report: await scanSources(deps, [{ adapter: claudeCodeAdapter, roots: [home] }]), items };
+}
+
 describe("walking session folders with symbolic links", () => {
   let dir: string;
   let root: string;
@@ -58,7 +71,81 @@ describe("walking session folders with symbolic links", () => {
     }
     symlinkSync(join(root, "p", "pipe.jsonl"), join(root, "p", "link.jsonl"));
     copyFileSync(TRANSCRIPT, join(root, "p", "real.jsonl"));
-    expect(walkFiles(root, jsonl, 8)).toEqual([join(root, "p", "real.jsonl")]);
+    execFileSync("mkfifo", [join(root, "p", "not-a-transcript.txt")]);
+    const skipped: SkippedPath[] = [];
+    expect(walkFiles(root, jsonl, 8, skipped)).toEqual([join(root, "p", "real.jsonl")]);
+    // Both are reported, located; a FIFO without a transcript's name is none of the scan's business.
+    expect(skipped).toEqual([
+      {
+        path: join(root, "p", "link.jsonl"),
+        reason: expect.stringMatching(/^skipped .*link\.jsonl: a FIFO, never read/),
+      },
+      {
+        path: join(root, "p", "pipe.jsonl"),
+        reason: expect.stringMatching(/^skipped .*pipe\.jsonl: a FIFO, never read/),
+      },
+    ]);
+  });
+
+  it("reports a link that loops, or leads back to a folder holding it, instead of dropping it silently", () => {
+    mkdirSync(join(root, "p"));
+    copyFileSync(TRANSCRIPT, join(root, "p", "real.jsonl"));
+    symlinkSync(join(root, "p", "self.jsonl"), join(root, "p", "self.jsonl"));
+    symlinkSync(join(root, "p", "b"), join(root, "p", "a"));
+    symlinkSync(join(root, "p", "a"), join(root, "p", "b"));
+    symlinkSync(join(root, "p"), join(root, "p", "loop"));
+    symlinkSync(root, join(root, "p", "up"));
+    const skipped: SkippedPath[] = [];
+    expect(walkFiles(root, jsonl, 8, skipped)).toEqual([join(root, "p", "real.jsonl")]);
+    expect(skipped).toEqual([
+      {
+        path: join(root, "p", "a"),
+        reason: `skipped symlink ${join(root, "p", "a")}: it loops (ELOOP) and leads to no file`,
+      },
+      {
+        path: join(root, "p", "b"),
+        reason: `skipped symlink ${join(root, "p", "b")}: it loops (ELOOP) and leads to no file`,
+      },
+      {
+        path: join(root, "p", "loop"),
+        reason: `skipped symlink ${join(root, "p", "loop")} -> ${join(root, "p")}: it loops back to a folder holding it`,
+      },
+      { path: join(root, "p", "self.jsonl"), reason: expect.stringContaining("it loops (ELOOP)") },
+      {
+        path: join(root, "p", "up"),
+        reason: `skipped symlink ${join(root, "p", "up")} -> ${root}: it loops back to a folder holding it`,
+      },
+    ]);
+  });
+
+  it("counts a FIFO and a looping link among the scan's problems, each with its path", async () => {
+    const project = join(root, "-home-dev-shop");
+    mkdirSync(project);
+    copyFileSync(TRANSCRIPT, join(project, `${SESSION}.jsonl`));
+    try {
+      execFileSync("mkfifo", [join(project, "0f0e0d0c-0000-4000-8000-000000000001.jsonl")]);
+    } catch {
+      return; // No mkfifo on this system: nothing to prove.
+    }
+    symlinkSync(
+      join(project, "0f0e0d0c-0000-4000-8000-000000000002.jsonl"),
+      join(project, "0f0e0d0c-0000-4000-8000-000000000002.jsonl"),
+    );
+    const { report, items } = await scanClaude(join(dir, "claude"));
+    expect(items.count()).toBeGreaterThan(0);
+    // The fixture's own lines carry a problem of their own; the two skipped paths come on top, located.
+    const problems = report.files.flatMap((file) => file.problems).filter((p) => p.reason.startsWith("skipped"));
+    expect(problems.map((problem) => [problem.file, problem.reason.replace(project, "<p>")]).sort()).toEqual([
+      [
+        join(project, "0f0e0d0c-0000-4000-8000-000000000001.jsonl"),
+        "skipped <p>/0f0e0d0c-0000-4000-8000-000000000001.jsonl: a FIFO, never read as a transcript (reading it could block the scan)",
+      ],
+      [
+        join(project, "0f0e0d0c-0000-4000-8000-000000000002.jsonl"),
+        "skipped symlink <p>/0f0e0d0c-0000-4000-8000-000000000002.jsonl: it loops (ELOOP) and leads to no file",
+      ],
+    ]);
+    expect(report.totals.problems).toBe(report.files.flatMap((file) => file.problems).length);
   });
 
   it("skips a link out of the sessions folder and the scan reports it", async () => {
@@ -69,19 +156,7 @@ describe("walking session folders with symbolic links", () => {
     mkdirSync(join(root, "p"));
     symlinkSync(join(outside, `${SESSION}.jsonl`), join(root, "p", "linked.jsonl"));
 
-    const { db } = openDatabase(":memory:");
-    const items = new ItemsRepository(db);
-    const deps = {
-      db,
-      files: new SourceFilesRepository(db),
-      collector: new Collector(new SessionsRepository(db), items, {
-        maxUnprocessedItems: 5,
-        clock: Date.now,
-        projectKeyOf: () => null,
-      }),
-      clock: Date.now,
-    };
-    const report = await scanSources(deps, [{ adapter: claudeCodeAdapter, roots: [join(dir, "claude")] }]);
+    const { report, items } = await scanClaude(join(dir, "claude"));
     expect(items.count()).toBe(0);
     const problems = report.files.flatMap((file) => file.problems.map((problem) => problem.reason));
     expect(problems.sort()).toEqual([

@@ -1,23 +1,33 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { type Dirent, readdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { errorMessage } from "../../util/errors.js";
 import { asRecord } from "../jsonl.js";
 import type { ParseProblem } from "../types.js";
 import { overWholeFileLimit, WHOLE_FILE_LIMIT } from "../wholeFileLimit.js";
 
-/** `*.json` files of the first of `dirs` that exists (each layout keeps a session's files in one place). */
-export function jsonFiles(dirs: string[]): string[] {
+/**
+ * `*.json` files of the first of `dirs` that exists (each layout keeps a session's files in one place).
+ * Regular files only: reading a FIFO would block the scan, so a `*.json` that is not a regular file
+ * (nor a link, which the read follows) is a located problem.
+ */
+export function jsonFiles(dirs: string[], problems: ParseProblem[]): string[] {
   for (const dir of dirs) {
+    let entries: Dirent[];
     try {
-      // Regular files only: reading a FIFO would block the scan.
-      return readdirSync(dir, { withFileTypes: true })
-        .filter((entry) => entry.isFile() && entry.name.endsWith(".json"))
-        .map((entry) => entry.name)
-        .sort()
-        .map((name) => join(dir, name));
+      entries = readdirSync(dir, { withFileTypes: true });
     } catch {
       // Not this layout (or no messages yet): try the next.
+      continue;
     }
+    const files: string[] = [];
+    for (const entry of entries) {
+      if (!entry.name.endsWith(".json")) continue;
+      const path = join(dir, entry.name);
+      if (entry.isFile()) files.push(path);
+      else if (!entry.isDirectory() && !entry.isSymbolicLink())
+        problems.push({ file: path, reason: "not a regular file (a FIFO, socket or device): never read" });
+    }
+    return files.sort();
   }
   return [];
 }

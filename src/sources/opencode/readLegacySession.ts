@@ -55,13 +55,14 @@ function toSession(info: Record<string, unknown>, file: string): OcSession {
 
 function loadMessages(storage: string, sessionId: string, problems: ParseProblem[]): OcMessage[] {
   const messages: OcMessage[] = [];
-  for (const path of jsonFiles([join(storage, "message", sessionId), join(storage, "session", "message", sessionId)])) {
+  const messageDirs = [join(storage, "message", sessionId), join(storage, "session", "message", sessionId)];
+  for (const path of jsonFiles(messageDirs, problems)) {
     const data = readJson(path, problems);
     if (!data) continue;
     const id = asString(data.id) ?? basename(path, ".json");
     const created = parseTime(asRecord(data.time)?.created);
     const partDirs = [join(storage, "part", id), join(storage, "session", "part", sessionId, id)];
-    const parts = jsonFiles(partDirs).flatMap((partPath): OcPart[] => {
+    const parts = jsonFiles(partDirs, problems).flatMap((partPath): OcPart[] => {
       const part = readJson(partPath, problems);
       return part ? [{ id: asString(part.id) ?? basename(partPath, ".json"), data: part, file: partPath }] : [];
     });

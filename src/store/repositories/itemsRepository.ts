@@ -1,6 +1,7 @@
 import type { Database } from "better-sqlite3";
 import { guardItem } from "../../redact/guard.js";
 import type { SessionItem } from "../../sources/types.js";
+import { withoutNul } from "../../text/controlCharacters.js";
 import { Statements } from "../statements.js";
 import type { ItemRecord } from "../types/sessionRecord.js";
 
@@ -268,7 +269,8 @@ function setRow(
   values[at + 1] = seq;
   values[at + 2] = item.key;
   values[at + 3] = item.role;
-  values[at + 4] = guardItem(item).text;
+  // A NUL would end the text for SQLite's own functions (search, erasure): stored as U+FFFD instead.
+  values[at + 4] = withoutNul(guardItem(item).text);
   values[at + 5] = item.tool ?? null;
   values[at + 6] = item.callId ?? null;
   values[at + 7] = item.isError ? 1 : 0;
