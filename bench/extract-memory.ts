@@ -6,7 +6,7 @@
 // its wall time. The scan and the run are separate processes so that the run's peak is extraction's
 // (its own rescan finds nothing new), not the import's. Everything is written under the temporary
 // folder and removed at the end.
-X
+// Run: npm run bench:extract-memory [-- --lines 3000 --kb 100 --mode both|offline|llm --cli <main.cjs> --old-space <MB>]
 import { spawn } from "node:child_process";
 import {
   closeSync,
@@ -33,6 +33,8 @@ const { values } = parseArgs({
     mode: { type: "string", default: "both" },
     /** Another build's CLI (`dist/cli/main.cjs` of another checkout), to compare before and after. */
     cli: { type: "string" },
+    /** Caps V8's old space of `cairn run` (MB): what extraction retains, apart from what V8 collects late. */
+    "old-space": { type: "string" },
   },
 });
 const LINES = Number(values.lines);
@@ -151,7 +153,8 @@ async function cli(
     `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(rssFile)}, String(process.resourceUsage().maxRSS)));\n`,
   );
   const started = performance.now();
-  const child = spawn(process.execPath, ["--require", preload, MAIN, ...args], { env });
+  const cap = values["old-space"] && args[0] === "run" ? [`--max-old-space-size=${values["old-space"]}`] : [];
+  const child = spawn(process.execPath, [...cap, "--require", preload, MAIN, ...args], { env });
   let out = "";
   let err = "";
   child.stdout.on("data", (chunk: Buffer) => {
