@@ -54,7 +54,9 @@ export function registerMemoryCuration(memory: Command): void {
 
   memory
     .command("forget")
-    .description("forget one memory by id (a tombstone: the history keeps it, cairn memory restore brings it back)")
+    .description(
+      "forget one memory by id (a tombstone: the history keeps its text, cairn memory restore brings it back; cairn memory purge removes it for good)",
+    )
     .argument("<id>", "the memory's id (recall --json and memory review show ids)", wholeNumber("id", 1))
     .option("--reason <text>", "why, kept in the memory's history", nonEmpty("--reason", "a non-empty text"))
     .option("--json", "print JSON")
@@ -66,7 +68,9 @@ export function registerMemoryCuration(memory: Command): void {
 
   memory
     .command("edit")
-    .description("replace one memory: the new text is stored like a remember and supersedes the old one")
+    .description(
+      "replace one memory: the new text is stored like a remember and supersedes the old one, which is kept (cairn memory purge removes it)",
+    )
     .argument("<id>", "the memory's id", wholeNumber("id", 1))
     .option("--content <text>", "the new text", nonEmpty("--content", "the new text"))
     .option("--type <type>", `the new type, one of ${memoryTypes.join(", ")}`, oneOf("--type", memoryTypes))
