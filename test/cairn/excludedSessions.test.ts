@@ -72,4 +72,18 @@ describe("memories.exclude set after cairn learned from a session", () => {
     // Nothing left to erase: the next run does no such work.
     expect((await cairn.run()).maintenance.excluded).toBeUndefined();
   });
+
+  it("leaves no rebuild pending for a workspace that was never built", async () => {
+    session("shop-1", SHOP, "I always use npm in all my projects.");
+    session("client-1", CLIENT, "Never commit the API fixtures in this repo.");
+    // Extracted, never consolidated: the client's project has no workspace yet.
+    await cairn.extract();
+    cairn.close();
+    cairn = open([`${CLIENT}/**`]);
+    const run = await cairn.run();
+    expect(run.maintenance.excluded).toMatchObject({ sessions: 1, rebuild: ["global", `path:${CLIENT}`] });
+    expect(cairn.storage.phase2.rebuildRequested()).toEqual([]);
+    // So the next run has nothing to do, instead of consolidating every run to clear it.
+    expect((await cairn.run()).consolidate.outcome).toBe("clean");
+  });
 });

@@ -175,6 +175,8 @@ async function consolidateAll(
   if (storage.stage1.count() === 0 && workspacesWithSelection(storage).length === 0) {
     storage.jobs.succeed(lease, { result: { outcome: "no_input" } });
     storage.phase2.setTombstoneMarks(run.lifecycle.marks);
+    // Nothing extracted and nothing selected: no workspace has an input left to be rebuilt from.
+    for (const key of run.rebuild) storage.phase2.clearRebuild(key);
     report.outcome = "no_input";
     return report;
   }
@@ -213,6 +215,10 @@ async function consolidateAll(
     state.setWatermark(watermark);
     state.setTombstoneMarks(run.lifecycle.marks);
     state.clearForceNext();
+    // A workspace marked for a rebuild that this run did not visit has no input and no selection left:
+    // nothing of it is published, so there is nothing to rebuild.
+    const visited = new Set(report.workspaces.map((workspace) => workspace.workspace));
+    for (const key of run.rebuild) if (!visited.has(key)) state.clearRebuild(key);
     state.recordLastRun({ at: clock(), inputsAt: run.inputsAt, outcome: "succeeded", watermark, mode: report.mode });
   });
   report.watermark = watermark;
