@@ -18,14 +18,14 @@ export interface ApplyOptions {
 export function installConnector(connector: Connector, context: InstallContext, options: ApplyOptions): FileChange[] {
   const state = readInstallState(options.stateDir, connector.agent);
   const now = options.now?.() ?? new Date();
-  // Every edit is computed before anything is written: a file cairn cannot merge, or one the user made
-  // read-only, stops the install whole.
-  const edits = connector.edits(context);
-  for (const edit of edits) refuseReadOnly(edit.file, `cairn install ${connector.agent}`);
-  const plans = edits.map((edit) => {
+  // Every edit is computed before anything is written: a file cairn cannot merge, or one it must change
+  // that the user made read-only, stops the install whole.
+  const plans = connector.edits(context).map((edit) => {
     const current = readOrNull(edit.file);
     return { edit, current, next: edit.install(current) };
   });
+  for (const plan of plans)
+    if (plan.next !== plan.current) refuseReadOnly(plan.edit.file, `cairn install ${connector.agent}`);
   const changes: FileChange[] = [];
   try {
     for (const plan of plans) changes.push(installFile({ ...plan, state, now }));
@@ -77,7 +77,12 @@ export function uninstallConnector(connector: Connector, context: InstallContext
   const state = readInstallState(options.stateDir, connector.agent);
   const now = options.now?.() ?? new Date();
   const edits = connector.edits(context);
-  for (const edit of edits) refuseReadOnly(edit.file, `cairn uninstall ${connector.agent}`);
+  // Only a file uninstall would change: a read-only one without cairn's entries is no obstacle.
+  for (const edit of edits) {
+    const current = readOrNull(edit.file);
+    if (current !== null && edit.uninstall(current) !== current)
+      refuseReadOnly(edit.file, `cairn uninstall ${connector.agent}`);
+  }
   const changes = edits.map((edit) => uninstallFile(edit, state.files[edit.file], now));
   writeInstallState(options.stateDir, connector.agent, undefined);
   return changes;

@@ -42,14 +42,20 @@ function linkIntoDotfiles(file: string, text: string): string {
 
 /**
  * The agent writing the file between cairn's read and cairn's write: the connector's transformation
- * runs after the read, so making it write the file once reproduces the race without timing.
+ * runs after the read, so making it write the file once, on its `onCall`-th call, reproduces the race
+ * without timing. (Uninstall computes its edit twice: once to check that the file may be written,
+ * then on the content it writes.)
  */
-function racing(connector: Connector, file: string, agentWrite: (current: string | null) => string): Connector {
-  let raced = false;
+function racing(
+  connector: Connector,
+  file: string,
+  agentWrite: (current: string | null) => string,
+  onCall = 1,
+): Connector {
+  let calls = 0;
   const race = (current: string | null) => {
-    if (raced) return;
-    raced = true;
-    writeFileSync(file, agentWrite(current));
+    calls += 1;
+    if (calls === onCall) writeFileSync(file, agentWrite(current));
   };
   return {
     agent: connector.agent,
@@ -138,6 +144,16 @@ describe("connector writes through a symlinked agent config", () => {
 });
 
 describe("connector refuses a read-only agent config", () => {
+  it("a read-only file that needs no change is no obstacle", () => {
+    write(settingsFile, `{ "model": "opus" }\n`);
+    installConnector(claudeCodeConnector, context, options());
+    chmodSync(settingsFile, 0o444);
+    expect(installConnector(claudeCodeConnector, context, options()).map((change) => change.action)).toEqual([
+      "unchanged",
+      "unchanged",
+    ]);
+  });
+
   // Mode bits decide, so this holds when the tests run as root too (root could write the file).
   it("install changes nothing anywhere and says what to do", () => {
     write(settingsFile, `{ "model": "opus" }\n`);
@@ -186,7 +202,7 @@ describe("connector keeps a write the agent made between cairn's read and cairn'
     installConnector(claudeCodeConnector, context, options());
     const agentWrite = (current: string | null) =>
       JSON.stringify({ ...JSON.parse(current ?? "{}"), numStartups: 9, tipsHistory: { x: 1 } });
-    uninstallConnector(racing(claudeCodeConnector, stateFile, agentWrite), context, options());
+    uninstallConnector(racing(claudeCodeConnector, stateFile, agentWrite, 2), context, options());
     const state = JSON.parse(read(stateFile));
     expect(state.numStartups).toBe(9);
     expect(state.tipsHistory).toEqual({ x: 1 });
