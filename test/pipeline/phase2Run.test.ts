@@ -174,6 +174,29 @@ describe("phase 2", () => {
     expect(storage.jobs.get("phase2", "global")?.status).toBe("failed");
   });
 
+  it("gives up after maxAttempts, names the commands that retry it, and runs again once retried", async () => {
+    addSession(storage, clock, { id: "s1", updatedAt: now - 3 * DAY_MS });
+    await extract();
+    const failing: Consolidator = {
+      mode: "offline",
+      consolidate: async () => Promise.reject(new Error("model exploded")),
+    };
+    const errors: Array<string | null> = [];
+    for (let i = 0; i < 3; i++) {
+      errors.push((await consolidate(failing)).error);
+      now += DAY_MS; // past the backoff
+    }
+    expect(errors).toEqual(Array(3).fill("path:/work/project: model exploded"));
+    const given = await consolidate();
+    expect(given.outcome).toBe("failed");
+    expect(given.error).toBe(
+      "phase 2 gave up after 3 attempts (path:/work/project: model exploded); new input, 'cairn memory enqueue --now' or 'cairn run --retry-dead' retries it",
+    );
+    expect(storage.jobs.get("phase2", "global")?.status).toBe("dead");
+    expect(storage.jobs.retryDead()).toEqual({ phase2: 1 });
+    expect((await consolidate()).outcome).toBe("succeeded");
+  });
+
   it("scans generated files for secrets before publishing", async () => {
     addSession(storage, clock, { id: "s1", updatedAt: now - 3 * DAY_MS });
     await extract();

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { CairnConfig } from "../../config/schema.js";
+import { RETRY_DEAD_COMMAND } from "../../store/queue/describeDeadJobs.js";
 import { PHASE2_KEY, PHASE2_KIND } from "../../store/queue/jobKinds.js";
 import { startLeaseHeartbeat } from "../../store/queue/leaseHeartbeat.js";
 import type { Lease } from "../../store/queue/types.js";
@@ -132,7 +133,7 @@ export async function runPhase2(deps: Phase2Deps, options: { force?: boolean } =
             ? "failed"
             : "clean";
     if (job?.status === "dead") {
-      report.error = `phase 2 gave up after ${job.attempts} attempts (${job.lastError ?? "unknown error"}); new input or 'cairn memory enqueue --now' retries it`;
+      report.error = `phase 2 gave up after ${job.attempts} attempts (${job.lastError ?? "unknown error"}); new input, 'cairn memory enqueue --now' or '${RETRY_DEAD_COMMAND}' retries it`;
     }
     return report;
   }
