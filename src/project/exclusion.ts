@@ -48,7 +48,7 @@ export function globToRegExp(glob: string, options: ExclusionOptions = {}): RegE
   if (problem) throw new Error(`bad glob '${glob}': ${problem}`);
   const home = options.home ?? homedir();
   const isPath = !KEY_PATTERN.test(glob);
-  let expanded = glob === "~" || glob.startsWith("~/") ? home + glob.slice(1) : glob;
+  let expanded = slashes(glob === "~" || glob.startsWith("~/") ? home + glob.slice(1) : glob);
   if (isPath) expanded = expanded.replace(/(?:\/\*\*)+$/, "").replace(/\/+$/, "") || "/";
   let source = "";
   for (let index = 0; index < expanded.length; index++) {
@@ -112,7 +112,7 @@ function keyFolder(projectKey: string | null): string | undefined {
   return projectKey?.startsWith("root:") || projectKey?.startsWith("path:") ? projectKey.slice(5) : undefined;
 }
 
-/** Windows paths compared with forward slashes, as the patterns are written. */
+/** Windows paths (and patterns written with backslashes) compared with forward slashes. */
 function slashes(path: string): string {
   return process.platform === "win32" ? path.replace(/\\/g, "/") : path;
 }
