@@ -4,9 +4,46 @@ import type { Database } from "better-sqlite3";
 export const PURGED_MARK = "[purged]";
 
 /**
+ * Columns that hold cairn's own vocabulary (kinds, states, roles, types) or identifiers other rows join
+ * on (session ids, project keys, scopes, hashes, file paths): rewritten, they would break the store,
+ * and a purged word that is also such a value ("global", "fact") must not touch them.
+ */
+const STRUCTURAL = new Set([
+  "id",
+  "key",
+  "kind",
+  "status",
+  "role",
+  "agent",
+  "type",
+  "event",
+  "detector",
+  "resolution",
+  "generator",
+  "entity_type",
+  "model",
+  "embedding_model",
+  "day",
+  "content_hash",
+  "tail_hash",
+  "lease_owner",
+  "session_id",
+  "parent_id",
+  "session_ids",
+  "workspace",
+  "scope",
+  "project_key",
+  "path",
+  "source_path",
+  "origin_file",
+  "resume_state",
+  "git_commit",
+]);
+
+/**
  * Rewrites every text value of every ordinary table that holds `needle` (in any letter case, and in its
  * JSON-escaped form inside JSON columns), except the tables in `skip`, whose rows the caller deletes
- * instead. Tables are listed from the schema, so a table added later is covered without a change here.
+ * instead, and the structural columns above. Tables are listed from the schema, so a table added later is covered without a change here.
  * A row that cannot be rewritten (the new value would break a unique key, or its key is referenced) is
  * deleted. Returns how many rows changed. Call inside a write transaction; virtual tables' shadow
  * tables are left to their owners (full-text indexes follow their content's triggers).
@@ -21,6 +58,7 @@ export function scrubText(db: Database, needle: string, skip: ReadonlySet<string
       (column) => column.name,
     );
     for (const column of columns) {
+      if (STRUCTURAL.has(column)) continue;
       const rows = db
         .prepare(
           `SELECT rowid AS id, ${quote(column)} AS value FROM ${quote(table)}

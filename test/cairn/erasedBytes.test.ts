@@ -138,4 +138,28 @@ describe("erased text leaves the store's file", () => {
     expect(() => cairn.purgeMemory({ id: memory!.id! })).toThrow(/no memory/);
     expect(() => cairn.purgeMemory({ text: "ab" })).toThrow(/at least 4 characters/);
   });
+
+  it("memory purge of a word that is also one of cairn's own values leaves the store's structure alone", async () => {
+    await cairn.remember({ content: "Global settings of the build live in tools/settings.json.", scope: "global" });
+    await cairn.remember({ content: "Use pnpm for every install.", scope: "global", type: "preference" });
+    session("open-1", OPEN, "I always run the global test suite before a release.");
+    await cairn.run();
+
+    expect(cairn.storage.stage1.selectionWorkspaces()).toContain("global");
+    const report = cairn.purgeMemory({ text: "global" });
+    expect(report.memories).toBeGreaterThanOrEqual(2);
+    // Workspace names, scopes and job keys are cairn's own values, not text that was said.
+    expect(cairn.storage.stage1.selectionWorkspaces()).toContain("global");
+    expect(cairn.storage.stage1.selectionWorkspaces()).not.toContain("[purged]");
+    // The other global memory keeps its scope and type; sessions, jobs and phase 2 still work.
+    const left = (await cairn.recall({ query: "pnpm install", scope: "global" })).results;
+    expect(left.map((result) => [result.content, result.type])).toContainEqual([
+      "Use pnpm for every install.",
+      "preference",
+    ]);
+    session("open-2", OPEN, "In this repo, tests run with make check.");
+    const run = await cairn.run();
+    expect(run.consolidate.outcome).toBe("succeeded");
+    expect(run.extract.jobs.map((job) => job.outcome)).toEqual(["succeeded"]);
+  });
 });

@@ -3,6 +3,9 @@ import type { EraseRepo } from "../contracts/erase.js";
 import type { VectorIndexRepo } from "../contracts/vectors.js";
 import { scrubText } from "../scrubText.js";
 
+/** The columns of a memory that carry what was said (not its scope, type or other labels). */
+const MEMORY_TEXT = ["content", "why", "ref", "who", "search_terms"];
+
 /** Tables whose rows holding a purged text are deleted (with what hangs off them), not rewritten. */
 const DELETED_NOT_REWRITTEN = new Set(["memories", "memory_hints", "entities"]);
 
@@ -63,15 +66,14 @@ export class EraseRepository implements EraseRepo {
   }
 
   /**
-   * `cairn memory purge`: every trace of `text` (any letter case). Memories holding it in any column
-   * are erased whatever their state (superseded and forgotten ones too), with their history; so are
+   * `cairn memory purge`: every trace of `text` (any letter case). Memories holding it in their text
+   * (content, why, ref, who, search terms) are erased whatever their state (superseded and forgotten ones too), with their history; so are
    * hints and graph entities naming it. Everywhere else (session items and titles, stage-1 outputs,
    * other memories' history, review flags, transcripts, jobs, meta) the text is replaced where it stands.
    */
   text(text: string): { erased: number; replaced: number[]; scopes: string[]; rewritten: number } {
     const { db } = this;
-    const columns = (db.prepare("PRAGMA table_info(memories)").all() as Array<{ name: string }>).map((c) => c.name);
-    const holds = columns.map((column) => `instr(lower(coalesce(CAST("${column}" AS TEXT), '')), lower(@text)) > 0`);
+    const holds = MEMORY_TEXT.map((column) => `instr(lower(coalesce(${column}, '')), lower(@text)) > 0`);
     const rows = db
       .prepare(`SELECT id, content_hash, scope FROM memories WHERE ${holds.join(" OR ")}`)
       .all({ text }) as Array<ErasedRow & { scope: string }>;
