@@ -59,7 +59,8 @@ describe("a stored session read a page at a time", () => {
     const items = storedItems(reader, "s", { items: 16, bytes: 20_000 });
     const all = storage.items.list("s");
     expect([...items.forward()]).toEqual(all);
-    expect([...items.backward()]).toEqual([...all].reverse());
+    expect([...items.walk("end")]).toEqual([...all.entries()].reverse());
+    expect([...items.walk("start")]).toEqual([...all.entries()]);
     expect(items).toMatchObject({ count: 240, firstId: all[0]!.id, lastId: all.at(-1)!.id });
     const byId = new Map(all.map((item) => [item.id, Buffer.byteLength(item.text)]));
     for (const page of pages) {
@@ -110,6 +111,25 @@ describe("a stored session read a page at a time", () => {
     expect(rendered.omitted).toBeGreaterThan(1900);
     // The budget holds a few dozen entries; the 2,000 items between are counted, not read.
     expect(read()).toBeLessThan(120);
+  });
+
+  it("renders what is there when an item goes missing between two reads (another process rewrote the session)", () => {
+    addSession(storage, clock, { id: "s", updatedAt: now - DAY_MS, items: longSession(3, 50) });
+    const all = storage.items.list("s");
+    const gone = all[5]!.id;
+    const reader = {
+      outline: (sessionId: string) => storage.items.outline(sessionId),
+      countWithText: (sessionId: string, roles: Iterable<string>) => storage.items.countWithText(sessionId, roles) - 1,
+      byIds: (ids: readonly number[]) => storage.items.byIds(ids.filter((id) => id !== gone)),
+    };
+    const options = { maxInputTokens: 2000, toolOutputMaxTokens: 100 };
+    const rendered = renderSession(storedItems(reader, "s", { items: 4, bytes: 1 << 20 }), options);
+    expect(rendered).toEqual(
+      renderSession(
+        all.filter((item) => item.id !== gone),
+        options,
+      ),
+    );
   });
 
   it("extracts offline from pages, the same output as from the whole session", async () => {

@@ -90,35 +90,41 @@ interface Window {
 function readWindow(items: SessionItems, options: RenderOptions): Window {
   const budgetBytes = options.maxInputTokens * BYTES_PER_TOKEN;
   const window: Window = { head: [], headSizes: [], tail: [], tailSizes: [], middle: 0, bytes: 0 };
-  let read = 0;
   let headBytes = 0;
-  for (const item of items.forward()) {
-    read += 1;
+  /** Position of the last item the forward walk read; undefined when it read them all. */
+  let headEnd: number | undefined;
+  for (const [position, item] of items.walk("start")) {
     if (!isMemoryItem(item)) continue;
     const [entry, size] = sized(item, options);
     window.head.push(entry);
     window.headSizes.push(size);
     headBytes += size;
-    if (headBytes > Math.floor(budgetBytes / 3)) break;
+    if (headBytes > Math.floor(budgetBytes / 3)) {
+      headEnd = position;
+      break;
+    }
   }
-  let left = items.count - read;
   let tailBytes = 0;
-  if (left > 0) {
-    for (const item of items.backward()) {
-      left -= 1;
-      if (isMemoryItem(item)) {
-        const [entry, size] = sized(item, options);
-        window.tail.push(entry);
-        window.tailSizes.push(size);
-        tailBytes += size;
+  /** Position of the first item the backward walk read when it stopped short of the forward walk's. */
+  let tailStart: number | undefined;
+  if (headEnd !== undefined) {
+    for (const [position, item] of items.walk("end")) {
+      if (position <= headEnd) break;
+      if (!isMemoryItem(item)) continue;
+      const [entry, size] = sized(item, options);
+      window.tail.push(entry);
+      window.tailSizes.push(size);
+      tailBytes += size;
+      if (tailBytes > budgetBytes - 80) {
+        tailStart = position;
+        break;
       }
-      if (left === 0 || tailBytes > budgetBytes - 80) break;
     }
   }
   window.tail.reverse();
   window.tailSizes.reverse();
   window.bytes = headBytes + tailBytes;
-  if (left > 0) {
+  if (headEnd !== undefined && tailStart !== undefined && tailStart > headEnd + 1) {
     window.middle = Math.max(0, items.countWithText(MEMORY_ROLES) - window.head.length - window.tail.length);
   }
   return window;

@@ -14,8 +14,12 @@ export interface SessionItems {
   readonly lastId: number | null;
   /** The items in session order. */
   forward(): Iterable<ItemRecord>;
-  /** The items from the last back to the first. */
-  backward(): Iterable<ItemRecord>;
+  /**
+   * The items with their positions in the session (0 = the first), from the first on or from the last
+   * back. A position stays true when an item goes missing between two reads (another process rewrote
+   * the session), where counting the items read would not.
+   */
+  walk(from: "start" | "end"): Iterable<[number, ItemRecord]>;
   /** Items of one of `roles` whose text is not blank (`text.trim()` not empty). */
   countWithText(roles: ReadonlySet<string>): number;
 }
@@ -27,8 +31,9 @@ export function itemsInMemory(items: readonly ItemRecord[]): SessionItems {
     firstId: items[0]?.id ?? null,
     lastId: items.at(-1)?.id ?? null,
     forward: () => items,
-    *backward() {
-      for (let index = items.length - 1; index >= 0; index--) yield items[index]!;
+    *walk(from) {
+      if (from === "start") for (const [position, item] of items.entries()) yield [position, item];
+      else for (let position = items.length - 1; position >= 0; position--) yield [position, items[position]!];
     },
     countWithText: (roles) => items.filter((item) => roles.has(item.role) && item.text.trim().length > 0).length,
   };

@@ -27,7 +27,7 @@ export function storedItems(
   limits: PageLimits = DEFAULT_PAGE_LIMITS,
 ): SessionItems {
   const { ids, bytes } = repository.outline(sessionId);
-  function* pages(from: number, step: 1 | -1): Generator<ItemRecord> {
+  function* pages(from: number, step: 1 | -1): Generator<[number, ItemRecord]> {
     for (let start = from; start >= 0 && start < ids.length; ) {
       let end = start;
       let size = 0;
@@ -41,10 +41,12 @@ export function storedItems(
         size += bytes[end]!;
         end += step;
       }
-      const page = step === 1 ? ids.slice(start, end) : ids.slice(end + 1, start + 1);
+      const first = Math.min(start, end - step);
+      const page = ids.slice(first, first + Math.abs(end - start));
+      const positions = new Map(page.map((id, offset) => [id, first + offset]));
       const items = repository.byIds(page);
-      if (step === 1) yield* items;
-      else for (let index = items.length - 1; index >= 0; index--) yield items[index]!;
+      if (step === -1) items.reverse();
+      for (const item of items) yield [positions.get(item.id)!, item];
       start = end;
     }
   }
@@ -52,8 +54,10 @@ export function storedItems(
     count: ids.length,
     firstId: ids[0] ?? null,
     lastId: ids.at(-1) ?? null,
-    forward: () => pages(0, 1),
-    backward: () => pages(ids.length - 1, -1),
+    *forward() {
+      for (const [, item] of pages(0, 1)) yield item;
+    },
+    walk: (from) => (from === "start" ? pages(0, 1) : pages(ids.length - 1, -1)),
     countWithText: (roles) => repository.countWithText(sessionId, roles),
   };
 }
