@@ -2,7 +2,13 @@ import { existsSync, readFileSync, statSync, utimesSync, writeFileSync } from "n
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/store/connection.js";
-import { assertStoreUsable, checkedMarkerPath, recordKnownClean } from "../../src/store/storeCheck.js";
+import {
+  assertStoreUsable,
+  checkedMarkerPath,
+  checkStoreIfDue,
+  FULL_CHECK_INTERVAL_MS,
+  recordKnownClean,
+} from "../../src/store/storeCheck.js";
 import { damagedMarkerPath } from "../../src/store/storeFault.js";
 import { runCli } from "../helpers/runCli.js";
 import { tempDir } from "../helpers/tempDir.js";
@@ -70,5 +76,17 @@ describe("the store check at open", () => {
     const refused = runCli(["recall", "staging deploys"], { env });
     expect(refused.status).toBe(1);
     expect(refused.stderr).toContain(`the store at ${store} is damaged`);
+  });
+
+  it("a process that keeps the store open reads it whole at most once an hour and marks the damage it finds", () => {
+    const path = makeStore();
+    const now = Date.parse("2026-10-01T10:00:00.000Z");
+    expect(checkStoreIfDue(path, now)).toBe(true);
+    expect(checkStoreIfDue(path, now + FULL_CHECK_INTERVAL_MS - 1)).toBe(false);
+    garbleMiddle(path);
+    // Within the hour nothing reads it; the next check after the hour finds the damage and marks it.
+    expect(checkStoreIfDue(path, now + FULL_CHECK_INTERVAL_MS - 1)).toBe(false);
+    expect(() => checkStoreIfDue(path, now + FULL_CHECK_INTERVAL_MS)).toThrow(/is damaged/);
+    expect(existsSync(damagedMarkerPath(path))).toBe(true);
   });
 });
