@@ -7,7 +7,7 @@ import { Cairn } from "../../src/cairn.js";
 import { parseStage1 } from "../../src/pipeline/phase1/parseStage1.js";
 import { scrubSecrets } from "../../src/pipeline/phase2/workspaceFiles.js";
 import { completion, schemaName, userPrompt } from "../chaos/support/fakeProvider.js";
-import { runCliOn } from "../helpers/everyDoor.js";
+import { openEveryDoor, runCliOn } from "../helpers/everyDoor.js";
 import { type LoopbackServer, startLoopbackServer } from "../helpers/loopbackServer.js";
 import { cliArgs, type TempHome, tempHome } from "../server/tempHome.js";
 import { jsonl } from "./support/doorTranscripts.js";
@@ -282,6 +282,50 @@ describe("a generated name is guarded before it is reshaped", () => {
       temp.cleanup();
     }
   });
+});
+
+describe("identifiers a caller names, through every remember door", () => {
+  it("the CLI's --file, HTTP and MCP store no token of a session key or a scope label", async () => {
+    const doors = await openEveryDoor("side-fields");
+    try {
+      const items = join(doors.temp.root, "items.jsonl");
+      writeFileSync(
+        items,
+        jsonl([
+          { content: "Builds run on the arm runners.", scope: `ci-${NPM}`, sessionKey: `cli-${GHP}`, transcript: "t" },
+        ]),
+      );
+      expect((await runCliOn(doors.temp.home, ["remember", "--file", items])).code).toBe(0);
+      const http = await doors.app.request("/api/memory/remember", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          content: "Nightly builds publish at three.",
+          scope: `ops-${SLACK}`,
+          sessionKey: `http-${STRIPE}`,
+          transcript: "t",
+        }),
+      });
+      expect(http.status).toBe(200);
+      const mcp = await doors.client.callTool({
+        name: "remember",
+        arguments: {
+          text: "The cache is warmed before deploys.",
+          scope: `cache-${GITHUB_PAT}`,
+          sessionKey: `mcp-${GHP}`,
+          transcript: "t",
+        },
+      });
+      expect(mcp.isError ?? false).toBe(false);
+      doors.cairn.close();
+      expect(leaks(doors.temp.home, [NPM, GHP, SLACK, STRIPE, GITHUB_PAT])).toEqual([]);
+      const bytes = filesUnder(doors.temp.home).map(safeRead).join("\n");
+      for (const memory of ["arm runners", "publish at three", "warmed before deploys"])
+        expect(bytes).toContain(memory);
+    } finally {
+      await doors.close();
+    }
+  }, 60_000);
 });
 
 describe("bare values given as search terms", () => {
