@@ -17,13 +17,17 @@ const MAX_ATTEMPTS = 5;
 const KILL_TARGET = 110;
 const TIME_BUDGET_MS = 100_000;
 
+// One bundle of the CLI for both suites below.
+let main: string;
+beforeAll(() => {
+  main = bundleCli();
+});
+
 describe("crash anywhere: SIGKILL cairn run at random moments, then let it finish", () => {
-  let main: string;
   let provider: FakeProvider;
   let home: ChaosHome;
 
   beforeAll(async () => {
-    main = bundleCli();
     // Slow enough that kills land inside phase-1 calls and consolidation calls, not only between them.
     provider = await startFakeProvider((phase) =>
       phase === "stage1" ? 50 + Math.floor(Math.random() * 250) : 200 + Math.floor(Math.random() * 600),
@@ -47,9 +51,10 @@ describe("crash anywhere: SIGKILL cairn run at random moments, then let it finis
     const started = Date.now();
     // How long an uninterrupted run takes lately: kill delays are drawn up to a bit beyond it, so kills
     // spread over the whole run (startup, scan, phase 1, phase 2) instead of mostly after it ended. It
-    // grows a little with every kill: on a busy machine, where runs take longer than the first guess,
-    // kills would otherwise all land early and no run would ever get to its end.
+    // grows while no run gets to its end: on a busy machine, where runs take longer than the first guess,
+    // every kill would otherwise land early, and the last sessions would sit in a slot at every kill.
     let typicalMs = 1500;
+    let killsSinceCompletion = 0;
     for (let cycle = 0; tally.kills < KILL_TARGET && Date.now() - started < TIME_BUDGET_MS; cycle += 1) {
       configFor(cycle % 2 === 0 ? "llm" : "offline");
       // --force on every other run keeps phase 2 (sync, consolidation, the workspace swap) in the line of fire.
@@ -65,12 +70,14 @@ describe("crash anywhere: SIGKILL cairn run at random moments, then let it finis
       clearTimeout(timer);
       if (exit.signal === "SIGKILL") {
         tally.kills += 1;
-        typicalMs = Math.round(typicalMs * 1.03);
+        killsSinceCompletion += 1;
+        if (killsSinceCompletion >= 8) typicalMs = Math.round(typicalMs * 1.1);
         if (at.during === "consolidation") tally.inConsolidation += 1;
         else if (at.during === "stage1") tally.inStage1 += 1;
         else tally.elsewhere += 1;
       } else {
         typicalMs = Math.max(400, Math.round(typicalMs * 0.7 + exit.ms * 0.3));
+        killsSinceCompletion = 0;
         tally.completed += 1;
         if (exit.code !== 0) tally.failedExits += 1;
         expect(exit.stderr, "a run that was not killed must not fail").not.toMatch(/database is locked/);
@@ -126,6 +133,67 @@ describe("crash anywhere: SIGKILL cairn run at random moments, then let it finis
     // Each kill can orphan at most `concurrency` in-flight calls; anything beyond is a duplicate bug.
     expect(duplicated).toBeLessThanOrEqual(tally.kills * CONCURRENCY);
     expect(provider.log.maxConcurrentConsolidations).toBeLessThanOrEqual(1);
+  });
+});
+
+// The daemon's first cycle (it runs one at launch) claims every session and works on `concurrency` of
+// them; 12 kills of it used to leave a third of the sessions dead (issue 33, 4.6).
+const SERVE_SESSIONS = 40;
+const SERVE_KILLS = 12;
+
+describe("crash anywhere: SIGKILL cairn serve during its cycles, then let a run finish", () => {
+  let provider: FakeProvider;
+  let home: ChaosHome;
+
+  beforeAll(async () => {
+    provider = await startFakeProvider((phase) =>
+      phase === "stage1" ? 100 + Math.floor(Math.random() * 300) : 200 + Math.floor(Math.random() * 400),
+    );
+    home = makeChaosHome("crash-serve");
+    writeSessions({ codex: home.codex, claude: home.claude }, { count: SERVE_SESSIONS, projects: 4 });
+    home.writeConfig({ extraction: { concurrency: CONCURRENCY } });
+  });
+
+  afterAll(async () => {
+    await provider.close();
+  });
+
+  it("leaves no session dead with the default maxAttempts", async () => {
+    const env = chaosEnv(home, provider.baseUrl);
+    const tally = { kills: 0, inStage1: 0 };
+    const started = Date.now();
+    while (tally.kills < SERVE_KILLS) {
+      const daemon = spawnCli(main, ["serve", "--port", "0"], env);
+      // Up to about where the first cycle's phase 1 ends on a busy machine: most kills land inside it.
+      const delay = 500 + Math.floor(Math.random() * 2500);
+      let inStage1 = false;
+      const timer = setTimeout(() => {
+        inStage1 = provider.log.inFlight.stage1 > 0;
+        daemon.child.kill("SIGKILL");
+      }, delay);
+      const exit = await daemon.exited;
+      clearTimeout(timer);
+      expect(exit.signal, exit.stderr).toBe("SIGKILL");
+      tally.kills += 1;
+      if (inStage1) tally.inStage1 += 1;
+    }
+    const final = await runBundled(main, ["run", "--json"], env, 120_000);
+    expect(final.code, final.stderr).toBe(0);
+
+    const store = inspectStore(join(home.home, "cairn.db"));
+    const jobs = store.jobs.filter((job) => job.kind === "phase1");
+    const dead = store.jobs.filter((job) => job.status === "dead").map((job) => `${job.kind} ${job.key}`);
+    const attempts = jobs.reduce((sum, job) => sum + job.attempts, 0);
+    console.log(
+      `[chaos:crash+serve] ${tally.kills} kills of cairn serve (${tally.inStage1} during phase-1 calls) in ${Math.round((Date.now() - started) / 1000)} s, then one run; ` +
+        `${SERVE_SESSIONS} sessions: ${store.missing.length} lost, ${dead.length} dead jobs, ${attempts} phase-1 attempts spent (bound ${SERVE_SESSIONS + tally.kills * CONCURRENCY}; sessions by attempts: ${JSON.stringify(histogram(jobs.map((job) => job.attempts)))}); integrity ${store.integrity}; ${store.running} leases stuck`,
+    );
+    expect(Math.max(...store.jobs.map((job) => job.maxAttempts))).toBe(MAX_ATTEMPTS);
+    expect(dead).toEqual([]);
+    expect(store.missing).toEqual([]);
+    expect(attempts).toBeLessThanOrEqual(SERVE_SESSIONS + tally.kills * CONCURRENCY);
+    expect(store.integrity).toBe("ok");
+    expect(store.running).toBe(0);
   });
 });
 
