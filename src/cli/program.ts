@@ -85,6 +85,12 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode;
     const { stderr, env } = invocation();
+    // SQLite's native module failing to load is one known line with its fix, whichever command met it.
+    const nativeFault = (await import("../store/nativeModuleFault.js")).nativeModuleFault(error);
+    if (nativeFault) {
+      stderr(`cairn: ${nativeFault}\n`);
+      return 1;
+    }
     // An error may quote data (a path, a value from a file): its control characters stay off the terminal.
     if (error instanceof CairnError) {
       stderr(`cairn: ${withoutControls(error.message)}\n`);

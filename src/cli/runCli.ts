@@ -15,6 +15,15 @@ export async function runCli(argv: string[]): Promise<number> {
   const compileCache = (module as { enableCompileCache?: (directory: string) => unknown }).enableCompileCache;
   compileCache?.(new URL(".compile-cache", import.meta.url).pathname);
 
+  // better-sqlite3 13 crashes on a Node.js without Node-API 10 (Node 20): say so instead.
+  if (Number(process.versions.napi) < 10) {
+    const fault = (await import("../store/nativeModuleFault.js")).unsupportedNodeFault();
+    if (fault) {
+      process.stderr.write(`cairn: ${fault}\n`);
+      return 1;
+    }
+  }
+
   const { main } = await import("./program.js");
   return main(argv);
 }

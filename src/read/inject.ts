@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { GLOBAL_SCOPE } from "../memory/scopes.js";
 import { projectIdentity } from "../project/projectKey.js";
 import { loadPrompt } from "../prompts/template.js";
+import { nativeModuleFault } from "../store/nativeModuleFault.js";
 import { errorMessage } from "../util/errors.js";
 import { workspaceForCwd } from "../workspace/projectIndex.js";
 import { StaleMatcher, type StaleStatement, staleAsSeenFrom, stripDoubtMarks } from "../workspace/staleStatements.js";
@@ -114,7 +115,7 @@ function readRemembered(
   try {
     return option.read({ ...scopes, limit: option.limit });
   } catch (error) {
-    warnings.push(`remembered memories left out: ${singleLine(errorMessage(error), 400)}`);
+    warnings.push(`remembered memories left out: ${nativeModuleFault(error) ?? singleLine(errorMessage(error), 400)}`);
     return undefined;
   }
 }

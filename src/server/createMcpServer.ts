@@ -10,6 +10,7 @@ import { recallRequest } from "../requests/recall.js";
 import { rememberFields } from "../requests/remember.js";
 import { restoreRequest } from "../requests/restore.js";
 import { reviewListRequest, reviewResolveRequest } from "../requests/review.js";
+import { nativeModuleFault } from "../store/nativeModuleFault.js";
 import { explainStoreError } from "../store/storeFault.js";
 import { withoutControls } from "../text/controlCharacters.js";
 import { CairnError, errorMessage } from "../util/errors.js";
@@ -309,7 +310,8 @@ function guardFor(server: McpServer, cairn: Cairn): Guard {
     } catch (error) {
       // A damaged page met by any call marks the store, so that no later call writes into it.
       const explained = explainStoreError(error, cairn.paths.database);
-      return { isError: true, content: [{ type: "text", text: errorMessage(explained).split("\n")[0] ?? "error" }] };
+      const text = nativeModuleFault(error) ?? errorMessage(explained).split("\n")[0] ?? "error";
+      return { isError: true, content: [{ type: "text", text }] };
     }
   };
 }

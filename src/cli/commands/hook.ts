@@ -81,7 +81,9 @@ export function registerHook(program: Command): void {
           cairn.close();
         }
       } catch (error) {
-        appendBackgroundLog(home, `${new Date().toISOString()} pipeline failed to start: ${errorMessage(error)}`);
+        const { nativeModuleFault } = await import("../../store/nativeModuleFault.js");
+        const reason = nativeModuleFault(error) ?? errorMessage(error);
+        appendBackgroundLog(home, `${new Date().toISOString()} pipeline failed to start: ${reason}`);
       }
     });
 }

@@ -24,10 +24,13 @@ export function registerServe(program: Command): void {
     .action(async (options: { host?: string; port?: number; schedule: boolean }, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
       const { port } = options;
-      const [{ Cairn }, { startDaemon }] = await Promise.all([
+      const [{ Cairn }, { startDaemon }, { loadNativeModule }] = await Promise.all([
         import("../../cairn.js"),
         import("../../server/startDaemon.js"),
+        import("../../store/nativeModuleFault.js"),
       ]);
+      // Without SQLite's native module every request and cycle would fail: refuse to start instead.
+      loadNativeModule();
       const cairn = new Cairn(global.home ? { home: global.home } : {});
       let daemon: Awaited<ReturnType<typeof startDaemon>>;
       try {

@@ -1,0 +1,166 @@
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { describe, expect, it } from "vitest";
+import { bin, cairn, installedPackage, userHome } from "./installedCli.js";
+
+const version = (JSON.parse(readFileSync(join(installedPackage, "package.json"), "utf8")) as { version: string })
+  .version;
+
+describe(`the installed package on Node.js ${process.version}`, () => {
+  it("prints its version from the prefix's bin", () => {
+    const result = cairn(userHome(), ["--version"]);
+    expect(result.stderr).toBe("");
+    expect(result.stdout.trim()).toBe(version);
+  });
+
+  it("runs the demo: scan, extraction in worker threads, consolidation", () => {
+    const user = userHome();
+    const demoHome = join(user.home, "demo");
+    // Repeated: Node 24 aborted about half of these runs when better-sqlite3 12 ran in the import lanes.
+    for (let run = 0; run < 3; run++) {
+      const result = cairn(user, ["run", "--demo", "--home", `${demoHome}-${run}`]);
+      expect(result.signal).toBeNull();
+      expect(result.stderr).toBe("");
+      expect(result.status).toBe(0);
+      expect(result.stdout).toMatch(/extracted with offline: 3 memories/);
+      expect(result.stdout).toContain("consolidated (offline)");
+      expect(readFileSync(join(`${demoHome}-${run}`, "memories", "global", "memory_summary.md"), "utf8")).not.toBe("");
+    }
+  });
+
+  it("passes doctor with the SQLite driver and sqlite-vec it installed", () => {
+    const result = cairn(userHome(), ["doctor"]);
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/^store +\S+cairn\.db \(schema \d+, 0 sessions, 0 items\)$/m);
+    expect(result.stdout).toMatch(/^sqlite-vec +loaded$/m);
+  });
+});
+
+/** A Node.js older than the package supports (Node-API below 10), when this machine has one. */
+function olderNode(): string | undefined {
+  for (const node of [process.env.CAIRN_PACKAGE_OLD_NODE, "/usr/bin/node", "/usr/local/bin/node"]) {
+    if (!node || !existsSync(node)) continue;
+    const napi = spawnSync(node, ["-p", "process.versions.napi"], { encoding: "utf8" }).stdout.trim();
+    if (Number(napi) < 10) return node;
+  }
+  return undefined;
+}
+
+describe("on a Node.js older than it supports", () => {
+  const node = olderNode();
+  // better-sqlite3 13 crashes such a Node.js in its first `new Database()`: no error a command could catch.
+  it.skipIf(!node)("every command refuses with one line instead of crashing", () => {
+    const user = userHome();
+    for (const args of [["status"], ["doctor"], ["run", "--demo", "--home", join(user.home, "demo")]]) {
+      const result = spawnSync(node ?? "", [bin, ...args], { cwd: user.home, env: user.env, encoding: "utf8" });
+      expect(result.signal).toBeNull();
+      expect(result.status).toBe(1);
+      expect(result.stderr).toMatch(
+        /^cairn: cairn needs Node\.js 22\.14 or later: this Node\.js v[\d.]+ \(Node-API \d\) cannot load SQLite's native module; install a current Node\.js LTS and run cairn with it\n$/,
+      );
+    }
+  });
+});
+
+describe("install and uninstall for each agent, into a fresh home", () => {
+  it("claude-code: the hook it installs runs and injects what was remembered", () => {
+    const user = userHome();
+    expect(cairn(user, ["remember", "--scope", "global", "Releases are tagged from main"]).status).toBe(0);
+    expect(cairn(user, ["config", "set", "memories.enabled", "true"]).status).toBe(0);
+    const install = cairn(user, ["install", "claude-code"]);
+    expect(install.stderr).toBe("");
+    expect(install.status).toBe(0);
+    const settingsPath = join(user.home, ".claude", "settings.json");
+    const settings = JSON.parse(readFileSync(settingsPath, "utf8")) as {
+      hooks: { SessionStart: Array<{ hooks: Array<{ command: string }> }> };
+    };
+    const command = settings.hooks.SessionStart.flatMap((entry) => entry.hooks).find((hook) =>
+      hook.command.includes("session-start"),
+    )?.command;
+    expect(command).toBeDefined();
+    // The agent runs the command through a shell, with the session on stdin; no background run here.
+    const hook = spawnSync("sh", ["-c", command ?? "false"], {
+      cwd: user.home,
+      env: { ...user.env, CLAUDE_CODE_ENTRYPOINT: "sdk-test" },
+      input: JSON.stringify({ session_id: "s1", cwd: user.home, hook_event_name: "SessionStart", source: "startup" }),
+      encoding: "utf8",
+    });
+    expect(hook.stderr).toBe("");
+    expect(hook.status).toBe(0);
+    expect(JSON.parse(hook.stdout).hookSpecificOutput.additionalContext).toContain("Releases are tagged from main");
+    const uninstall = cairn(user, ["uninstall", "claude-code"]);
+    expect(uninstall.stderr).toBe("");
+    expect(uninstall.status).toBe(0);
+    expect(existsSync(settingsPath) ? readFileSync(settingsPath, "utf8") : "").not.toContain("cairn");
+  });
+
+  it("codex: config.toml gets the MCP server and AGENTS.md the block, and both go again", () => {
+    const user = userHome();
+    const install = cairn(user, ["install", "codex"]);
+    expect(install.stderr).toBe("");
+    expect(install.status).toBe(0);
+    const config = join(user.home, ".codex", "config.toml");
+    expect(readFileSync(config, "utf8")).toContain("[mcp_servers.cairn]");
+    expect(readFileSync(join(user.home, ".codex", "AGENTS.md"), "utf8")).toContain("cairn");
+    const uninstall = cairn(user, ["uninstall", "codex"]);
+    expect(uninstall.stderr).toBe("");
+    expect(uninstall.status).toBe(0);
+    expect(existsSync(config) ? readFileSync(config, "utf8") : "").not.toContain("cairn");
+  });
+});
+
+describe("the servers of the installed package", () => {
+  it("mcp answers a real MCP client over stdio: remember, then recall", async () => {
+    const user = userHome();
+    const client = new Client({ name: "cairn-package-test", version: "1.0.0" });
+    await client.connect(
+      new StdioClientTransport({ command: bin, args: ["mcp"], cwd: user.home, env: user.env, stderr: "pipe" }),
+    );
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(["recall", "remember", "read"]));
+      const text = async (name: string, args: Record<string, unknown>) => {
+        const result = (await client.callTool({ name, arguments: args })) as { content: Array<{ text?: string }> };
+        return result.content.map((part) => part.text ?? "").join("");
+      };
+      expect(
+        await text("remember", { text: "Integration tests need the docker compose stack", scope: "global" }),
+      ).toMatch(/^Remembered \(id \d+\)\.$/);
+      expect(await text("recall", { query: "what do integration tests need", scope: "global" })).toContain(
+        "Integration tests need the docker compose stack",
+      );
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("serve listens on loopback, answers HTTP, and stops on SIGTERM", async () => {
+    const user = userHome();
+    const server = spawn(bin, ["serve", "--port", "0", "--no-schedule"], { cwd: user.home, env: user.env });
+    const exited = new Promise<number | null>((resolve) => server.once("exit", (code) => resolve(code)));
+    let stderr = "";
+    const url = await new Promise<string>((resolve, reject) => {
+      server.stderr.on("data", (chunk: Buffer) => {
+        stderr += chunk.toString();
+        const listening = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
+        if (listening?.[1]) resolve(listening[1]);
+      });
+      void exited.then((code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
+    });
+    try {
+      const health = await fetch(`${url}/health`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toMatchObject({ ok: true });
+      const status = await fetch(`${url}/api/status`);
+      expect(status.status).toBe(200);
+    } finally {
+      server.kill("SIGTERM");
+    }
+    expect(await exited).toBe(0);
+    expect(stderr).toContain("stopped");
+  });
+});
