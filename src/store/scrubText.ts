@@ -1,4 +1,5 @@
 import type { Database } from "better-sqlite3";
+import { textForms, textFormsPattern } from "../util/textForms.js";
 
 /** What a purged text is replaced with where the row holding it stays. */
 export const PURGED_MARK = "[purged]";
@@ -49,8 +50,8 @@ const STRUCTURAL = new Set([
  * tables are left to their owners (full-text indexes follow their content's triggers).
  */
 export function scrubText(db: Database, needle: string, skip: ReadonlySet<string>): number {
-  const forms = [...new Set([needle, JSON.stringify(needle).slice(1, -1)])];
-  const pattern = new RegExp(forms.map(escapeRegExp).join("|"), "gi");
+  const forms = textForms(needle);
+  const pattern = textFormsPattern(needle);
   let changed = 0;
   for (const table of ordinaryTables(db)) {
     if (skip.has(table)) continue;
@@ -91,8 +92,4 @@ function ordinaryTables(db: Database): string[] {
 
 function quote(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

@@ -1,6 +1,7 @@
 import { lstatSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { writeFileAtomic } from "../util/atomicWrite.js";
+import { textFormsPattern } from "../util/textForms.js";
 
 export interface WorkspaceScrub {
   /** Files rewritten or removed, relative to the memories root. */
@@ -15,8 +16,7 @@ export interface WorkspaceScrub {
  * summary named after it). Links are not followed: each version folder is reached where it lives.
  */
 export function scrubWorkspaceText(memoriesRoot: string, text: string, replacement: string): WorkspaceScrub {
-  const forms = [...new Set([text, JSON.stringify(text).slice(1, -1)])];
-  const pattern = new RegExp(forms.map((form) => form.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "gi");
+  const pattern = textFormsPattern(text);
   const holds = (value: string) => {
     pattern.lastIndex = 0;
     return pattern.test(value);
