@@ -273,6 +273,27 @@ describe("phase 2", () => {
       expect(existsSync(join(projectDir(), "phase2_diff.md"))).toBe(false);
     });
 
+    it("after an erase, starts from an empty folder: no previous handbook, summary or skill to keep text from", async () => {
+      addSession(storage, clock, { id: "s1", updatedAt: now - 3 * DAY_MS });
+      await extract();
+      const first = fakeAgent(
+        'printf "# Memory\\n- old text\\n" > MEMORY.md; printf "v1\\nold\\n" > memory_summary.md; mkdir -p skills/old; printf -- "---\\nname: old\\ndescription: old\\n---\\nold\\n" > skills/old/SKILL.md',
+      );
+      expect((await consolidate(agent(first))).outcome).toBe("succeeded");
+      // Refuses to run over anything an earlier version left in its folder.
+      const fresh = fakeAgent(
+        'test -e MEMORY.md && exit 4; test -e memory_summary.md && exit 4; test -e skills && exit 4\nprintf "# Memory\\n- rebuilt\\n" > MEMORY.md; printf "v1\\nrebuilt\\n" > memory_summary.md',
+      );
+      expect((await consolidate(agent(fresh), true)).outcome).toBe("failed");
+
+      storage.phase2.requestRebuild([PROJECT]);
+      const rebuilt = await consolidate(agent(fresh));
+      expect(rebuilt.outcome).toBe("succeeded");
+      expect(read("MEMORY.md")).toBe("# Memory\n- rebuilt\n");
+      expect(existsSync(join(projectDir(), "skills"))).toBe(false);
+      expect(storage.phase2.rebuildRequested()).toEqual([]);
+    });
+
     it("fails when the agent writes outside its workspace, and when it hangs past the timeout", async () => {
       addSession(storage, clock, { id: "s1", updatedAt: now - 3 * DAY_MS });
       await extract();
