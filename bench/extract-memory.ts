@@ -6,7 +6,7 @@
 // its wall time. The scan and the run are separate processes so that the run's peak is extraction's
 // (its own rescan finds nothing new), not the import's. Everything is written under the temporary
 // folder and removed at the end.
-// Run: npm run bench:extract-memory [-- --lines 3000 --kb 100 --mode both|offline|llm --cli <main.cjs> --old-space <MB>]
+// Run: npm run bench:extract-memory [-- --lines 3000 --kb 100 --mode both|offline|llm --cli <main.cjs> --old-space <MB> --fresh-run]
 import { spawn } from "node:child_process";
 import {
   closeSync,
@@ -35,6 +35,8 @@ const { values } = parseArgs({
     cli: { type: "string" },
     /** Caps V8's old space of `cairn run` (MB): what extraction retains, apart from what V8 collects late. */
     "old-space": { type: "string" },
+    /** One `cairn run` on the fresh store (import and extraction in one process), as a first run is. */
+    "fresh-run": { type: "boolean" },
   },
 });
 const LINES = Number(values.lines);
@@ -204,7 +206,7 @@ async function measure(root: string, mode: "offline" | "llm") {
       : { CAIRN_LLM_PROVIDER: "offline" }),
   };
   try {
-    const scan = await cli(root, ["scan"], env);
+    const scan = values["fresh-run"] ? { peakMb: 0, seconds: 0 } : await cli(root, ["scan"], env);
     const run = await cli(root, ["run"], env);
     const extracted = /extracted with [^\n]*/.exec(run.out)?.[0] ?? run.out.trim().split("\n")[0];
     const calls = provider ? [...provider.log.stage1Calls.values()].reduce((sum, n) => sum + n, 0) : undefined;

@@ -11,10 +11,12 @@ export interface PageLimits {
 }
 
 /**
- * A few MB per page: large enough that a session of ordinary items takes a few queries, small enough
- * that a page of 100 KB tool outputs stays far below the memory a whole session would take.
+ * 1 MB of text per page: a session of ordinary items takes a few queries, and a page of 100 KB tool
+ * outputs is gone before V8 moves it to the old generation. On a 300 MB session, 4 MB pages left the
+ * offline run at 281 MB peak and 1 MB pages at 231 MB (bench/extract-memory.ts), for no measurable
+ * time: a page is one indexed query.
  */
-export const DEFAULT_PAGE_LIMITS: PageLimits = { items: 256, bytes: 4 * 1024 * 1024 };
+export const DEFAULT_PAGE_LIMITS: PageLimits = { items: 256, bytes: 1024 * 1024 };
 
 /**
  * A stored session's items, read a page at a time: the ids in order and their sizes are read first
