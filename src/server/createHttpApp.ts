@@ -148,9 +148,11 @@ export function createHttpApp(options: HttpAppOptions): Hono {
   });
 
   app.post("/api/run", async (c) => {
-    await readJsonBody(c, runBody);
+    const body = await readJsonBody(c, runBody);
     if (!options.triggerRun) throw new HTTPException(503, { message: "this server runs no background pipeline" });
-    return c.json({ accepted: true, ...options.triggerRun() }, 202);
+    // Before the cycle is triggered, so that cycle already takes them.
+    const retried = body.retryDead ? cairn.retryDead() : undefined;
+    return c.json({ accepted: true, ...options.triggerRun(), ...(retried ? { retried } : {}) }, 202);
   });
 
   app.post("/mcp", async (c) => {

@@ -1,13 +1,13 @@
 import { isAbsolute } from "node:path";
 import type { z } from "zod";
 import { editRequest } from "../requests/edit.js";
-import { emptyRequest } from "../requests/emptyRequest.js";
 import { forgetRequest } from "../requests/forget.js";
 import { injectRequest } from "../requests/inject.js";
 import { readRequest } from "../requests/read.js";
 import { recallRequest } from "../requests/recall.js";
 import { rememberRequest } from "../requests/remember.js";
 import { restoreRequest } from "../requests/restore.js";
+import { runRequest } from "../requests/run.js";
 import { reviewListRequest, reviewResolveRequest } from "../requests/review.js";
 
 // Request bodies of the HTTP API: each operation's shared request schema (src/requests/, the same limits
@@ -51,7 +51,7 @@ export const readBody = readRequest.superRefine((body, ctx) => {
   }
 });
 
-export const runBody = emptyRequest;
+export const runBody = runRequest;
 
 // Changes to one memory name it by id (ids are global): no cwd involved.
 export const forgetBody = forgetRequest;

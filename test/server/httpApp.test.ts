@@ -174,6 +174,22 @@ describe("HTTP API routes", () => {
     expect(triggered).toBe(1);
   });
 
+  it("queues dead jobs again on {retryDead: true}, says how many, and counts them in the status before", async () => {
+    const { jobs } = cairn.storage;
+    jobs.enqueue({ kind: "phase1", key: "s-dead" });
+    const [lease] = jobs.claim({ kind: "phase1" });
+    jobs.fail(lease!, "refused", { retryable: false });
+    const app = createHttpApp({ cairn, triggerRun: () => ({ started: true, queued: false }) });
+    const status = (await (await app.request("/api/status")).json()) as { dead: unknown };
+    expect(status.dead).toEqual({ jobs: 1, byKind: { phase1: 1 }, retry: "cairn run --retry-dead" });
+    expect((await app.request("/api/run", json({ retryDead: "yes" }))).status).toBe(400);
+    expect(jobs.get("phase1", "s-dead")?.status).toBe("dead");
+    const response = await app.request("/api/run", json({ retryDead: true }));
+    expect(response.status).toBe(202);
+    expect(await response.json()).toEqual({ accepted: true, started: true, queued: false, retried: { phase1: 1 } });
+    expect(jobs.get("phase1", "s-dead")).toMatchObject({ status: "pending", attempts: 0 });
+  });
+
   it("sends no CORS headers and answers unknown routes with JSON 404", async () => {
     const app = createHttpApp({ cairn });
     const response = await app.request("/health", { headers: { origin: "https://evil.example" } });
