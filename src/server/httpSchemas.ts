@@ -7,8 +7,8 @@ import { readRequest } from "../requests/read.js";
 import { recallRequest } from "../requests/recall.js";
 import { rememberRequest } from "../requests/remember.js";
 import { restoreRequest } from "../requests/restore.js";
-import { runRequest } from "../requests/run.js";
 import { reviewListRequest, reviewResolveRequest } from "../requests/review.js";
+import { runRequest } from "../requests/run.js";
 
 // Request bodies of the HTTP API: each operation's shared request schema (src/requests/, the same limits
 // as the CLI, MCP and library) plus the one rule of a server: its own directory is nobody's project, so
