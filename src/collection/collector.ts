@@ -204,6 +204,7 @@ export function createCollector(
 /** Identity of a session's content: a full re-read that hashes the same writes nothing. */
 export function contentHash(items: readonly SessionItem[]): string {
   const parts: string[] = [];
-  for (const item of items) parts.push(item.key, item.role, item.text, item.tool ?? "", item.isError ? "1" : "0");
+  for (const item of items)
+    parts.push(item.key, item.role, item.text, item.tool ?? "", item.isError ? "1" : item.outcomeUnknown ? "2" : "0");
   return sha256(parts.join("\u0000"));
 }

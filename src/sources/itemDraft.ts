@@ -8,6 +8,8 @@ export interface ItemDraft {
   tool?: string | undefined;
   callId?: string | undefined;
   isError?: boolean | undefined;
+  /** A tool result whose transcript shows neither success nor failure (see SessionItem.outcomeUnknown). */
+  outcomeUnknown?: boolean | undefined;
   ts?: number | undefined;
 }
 
@@ -26,10 +28,21 @@ export function sessionItem(
     tool?: string | undefined;
     callId?: string | undefined;
     isError?: boolean | undefined;
+    outcomeUnknown?: boolean | undefined;
     ts?: number | undefined;
   },
 ): SessionItem {
-  return { key, role, text, tool: extra.tool, callId: extra.callId, isError: extra.isError, ts: extra.ts, origin };
+  return {
+    key,
+    role,
+    text,
+    tool: extra.tool,
+    callId: extra.callId,
+    isError: extra.isError,
+    outcomeUnknown: extra.outcomeUnknown,
+    ts: extra.ts,
+    origin,
+  };
 }
 
 /** Appends a draft as a session item: text trimmed, empty items left out. */

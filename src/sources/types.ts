@@ -42,7 +42,14 @@ export interface SessionItem {
   /** Tool name for tool_call / tool_result. */
   tool?: string;
   callId?: string;
+  /** A tool result that failed (true) or worked (false), as the transcript says. */
   isError?: boolean;
+  /**
+   * A tool result whose transcript shows neither success nor failure (a Codex code-mode cell that printed
+   * no exit code, a command still running when it answered): it is neither "worked" nor "failed".
+   * `isError` is then unset.
+   */
+  outcomeUnknown?: boolean;
   /** Epoch milliseconds. */
   ts?: number;
   origin: { file: string; line: number };

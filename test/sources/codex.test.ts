@@ -469,3 +469,97 @@ describe("droppedRecord", () => {
     expect(whole.skipped).toBe(first.skipped + 1);
   });
 });
+
+describe("codex adapter: code-mode exec cells (0.144 and later)", () => {
+  // Shapes: codex-rs/core/src/tools/code_mode/mod.rs (openai/codex 68a699f6): the status header of a cell's
+  // output, the `success` flag that is never written to the rollout, `wait` on a running cell's id.
+  const CELLS = fixture("rollout-2026-07-20T09-00-00-019a0c0d-5eed-7c0d-8e0d-c0dece11c0de.jsonl");
+  const outcome = (item: SessionItem) =>
+    item.isError === true ? "failed" : item.outcomeUnknown ? "unknown" : "worked";
+
+  it("tells a failed cell from a worked one only by what the cell carries, else says unknown", async () => {
+    const results = (await itemsOf(CELLS))
+      .filter((item) => item.role === "tool_result")
+      .map((item) => [item.callId, item.tool, outcome(item), item.text.split("\n")[0]]);
+    expect(results).toEqual([
+      // Printed only `r.output`: no exit code, whatever the text says.
+      ["call_k1", "exec", "unknown", "Compiling kiln v0.3.0 (/home/dev/kiln)"],
+      // Printed the whole result object: its exit_code.
+      ["call_k2", "exec", "failed", expect.stringContaining('"exit_code":101')],
+      // The script threw.
+      ["call_k3", "exec", "failed", "Script error:"],
+      // Still running: not a result; the `wait` on its cell brings it, filed under the cell's call.
+      ["call_k4", "exec", "unknown", "Script running with cell ID 12"],
+      ["call_k4", "exec", "worked", expect.stringContaining('"exit_code":0')],
+      ["call_k5", "exec", "worked", "Process exited with code 0"],
+      ["call_k6", "exec", "unknown", "Script terminated"],
+    ]);
+  });
+
+  it("keeps the cell's code as the call and the header out of the result", async () => {
+    const items = await itemsOf(CELLS);
+    const call = items.find((item) => item.role === "tool_call" && item.callId === "call_k1");
+    expect(call?.tool).toBe("exec");
+    expect(call?.text).toContain("cargo build --release");
+    const results = items.filter((item) => item.role === "tool_result");
+    expect(results.some((item) => /Wall time|^Output:/m.test(item.text))).toBe(false);
+    // The `wait` call itself stays, as a call.
+    expect(items.find((item) => item.callId === "call_w1")).toMatchObject({ role: "tool_call", tool: "wait" });
+  });
+
+  it("files a waited cell's result under its exec call when the wait comes after a resumed read", async () => {
+    const path = join(tempDir(), basename(CELLS));
+    const lines = readFileSync(CELLS, "utf8").split(/(?<=\n)/);
+    const cut = lines.findIndex((line) => line.includes('"name":"wait"'));
+    writeFileSync(path, lines.slice(0, cut).join(""));
+    const first = await read(path);
+    appendFileSync(path, lines.slice(cut).join(""));
+    const second = await read(path, stored(first.resume));
+    const waited = (second.sessions[0]?.items ?? []).find((item) => item.role === "tool_result");
+    expect(waited).toMatchObject({ callId: "call_k4", tool: "exec", isError: false });
+  });
+});
+
+describe("codex adapter: Codex's own failure wording", () => {
+  // Shape: a real legacy rollout committed to openai/codex (.github/codex/home/sessions/2025/08/06/, commit
+  // e463b6a0), whose `cargo test --workspace` failed in the sandbox (exit 101, panicked) and whose `cargo check
+  // --workspace` timed out; the wording is codex-rs/core/src/codex.rs's (handle_sandbox_error).
+  it("marks a sandbox denial, a timeout, a start error and a rejection as failed", async () => {
+    const outputs = [
+      "failed in sandbox LinuxSeccomp with execution error: sandbox denied exec error, exit code: 101, stdout: , stderr: \nthread 'main' panicked at src/unix.rs:55:52:\nOperation not permitted",
+      "failed in sandbox None with execution error: command timed out",
+      "command timed out after 10000 milliseconds",
+      "execution error: No such file or directory (os error 2)",
+      "exec command rejected by user",
+    ];
+    const lines = [
+      { id: "0198bbbb-0000-7000-8000-00000000fa11", timestamp: "2025-08-06T18:02:11.000Z", instructions: null },
+      ...outputs.flatMap((output, index) => [
+        {
+          type: "function_call",
+          name: "shell",
+          arguments: JSON.stringify({ command: ["bash", "-lc", `cargo test --workspace #${index}`] }),
+          call_id: `call_${index}`,
+        },
+        { type: "function_call_output", call_id: `call_${index}`, output },
+      ]),
+    ];
+    const path = join(tempDir(), "rollout-2025-08-06T18-02-11-0198bbbb-0000-7000-8000-00000000fa11.jsonl");
+    writeFileSync(path, lines.map((line) => `${JSON.stringify(line)}\n`).join(""));
+    const results = (await itemsOf(path)).filter((item) => item.role === "tool_result");
+    expect(results.map((item) => item.isError)).toEqual([true, true, true, true, true]);
+    expect(results[0]?.text).toContain("panicked");
+  });
+
+  it("leaves ordinary output that merely mentions such words alone", async () => {
+    const lines = [
+      { id: "0198bbbb-0000-7000-8000-00000000fa12", timestamp: "2025-08-06T18:02:11.000Z", instructions: null },
+      { type: "function_call", name: "shell", arguments: '{"command":["cat","NOTES.md"]}', call_id: "call_n" },
+      { type: "function_call_output", call_id: "call_n", output: "notes: a command timed out after 5 minutes once" },
+    ];
+    const path = join(tempDir(), "rollout-2025-08-06T18-02-11-0198bbbb-0000-7000-8000-00000000fa12.jsonl");
+    writeFileSync(path, lines.map((line) => `${JSON.stringify(line)}\n`).join(""));
+    const result = (await itemsOf(path)).find((item) => item.role === "tool_result");
+    expect(result?.isError).toBeUndefined();
+  });
+});

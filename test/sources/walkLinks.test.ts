@@ -4,14 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { Collector } from "../../src/collection/collector.js";
-import { scanSources } from "../../src/collection/scanner.js";
 import { claudeCodeAdapter } from "../../src/sources/claudeCode.js";
 import { type SkippedPath, walkFiles } from "../../src/sources/walk.js";
-import { openDatabase } from "../../src/store/connection.js";
-import { ItemsRepository } from "../../src/store/repositories/itemsRepository.js";
-import { SessionsRepository } from "../../src/store/repositories/sessionsRepository.js";
-import { SourceFilesRepository } from "../../src/store/repositories/sourceFilesRepository.js";
+import { memoryScan } from "../helpers/memoryScan.js";
 
 const SESSION = "5b0c1d2e-3f40-4a51-8b62-7c83d94ea0f1";
 const TRANSCRIPT = fileURLToPath(
@@ -20,17 +15,7 @@ const TRANSCRIPT = fileURLToPath(
 const jsonl = (name: string) => name.endsWith(".jsonl");
 
 /** A scan of a Claude Code home into a fresh in-memory store: its report and the items it stored. */
-async function scanClaude(home: string) {
-  const { db } = openDatabase(":memory:");
-  const items = new ItemsRepository(db);
-  const collector = new Collector(new SessionsRepository(db), items, {
-    maxUnprocessedItems: 5,
-    clock: Date.now,
-    projectKeyOf: () => null,
-  });
-  const deps = { db, files: new SourceFilesRepository(db), collector, clock: Date.now };
-  return { report: await scanSources(deps, [{ adapter: claudeCodeAdapter, roots: [home] }]), items };
-}
+const scanClaude = (home: string) => memoryScan(claudeCodeAdapter, [home]);
 
 describe("walking session folders with symbolic links", () => {
   let dir: string;

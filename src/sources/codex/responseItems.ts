@@ -19,8 +19,11 @@ export function handleResponseItem(parse: RolloutParse, line: RolloutLine): bool
 
 const responseHandlers: Record<string, ResponseHandler> = {
   message: handleMessage,
-  function_call: (parse, line) =>
-    addCall(parse, line, asString(line.payload.name) ?? "function", renderCallArguments(line.payload.arguments)),
+  function_call: (parse, line) => {
+    const name = asString(line.payload.name) ?? "function";
+    if (name === "wait") noteCellWait(parse, line);
+    return addCall(parse, line, name, renderCallArguments(line.payload.arguments));
+  },
   custom_tool_call: (parse, line) =>
     addCall(parse, line, asString(line.payload.name) ?? "custom_tool", asString(line.payload.input) ?? ""),
   local_shell_call: (parse, line) => {
@@ -71,20 +74,63 @@ function addCall(parse: RolloutParse, line: RolloutLine, tool: string, text: str
 
 function addOutput(parse: RolloutParse, line: RolloutLine): boolean {
   const callId = asString(line.payload.call_id);
-  const tool = callId === undefined ? undefined : parse.state.openCalls[callId];
-  if (callId !== undefined) delete parse.state.openCalls[callId];
   const output = readToolOutput(line.payload.output);
-  if (output.running && callId !== undefined) parse.state.runningCalls[callId] = tool ?? "exec_command";
+  const waited = callId === undefined ? undefined : cellWaitedOn(parse, callId, output);
+  const tool = waited?.tool ?? (callId === undefined ? undefined : parse.state.openCalls[callId]);
+  if (callId !== undefined) delete parse.state.openCalls[callId];
+  const resultCallId = waited?.callId ?? callId;
+  if (output.running && resultCallId !== undefined) {
+    if (output.cellId !== undefined) parse.state.runningCells[output.cellId] = resultCallId;
+    else parse.state.runningCalls[resultCallId] = tool ?? "exec_command";
+  }
   // A failure with no output still tells a reader the command failed; a silent success tells nothing.
   const silentFailure = output.text.trim() === "" && output.isError === true;
   pushItem(parse, line, {
     role: "tool_result",
     text: silentFailure ? failureNote(output.exitCode) : output.text,
     ...(tool === undefined ? {} : { tool }),
-    ...(callId === undefined ? {} : { callId }),
+    ...(resultCallId === undefined ? {} : { callId: resultCallId }),
     ...(output.isError === undefined ? {} : { isError: output.isError }),
+    ...(output.unknown ? { outcomeUnknown: true } : {}),
   });
   return true;
+}
+
+/** A `wait` call names the code-mode cell whose result its output brings. */
+function noteCellWait(parse: RolloutParse, line: RolloutLine): void {
+  const callId = asString(line.payload.call_id);
+  const args = asRecord(parseArguments(line.payload.arguments));
+  const cellId = args?.cell_id;
+  if (callId === undefined || (typeof cellId !== "string" && typeof cellId !== "number")) return;
+  if (parse.state.runningCells[String(cellId)] !== undefined) parse.state.waitCalls[callId] = String(cellId);
+}
+
+/**
+ * The output of a `wait` on a running cell is that cell's result: it is filed under the `exec` call that
+ * started the cell (so the command and its outcome stay together). A cell still running keeps waiting.
+ */
+function cellWaitedOn(
+  parse: RolloutParse,
+  callId: string,
+  output: ReturnType<typeof readToolOutput>,
+): { callId: string; tool: string } | undefined {
+  const cellId = parse.state.waitCalls[callId];
+  if (cellId === undefined) return undefined;
+  delete parse.state.waitCalls[callId];
+  const execCall = parse.state.runningCells[cellId];
+  if (execCall === undefined) return undefined;
+  if (!output.running) delete parse.state.runningCells[cellId];
+  return { callId: execCall, tool: "exec" };
+}
+
+function parseArguments(raw: unknown): unknown {
+  if (typeof raw !== "string") return raw;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    // Arguments that are not JSON name no cell.
+    return undefined;
+  }
 }
 
 /**

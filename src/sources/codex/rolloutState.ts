@@ -26,6 +26,10 @@ const codexStateSchema = z.object({
   openCalls: z.record(z.string(), z.string()),
   /** call_id -> tool name, for commands whose output said they were still running: their end event is the result. */
   runningCalls: z.record(z.string(), z.string()).default({}),
+  /** Code-mode cell id -> the `exec` call that started it, for cells still running: a `wait` on it brings the result. */
+  runningCells: z.record(z.string(), z.string()).default({}),
+  /** `wait` call_id -> the cell id it waits on, until its output is read. */
+  waitCalls: z.record(z.string(), z.string()).default({}),
 });
 
 export type CodexState = z.infer<typeof codexStateSchema>;
@@ -46,6 +50,8 @@ export function initialCodexState(legacy: boolean, lines: readonly RolloutLine[]
     assistantFromEvents: lines.some((line) => isEventMessage(line, "agent_message")),
     openCalls: {},
     runningCalls: {},
+    runningCells: {},
+    waitCalls: {},
   };
 }
 

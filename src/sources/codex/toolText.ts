@@ -1,4 +1,5 @@
 import { asRecord, asString } from "../jsonl.js";
+import { cellFailed, readCodeModeCell } from "./codeModeCell.js";
 
 /**
  * What a tool call asked for, compact enough to scan: the command line for shell-like tools, the raw
@@ -27,14 +28,18 @@ export function commandText(value: unknown): string | undefined {
 
 export interface ToolOutput {
   text: string;
-  /** Known only when the output carries an exit code or a success flag. */
+  /** Known only when the output carries an exit code, a success flag or Codex's own failure wording. */
   isError?: boolean;
+  /** The output says neither: a code-mode cell whose printed text carries no exit code, a command still running. */
+  unknown?: true;
   exitCode?: number;
   /**
    * The command was still running when its output was recorded (unified exec answers after a short
    * wait): this is not its result; `exec_command_end` carries that, with the exit code.
    */
   running?: boolean;
+  /** A code-mode cell still running: a later `wait` on this id brings its result. */
+  cellId?: string;
 }
 
 /**
@@ -43,7 +48,7 @@ export interface ToolOutput {
  */
 export function readToolOutput(output: unknown): ToolOutput {
   if (typeof output === "string") return readStringOutput(output);
-  if (Array.isArray(output)) return { text: contentPartsText(output) };
+  if (Array.isArray(output)) return readCellOrText(contentPartsText(output));
   const record = asRecord(output);
   if (record === undefined) return { text: "" };
   const content = record.content;
@@ -59,7 +64,41 @@ function readStringOutput(output: string): ToolOutput {
       ? { text: wrapped.output, isError: exitCode !== 0, exitCode }
       : { text: wrapped.output };
   }
-  return readExecHeader(output);
+  return readCodexFailure(output) ?? readCellOrText(output);
+}
+
+function readCellOrText(output: string): ToolOutput {
+  const cell = readCodeModeCell(output);
+  if (cell === undefined) return readExecHeader(output);
+  const exitCode = cell.exitCodes.find((code) => code !== 0) ?? cell.exitCodes[0];
+  const failed = cellFailed(cell);
+  if (cell.status === "running") {
+    // What a still-running cell printed so far keeps a line saying so: it is not a result.
+    const note = `Script running with cell ID ${cell.cellId ?? "?"}`;
+    const text = cell.text.trim() === "" ? "" : `${note}\n${cell.text}`;
+    return { text, unknown: true, running: true, ...(cell.cellId === undefined ? {} : { cellId: cell.cellId }) };
+  }
+  // A terminated cell was stopped before it finished: what it printed is kept with the word.
+  const text = cell.status === "terminated" ? `Script terminated\n${cell.text}` : cell.text;
+  return {
+    text,
+    ...(failed === undefined ? { unknown: true as const } : { isError: failed }),
+    ...(exitCode === undefined ? {} : { exitCode }),
+  };
+}
+
+/**
+ * Codex's own words for a command that never ran to an exit status (older rollouts, `codex-rs/core/src/codex.rs`):
+ * a sandbox denial, a timeout, an error starting it, a retry that failed, a command the user rejected.
+ */
+const CODEX_FAILURE =
+  /^(?:failed in sandbox \S+ with execution error:|command timed out after \d+ milliseconds|execution error:|retry failed:|exec command rejected by user)/;
+const FAILURE_EXIT_CODE = /\bexit code: (-?\d+)/;
+
+function readCodexFailure(output: string): ToolOutput | undefined {
+  if (!CODEX_FAILURE.test(output)) return undefined;
+  const code = FAILURE_EXIT_CODE.exec(output.slice(0, 300));
+  return { text: output, isError: true, ...(code === null ? {} : { exitCode: Number(code[1]) }) };
 }
 
 // Unified exec prefixes its output with "Chunk ID / Wall time / Process exited with code N / Output:".
@@ -77,7 +116,9 @@ function readExecHeader(output: string): ToolOutput {
   if (exit === null) {
     // What a still-running command printed so far keeps Codex's line saying so: it is not a result.
     const running = RUNNING.exec(header);
-    return running === null ? { text } : { text: text.trim() === "" ? "" : `${running[0]}\n${text}`, running: true };
+    return running === null
+      ? { text }
+      : { text: text.trim() === "" ? "" : `${running[0]}\n${text}`, running: true, unknown: true };
   }
   const exitCode = Number(exit[1]);
   return { text, isError: exitCode !== 0, exitCode };

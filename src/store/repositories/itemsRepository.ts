@@ -273,10 +273,22 @@ function setRow(
   values[at + 4] = withoutNul(guardItem(item).text);
   values[at + 5] = item.tool ?? null;
   values[at + 6] = item.callId ?? null;
-  values[at + 7] = item.isError ? 1 : 0;
+  values[at + 7] = resultStatus(item);
   values[at + 8] = item.ts ?? null;
   values[at + 9] = item.origin.file === sourcePath ? null : item.origin.file;
   values[at + 10] = item.origin.line;
+}
+
+/**
+ * `items.is_error` holds a tool result's outcome: 0 worked (in rows written before unknown outcomes were
+ * stored: not marked failed), 1 failed, 2 unknown (the transcript shows neither: SessionItem.outcomeUnknown).
+ * A value in the existing column, not a new one: no migration, and older rows read as before.
+ */
+const IS_ERROR = { worked: 0, failed: 1, unknown: 2 } as const;
+
+function resultStatus(item: SessionItem): number {
+  if (item.isError) return IS_ERROR.failed;
+  return item.outcomeUnknown ? IS_ERROR.unknown : IS_ERROR.worked;
 }
 
 function toRecord(row: ItemRow): ItemRecord {
@@ -289,7 +301,8 @@ function toRecord(row: ItemRow): ItemRecord {
     text: row.text,
     tool: row.tool,
     callId: row.call_id,
-    isError: row.is_error === 1,
+    isError: row.is_error === IS_ERROR.failed,
+    outcomeUnknown: row.is_error === IS_ERROR.unknown,
     ts: row.ts,
     originFile: row.origin_file,
     originLine: row.origin_line,

@@ -34,6 +34,8 @@ export interface ItemRecord {
   tool: string | null;
   callId: string | null;
   isError: boolean;
+  /** A tool result whose outcome the transcript does not show: neither worked nor failed. */
+  outcomeUnknown?: boolean;
   ts: number | null;
   /** The file the item was read from; null when it is the session's own file (`sourcePath`) or unknown. */
   originFile: string | null;

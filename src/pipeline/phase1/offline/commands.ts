@@ -115,7 +115,6 @@ export class CommandRunReader {
 
 function readResult(result: ItemRecord): ResultReading {
   const output = result.text.slice(0, OUTPUT_READ);
-  const unknown = stoppedByUserPattern.test(output) || unfinishedPattern.test(output.trimStart());
   const failed = result.isError || failureOutputPattern.test(output);
   // The exit status is the filter's: a grep for "error" that found none exits 1, one that found some 0.
   const printed = output
@@ -123,12 +122,17 @@ function readResult(result: ItemRecord): ResultReading {
     .filter((text) => !exitLinePattern.test(text.trim()))
     .join("\n");
   const printedFailure = failureOutputPattern.test(printed);
+  const printedSuccess = successOutputPattern.test(printed);
+  // A result whose transcript shows no outcome (a Codex code-mode cell without an exit code) worked only
+  // if it printed a success.
+  const unstated = result.outcomeUnknown === true && !failed && !printedSuccess;
+  const unknown = unstated || stoppedByUserPattern.test(output) || unfinishedPattern.test(output.trimStart());
   return {
     id: result.id,
     unknown,
     failed,
     printedFailure,
-    printedSuccess: successOutputPattern.test(printed),
+    printedSuccess,
     errorLine: failed || printedFailure ? firstErrorLine(result.text) : null,
   };
 }
