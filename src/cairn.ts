@@ -7,7 +7,7 @@ import { loadConfig } from "./config/load.js";
 import { type CairnPaths, cairnHome, cairnPaths, tightenHomePermissions } from "./config/paths.js";
 import type { CairnConfig } from "./config/schema.js";
 import { assertWritable } from "./memory/assertWritable.js";
-import { editMemory, forgetMemory, type MemoryChange, restoreMemory } from "./memory/curateMemory.js";
+import { confirmMemory, editMemory, forgetMemory, type MemoryChange, restoreMemory } from "./memory/curateMemory.js";
 import { EmbeddingTracker } from "./memory/embeddingTracker.js";
 import { attachSupersessions } from "./memory/lifecycle/attachSupersessions.js";
 import type { ReviseMode } from "./memory/lifecycle/reviseMemories.js";
@@ -42,6 +42,7 @@ import { rememberedFrom } from "./read/rememberedMemories.js";
 import { applyCitationUsage, confirmRecalledAspects, recordRecallUsage } from "./read/usageFeedback.js";
 import { createRecall } from "./recall/createRecall.js";
 import { guardText } from "./redact/guard.js";
+import { confirmRequest } from "./requests/confirm.js";
 import { editRequest } from "./requests/edit.js";
 import { forgetRequest } from "./requests/forget.js";
 import { historyRequest } from "./requests/history.js";
@@ -477,12 +478,30 @@ export class Cairn {
     return this.changed(forgetMemory(this.memories, id, { reason }));
   }
 
-  /** Replaces one memory by a new text and/or type, stored like any remember and superseding the old one. */
-  async editMemory(request: { id: number; content?: string; type?: string; reason?: string }): Promise<MemoryChange> {
-    const change = await editMemory(this.memories, parseRequest(editRequest, request));
+  /**
+   * Replaces one memory by a new text and/or type, stored like any remember and superseding the old one.
+   * `by.who` names who edits (default the user; MCP and HTTP name their agent, see memory/memoryAuthor.ts).
+   */
+  async editMemory(
+    request: { id: number; content?: string; type?: string; reason?: string },
+    by: { who?: string } = {},
+  ): Promise<MemoryChange> {
+    const edit = parseRequest(editRequest, request);
+    const change = await editMemory(this.memories, by.who ? { ...edit, who: by.who } : edit);
     // The new text is revised like any remembered one (it may replace another memory of its scope).
     if (change.replacedBy !== undefined) await this.revise({ ids: [change.replacedBy] });
     return this.changed(change);
+  }
+
+  /**
+   * The user confirms a memory an agent stored (MCP, HTTP): it becomes the user's statement, and a global
+   * one reaches every project's sessions. Not offered over MCP or HTTP: an agent cannot confirm its own.
+   * Phase 2 never reads remembered memories, so no workspace is rebuilt.
+   */
+  confirmMemory(request: { id: number; reason?: string }): MemoryChange {
+    assertWritable(this.config.pipeline.mutationsFrozen);
+    const { id, reason } = parseRequest(confirmRequest, request);
+    return confirmMemory(this.memories, id, reason === undefined ? {} : { reason });
   }
 
   /** Brings back a forgotten or replaced memory. */

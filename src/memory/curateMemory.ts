@@ -1,12 +1,15 @@
 import { type MemoryType, memoryTypes } from "../requests/memoryTypes.js";
+import { withWriteTx } from "../store/tx.js";
 import { DECISION_IMPORTANCE } from "../text/decisionLanguage.js";
 import { CairnError } from "../util/errors.js";
+import { isAgentWritten, USER_AUTHOR } from "./memoryAuthor.js";
 import type { MemoryStore } from "./memoryStore.js";
+import { GLOBAL_SCOPE } from "./scopes.js";
 import type { MemoryRecord } from "./types.js";
 
 /** What a person's change did to one memory, with the line that says so ("forgot #12", "#12 replaced by #40"). */
 export interface MemoryChange {
-  change: "forgot" | "replaced" | "restored" | "kept";
+  change: "forgot" | "replaced" | "restored" | "kept" | "confirmed";
   /** The memory changed (for a review flag: the flagged one). */
   id: number;
   /** The memory that now holds the text, when replaced. */
@@ -118,6 +121,44 @@ export function restoreMemory(store: MemoryStore, id: number, options: ChangeOpt
       ? `; #${successor.id}, which replaced it, stays (forget it to undo the edit)`
       : "";
   return { change: "restored", id, message: `restored #${id}${stays}` };
+}
+
+/**
+ * The user confirms a memory an agent stored: it becomes the user's statement, listed as such at
+ * session start, and a global one reaches every project's sessions from now on. Only the CLI and the
+ * library offer it, never MCP or HTTP, so an agent cannot confirm its own memory.
+ */
+export function confirmMemory(store: MemoryStore, id: number, options: { reason?: string } = {}): MemoryChange {
+  const record = requireMemory(store, id);
+  refuseIfNotLive(record, "confirm");
+  if (!isAgentWritten(record.who))
+    throw new CairnError("memory_not_changed", `memory #${id} was not stored by an agent; nothing to confirm`);
+  const now = store.clock();
+  const confirmed = withWriteTx(store.storage.db, () => {
+    if (!store.storage.memories.setAuthor(id, USER_AUTHOR, now)) return false;
+    store.storage.history.add({
+      memoryId: id,
+      event: "confirmed",
+      who: USER_AUTHOR,
+      reason: options.reason ?? null,
+      metadata: { storedBy: record.who },
+      now,
+    });
+    return true;
+  });
+  if (!confirmed) throw new CairnError("memory_not_changed", `memory #${id} changed meanwhile; nothing was changed`);
+  return { change: "confirmed", id, message: `confirmed #${id}: the user's own statement now` };
+}
+
+/**
+ * The global memories an agent stored that wait for the user's confirmation, newest first, at most
+ * `limit`. Read from the scope's remembered index (`scan` rows at most), so it stays cheap.
+ */
+export function awaitingConfirmation(store: MemoryStore, limit: number, scan = 1000): MemoryRecord[] {
+  return store.storage.memories
+    .newestRemembered(GLOBAL_SCOPE, scan)
+    .filter((memory) => isAgentWritten(memory.who))
+    .slice(0, limit);
 }
 
 /** Changes made through these doors are the user's own, unless a caller says otherwise. */

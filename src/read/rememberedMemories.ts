@@ -34,19 +34,24 @@ export type ReadRemembered = (request: RememberedRequest) => RememberedRead;
 
 /**
  * The current remembered memories of each group of scopes: live (not superseded, not forgotten) and
- * not written by the fact pipeline, whose memories reach injection through the phase-2 summaries.
+ * not written by the fact pipeline, whose memories reach injection through the phase-2 summaries;
+ * global ones only when the user stored or confirmed them.
  */
 export function rememberedFrom(
   storage: { memories: Pick<MemoryRepo, "newestRemembered">; reviews: Pick<ReviewRepo, "doubtsAbout"> },
   request: RememberedRequest,
 ): RememberedRead {
-  const group = (scopes: string[]): RememberedGroup => {
-    const found = [...new Set(scopes)].flatMap((scope) => storage.memories.newestRemembered(scope, request.limit + 1));
+  const group = (scopes: string[], options: { withoutAgents?: boolean } = {}): RememberedGroup => {
+    const found = [...new Set(scopes)].flatMap((scope) =>
+      storage.memories.newestRemembered(scope, request.limit + 1, options),
+    );
     found.sort((a, b) => (isNewer(a, b) ? -1 : 1));
     return { memories: found.slice(0, request.limit), more: found.length > request.limit };
   };
   const project = group(request.project);
-  const global = group(request.global);
+  // What an agent stored for every project waits for the user (`cairn memory confirm`): one call a
+  // hostile page talked an agent into must not reach every later session of every project.
+  const global = group(request.global, { withoutAgents: true });
   const listed = [...project.memories, ...global.memories].map((memory) => memory.id);
   return { project, global, doubted: storage.reviews.doubtsAbout(listed) };
 }

@@ -1,3 +1,4 @@
+import { isAgentWritten } from "../memory/memoryAuthor.js";
 import type { Doubt } from "../memory/types.js";
 import type { MemoryRecord } from "../store/types/memoryRecord.js";
 import type { SummarySource } from "./fitInjection.js";
@@ -10,13 +11,17 @@ const MAX_MEMORY_CHARS = 240;
 /** How each memory's line starts: the id is what the agent cites, recalls or names to forget. */
 export const REMEMBERED_LINE_START = "- #";
 
+/** Above the memories an agent stored during a session: the guidance says what they are. */
+export const AGENT_HEADING = "#### Saved by an agent (not confirmed by the user)";
+
 /** Where the model finds remembered memories that were not listed. */
 const FIND_THE_REST = "cairn recall (or the cairn MCP recall tool) finds the rest";
 
 /**
  * A group of remembered memories as a source to fit: one neutralized line per memory, newest first,
  * `- #<id> (<date>[, <type>]) <text>`, a doubted one ending in a pointer to its likely replacement,
- * and a last line saying so when older ones were left out.
+ * the ones an agent stored after the user's under `AGENT_HEADING`, and a last line saying so when
+ * older ones were left out.
  */
 export function rememberedSource(
   group: RememberedGroup,
@@ -24,10 +29,15 @@ export function rememberedSource(
   doubted: ReadonlyMap<number, Doubt>,
 ): SummarySource | undefined {
   if (group.memories.length === 0) return undefined;
-  const lines = group.memories.map((memory) => {
+  const line = (memory: MemoryRecord) => {
     const doubt = doubted.get(memory.id);
     return doubt ? `${rememberedLine(memory)} ${doubtMark(doubt)}` : rememberedLine(memory);
-  });
+  };
+  const byAgent = group.memories.filter((memory) => isAgentWritten(memory.who));
+  const lines = group.memories.filter((memory) => !isAgentWritten(memory.who)).map(line);
+  // Below the user's own, under a heading of cairn's (no memory line starts with "#"), so no line an
+  // agent stored passes for the user's statement, and the fitting cuts them first.
+  if (byAgent.length > 0) lines.push(AGENT_HEADING, ...byAgent.map(line));
   if (group.more) lines.push(`[only the ${group.memories.length} newest are listed; recall finds older ones]`);
   return { title, url: "", rest: FIND_THE_REST, text: lines.join("\n") };
 }

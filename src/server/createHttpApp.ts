@@ -4,6 +4,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { Cairn } from "../cairn.js";
+import { HTTP_AGENT_AUTHOR } from "../memory/memoryAuthor.js";
 import { explainStoreError } from "../store/storeFault.js";
 import { errorMessage } from "../util/errors.js";
 import type { TriggerResult } from "../workers/scheduler.js";
@@ -126,13 +127,17 @@ export function createHttpApp(options: HttpAppOptions): Hono {
       ...shared,
       ...item,
       ...(cwd ? { cwd } : {}),
+      // Whoever calls the API (an agent, a connector) is not the user at a prompt: memory/memoryAuthor.ts.
+      who: HTTP_AGENT_AUTHOR,
     }));
     return c.json({ results: await cairn.remember(list) });
   });
 
   app.post("/api/memory/forget", async (c) => c.json(cairn.forgetMemory(await readJsonBody(c, forgetBody))));
 
-  app.post("/api/memory/edit", async (c) => c.json(await cairn.editMemory(await readJsonBody(c, editBody))));
+  app.post("/api/memory/edit", async (c) =>
+    c.json(await cairn.editMemory(await readJsonBody(c, editBody), { who: HTTP_AGENT_AUTHOR })),
+  );
 
   app.post("/api/memory/restore", async (c) => c.json(cairn.restoreMemory(await readJsonBody(c, restoreBody))));
 

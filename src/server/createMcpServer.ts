@@ -2,6 +2,8 @@ import { isAbsolute } from "node:path";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Cairn } from "../cairn.js";
+import { MCP_AGENT_AUTHOR } from "../memory/memoryAuthor.js";
+import { GLOBAL_SCOPE } from "../memory/scopes.js";
 import { editRequest } from "../requests/edit.js";
 import { emptyRequest } from "../requests/emptyRequest.js";
 import { forgetRequest } from "../requests/forget.js";
@@ -91,7 +93,8 @@ export function createMcpServer(cairn: Cairn, options: McpServerOptions): McpSer
       title: "Remember",
       description:
         "Store a durable memory for future sessions: use it when the user asks you to remember something, or " +
-        "for a decision or fact that will clearly matter again. One self-contained statement per call.",
+        "for a decision or fact that will clearly matter again. One self-contained statement per call. Later " +
+        "sessions see it as saved by an agent; one for every project (scope global) waits for the user to confirm it.",
       inputSchema: {
         text: rememberFields.content.describe("the memory, as one self-contained statement"),
         scope: rememberFields.scope.describe(
@@ -114,6 +117,8 @@ export function createMcpServer(cairn: Cairn, options: McpServerOptions): McpSer
         const cwd = callCwd(args.cwd, options.cwd, scopeNeedsCwd(args.scope));
         const [outcome] = await cairn.remember({
           content: args.text,
+          // The agent's note, not the user's statement: see src/memory/memoryAuthor.ts.
+          who: MCP_AGENT_AUTHOR,
           ...(cwd ? { cwd } : {}),
           ...(args.scope ? { scope: args.scope } : {}),
           ...(args.type ? { type: args.type } : {}),
@@ -121,7 +126,7 @@ export function createMcpServer(cairn: Cairn, options: McpServerOptions): McpSer
           ...(args.transcript ? { transcript: args.transcript } : {}),
           ...(args.sessionKey ? { sessionKey: args.sessionKey } : {}),
         });
-        return formatRemember(outcome);
+        return formatRemember(outcome, { heldForUser: args.scope === GLOBAL_SCOPE });
       }),
   );
 
@@ -249,7 +254,7 @@ function registerCurationTools(server: McpServer, cairn: Cairn, options: McpServ
     (args) =>
       guard(async () => {
         const { text, ...rest } = args;
-        return formatChange(await cairn.editMemory({ ...rest, content: text }));
+        return formatChange(await cairn.editMemory({ ...rest, content: text }, { who: MCP_AGENT_AUTHOR }));
       }),
   );
 

@@ -126,11 +126,16 @@ function transcriptLines(transcript: ExpandedTranscript, shown: Set<string>): st
   return [head, ...body.split("\n").map((line) => `   | ${line}`)];
 }
 
-export function formatRemember(outcome: RememberOutcome | undefined): string {
+export function formatRemember(outcome: RememberOutcome | undefined, options: { heldForUser?: boolean } = {}): string {
   if (!outcome) return "Nothing was stored.";
   if (outcome.status === "created")
     return [
       `Remembered (id ${outcome.id}).`,
+      ...(options.heldForUser
+        ? [
+            `Sessions see a memory for every project once the user confirms it: ask the user to run \`cairn memory confirm ${outcome.id}\` (or \`cairn memory forget ${outcome.id}\`).`,
+          ]
+        : []),
       ...describeSupersessions(outcome),
       ...(outcome.warnings ?? []).map((w) => `warning: ${w}`),
     ].join("\n\n");

@@ -11,8 +11,9 @@ import { type GlobalOptions, withCairn } from "../context.js";
 import { nonEmpty, oneOf, wholeNumber } from "../flags.js";
 import { printJson, printLine, shorten } from "../output.js";
 import { reviewLines, walkReviews } from "../reviewWalk.js";
+import { registerMemoryConfirm } from "./memoryConfirm.js";
 
-/** `cairn memory review | forget | edit | restore | history`: a person decides what memory keeps. */
+/** `cairn memory review | forget | edit | confirm | restore | history`: a person decides what memory keeps. */
 export function registerMemoryCuration(memory: Command): void {
   memory
     .command("review")
@@ -83,6 +84,8 @@ export function registerMemoryCuration(memory: Command): void {
         printChange(await cairn.editMemory({ id, ...pick(options) }), global),
       );
     });
+
+  registerMemoryConfirm(memory);
 
   memory
     .command("restore")

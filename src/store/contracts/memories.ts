@@ -55,6 +55,13 @@ export type MemoryFilter = { scopes: string[] | "all"; types?: string[] };
  */
 export const FACT_PIPELINE_WHO = "fact-pipeline";
 
+/**
+ * How the `who` of a memory an agent stored starts (`agent:mcp`, `agent:http`): written during a
+ * session, not confirmed by the user. Injection never presents such a memory as the user's statement,
+ * and holds back a global one until the user confirms it (`cairn memory confirm`).
+ */
+export const AGENT_WHO_PREFIX = "agent:";
+
 /** The memories table group: live rows, tombstones (never a hard delete here), usage counters. */
 export interface MemoryRepo {
   /** A live row's id, or undefined when a live row with the same scope and hash exists. */
@@ -72,6 +79,8 @@ export interface MemoryRepo {
    * `patterns`, ids in (`afterId`, `upTo`], oldest first.
    */
   pipelineFactsLike(patterns: string[], afterId: number, upTo: number, limit: number): MemoryRecord[];
+  /** Records who stands behind a live memory (the user confirming what an agent stored); false when not live. */
+  setAuthor(id: number, who: string, now: number): boolean;
   /** Moves a memory to another scope (and provenance project); false when a live twin is there already. */
   moveScope(id: number, scope: string, project: string | null, now: number): boolean;
   /** Live memories of a scope written after `afterId`, oldest first, at most `limit`. */
@@ -92,8 +101,9 @@ export interface MemoryRepo {
   /**
    * Live memories of a scope not written by the fact pipeline (`FACT_PIPELINE_WHO`), newest first (when
    * said, else when stored), at most `limit`: what a session starting there is told the user remembered.
+   * `withoutAgents` leaves out what an agent stored and the user did not confirm (`AGENT_WHO_PREFIX`).
    */
-  newestRemembered(scope: string, limit: number): MemoryRecord[];
+  newestRemembered(scope: string, limit: number, options?: { withoutAgents?: boolean }): MemoryRecord[];
   getLive(ids: number[], filter: MemoryFilter): MemoryRecord[];
   getRefs(ids: number[], filter: MemoryFilter): MemoryRef[];
   timeMentions(ids: number[]): Map<number, { occurredAt: number | null; timeTerms: string | null }>;

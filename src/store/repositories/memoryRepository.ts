@@ -1,6 +1,7 @@
 import type { Database } from "better-sqlite3";
 import { guardOptional, guardText } from "../../redact/guard.js";
 import {
+  AGENT_WHO_PREFIX,
   FACT_PIPELINE_WHO,
   type MemoryRef,
   type MemoryRepo,
@@ -75,6 +76,12 @@ function toRecord(row: MemoryRowDb): MemoryRecord {
 export const NEWEST_REMEMBERED_SQL = `SELECT * FROM memories
   WHERE scope = @scope AND deleted_at IS NULL AND who IS NOT '${FACT_PIPELINE_WHO}'
   ORDER BY coalesce(occurred_at, created_at) DESC, id DESC LIMIT @limit`;
+
+/** The same without what an agent stored and the user did not confirm; the index still answers it. */
+export const NEWEST_CONFIRMED_SQL = NEWEST_REMEMBERED_SQL.replace(
+  "ORDER BY",
+  `AND coalesce(who, '') NOT LIKE '${AGENT_WHO_PREFIX}%'\n  ORDER BY`,
+);
 
 /** SQL for the memories table. No caching: several processes share the file. */
 export class MemoryRepository implements MemoryRepo {
@@ -164,8 +171,19 @@ export class MemoryRepository implements MemoryRepo {
     return row ? toRecord(row) : undefined;
   }
 
-  newestRemembered(scope: string, limit: number): MemoryRecord[] {
-    return (cached(this.db, NEWEST_REMEMBERED_SQL).all({ scope, limit }) as MemoryRowDb[]).map(toRecord);
+  setAuthor(id: number, who: string, now: number): boolean {
+    return (
+      cached(this.db, "UPDATE memories SET who = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL").run(
+        guardText(who),
+        now,
+        id,
+      ).changes > 0
+    );
+  }
+
+  newestRemembered(scope: string, limit: number, options: { withoutAgents?: boolean } = {}): MemoryRecord[] {
+    const sql = options.withoutAgents ? NEWEST_CONFIRMED_SQL : NEWEST_REMEMBERED_SQL;
+    return (cached(this.db, sql).all({ scope, limit }) as MemoryRowDb[]).map(toRecord);
   }
 
   /** Live rows by id, in no particular order; optional scope and type filters are the authorization step. */

@@ -1,0 +1,15 @@
+import { AGENT_WHO_PREFIX } from "../store/contracts/memories.js";
+
+/**
+ * Who stored a memory (its `who`). The CLI and the library store the user's own statements; an agent
+ * in a session stores through MCP or HTTP, and what it stores is its note, not something the user said
+ * or confirmed: a page or an issue the agent read may have talked it into the call.
+ */
+export const USER_AUTHOR = "user";
+export const MCP_AGENT_AUTHOR = `${AGENT_WHO_PREFIX}mcp`;
+export const HTTP_AGENT_AUTHOR = `${AGENT_WHO_PREFIX}http`;
+
+/** Whether an agent stored the memory and the user has not confirmed it. */
+export function isAgentWritten(who: string | null | undefined): boolean {
+  return who?.startsWith(AGENT_WHO_PREFIX) ?? false;
+}
