@@ -6,6 +6,7 @@ import { type FakeProvider, startFakeProvider } from "./support/fakeProvider.js"
 import { chaosEnv, makeChaosHome } from "./support/home.js";
 import { inspectStore } from "./support/inspect.js";
 import { sessionId, writeCodexSession } from "./support/sessions.js";
+import { waitFor } from "./support/waitFor.js";
 
 /**
  * A long-running daemon under a steady stream of new sessions (bounded: about 40 s). RSS is sampled
@@ -79,13 +80,3 @@ describe("daemon soak", () => {
     }
   });
 });
-
-async function waitFor<T>(probe: () => T | undefined, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error("timed out waiting for the daemon");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}

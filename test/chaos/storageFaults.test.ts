@@ -8,6 +8,7 @@ import { bundleCli, runBundled, spawnCli } from "./support/cliBundle.js";
 import { type ChaosHome, chaosEnv, makeChaosHome } from "./support/home.js";
 import { inspectStore } from "./support/inspect.js";
 import { writeSessions } from "./support/sessions.js";
+import { waitFor } from "./support/waitFor.js";
 
 /** A tiny tmpfs needs root and a kernel that lets this sandbox mount; the suite says when it cannot. */
 function tryMount(dir: string, sizeKb: number): boolean {
@@ -304,13 +305,3 @@ describe("repairing a damaged store over 32 MB: interrupted, killed, or with a d
     expect(countRows(store.db, "items")).toBe(reference);
   });
 });
-
-async function waitFor<T>(probe: () => T | undefined, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error("timed out waiting for the daemon");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Cairn } from "../../src/cairn.js";
 import { createHttpApp } from "../../src/server/createHttpApp.js";
 import { damagedMarkerPath, markDamaged } from "../../src/store/storeFault.js";
+import { acquireRunLock } from "../../src/workers/runLock.js";
 import { oneErrorLine } from "../helpers/errorLine.js";
 import { runCli } from "../helpers/runCli.js";
 import { tempDir } from "../helpers/tempDir.js";
@@ -67,6 +68,26 @@ describe("a store replaced or marked damaged while a process has it open", () =>
     expect(repaired.stdout).toContain("damaged file kept as");
     expect(existsSync(damagedMarkerPath(holder.paths.database))).toBe(false);
     expect(await found(home, "Deploys go through the staging cluster first.")).toBe(true);
+  });
+
+  it("cairn doctor --repair refuses while a background run holds the run lock, naming it", async () => {
+    const home = join(tempDir("cairn-run-lock-"), "home");
+    const cairn = openCairn(home);
+    await cairn.remember({ content: "A memory before the damage.", scope: "global" });
+    cairn.close();
+    markDamaged(cairn.paths.database, "found by a test");
+    const lock = acquireRunLock(home);
+    expect(lock).toBeDefined();
+    try {
+      const refused = runCli(["doctor", "--repair"], { env: { CAIRN_HOME: home, HOME: home } });
+      expect(refused.status).toBe(1);
+      expect(oneErrorLine(refused.stderr)).toContain(
+        `a background 'cairn run' (pid ${process.pid}) has the store at ${cairn.paths.database} open; stop it`,
+      );
+    } finally {
+      lock?.release();
+    }
+    expect(existsSync(damagedMarkerPath(cairn.paths.database))).toBe(true);
   });
 
   it("the daemon's API reopens a store replaced under it: an acknowledged write is in the store at the path", async () => {

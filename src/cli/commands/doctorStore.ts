@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { Cairn } from "../../cairn.js";
-import { type SalvageReport, salvageStore, storeInUseError } from "../../store/salvageStore.js";
+import { repairPath, type SalvageReport, salvageStore, storeInUseError } from "../../store/salvageStore.js";
 import { checkStoreHealth, type StoreHealth } from "../../store/storeCheck.js";
 import { damagedStoreError } from "../../store/storeFault.js";
 import { heldBy } from "../../workers/runLock.js";
@@ -46,8 +46,8 @@ export async function doctorStore(
  */
 async function repairStore(cairn: Cairn): Promise<SalvageReport> {
   const holders = storeHolders(cairn.paths.home);
-  const run = heldBy(cairn.paths.home);
-  if (run) throw storeInUseError(cairn.paths.database, holders);
+  // A background run between two opens of the store would not show in SQLite's lock: its lock says it.
+  if (heldBy(cairn.paths.home)) throw storeInUseError(cairn.paths.database, holders);
   const controller = new AbortController();
   const stop = () => controller.abort();
   process.on("SIGINT", stop);
@@ -78,6 +78,10 @@ function printDamage(health: StoreHealth): void {
     );
   for (const problem of health.problems.slice(0, 5)) printLine(`              ${problem}`);
   printLine("              cairn refuses to write into it, so nothing more is lost.");
+  if (existsSync(repairPath(health.path)))
+    printLine(
+      `              ${repairPath(health.path)} is the partial copy of a repair that was stopped; the next repair replaces it`,
+    );
   printLine(
     `              'cairn doctor --repair' builds a fresh store beside it from every row that can still be read, swaps it in and keeps this one as ${basename(health.path)}.damaged-<time>;`,
   );
