@@ -14,6 +14,7 @@ import { rememberedIndex } from "./012_remembered_index.js";
 import { noProjectScope } from "./013_no_project_scope.js";
 import { offlineCommandFacts } from "./014_offline_command_facts.js";
 import { jobStarted } from "./015_job_started.js";
+import { excludedRebuild } from "./016_excluded_rebuild.js";
 
 /** Every schema step in order. Append only: a shipped migration never changes. */
 export const migrations: readonly Migration[] = [
@@ -32,4 +33,5 @@ export const migrations: readonly Migration[] = [
   noProjectScope,
   offlineCommandFacts,
   jobStarted,
+  excludedRebuild,
 ];
