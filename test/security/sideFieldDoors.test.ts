@@ -284,6 +284,44 @@ describe("a generated name is guarded before it is reshaped", () => {
   });
 });
 
+describe("a <private> block left open when a transcript is read", () => {
+  it("continues into the user's next message written after the read (an appended read)", async () => {
+    const temp = tempHome();
+    try {
+      const claude = join(temp.root, ".claude");
+      const id = "9e4f5a6b-7c8d-4e94-bfa5-b06c172d3e44";
+      writeClaudeSession(claude, temp.project, id, "main");
+      const file = join(claude, "projects", temp.project.replace(/[^a-zA-Z0-9]/g, "-"), `${id}.jsonl`);
+      const lines = readFileSync(file, "utf8").trimEnd().split("\n");
+      // The last user message leaves a block open; its close arrives after the first scan.
+      const open = JSON.parse(lines[0]!) as { message: { content: string }; uuid: string };
+      const opening = {
+        ...open,
+        uuid: "00000000-0000-4000-8000-0000000000a1",
+        parentUuid: "00000000-0000-4000-8000-000000000005",
+      };
+      opening.message = { ...open.message, content: "One more thing <private>MARK-LATE-7786 my bank" };
+      writeFileSync(file, `${lines.join("\n")}\n${JSON.stringify(opening)}\n`);
+      const cairn = new Cairn({ home: temp.home, env: temp.env });
+      await cairn.scan();
+      const closing = {
+        ...opening,
+        uuid: "00000000-0000-4000-8000-0000000000a2",
+        parentUuid: opening.uuid,
+        message: { ...open.message, content: "MARK-LATER-7787 pin </private> Use the staging bucket for tests." },
+      };
+      writeFileSync(file, `${readFileSync(file, "utf8")}${JSON.stringify(closing)}\n`);
+      const second = await cairn.scan();
+      expect(second.files.map((f) => f.read)).toContain("append");
+      cairn.close();
+      expect(leaks(temp.home, ["MARK-LATE-7786", "MARK-LATER-7787"])).toEqual([]);
+      expect(filesUnder(temp.home).map(safeRead).join("\n")).toContain("Use the staging bucket for tests.");
+    } finally {
+      temp.cleanup();
+    }
+  }, 60_000);
+});
+
 describe("identifiers a caller names, through every remember door", () => {
   it("the CLI's --file, HTTP and MCP store no token of a session key or a scope label", async () => {
     const doors = await openEveryDoor("side-fields");
