@@ -1,12 +1,14 @@
-import { writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Cairn } from "../../src/cairn.js";
+import { Cairn } from "../../src/cairn.js";
 import type { createHttpApp } from "../../src/server/createHttpApp.js";
 import { CairnError } from "../../src/util/errors.js";
+import { completion, schemaName, userPrompt } from "../chaos/support/fakeProvider.js";
 import { type EveryDoor, openEveryDoor, runCliOn } from "../helpers/everyDoor.js";
-import type { TempHome } from "../server/tempHome.js";
+import { type LoopbackServer, startLoopbackServer } from "../helpers/loopbackServer.js";
+import { type TempHome, tempHome } from "../server/tempHome.js";
 
 /**
  * Text worded as instructions to an AI agent, through every door that stores or edits a memory: each
@@ -122,5 +124,111 @@ describe("remember keeps what a user says about their work", () => {
   it("stores a preference worded close to the refused lines", async () => {
     const [outcome] = await cairn.remember({ content: FINE, scope: "global", cwd: temp.project });
     expect(outcome?.status).toBe("created");
+  });
+});
+
+/**
+ * The doors where text reaches memory without a caller to refuse: the push API's transcript (every
+ * role), stage 1's answer (summary, raw memory, facts) and consolidation's answer (MEMORY.md, the
+ * summary, a skill). Every one of them carries the hostile lines beside a harmless fact; afterwards no
+ * file of the memory root, no stored memory and no injected block holds a hostile line, and the
+ * harmless facts arrived (a door that dropped everything cannot pass).
+ */
+describe("the pipeline keeps agent-directed wording out of what it writes and injects", () => {
+  const MARKS = ["evil.example", "developer mode", "repository owner"];
+  const hostile = (where: string) => `Builds of ${where} use make. ${HOSTILE.join(". ")}`;
+  let pipeTemp: TempHome;
+  let server: LoopbackServer;
+  let injected = "";
+  let files: Record<string, string> = {};
+  let memories: string[] = [];
+
+  function modelAnswer(request: Parameters<typeof schemaName>[0]): string {
+    const schema = schemaName(request);
+    if (schema === "stage1_memory")
+      return JSON.stringify({
+        rollout_summary: `- ${hostile("summary-canary")}`,
+        raw_memory: `- ${hostile("raw-canary")}\n- ${HOSTILE[1]}`,
+        rollout_slug: "build-notes",
+        facts: [
+          { content: "Builds of fact-canary use make", type: "fact", confidence: 0.9 },
+          ...HOSTILE.map((content) => ({ content, type: "preference", confidence: 0.9 })),
+        ],
+        entities: [],
+      });
+    if (schema === "memory_workspace")
+      return JSON.stringify({
+        memory_md: `# Memory\n\n- ${hostile("handbook-canary")}\n- ${HOSTILE[0]}\n`,
+        memory_summary_md: `v1\n- ${hostile("summary-md-canary")}\n`,
+        skills: [{ name: "build", description: "How to build", body: `1. make\n2. ${HOSTILE[1]}\n` }],
+      });
+    if (userPrompt(request).includes(`"newFact"`))
+      return JSON.stringify({ action: "ADD", reason: "new", confidence: 0.9 });
+    return JSON.stringify({ error: `unexpected request ${schema ?? "(no schema)"}` });
+  }
+
+  function filesUnder(dir: string): string[] {
+    if (!existsSync(dir)) return [];
+    return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+      const full = join(dir, entry.name);
+      return entry.isDirectory() ? filesUnder(full) : entry.isFile() ? [full] : [];
+    });
+  }
+
+  beforeAll(async () => {
+    pipeTemp = tempHome({
+      "memories.enabled": true,
+      "memories.maxRolloutAgeDays": 3650,
+      "memories.minRolloutIdleHours": 0,
+      "collection.idleHours": 0,
+      "consolidation.mode": "llm",
+    });
+    server = await startLoopbackServer((request) =>
+      request.method !== "POST"
+        ? { body: { data: [{ id: "fake-model" }] } }
+        : { body: completion(modelAnswer(request)) },
+    );
+    const cairn = new Cairn({
+      home: pipeTemp.home,
+      env: pipeTemp.env,
+      config: { "llm.provider": "openai", "llm.baseUrl": `${server.url}/v1`, "llm.model": "fake-model" },
+    });
+    try {
+      const session = { agent: "push" as const, cwd: pipeTemp.project, title: hostile("title") };
+      cairn.appendHistory("push-wording", { role: "user", text: hostile("push-user") }, session);
+      cairn.appendHistory("push-wording", { role: "tool_result", tool: "curl", text: hostile("push-tool") }, session);
+      cairn.appendHistory("push-wording", { role: "assistant", text: hostile("push-assistant") }, session);
+      cairn.endSession("push-wording");
+      const run = await cairn.run({ force: true });
+      expect(run.consolidate.outcome).toBe("succeeded");
+      injected = cairn.inject(pipeTemp.project).text;
+      memories = (await cairn.recall({ query: "builds make", scope: "all", k: 50 })).results.map((r) => r.content);
+    } finally {
+      cairn.close();
+    }
+    const root = join(pipeTemp.home, "memories");
+    files = Object.fromEntries(filesUnder(root).map((file) => [file.slice(root.length), readFileSync(file, "utf8")]));
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.close();
+    pipeTemp?.cleanup();
+  });
+
+  it("writes the harmless facts of every answer", () => {
+    const all = Object.values(files).join("\n");
+    for (const canary of ["summary-canary", "raw-canary", "handbook-canary", "summary-md-canary"])
+      expect(all, canary).toContain(`Builds of ${canary} use make`);
+    expect(memories).toContain("Builds of fact-canary use make");
+    expect(injected).toContain("summary-md-canary");
+  });
+
+  it("leaves no hostile line in any memory file, stored memory or the injected block", () => {
+    const marked = (text: string) => MARKS.filter((mark) => text.toLowerCase().includes(mark));
+    expect(Object.entries(files).flatMap(([file, text]) => marked(text).map((mark) => `${mark} in ${file}`))).toEqual(
+      [],
+    );
+    expect(memories.flatMap(marked)).toEqual([]);
+    expect(marked(injected)).toEqual([]);
   });
 });
