@@ -262,3 +262,43 @@ describe("claude code adapter: files and roots", () => {
     expect(result.skipped).toBe(1);
   });
 });
+
+describe("claude code adapter: messages typed while the agent works", () => {
+  // Shapes (written afresh): Claude Code 2.1.284's records as public tests of tools that read these
+  // transcripts keep them (found by content search; the index did not name their repositories, see
+  // docs/collection.md): `queue-operation` enqueue (with the text) then one of remove (reason
+  // absorbed_mid_turn), dequeue, popAll; the `queued_command` attachment in the chain, origin human, peer
+  // or task-notification.
+  const QUEUED = join(ROOT, "queued", "projects", "-home-dev-kiln", "2c0ffee0-9a1b-4c2d-8e3f-4a5b6c7d8e9f.jsonl");
+
+  it("imports a queued message where the agent received it, once, and only the person's", async () => {
+    const items = (await read(QUEUED)).sessions[0]?.items ?? [];
+    expect(summary(items.filter((item) => item.role === "user" || item.role === "assistant"))).toEqual([
+      "user: Make the kiln tests pass.",
+      "assistant: Running the tests first.",
+      // Typed during the test run, handed to the agent after the tool result: there, before its next reply.
+      "user: use rgb values in the themes, not indices",
+      "assistant: Switched the themes to rgb values; one test still fails.",
+      // Queued, then sent as the next prompt: the ordinary user line, not a second copy.
+      "user: now fix the failing test",
+      "assistant: Fixed the glaze temperature check; all four tests pass.",
+      // Not here: the message pulled back out of the queue (popAll), the task notification, the other
+      // agent's message, and the one still queued when the file ends.
+    ]);
+  });
+
+  it("reads the delivered message the same way after a resumed read", async () => {
+    const dir = tempDir("cairn-claude-queue-");
+    const path = join(dir, "2c0ffee0-9a1b-4c2d-8e3f-4a5b6c7d8e9f.jsonl");
+    const lines = readFileSync(QUEUED, "utf8").split(/(?<=\n)/);
+    const full = await read(QUEUED);
+    for (let cut = 1; cut < lines.length; cut += 1) {
+      writeFileSync(path, lines.slice(0, cut).join(""));
+      const first = await read(path);
+      appendFileSync(path, lines.slice(cut).join(""));
+      const second = await read(path, stored(first.resume));
+      const merged = mergeByKey(first.sessions[0]?.items ?? [], second.sessions[0]?.items ?? []);
+      expect(summary(merged)).toEqual(summary(full.sessions[0]?.items ?? []));
+    }
+  });
+});

@@ -23,6 +23,8 @@ export interface ClaudeLine {
   messageId?: string;
   /** `message.content`: a string or an array of blocks. */
   content?: unknown;
+  /** The prompt of a `queued_command` attachment the person typed while the agent worked (see queuedPrompt). */
+  queuedPrompt?: unknown;
 }
 
 export function toClaudeLine(record: JsonLine): ClaudeLine | undefined {
@@ -46,7 +48,27 @@ export function toClaudeLine(record: JsonLine): ClaudeLine | undefined {
   if (ts !== undefined) line.ts = ts;
   const messageId = asString(message?.id);
   if (messageId) line.messageId = messageId;
+  const queued = type === "attachment" ? queuedPrompt(asRecord(value.attachment)) : undefined;
+  if (queued !== undefined) line.queuedPrompt = queued;
   return line;
+}
+
+/**
+ * A message the person typed while the agent worked is written twice: `queue-operation` records track the
+ * queue (`enqueue` with its text, then `dequeue`, `remove` or `popAll`), and where Claude Code hands it to
+ * the agent mid-turn it writes a `queued_command` attachment in the conversation chain (2.1.x). The
+ * attachment is the delivery, at its place in the turn; it is the one read. One dequeued at a turn's end
+ * arrives as an ordinary user line. Attachments of other origins (task notifications, messages from other
+ * agents) are not the person's words.
+ */
+function queuedPrompt(attachment: Record<string, unknown> | undefined): unknown {
+  if (attachment?.type !== "queued_command" || attachment.isMeta === true) return undefined;
+  const mode = attachment.commandMode;
+  if (mode !== undefined && mode !== "prompt") return undefined;
+  const origin = attachment.origin;
+  const kind = typeof origin === "string" ? origin : asString(asRecord(origin)?.kind);
+  if (origin !== undefined && kind !== "human") return undefined;
+  return attachment.prompt;
 }
 
 type StringField = "subtype" | "uuid" | "logicalParentUuid" | "sessionId" | "cwd" | "gitBranch" | "entrypoint";

@@ -24,6 +24,9 @@ export function addLineItems(sink: ItemSink, line: ClaudeLine): number {
   const before = sink.items.length;
   if (line.type === "user" && !line.isMeta) addUserLine(sink, line);
   else if (line.type === "assistant") addAssistantLine(sink, line);
+  else if (line.queuedPrompt !== undefined) {
+    add(sink, line, `L${line.line}`, { role: "user", text: cleanUserText(blocksText(line.queuedPrompt)) });
+  }
   return sink.items.length - before;
 }
 
