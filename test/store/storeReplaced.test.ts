@@ -1,6 +1,7 @@
 import { existsSync, renameSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import Database from "better-sqlite3";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { Cairn } from "../../src/cairn.js";
 import { createHttpApp } from "../../src/server/createHttpApp.js";
 import { damagedMarkerPath, markDamaged } from "../../src/store/storeFault.js";
@@ -105,6 +106,32 @@ describe("a store replaced or marked damaged while a process has it open", () =>
     expect((await remember("After the swap the linter runs first.")).status).toBe(200);
     expect(await found(home, "After the swap the linter runs first.")).toBe(true);
     expect(await found(home, "Before the swap the tests run with vitest.")).toBe(true);
+  });
+
+  it("a damaged page met by a request marks the store: the daemon's next write is refused, not answered 200", async () => {
+    const home = join(tempDir("cairn-api-damage-"), "home");
+    const daemon = openCairn(home);
+    const app = createHttpApp({ cairn: daemon });
+    const post = (path: string, body: unknown) =>
+      app.request(path, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    expect((await post("/api/memory/remember", { content: "Stored while healthy.", scope: "global" })).status).toBe(
+      200,
+    );
+    // The page a recall reads is damaged (SQLite's own error, as better-sqlite3 raises it).
+    vi.spyOn(daemon, "recall").mockRejectedValueOnce(
+      new Database.SqliteError("database disk image is malformed", "SQLITE_CORRUPT"),
+    );
+    const recall = await post("/api/memory/recall", { query: "healthy", scope: "global" });
+    expect(recall.status).toBe(500);
+    expect(((await recall.json()) as { error: string }).error).toContain("is damaged");
+    expect(existsSync(damagedMarkerPath(daemon.paths.database))).toBe(true);
+    const remember = await post("/api/memory/remember", { content: "Not into a damaged store.", scope: "global" });
+    expect(remember.status).toBe(500);
+    expect(((await remember.json()) as { error: string }).error).toContain("is damaged");
   });
 
   it("a write through a connection whose file was replaced is refused, and one into a store marked damaged", async () => {
