@@ -3,6 +3,7 @@ import {
   isEncodedCredentialPair,
   isPlaceholder,
   isTemplate,
+  looksLikeBareSecret,
   looksLikeCode,
   looksLikeWords,
   looksRandom,
@@ -93,4 +94,24 @@ describe("nameEndingAt", () => {
     const text = 'export DB_PASSWORD="x"';
     expect(nameEndingAt(text, text.indexOf("="))).toBe("DB_PASSWORD");
   });
+});
+
+describe("looksLikeBareSecret: a value standing alone that is still a credential", () => {
+  it.each(["Vu7nQ2zLx9pR4wKt", "Tr0ub4dor&3xQz9Wv", "Hunter2Hunter2xq", "8c1f3a9d7e2b4c6f0a1d3e5f7b9c2d4e6f8a0b1c"])(
+    "%j is one",
+    (value) => expect(looksLikeBareSecret(value)).toBe(true),
+  );
+
+  it.each([
+    "IPv6Address",
+    "utf8mb4_unicode_ci",
+    "e2e-test-2024-q3-migration",
+    "X509Certificate2Collection",
+    "python3.12",
+    "k8s-v1.28-upgrade",
+    "OAuth2Client",
+    "i18n-l10n",
+    "blue-green deploy",
+    "https://a1b2c3d4.example/x9y8",
+  ])("%j is a name people search for", (value) => expect(looksLikeBareSecret(value)).toBe(false));
 });
