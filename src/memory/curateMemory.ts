@@ -2,7 +2,7 @@ import { type MemoryType, memoryTypes } from "../requests/memoryTypes.js";
 import { withWriteTx } from "../store/tx.js";
 import { DECISION_IMPORTANCE } from "../text/decisionLanguage.js";
 import { CairnError } from "../util/errors.js";
-import { isAgentWritten, USER_AUTHOR } from "./memoryAuthor.js";
+import { adoptAsUsers, isAgentWritten } from "./memoryAuthor.js";
 import type { MemoryStore } from "./memoryStore.js";
 import { GLOBAL_SCOPE } from "./scopes.js";
 import type { MemoryRecord } from "./types.js";
@@ -134,18 +134,9 @@ export function confirmMemory(store: MemoryStore, id: number, options: { reason?
   if (!isAgentWritten(record.who))
     throw new CairnError("memory_not_changed", `memory #${id} was not stored by an agent; nothing to confirm`);
   const now = store.clock();
-  const confirmed = withWriteTx(store.storage.db, () => {
-    if (!store.storage.memories.setAuthor(id, USER_AUTHOR, now)) return false;
-    store.storage.history.add({
-      memoryId: id,
-      event: "confirmed",
-      who: USER_AUTHOR,
-      reason: options.reason ?? null,
-      metadata: { storedBy: record.who },
-      now,
-    });
-    return true;
-  });
+  const confirmed = withWriteTx(store.storage.db, () =>
+    adoptAsUsers(store.storage, record, { now, ...(options.reason === undefined ? {} : { reason: options.reason }) }),
+  );
   if (!confirmed) throw new CairnError("memory_not_changed", `memory #${id} changed meanwhile; nothing was changed`);
   return { change: "confirmed", id, message: `confirmed #${id}: the user's own statement now` };
 }

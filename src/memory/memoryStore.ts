@@ -9,6 +9,7 @@ import { errorMessage } from "../util/errors.js";
 import { assertWritable } from "./assertWritable.js";
 import { linkEntities } from "./entityLinker.js";
 import { reviseJobFor } from "./lifecycle/reviseJobFor.js";
+import { adoptAsUsers, isAgentWritten, USER_AUTHOR } from "./memoryAuthor.js";
 import { type PreparedMemory, prepareRemember } from "./prepareRemember.js";
 import { reviveMemory } from "./reviveMemory.js";
 import { SEARCH_TERMS_CHARS } from "./searchTerms.js";
@@ -139,6 +140,10 @@ export class MemoryStore {
       // The same statement remembered again may bring words to be found by that the first did not.
       if (existing !== undefined && row.searchTerms)
         memories.addSearchTerms(existing, row.searchTerms, SEARCH_TERMS_CHARS);
+      // The user stating what an agent stored makes it the user's, as `cairn memory confirm` does.
+      const stored = existing === undefined || row.who !== USER_AUTHOR ? undefined : memories.get(existing);
+      if (stored && isAgentWritten(stored.who))
+        adoptAsUsers(this.storage, stored, { now, reason: "remembered by the user as well" });
       return { status: "deduped", contentHash: row.contentHash, ...(existing === undefined ? {} : { id: existing }) };
     }
     history.add({ memoryId: id, event: "created", newContent: row.content, who: row.who, reason: row.why, now });

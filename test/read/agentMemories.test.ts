@@ -105,6 +105,19 @@ describe("memories an agent stored", () => {
     expect(cairn.memories.get(http)?.who).toBe("agent:http");
   });
 
+  it("become the user's when the user remembers the same text", async () => {
+    const mcp = await mcpRemember("Release notes are written in the pull request", "global");
+    expect(cairn.inject(other).text).not.toContain("Release notes");
+    const [again] = await cairn.remember({
+      content: "Release notes are written in the pull request",
+      scope: "global",
+      cwd: temp.project,
+    });
+    expect(again).toMatchObject({ status: "deduped", id: mcp.id });
+    expect(cairn.memories.get(mcp.id)?.who).toBe("user");
+    expect(globalList(other)).toEqual([expect.stringContaining("Release notes")]);
+  });
+
   it("an agent's edit of the user's global memory is the agent's, and waits like any", async () => {
     const [mine] = await cairn.remember({ content: "Tabs for indentation", scope: "global", cwd: temp.project });
     const result = (await client.callTool({

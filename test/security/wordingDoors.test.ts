@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -167,14 +167,6 @@ describe("the pipeline keeps agent-directed wording out of what it writes and in
     return JSON.stringify({ error: `unexpected request ${schema ?? "(no schema)"}` });
   }
 
-  function filesUnder(dir: string): string[] {
-    if (!existsSync(dir)) return [];
-    return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-      const full = join(dir, entry.name);
-      return entry.isDirectory() ? filesUnder(full) : entry.isFile() ? [full] : [];
-    });
-  }
-
   beforeAll(async () => {
     pipeTemp = tempHome({
       "memories.enabled": true,
@@ -207,7 +199,12 @@ describe("the pipeline keeps agent-directed wording out of what it writes and in
       cairn.close();
     }
     const root = join(pipeTemp.home, "memories");
-    files = Object.fromEntries(filesUnder(root).map((file) => [file.slice(root.length), readFileSync(file, "utf8")]));
+    const paths = readdirSync(root, { recursive: true, encoding: "utf8" }).map((path) => join(root, path));
+    files = Object.fromEntries(
+      paths
+        .filter((path) => statSync(path).isFile())
+        .map((path) => [path.slice(root.length), readFileSync(path, "utf8")]),
+    );
   }, 120_000);
 
   afterAll(async () => {
