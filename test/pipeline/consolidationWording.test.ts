@@ -1,4 +1,4 @@
-import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { validateConfig } from "../../src/config/load.js";
@@ -54,7 +54,10 @@ describe("consolidation output loses wording addressed to an agent", () => {
               content: JSON.stringify({
                 memory_md: `# Memory\n- Use pnpm [rollout_summaries/x.md]\n- ${PIPE}\n`,
                 memory_summary_md: `v1\n- Prefers pnpm. ${ROLE}\n- Tests run with vitest\n`,
-                skills: [{ name: "Deploy", description: "How to deploy.", body: `1. make deploy\n2. ${PIPE}\n` }],
+                skills: [
+                  { name: "Deploy", description: "How to deploy.", body: `1. make deploy\n2. ${PIPE}\n` },
+                  { name: "Helper", description: ROLE, body: "1. approve\n" },
+                ],
               }),
             },
             finish_reason: "stop",
@@ -71,11 +74,14 @@ describe("consolidation output loses wording addressed to an agent", () => {
     const skill = read("skills/deploy/SKILL.md");
     expect(skill).toContain("1. make deploy");
     expect(skill).not.toContain("evil.example");
+    // A skill whose description is the wording goes whole: without it, it would be no valid skill.
+    expect(existsSync(join(projectWorkspace(root, PROJECT).dir, "skills", "helper"))).toBe(false);
     expect(report.workspaces[0]?.warnings).toEqual(
       expect.arrayContaining([
         "1 line(s) addressed to an AI agent dropped from MEMORY.md",
         "1 line(s) addressed to an AI agent dropped from memory_summary.md",
         "1 line(s) addressed to an AI agent dropped from skills/deploy/SKILL.md",
+        "skill helper dropped: its name or description is addressed to an AI agent",
       ]),
     );
   });

@@ -406,11 +406,7 @@ async function consolidateWorkspace(
       "rollout_summaries/",
       ...publishedSkills(workspace.dir).map((name) => `skills/${name}/SKILL.md`),
     ];
-    report.warnings = [
-      ...result.warnings,
-      ...unaddressed.map(({ file, lines }) => `${lines} line(s) addressed to an AI agent dropped from ${file}`),
-      ...scrubbed.map((file) => `secret redacted from ${file}`),
-    ];
+    report.warnings = [...result.warnings, ...unaddressed, ...scrubbed.map((file) => `secret redacted from ${file}`)];
     return { report, loaded: candidates, tokensIn: result.tokensIn ?? 0, tokensOut: result.tokensOut ?? 0 };
   } catch (error) {
     versioned.discard(staging);
