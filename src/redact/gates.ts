@@ -74,6 +74,15 @@ export function looksRandom(value: string, minLength = 8): boolean {
 }
 
 /**
+ * A token with a digit that is not words joined (`xoxb-2231...-QwEr...`, not `hf_AutoModelForCausalLM`):
+ * what a provider generates. For tokens whose prefix is glued to a word, where an identifier that
+ * happens to start with the prefix is as likely as a token.
+ */
+export function looksGenerated(token: string): boolean {
+  return /\d/.test(token) && !looksLikeWords(token);
+}
+
+/**
  * A value that, standing alone with no name around it, is still a credential: a search term such as
  * `Vu7nQ2zLx9pR4wKt`, `Tr0ub4dor&3xQz` or a 40-digit hex key. Digits set between letters two times
  * or more (`r0u`, `b4d`) mark a generated or leet-spelled secret; names people search for have at

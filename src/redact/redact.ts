@@ -1,3 +1,4 @@
+import { looksGenerated } from "./gates.js";
 import { RULES } from "./rules.js";
 import { createScreen, type Screen } from "./screen.js";
 import type { Finding, RedactResult, SecretRule } from "./types.js";
@@ -68,6 +69,12 @@ function afterEscape(text: string, start: number): number {
   return slashes % 2 === 1 ? start + 1 : start;
 }
 
+/** Whether the match at `at` follows `-` or `_` (a token glued to a word: `deploy-`, `token_`). */
+function gluedToWord(text: string, at: number): boolean {
+  const before = text.charCodeAt(at - 1);
+  return before === 45 || before === 95;
+}
+
 /** The rule's matches in the view, as spans of the input. */
 function candidatesOf({ rule, priority, pattern }: Prepared, input: string, view: TextView): Candidate[] {
   const found: Candidate[] = [];
@@ -79,6 +86,7 @@ function candidatesOf({ rule, priority, pattern }: Prepared, input: string, view
     if (span === undefined) continue;
     const secret = text.slice(span[0], withoutDanglingEscape(text, span[0], span[1]));
     if (secret.trim().length === 0 || (rule.validate && !rule.validate(secret, match))) continue;
+    if (rule.glued && gluedToWord(text, match.index) && !looksGenerated(secret)) continue;
     const start = afterEscape(input, view.start(span[0]));
     const end = withoutDanglingEscape(input, start, view.end(span[1]));
     if (end > start) found.push({ rule: rule.name, start, end, priority });

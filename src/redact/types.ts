@@ -50,6 +50,12 @@ export interface SecretRule {
    * for rules whose keywords are common words; it must hold for every match, or the screen hides it.
    */
   after?: RegExp;
+  /**
+   * The token's prefix may follow `-` or `_` (`authenticates-xoxb-...`, `token_ghp_...`): its look-behind
+   * admits them. A match glued so must look generated (a digit, and not words joined, see
+   * `looksGenerated`), so that an identifier such as `load_hf_AutoModelForCausalLM` is not taken.
+   */
+  glued?: boolean;
   /** Minimum Shannon entropy of the secret in bits per character (see entropy.ts). */
   minEntropy?: number;
   /** Last word on a candidate: false drops it (placeholders, code, prose). */

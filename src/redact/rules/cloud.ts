@@ -56,6 +56,7 @@ export const cloudRules: SecretRule[] = [
     name: "gcp-api-key",
     family: "cloud",
     pattern: /(?<![A-Za-z0-9])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/g,
+    glued: true,
     keywords: ["aiza"],
   },
   {
@@ -74,12 +75,14 @@ export const cloudRules: SecretRule[] = [
     name: "google-oauth-token",
     family: "cloud",
     pattern: /(?<![A-Za-z0-9.])ya29\.[0-9A-Za-z_-]{20,4096}/g,
+    glued: true,
     keywords: ["ya29."],
   },
   {
     name: "google-oauth-client-secret",
     family: "cloud",
     pattern: /(?<![A-Za-z0-9])GOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])/g,
+    glued: true,
     keywords: ["gocspx-"],
   },
   {
@@ -119,6 +122,7 @@ export const cloudRules: SecretRule[] = [
     name: "digitalocean-token",
     family: "cloud",
     pattern: /(?<![A-Za-z0-9])do[opr]_v1_[a-f0-9]{64}(?![A-Za-z0-9])/g,
+    glued: true,
     keywords: ["_v1_"],
   },
   {
@@ -136,12 +140,14 @@ export const cloudRules: SecretRule[] = [
     name: "heroku-platform-token",
     family: "cloud",
     pattern: /(?<![A-Za-z0-9])HRKU-[A-Za-z0-9_-]{20,128}/g,
+    glued: true,
     keywords: ["hrku-"],
   },
   {
     name: "vault-token",
     family: "cloud",
     pattern: /(?<![A-Za-z0-9.])hv[sbr]\.[A-Za-z0-9_-]{24,512}/g,
+    glued: true,
     keywords: ["hvs.", "hvb.", "hvr."],
   },
   {
@@ -156,24 +162,28 @@ export const cloudRules: SecretRule[] = [
     name: "databricks-token",
     family: "cloud",
     pattern: /(?<![A-Za-z0-9])dapi[a-f0-9]{32}(?:-\d)?(?![A-Za-z0-9])/g,
+    glued: true,
     keywords: ["dapi"],
   },
   {
     name: "pulumi-token",
     family: "cloud",
     pattern: /(?<![A-Za-z0-9])pul-[a-f0-9]{40}(?![A-Za-z0-9])/g,
+    glued: true,
     keywords: ["pul-"],
   },
   {
     name: "fly-token",
     family: "cloud",
     pattern: /(?<![A-Za-z0-9])fm[12][ar]?_[A-Za-z0-9+/=_-]{50,4096}/g,
+    glued: true,
     keywords: ["fm1", "fm2"],
   },
   {
     name: "doppler-token",
     family: "cloud",
     pattern: /(?<![A-Za-z0-9.])dp\.(?:st|ct|sa|scim|audit|pt)\.[A-Za-z0-9_.-]{40,256}/g,
+    glued: true,
     keywords: ["dp."],
   },
   {

@@ -32,6 +32,7 @@ export const keyRules: SecretRule[] = [
     name: "jwt",
     family: "jwt",
     pattern: /(?<![A-Za-z0-9])eyJ[A-Za-z0-9_-]{8,8192}\.eyJ[A-Za-z0-9_-]{2,65536}(?:\.[A-Za-z0-9_-]{1,8192}){0,3}/g,
+    glued: true,
     keywords: ["eyj"],
   },
   {

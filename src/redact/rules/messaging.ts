@@ -6,6 +6,7 @@ export const messagingRules: SecretRule[] = [
     name: "slack-token",
     family: "messaging",
     pattern: /(?<![A-Za-z0-9])(?:xox[abposrce]|xapp|xoxe\.xox[bp])-[A-Za-z0-9-]{10,512}/g,
+    glued: true,
     keywords: ["xox", "xapp-"],
   },
   {
@@ -50,6 +51,7 @@ export const messagingRules: SecretRule[] = [
     name: "sendgrid-api-key",
     family: "messaging",
     pattern: /(?<![A-Za-z0-9])SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g,
+    glued: true,
     keywords: ["sg."],
   },
   {
@@ -81,18 +83,21 @@ export const messagingRules: SecretRule[] = [
     name: "stripe-key",
     family: "payments",
     pattern: /(?<![A-Za-z0-9])(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{10,247}(?![A-Za-z0-9_])/g,
+    glued: true,
     keywords: ["sk_live_", "sk_test_", "sk_prod_", "rk_live_", "rk_test_", "rk_prod_"],
   },
   {
     name: "stripe-webhook-secret",
     family: "payments",
     pattern: /(?<![A-Za-z0-9])whsec_[A-Za-z0-9+/=]{24,128}/g,
+    glued: true,
     keywords: ["whsec_"],
   },
   {
     name: "square-token",
     family: "payments",
     pattern: /(?<![A-Za-z0-9])sq0(?:atp|csp)-[A-Za-z0-9_-]{22,64}/g,
+    glued: true,
     keywords: ["sq0atp-", "sq0csp-"],
   },
   {
