@@ -1,8 +1,9 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Cairn } from "../../src/cairn.js";
+import { main } from "../../src/cli/program.js";
 import type { createHttpApp } from "../../src/server/createHttpApp.js";
 import { type EveryDoor, openEveryDoor, runCliOn } from "../helpers/everyDoor.js";
 import type { TempHome } from "../server/tempHome.js";
@@ -49,6 +50,21 @@ async function httpRemember(content: string, scope?: string): Promise<number> {
   return ((await response.json()) as { results: Array<{ id: number }> }).results[0]?.id as number;
 }
 
+/** What the CLI prints on stdout in this process. */
+async function runCliOut(args: string[]): Promise<string> {
+  let out = "";
+  const spy = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
+    out += String(chunk);
+    return true;
+  });
+  try {
+    expect(await main(["node", "cairn", "--home", temp.home, ...args])).toBe(0);
+  } finally {
+    spy.mockRestore();
+  }
+  return out;
+}
+
 /** The lines of the remembered list under `heading` (inside its fence). */
 function listed(text: string, heading: string): string[] {
   const lines = text.split("\n");
@@ -89,8 +105,10 @@ describe("memories an agent stored", () => {
     const found = await cairn.recall({ query: "squash merges", scope: "global" });
     expect(found.results.map((result) => result.id)).toContain(mcp.id);
 
-    const listing = await runCliOn(temp.home, ["memory", "confirm"]);
-    expect(listing.code).toBe(0);
+    const listing = await runCliOut(["memory", "confirm"]);
+    expect(listing).toContain(`#${mcp.id} (`);
+    expect(listing).toContain(`#${http} (`);
+    expect(await runCliOut(["status"])).toMatch(/^confirm {6}2 saved by an agent for every project/m);
     const confirmed = await runCliOn(temp.home, ["memory", "confirm", String(mcp.id)]);
     expect(confirmed).toEqual({ code: 0, stderr: "" });
     expect(globalList(other)).toEqual([

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { awaitingConfirmation } from "../../memory/curateMemory.js";
 import type { PipelineStatus } from "../../pipeline/status.js";
 import { factsWaiting } from "../../pipeline/structural/describeStructural.js";
 import { describeDeadJobs } from "../../store/queue/describeDeadJobs.js";
@@ -25,6 +26,12 @@ export function registerStatus(program: Command): void {
         printLine(
           `review       ${open === 0 ? "nothing to decide" : `${open} open flag${open === 1 ? "" : "s"}: cairn memory review --all`}`,
         );
+        // Not injected until the user confirms them, so the user has to hear of them somewhere.
+        const unconfirmed = awaitingConfirmation(cairn.memories, 100).length;
+        if (unconfirmed > 0)
+          printLine(
+            `confirm      ${unconfirmed} saved by an agent for every project, not shown to sessions: cairn memory confirm`,
+          );
         const p = status.pending;
         printLine(
           `pending      ${p.eligible} ready, ${p.tooRecent} too recent, ${p.tooOld} too old, ${p.kindExcluded} excluded kinds, ${p.backingOff} backing off, ${p.dead} dead`,
