@@ -117,6 +117,15 @@ function ask(socketPath: string, line: string): Promise<string[]> {
   });
 }
 
+/**
+ * A copy of a memory root with its private mode: Node 22 and later create the copy's folder with the
+ * default mode (Node 20 kept the source's), and the resident leaves a loose root to the CLI.
+ */
+function copyMemoryRoot(from: string, to: string): void {
+  cpSync(from, to, { recursive: true });
+  chmodSync(to, 0o700);
+}
+
 function buildId(): string {
   for (const file of readdirSync(join(root, "dist", "cli")).filter((f) => f.endsWith(".js"))) {
     const found = /cairn-build-[0-9a-f]{16}/.exec(readFileSync(join(root, "dist", "cli", file), "utf8"));
@@ -157,7 +166,7 @@ describe.skipIf(!built)("cairn serve answering the CLI (resident process)", () =
       { content: "Release builds are signed on the CI runner, never on a laptop", cwd: dir },
     ]);
     cairn.close();
-    cpSync(cold, warm, { recursive: true });
+    copyMemoryRoot(cold, warm);
     serve = await startServe(warm);
   }, 60_000);
 
@@ -243,6 +252,8 @@ describe.skipIf(!built)("cairn serve answering the CLI (resident process)", () =
     expect((await run(["recall", "--help"], warm)).status).toBe(0);
     expect((await run(["remember", "The staging database is rebuilt every night"], warm)).status).toBe(0);
     expect(await answeredNow()).toBe(before);
+    // The cold root stays the warm one's mirror: later tests compare their answers score for score.
+    expect((await run(["remember", "The staging database is rebuilt every night"], cold)).status).toBe(0);
   });
 
   it("declines another memory root's request, even through its own socket", async () => {
@@ -318,7 +329,7 @@ describe.skipIf(!built)("cairn serve answering the CLI (resident process)", () =
   it("is not trusted when it is another build: the CLI runs the command itself", async () => {
     await stopServe();
     const fake = join(dir, "fake");
-    cpSync(cold, fake, { recursive: true });
+    copyMemoryRoot(cold, fake);
     let asked = 0;
     const server = createServer((socket) => {
       asked += 1;
