@@ -17,6 +17,7 @@ const NO_SUPPLIED_TEXT: Record<string, string> = {
   "store/vectorIndex.ts": "vectors",
   "store/repositories/tokenBudget.ts": "token counts",
   "store/salvageStore.ts": "copies rows of a damaged store, already guarded when first written",
+  "store/dropErasedBytes.ts": "full-text index commands ('optimize'), no row text",
 };
 
 describe("every repository write path runs the guard", () => {
