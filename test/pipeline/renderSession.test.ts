@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { renderSession } from "../../src/pipeline/phase1/renderSession.js";
+import type { ItemRecord } from "../../src/collection/types.js";
+import { renderSession, renderWindows } from "../../src/pipeline/phase1/renderSession.js";
 import { tokenCount } from "../../src/text/tokens.js";
 import { itemRecord } from "../helpers/itemRecord.js";
 
@@ -22,18 +23,57 @@ describe("renderSession", () => {
     ]);
   });
 
-  it("cuts at item boundaries to the budget, keeping the start and the end and saying what was left out", () => {
-    const items = Array.from({ length: 400 }, (_, i) =>
-      item(i + 1, i % 2 ? "assistant" : "user", `message number ${i + 1} about the parser and its tests`),
-    );
-    const rendered = renderSession(items, { maxInputTokens: 2000, toolOutputMaxTokens: 100 });
-    expect(rendered.tokens).toBeLessThanOrEqual(2000);
+  it("cuts by priority: every user message and compaction and the final answer, then failures, then the newest calls", () => {
+    const items: ItemRecord[] = [];
+    for (let turn = 0; turn < 60; turn++) {
+      const base = turn * 5;
+      items.push(item(base + 1, turn === 30 ? "compaction" : "user", `request ${turn}: no console logs in the parser`));
+      items.push(item(base + 2, "tool_call", `npm test -- parser ${turn}`));
+      const output = `${"PASS test line\n".repeat(40)}done ${turn}`;
+      items.push({ ...item(base + 3, "tool_result", output), ...(turn === 3 ? { isError: true } : {}) });
+      items.push(item(base + 4, "tool_result", `${"compiling module\n".repeat(40)}ok ${turn}`));
+      items.push(item(base + 5, "assistant", `step ${turn} finished`));
+    }
+    const rendered = renderSession(items, { maxInputTokens: 6000, toolOutputMaxTokens: 200 });
+    const kept = new Set(rendered.entries.map((entry) => entry.id));
+    expect(rendered.tokens).toBeLessThanOrEqual(6000);
     expect(tokenCount(rendered.json)).toBe(rendered.tokens);
-    expect(rendered.entries[0]?.id).toBe(1);
-    expect(rendered.entries.at(-1)?.id).toBe(400);
-    const note = rendered.entries.find((entry) => entry.role === "note");
-    expect(note?.text).toBe(`${rendered.omitted} items omitted here to fit the input budget`);
-    expect(rendered.entries.length - 1 + rendered.omitted).toBe(400);
+    for (const at of items)
+      if (at.role === "user" || at.role === "compaction") expect(kept.has(at.id), at.text).toBe(true);
+    expect(kept.has(300)).toBe(true);
+    // The one failed result outranks every ordinary output; among those the newest come first.
+    expect(kept.has(18)).toBe(true);
+    expect(kept.has(3)).toBe(false);
+    const outputs = rendered.entries.filter((entry) => entry.role === "tool_result" && !entry.failed);
+    expect(outputs.length).toBeGreaterThan(0);
+    expect(Math.min(...outputs.map((entry) => entry.id))).toBeGreaterThan(250);
+    const notes = rendered.entries.filter((entry) => entry.role === "note");
+    expect(notes.length).toBeGreaterThan(0);
+    const counted = notes.reduce((sum, note) => sum + Number(/^(\d+) items omitted here/.exec(note.text)?.[1]), 0);
+    expect(counted).toBe(rendered.omitted);
+    expect(rendered.entries.length - notes.length + rendered.omitted).toBe(300);
+  });
+
+  it("splits a session whose user messages alone exceed the budget into windows that hold them all", () => {
+    const items = Array.from({ length: 300 }, (_, i) =>
+      item(
+        i + 1,
+        i % 3 === 2 ? "tool_result" : i % 3 ? "assistant" : "user",
+        `message ${i + 1}: ${"keep the themes in rgb values ".repeat(8)}`,
+      ),
+    );
+    const windows = renderWindows(items, { maxInputTokens: 2000, toolOutputMaxTokens: 100 });
+    expect(windows.length).toBeGreaterThan(2);
+    const kept = new Set(windows.flatMap((window) => window.entries.map((entry) => entry.id)));
+    for (const at of items.filter((entry) => entry.role === "user")) expect(kept.has(at.id)).toBe(true);
+    for (const window of windows) expect(window.tokens).toBeLessThanOrEqual(2000);
+    expect(windows[0]!.itemFrom).toBe(1);
+    expect(windows.at(-1)!.itemTo).toBe(300);
+    for (const [index, window] of windows.entries())
+      if (index > 0) expect(window.itemFrom).toBe(windows[index - 1]!.itemTo! + 1);
+    // One call renders by priority alone and must leave user messages out.
+    const single = renderSession(items, { maxInputTokens: 2000, toolOutputMaxTokens: 100 });
+    expect(single.entries.filter((entry) => entry.role === "user").length).toBeLessThan(100);
   });
 
   it("tells the model which tool results the agent recorded as failed", () => {

@@ -41,8 +41,8 @@ describe("rendered prompt bytes", () => {
   it.each([
     { maxInputTokens: 1_000_000, toolOutputMaxTokens: 300, hash: "e980885a563c9d1b", omitted: 0, tokens: undefined },
     { maxInputTokens: 50_000, toolOutputMaxTokens: 300, hash: "e980885a563c9d1b", omitted: 0, tokens: 42853 },
-    { maxInputTokens: 24_000, toolOutputMaxTokens: 300, hash: "835e5b91174c2262", omitted: 112, tokens: 22322 },
-    { maxInputTokens: 6_000, toolOutputMaxTokens: 120, hash: "55255e8d043d8f1b", omitted: 181, tokens: 4366 },
+    { maxInputTokens: 24_000, toolOutputMaxTokens: 300, hash: "bd1437e3c19918f8", omitted: 96, tokens: 22513 },
+    { maxInputTokens: 6_000, toolOutputMaxTokens: 120, hash: "b0a82d1dba441194", omitted: 107, tokens: 5953 },
   ])("budget $maxInputTokens, tool outputs $toolOutputMaxTokens: the same bytes as pinned", (pinned) => {
     const rendered = renderSession(fixtureItems(), pinned);
     expect({ hash: sha(rendered.json), omitted: rendered.omitted, tokens: rendered.tokens }).toEqual({

@@ -38,96 +38,227 @@ export interface RenderedSession {
 const MEMORY_ROLES: ReadonlySet<string> = new Set(["user", "assistant", "tool_call", "tool_result", "compaction"]);
 /** A single message can still be huge (a pasted log); it gets a generous but bounded share. */
 const MESSAGE_MAX_TOKENS = 4000;
+/**
+ * A window's always-kept items (its user messages and compaction summaries) fill at most this share
+ * of the budget: the rest is left for what the agent said and did around them.
+ */
+const ALWAYS_KEPT_SHARE = 0.5;
+
+/**
+ * What is kept first when a session is over the budget. The user's words and the compaction
+ * summaries (an earlier agent's curated memory of the session) carry most of what a future session
+ * needs and cost little; then what the agent concluded and what went wrong; tool calls and their
+ * ordinary outputs last, the newest first.
+ */
+export type RenderTier = 0 | 1 | 2;
+
+/** One memory item as the selection sees it: no text, so a long session costs a few numbers per item. */
+interface Outline {
+  tier: RenderTier;
+  size: number;
+}
 
 /**
  * Turns a session's items into the data the extractor sees: only memory-relevant items, tool outputs
- * clipped one by one, secrets redacted, then cut at item boundaries to the budget keeping the start
- * (the task) and the end (the outcome) and saying how many items were left out between them. Only
- * the items that can be kept are read: from the start up to a third of the budget, back from the
- * end up to all of it; the middle of a long session is counted, never read.
+ * clipped one by one, secrets redacted. A session over the budget is cut by priority, not by
+ * position: every user message, every compaction summary and the last assistant message are kept,
+ * then assistant text and failed results, then tool calls and outputs, newest first; a note says
+ * where items were left out. One call: `renderWindows` splits a session whose always-kept items do
+ * not fit.
  */
 export function renderSession(input: SessionItems | readonly ItemRecord[], options: RenderOptions): RenderedSession {
+  return renderWindows(input, options, { windows: false })[0]!;
+}
+
+/**
+ * The session as one or more windows, in session order, each within the budget. A window closes when
+ * its always-kept items reach half the budget, so no user message or compaction summary is ever cut
+ * (each is clipped to its own cap first); within a window the cut is by priority (see renderSession).
+ * Items are read a page at a time: once to size them, once more to render what is kept.
+ */
+export function renderWindows(
+  input: SessionItems | readonly ItemRecord[],
+  options: RenderOptions,
+  split: { windows: boolean } = { windows: true },
+): RenderedSession[] {
   const items = "forward" in input ? input : itemsInMemory(input);
-  const range = { itemFrom: items.firstId, itemTo: items.lastId };
-  const window = readWindow(items, options);
+  const outline = outlineOf(items, options);
   // Every token covers at least one byte: a session of at most `budget` bytes fits without counting.
-  if (window.middle === 0 && window.bytes <= options.maxInputTokens) {
-    const entries = [...window.head, ...window.tail];
-    return { entries, json: toJson(entries), tokens: undefined, omitted: 0, ...range };
+  if (outline.small) {
+    const entries = outline.small;
+    return [
+      { entries, json: toJson(entries), tokens: undefined, omitted: 0, itemFrom: items.firstId, itemTo: items.lastId },
+    ];
   }
-  // Cut by a byte estimate, then check with the real tokenizer and tighten until the count fits. The
-  // tokenizer then reads only what is kept (at most the budget), not the whole session.
-  let target = options.maxInputTokens;
-  let cut = cutToBudget(window, target * BYTES_PER_TOKEN);
-  let tokens = tokenCount(cut.json);
-  for (let attempt = 0; tokens > options.maxInputTokens && attempt < 6; attempt++) {
-    target = Math.floor((target * options.maxInputTokens * 0.97) / tokens);
-    cut = cutToBudget(window, target * BYTES_PER_TOKEN);
-    tokens = tokenCount(cut.json);
+  const ranges = split.windows
+    ? windowRanges(outline.items, options.maxInputTokens * BYTES_PER_TOKEN * ALWAYS_KEPT_SHARE)
+    : [{ from: 0, to: outline.items.length }];
+  // Cut by a byte estimate, then count with the real tokenizer and scale each window's byte target by
+  // what the count says, down when over the budget, up when far under it with items left out. The
+  // best window that fits is kept; the tokenizer reads only what is kept, never the whole session.
+  const budget = options.maxInputTokens;
+  const targets = ranges.map(() => budget * BYTES_PER_TOKEN);
+  const best: Array<{ window: RenderedSession; tokens: number } | undefined> = ranges.map(() => undefined);
+  let pending = ranges.map((_, index) => index);
+  for (let attempt = 0; attempt < 7 && pending.length > 0; attempt++) {
+    const kept = pending.map((index) => select(outline.items, ranges[index]!, targets[index]!));
+    const rendered = renderKept(
+      items,
+      options,
+      pending.map((index) => ranges[index]!),
+      kept,
+    );
+    const next: number[] = [];
+    for (const [at, index] of pending.entries()) {
+      const window = rendered[at]!;
+      const tokens = tokenCount(window.json);
+      const previous = best[index];
+      if (tokens <= budget && (!previous || previous.tokens > budget || tokens > previous.tokens))
+        best[index] = { window, tokens };
+      else if (!previous || previous.tokens > budget) best[index] = { window, tokens };
+      const over = tokens > budget;
+      const roomy = tokens < budget * 0.92 && window.omitted > 0;
+      if (over || (roomy && attempt < 6)) {
+        targets[index] = Math.floor((targets[index]! * budget * 0.97) / tokens);
+        next.push(index);
+      }
+    }
+    pending = next;
   }
-  return { entries: cut.entries, json: cut.json, tokens, omitted: cut.omitted, ...range };
+  return best.map((entry, index) => ({
+    ...entry!.window,
+    tokens: entry!.tokens,
+    // The first window starts at the session's start and the last ends at its end, whatever they hold.
+    ...(index === 0 ? { itemFrom: items.firstId } : {}),
+    ...(index === best.length - 1 ? { itemTo: items.lastId } : {}),
+  }));
 }
 
 /** A first guess of how many bytes one token covers in transcript JSON; the real count corrects it. */
 const BYTES_PER_TOKEN = 3.6;
 
 /**
- * The entries a cut can keep: from the start, up to the first entry past a third of the largest byte
- * budget (no head a cut takes reaches past it); from the end, up to the first past the whole budget
- * (nor does any tail). `middle` entries lie between, unread; 0 when the two walks met.
+ * Sizes every memory item of the session in one forward read, keeping only its tier and size. While
+ * the session is still small enough to fit whole without counting, the entries are kept too.
  */
-interface Window {
-  head: RenderedEntry[];
-  headSizes: number[];
-  /** In session order. */
-  tail: RenderedEntry[];
-  tailSizes: number[];
-  middle: number;
-  /** Bytes of the entries read. */
-  bytes: number;
-}
-
-function readWindow(items: SessionItems, options: RenderOptions): Window {
-  const budgetBytes = options.maxInputTokens * BYTES_PER_TOKEN;
-  const window: Window = { head: [], headSizes: [], tail: [], tailSizes: [], middle: 0, bytes: 0 };
-  let headBytes = 0;
-  /** Position of the last item the forward walk read; undefined when it read them all. */
-  let headEnd: number | undefined;
-  for (const [position, item] of items.walk("start")) {
+function outlineOf(items: SessionItems, options: RenderOptions): { items: Outline[]; small?: RenderedEntry[] } {
+  const outline: Outline[] = [];
+  let small: RenderedEntry[] | undefined = [];
+  let bytes = 0;
+  let lastAssistant = -1;
+  for (const item of items.forward()) {
     if (!isMemoryItem(item)) continue;
     const [entry, size] = sized(item, options);
-    window.head.push(entry);
-    window.headSizes.push(size);
-    headBytes += size;
-    if (headBytes > Math.floor(budgetBytes / 3)) {
-      headEnd = position;
-      break;
+    if (item.role === "assistant") lastAssistant = outline.length;
+    outline.push({ tier: tierOf(item), size });
+    bytes += size;
+    if (small && bytes <= options.maxInputTokens) small.push(entry);
+    else small = undefined;
+  }
+  if (lastAssistant >= 0) outline[lastAssistant]!.tier = 0;
+  return small ? { items: outline, small } : { items: outline };
+}
+
+function tierOf(item: ItemRecord): RenderTier {
+  if (item.role === "user" || item.role === "compaction") return 0;
+  if (item.role === "assistant" || (item.role === "tool_result" && item.isError)) return 1;
+  return 2;
+}
+
+/** Consecutive ranges of memory items whose always-kept items fit `share` bytes (at least one item each). */
+function windowRanges(outline: readonly Outline[], share: number): Array<{ from: number; to: number }> {
+  const ranges: Array<{ from: number; to: number }> = [];
+  let from = 0;
+  let kept = 0;
+  for (const [index, item] of outline.entries()) {
+    const size = item.tier === 0 ? item.size : 0;
+    if (index > from && kept + size > share) {
+      ranges.push({ from, to: index });
+      from = index;
+      kept = 0;
+    }
+    kept += size;
+  }
+  ranges.push({ from, to: outline.length });
+  return ranges;
+}
+
+/**
+ * The items of one range kept within `budgetBytes`: each tier in turn, newest first, every item that
+ * still fits with the notes that mark the gaps it leaves.
+ */
+function select(outline: readonly Outline[], range: { from: number; to: number }, budgetBytes: number): Set<number> {
+  const kept = new Set<number>();
+  const omittedAt = (index: number) => index >= range.from && index < range.to && !kept.has(index);
+  // Nothing kept yet: the whole range is one gap with its note.
+  let used = NOTE_BYTES;
+  for (const tier of [0, 1, 2] as const) {
+    for (let index = range.to - 1; index >= range.from; index--) {
+      const item = outline[index]!;
+      if (item.tier !== tier) continue;
+      // Keeping an item splits its gap in two, shortens it, or closes it.
+      const notes = Number(omittedAt(index - 1)) + Number(omittedAt(index + 1)) - 1;
+      const cost = item.size + notes * NOTE_BYTES;
+      if (used + cost > budgetBytes) continue;
+      kept.add(index);
+      used += cost;
     }
   }
-  let tailBytes = 0;
-  /** Position of the first item the backward walk read when it stopped short of the forward walk's. */
-  let tailStart: number | undefined;
-  if (headEnd !== undefined) {
-    for (const [position, item] of items.walk("end")) {
-      if (position <= headEnd) break;
-      if (!isMemoryItem(item)) continue;
-      const [entry, size] = sized(item, options);
-      window.tail.push(entry);
-      window.tailSizes.push(size);
-      tailBytes += size;
-      if (tailBytes > budgetBytes - 80) {
-        tailStart = position;
-        break;
-      }
-    }
+  return kept;
+}
+
+/** The bytes of one "N items omitted here" note, a little over. */
+const NOTE_BYTES = 80;
+
+/**
+ * Renders the kept items of every window in one forward read, with a note where items were left
+ * out, saying how many.
+ */
+function renderKept(
+  items: SessionItems,
+  options: RenderOptions,
+  ranges: ReadonlyArray<{ from: number; to: number }>,
+  kept: ReadonlyArray<Set<number>>,
+): RenderedSession[] {
+  const windows = ranges.map(() => ({
+    entries: [] as RenderedEntry[],
+    omitted: 0,
+    gap: 0,
+    from: null as number | null,
+    to: null as number | null,
+  }));
+  let index = 0;
+  let window = 0;
+  const closeGap = (at: (typeof windows)[number]) => {
+    if (at.gap === 0) return;
+    at.entries.push({ id: 0, role: "note", text: `${at.gap} items omitted here to fit the input budget` });
+    at.omitted += at.gap;
+    at.gap = 0;
+  };
+  for (const item of items.forward()) {
+    if (!isMemoryItem(item)) continue;
+    const position = index++;
+    // The ranges are in session order, not always adjacent (only the windows still to be tightened).
+    while (window < ranges.length && position >= ranges[window]!.to) closeGap(windows[window++]!);
+    if (window === ranges.length) break;
+    if (position < ranges[window]!.from) continue;
+    const at = windows[window]!;
+    at.from ??= item.id;
+    at.to = item.id;
+    if (kept[window]!.has(position)) {
+      closeGap(at);
+      at.entries.push(toEntry(item, options));
+    } else at.gap++;
   }
-  window.tail.reverse();
-  window.tailSizes.reverse();
-  window.bytes = headBytes + tailBytes;
-  if (headEnd !== undefined && tailStart !== undefined && tailStart > headEnd + 1) {
-    window.middle = Math.max(0, items.countWithText(MEMORY_ROLES) - window.head.length - window.tail.length);
-  }
-  return window;
+  for (const at of windows) closeGap(at);
+  return windows.map((at) => ({
+    entries: at.entries,
+    json: toJson(at.entries),
+    tokens: undefined,
+    omitted: at.omitted,
+    itemFrom: at.from,
+    itemTo: at.to,
+  }));
 }
 
 function isMemoryItem(item: ItemRecord): boolean {
@@ -137,33 +268,6 @@ function isMemoryItem(item: ItemRecord): boolean {
 function sized(item: ItemRecord, options: RenderOptions): [RenderedEntry, number] {
   const entry = toEntry(item, options);
   return [entry, Buffer.byteLength(JSON.stringify(entry)) + 2];
-}
-
-/**
- * Keeps whole entries from the start (a third of the budget) and from the end (the rest). The walks
- * stop inside the window's head and tail (see Window), so the unread middle is only counted.
- */
-function cutToBudget(window: Window, budgetBytes: number) {
-  const { head: first, headSizes, tail: last, tailSizes, middle } = window;
-  const total = first.length + middle + last.length;
-  const at = <T>(index: number, inHead: readonly T[], inTail: readonly T[]): T => {
-    if (index < first.length) return inHead[index]!;
-    const tailIndex = index - first.length - middle;
-    if (tailIndex < 0) throw new Error("renderSession: a cut reached the unread middle of the session");
-    return inTail[tailIndex]!;
-  };
-  const sizeAt = (index: number) => at(index, headSizes, tailSizes);
-  const headBudget = Math.floor(budgetBytes / 3);
-  let used = 0;
-  let head = 0;
-  while (head < total && used + sizeAt(head) <= headBudget) used += sizeAt(head++);
-  let tail = total;
-  while (tail > head && used + sizeAt(tail - 1) <= budgetBytes - 80) used += sizeAt(--tail);
-  const omitted = tail - head;
-  const kept: RenderedEntry[] = first.slice(0, head);
-  if (omitted > 0) kept.push({ id: 0, role: "note", text: `${omitted} items omitted here to fit the input budget` });
-  for (let index = tail; index < total; index++) kept.push(at(index, first, last));
-  return { entries: kept, json: toJson(kept), omitted };
 }
 
 function toEntry(item: ItemRecord, options: RenderOptions): RenderedEntry {
