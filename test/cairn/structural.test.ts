@@ -15,18 +15,27 @@ const FACTS = [
   "we decided to use pnpm workspaces in Orion",
 ];
 
-/** The fake model: files api facts under "interfaces", the rest under "deployment", and types the entity. */
+/** The entities of a classify request, as the prompt quotes them (one JSON line between the markers). */
+function askedEntities(prompt: string): { e: number; facts: { i: number; fact: string }[] }[] {
+  const line = prompt.split("\n").find((l) => l.startsWith("{"));
+  return line === undefined
+    ? []
+    : (JSON.parse(line) as { entities: { e: number; facts: { i: number; fact: string }[] }[] }).entities;
+}
+
+/** The fake model: files api facts under "interfaces", the rest under "deployment", and types each entity. */
 function classify(prompt: string): string {
-  const data = JSON.parse(prompt.split("\n").find((line) => line.startsWith("{"))!) as {
-    facts: { i: number; fact: string }[];
-  };
-  const facts = data.facts.map(({ i, fact }) => ({
-    i,
-    aspect: fact.includes("api") ? "interfaces" : "deployment",
-    kind: "attribute",
-    new: true,
+  const entities = askedEntities(prompt).map(({ e, facts }) => ({
+    e,
+    entityType: "project",
+    facts: facts.map(({ i, fact }) => ({
+      i,
+      aspect: fact.includes("api") ? "interfaces" : "deployment",
+      kind: "attribute",
+      new: true,
+    })),
   }));
-  return JSON.stringify({ entityType: "project", facts });
+  return JSON.stringify({ entities });
 }
 
 describe("structural classification through Cairn and a real OpenAI-compatible wire format", () => {

@@ -4,6 +4,7 @@ import { configSchema } from "../../src/config/schema.js";
 import { persistGraph } from "../../src/pipeline/facts/persistGraph.js";
 import { classifyStructure } from "../../src/pipeline/structural/classifyStructure.js";
 import { describeStructural } from "../../src/pipeline/structural/describeStructural.js";
+import { planStructuralCalls } from "../../src/pipeline/structural/groupForCalls.js";
 import { parseClassification } from "../../src/pipeline/structural/parseClassification.js";
 import type { StructuralDeps } from "../../src/pipeline/structural/structuralDeps.js";
 import type { LlmRequest } from "../../src/providers/llm/types.js";
@@ -46,19 +47,40 @@ function setup(options: { llm?: FakeLlm | null; structural?: Record<string, unkn
   return { db, store, jobs, llm, deps, advance: (ms: number) => (now += ms) };
 }
 
-/** The facts of a classify request, as the prompt quotes them. */
-function factsOf(request: LlmRequest): { i: number; fact: string }[] {
-  const line = request.prompt.split("\n").find((l) => l.startsWith("{"))!;
-  return (JSON.parse(line) as { facts: { i: number; fact: string }[] }).facts;
+/** One entity of a classify request, as the prompt quotes it. */
+interface Asked {
+  e: number;
+  entity: { name: string; type: string };
+  answerType?: string;
+  facts: { i: number; fact: string }[];
 }
 
-/** A model that files each fact by a word in it and calls the entity a project. */
-function classifier(request: LlmRequest) {
-  const facts = factsOf(request).map(({ i, fact }) => {
+/** The entities of a classify request (the quoted data line). */
+function entitiesOf(request: LlmRequest): Asked[] {
+  const line = request.prompt.split("\n").find((l) => l.startsWith("{"))!;
+  return (JSON.parse(line) as { entities: Asked[] }).entities;
+}
+
+/** The facts of a one-entity request. */
+function factsOf(request: LlmRequest): { i: number; fact: string }[] {
+  return entitiesOf(request).flatMap((entity) => entity.facts);
+}
+
+/** Files one entity's facts by a word in each. */
+function fileFacts(facts: { i: number; fact: string }[]) {
+  return facts.map(({ i, fact }) => {
     const aspect = /port|api/.test(fact) ? "interfaces" : /test/.test(fact) ? "testing" : "deployment";
     return { i, aspect, kind: /decided|before/.test(fact) ? "constraint" : "attribute", new: true };
   });
-  return { json: { entityType: "project", facts } };
+}
+
+/** A model that files each fact by a word in it and calls every entity a project. */
+function classifier(request: LlmRequest) {
+  return {
+    json: {
+      entities: entitiesOf(request).map(({ e, facts }) => ({ e, entityType: "project", facts: fileFacts(facts) })),
+    },
+  };
 }
 
 /** Every row the classifier may change, to prove a bad answer changed none. */
@@ -150,8 +172,8 @@ describe("classifyStructure", () => {
     expect(call.jsonSchema?.name).toBe("structural_classify");
     // The facts travel as data; the instructions name the suggestions and ask for the type.
     expect(call.system).not.toContain("vitest");
-    expect(call.system).toContain("Suggested aspects for this kind of entity: usage, configuration");
-    expect(call.system).toContain("not known yet");
+    expect(call.prompt).toContain('"suggestedAspects":["usage","configuration"');
+    expect(entitiesOf(call)[0]).not.toHaveProperty("answerType");
     expect(factsOf(call).map((f) => f.fact)).toEqual(ORION_FACTS);
     expect(entityType(db)).toBe("project");
     expect(mentions(db)).toEqual([
@@ -177,13 +199,92 @@ describe("classifyStructure", () => {
     expect(llm!.calls.map((c) => factsOf(c).length)).toEqual([2, 2, 1]);
     expect(llm!.calls[2]!.prompt).toContain('"existingAspects":["interfaces","testing","deployment"]');
     // The type was inferred by the first batch; the later ones are told it.
-    expect(llm!.calls[2]!.system).toContain('answer "project"');
-    expect(llm!.calls[2]!.system).toContain("Suggested aspects for this kind of entity: architecture, dependencies");
+    expect(entitiesOf(llm!.calls[2]!)[0]).toMatchObject({ answerType: "project" });
+    expect(llm!.calls[2]!.prompt).toContain('"suggestedAspects":["architecture","dependencies"');
     expect(db.prepare("SELECT count(*) AS n FROM entity_aspects").get()).toEqual({ n: 3 });
 
     // A new fact reopens the entity's finished job.
     await store.remember({ content: "the Orion api returns errors as problem+json", scope });
     expect(await classifyStructure(deps)).toMatchObject({ enqueued: 1, calls: 1, classified: 1, aspectsCreated: 0 });
+  });
+
+  it("packs the entities a session names into ceil(N / 20) calls, as many as the plan announces", async () => {
+    const { store, llm, deps } = setup();
+    // One memory per tool, as a long session's facts name a different command or file each.
+    await store.remember(
+      Array.from({ length: 45 }, (_, i) => ({ content: `run \`tool-${i}\` before pushing`, scope })),
+    );
+    const waiting = store.storage.aspects.entitiesAwaiting(1_000).map((entity) => entity.waiting);
+    expect(planStructuralCalls(waiting, deps.config.classifyBatchSize)).toEqual({
+      entities: 45,
+      mentions: 45,
+      calls: 3,
+      passes: 1,
+    });
+    llm!.respondWith(classifier);
+    const report = await classifyStructure(deps);
+    expect(report).toMatchObject({ calls: 3, entities: 45, classified: 45, failed: 0, leftOut: 0, waiting: 0 });
+    expect(llm!.calls.map((call) => entitiesOf(call).length)).toEqual([20, 20, 5]);
+    // One set of instructions for the batch; each entity's type travels with it as data.
+    expect(llm!.calls[0]!.system).not.toContain("tool-");
+    expect(entitiesOf(llm!.calls[0]!)[0]).toMatchObject({
+      answerType: "tool",
+      suggestedAspects: ["usage", "configuration", "version", "limitations"],
+    });
+  });
+
+  it("a malformed entry fails only its entity; an entity left out is asked again alone, then failed with the reason", async () => {
+    const { db, store, llm, jobs, deps } = setup();
+    await store.remember(
+      ["alpha", "beta", "gamma"].map((name) => ({ content: `run \`${name}\` before pushing`, scope })),
+    );
+    // alpha answered, beta's entry malformed, gamma left out (again when asked alone).
+    llm!.respondWith((request) => ({
+      json: {
+        entities: entitiesOf(request)
+          .filter((asked) => asked.entity.name !== "gamma")
+          .map(({ e, entity }) => ({
+            e,
+            entityType: "tool",
+            facts: [{ i: 0, aspect: entity.name === "beta" ? "x ".repeat(40) : "usage", kind: "attribute", new: true }],
+          })),
+      },
+    }));
+    const report = await classifyStructure(deps);
+    expect(report).toMatchObject({ calls: 2, classified: 1, failed: 2, leftOut: 1, waiting: 2 });
+    expect(entitiesOf(llm!.calls[1]!).map((asked) => asked.entity.name)).toEqual(["gamma"]);
+    expect(report.errors.map((failure) => failure.error).sort()).toEqual([
+      "entity beta: item 0: the aspect is a sentence, not a name",
+      "entity gamma: the answer left the entity out",
+    ]);
+    expect(mentions(db).map((m) => m.aspect)).toEqual(["usage", null, null]);
+    expect(
+      jobs
+        .list({ kind: STRUCTURAL_KIND })
+        .map((job) => job.status)
+        .sort(),
+    ).toEqual(["failed", "failed", "succeeded"]);
+  });
+
+  it("an entity left out of a batch and answered alone is classified in the same pass", async () => {
+    const { db, store, llm, deps } = setup();
+    await store.remember(["alpha", "beta"].map((name) => ({ content: `run \`${name}\` before pushing`, scope })));
+    // The batched answer leaves alpha out; asked alone, it is answered.
+    llm!.respondWith((request) => {
+      const asked = entitiesOf(request);
+      const kept = asked.length > 1 ? asked.filter((entry) => entry.entity.name !== "alpha") : asked;
+      return {
+        json: {
+          entities: kept.map(({ e }) => ({
+            e,
+            entityType: "tool",
+            facts: [{ i: 0, aspect: "usage", kind: "attribute", new: true }],
+          })),
+        },
+      };
+    });
+    expect(await classifyStructure(deps)).toMatchObject({ calls: 2, classified: 2, failed: 0, leftOut: 1, waiting: 0 });
+    expect(mentions(db).map((m) => m.aspect)).toEqual(["usage", "usage"]);
   });
 
   it("gives a hub entity at most ten calls per pass and continues it in the next", async () => {

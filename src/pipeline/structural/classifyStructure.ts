@@ -1,17 +1,15 @@
-import pLimit from "p-limit";
 import { STRUCTURAL_META } from "../../store/contracts/aspects.js";
 import { STRUCTURAL_KIND } from "../../store/queue/jobKinds.js";
 import { startLeaseHeartbeat } from "../../store/queue/leaseHeartbeat.js";
 import { withWriteTx } from "../../store/tx.js";
 import { DAY_MS } from "../../util/clock.js";
-import { classifyEntity } from "./classifyEntity.js";
+import { classifyEntities } from "./classifyEntities.js";
+import { ENTITIES_PER_PASS } from "./groupForCalls.js";
 import type { StructuralDeps } from "./structuralDeps.js";
 
 /** The reason a disabled pass gives; front ends print nothing for it. */
 export const STRUCTURAL_OFF = "pipeline.structural.enabled is false";
 
-/** Entities claimed per pass; the rest wait for the next cycle. */
-const ENTITIES_PER_PASS = 200;
 /** Entities looked at for queueing per pass (an enqueue of an unchanged entity is a no-op). */
 const ENQUEUE_SCAN = 5_000;
 /** An entity whose answers stay unusable after this many tries is left unclassified (job dead). */
@@ -28,9 +26,11 @@ export interface StructuralReport {
   classified: number;
   aspectsCreated: number;
   typesInferred: number;
-  /** Model calls made (one per entity, or one per `classifyBatchSize` facts of it). */
+  /** Model calls made: one per 20 entities (at most `classifyBatchSize` facts of each) per round. */
   calls: number;
   failed: number;
+  /** Entities a batched answer left out, asked again alone (failed, and counted there, if left out again). */
+  leftOut: number;
   /** Facts of live memories still waiting for classification. */
   waiting: number;
   /** Aspects lowered by decay in this pass. */
@@ -40,8 +40,8 @@ export interface StructuralReport {
 
 /**
  * The structural step of the cycle (seed 004 "Structural Classification"): queues one job per entity
- * with waiting facts, classifies each entity's facts in as few model calls as the batch size allows,
- * then decays stale aspects. Offline, disabled or frozen, nothing is classified and the report says
+ * with waiting facts, classifies them up to 20 entities per model call (so the calls grow with the
+ * sessions that named the entities, not with the entities), then decays stale aspects. Offline, disabled or frozen, nothing is classified and the report says
  * why and how many facts wait; the inline linker's entities and decision auto-protection do not need
  * this step.
  */
@@ -55,6 +55,7 @@ export async function classifyStructure(deps: StructuralDeps): Promise<Structura
     typesInferred: 0,
     calls: 0,
     failed: 0,
+    leftOut: 0,
     waiting: 0,
     decayed: 0,
     errors: [],
@@ -82,26 +83,20 @@ export async function classifyStructure(deps: StructuralDeps): Promise<Structura
   }
   const heartbeat = startLeaseHeartbeat({ jobs: deps.jobs, leases, leaseMs: deps.leaseMs });
   try {
-    const limit = pLimit(Math.max(1, deps.concurrency));
-    await Promise.all(
-      leases.map((lease) =>
-        limit(async () => {
-          // Only the entities in a slot spend an attempt if the process dies, not all it claimed.
-          deps.jobs.start(lease);
-          const outcome = await classifyEntity(deps, lease);
-          heartbeat.done(lease);
-          report.calls += outcome.calls;
-          report.classified += outcome.classified;
-          report.aspectsCreated += outcome.aspectsCreated;
-          if (outcome.classified > 0) report.entities++;
-          if (outcome.typeInferred) report.typesInferred++;
-          if (outcome.error !== undefined) {
-            report.failed++;
-            report.errors.push({ entityId: Number(lease.key), error: outcome.error });
-          }
-        }),
-      ),
-    );
+    const done = await classifyEntities(deps, leases, {
+      // Marked when an entity's first call begins: only the entities of calls in flight spend an
+      // attempt if the process dies, not all it claimed.
+      start: (started) => deps.jobs.start(...started),
+      done: (lease) => heartbeat.done(lease),
+    });
+    report.calls = done.calls;
+    report.classified = done.classified;
+    report.aspectsCreated = done.aspectsCreated;
+    report.entities = done.entities;
+    report.typesInferred = done.typesInferred;
+    report.leftOut = done.leftOut;
+    report.failed = done.errors.length;
+    report.errors = done.errors;
   } finally {
     heartbeat.stop();
   }

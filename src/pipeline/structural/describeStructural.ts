@@ -12,6 +12,7 @@ export function describeStructural(report: StructuralReport): string | undefined
     `${report.aspectsCreated} new aspects`,
   ];
   if (report.typesInferred > 0) parts.push(`${report.typesInferred} entity types inferred`);
+  if (report.leftOut > 0) parts.push(`${report.leftOut} left out of a batched answer and asked again alone`);
   if (report.failed > 0) parts.push(`${report.failed} failed`);
   if (report.decayed > 0) parts.push(`${report.decayed} stale aspects decayed`);
   parts.push(factsWaiting(report.waiting));

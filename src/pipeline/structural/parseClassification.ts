@@ -47,7 +47,12 @@ export interface ParsedClassification {
 export function parseClassification(text: string, count: number): ParsedClassification | { problem: string } {
   const json = readModelJson(text);
   if ("problem" in json) return json;
-  const parsed = lenientAnswerSchema.safeParse(json.value);
+  return readClassification(json.value, count);
+}
+
+/** The same reading of one entity's answer already parsed from JSON (one entry of a batched answer). */
+export function readClassification(value: unknown, count: number): ParsedClassification | { problem: string } {
+  const parsed = lenientAnswerSchema.safeParse(value);
   if (!parsed.success) return { problem: 'the answer has no "facts" list' };
   const items = Array.isArray(parsed.data) ? parsed.data : parsed.data.facts;
   const facts: ParsedClassification["facts"] = [];
