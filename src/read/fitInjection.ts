@@ -30,17 +30,20 @@ interface Cut {
  * much as fits after the ones before it, cut at a line boundary (a trailing heading without its body
  * is dropped too), and once one is cut the ones after it are left out. The guidance is never cut and
  * every fence is closed, because fences are drawn around what was kept. A cut summary says, inside
- * its fence, how much was kept and which URL holds the rest.
+ * its fence, how much was kept and which URL holds the rest. The guidance may depend on which
+ * sources the block holds (a paragraph about a list the block does not give is left out): it is
+ * rendered for each candidate set, so what fits is measured with the guidance it would carry.
  */
 export function fitInjection(options: {
-  guidance: string;
+  guidance: string | ((included: readonly SummarySource[]) => string);
   sources: Array<SummarySource | undefined>;
   budget: InjectionBudget;
 }): { text: string; fits: SummaryFit[] } {
   const { guidance, budget } = options;
   const render = (cuts: Cut[]) => {
     const block = cuts.map(renderCut).join("\n\n");
-    return { block, text: fillTemplate(guidance, { memory_summary: block }).trimEnd() };
+    const template = typeof guidance === "string" ? guidance : guidance(cuts.map((cut) => cut.source));
+    return { block, text: fillTemplate(template, { memory_summary: block }).trimEnd() };
   };
   const fits = (cuts: Cut[]) => {
     const rendered = render(cuts);

@@ -1,15 +1,16 @@
 import { join } from "node:path";
 import { GLOBAL_SCOPE } from "../memory/scopes.js";
 import { projectIdentity } from "../project/projectKey.js";
-import { loadPrompt } from "../prompts/template.js";
 import { nativeModuleFault } from "../store/nativeModuleFault.js";
 import { errorMessage } from "../util/errors.js";
 import { workspaceForCwd } from "../workspace/projectIndex.js";
 import { StaleMatcher, type StaleStatement, staleAsSeenFrom, stripDoubtMarks } from "../workspace/staleStatements.js";
+import { summaryHoldsKnowledge } from "../workspace/summarySections.js";
 import { parseSupersededFile, SUPERSEDED_FILE, SUPERSEDED_FILE_MAX_BYTES } from "../workspace/supersededFile.js";
 import { GLOBAL_WORKSPACE, globalWorkspace } from "../workspace/workspacePaths.js";
 import { fitInjection, type SummaryFit, type SummarySource } from "./fitInjection.js";
 import { type InjectionBudget, injectionBudget } from "./injectionBudget.js";
+import { injectionGuidance } from "./injectionGuidance.js";
 import { neutralizeMemoryText, singleLine } from "./quoteMemory.js";
 import { readRegularFile } from "./readRegularFile.js";
 import type { ReadRemembered, RememberedRead } from "./rememberedMemories.js";
@@ -88,6 +89,10 @@ export function buildInjection(options: {
   const scopes = [...new Set([projectIdentity(options.cwd).key, workspace.key])];
   const warnings: string[] = [];
   const read = readRemembered(options.remembered, { project: scopes, global: [GLOBAL_SCOPE] }, warnings);
+  if (read && read.withheld.length > 0)
+    warnings.push(
+      `remembered memories ${read.withheld.map((id) => `#${id}`).join(", ")} left out: worded as instructions to an AI agent (cairn memory edit or forget them)`,
+    );
   return injectionOf({
     budget,
     sources: [project, global],
@@ -139,7 +144,14 @@ export function injectionOf(options: {
 }): Injection {
   const { budget, remembered } = options;
   const sources = [remembered?.project, remembered?.global, ...options.sources];
-  const fitted = fitInjection({ guidance: loadPrompt("read_path.md"), sources, budget });
+  const [projectSource, globalSource] = options.sources;
+  const guidance = (included: readonly SummarySource[]) =>
+    injectionGuidance({
+      remembered: included.some((source) => source === remembered?.project || source === remembered?.global),
+      project: projectSource !== undefined && included.includes(projectSource),
+      global: globalSource !== undefined && included.includes(globalSource),
+    });
+  const fitted = fitInjection({ guidance, sources, budget });
   const [rememberedProject, rememberedGlobal, project, global] = fitted.fits as [
     SummaryFit,
     SummaryFit,
@@ -174,7 +186,10 @@ export function injectionOf(options: {
   };
 }
 
-/** A summary file as a neutralized source, or undefined when it is missing, empty or not a plain file. */
+/**
+ * A summary file as a neutralized source, or undefined when it is missing, not a plain file, or holds
+ * no knowledge (nothing but its profile and index; see workspace/summarySections.ts).
+ */
 export function summarySource(
   path: string,
   title: string,
@@ -194,7 +209,9 @@ export function summarySource(
   const current = stripDoubtMarks(text.replace(/^v\d+\s*\n/, ""));
   const matcher = stale?.();
   const body = neutralizeMemoryText(matcher ? matcher.revise(current).text : current).trim();
-  return body.length > 0 ? { title, url, text: body } : undefined;
+  // A summary that only says memory exists (its profile and index) costs every session the guidance
+  // and tells it nothing: it is not given.
+  return summaryHoldsKnowledge(body) ? { title, url, text: body } : undefined;
 }
 
 /** What phase 2 last listed as no longer true; empty without a readable list. */

@@ -86,7 +86,11 @@ describe("global workspace scope", () => {
     expect(report.outcome).toBe("succeeded");
 
     const summary = readFileSync(join(globalDir(), "memory_summary.md"), "utf8");
-    const preferences = /## User preferences\n([\s\S]*?)\n\n/.exec(summary)?.[1]?.split("\n");
+    // Each entry is dated with the day it was last said; the text is what matters here.
+    const preferences = /## User preferences\n([\s\S]*?)\n\n/
+      .exec(summary)?.[1]
+      ?.split("\n")
+      .map((line) => line.replace(/^- \d{4}-\d{2}-\d{2}: /, "- "));
     expect(preferences).toEqual([
       "- never use default exports! (2x)", // in the words of the latest session
       "- In all my projects I want commit messages in the imperative mood.",

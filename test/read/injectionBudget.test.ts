@@ -2,8 +2,8 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadPrompt } from "../../src/prompts/template.js";
 import { buildInjection } from "../../src/read/inject.js";
+import { injectionGuidance } from "../../src/read/injectionGuidance.js";
 import { tokenCount } from "../../src/text/tokens.js";
 import { claudeCodeStart } from "../helpers/claudeCodeStart.js";
 import { cliArgs, type TempHome, tempHome, writeSummary } from "../server/tempHome.js";
@@ -31,8 +31,9 @@ function bigSummary(chars: number, tag = "p"): string {
   return lines.join("\n");
 }
 
-/** The guidance as the model must see it: the template without its placeholder. */
-const guidance = () => loadPrompt("read_path.md").replace("{{memory_summary}}", "").trim();
+/** The guidance as the model must see it for a block of the project's summary alone. */
+const guidance = () =>
+  injectionGuidance({ remembered: false, project: true, global: false }).replace("{{memory_summary}}", "").trim();
 
 /** Lines outside fenced blocks, following CommonMark: a fence closes on a line of at least as many backticks. */
 function outsideFences(text: string): { outside: string[]; inside: string[]; open: boolean } {

@@ -5,7 +5,9 @@ import { projectName } from "../../../workspace/workspacePaths.js";
 import { commandFamily } from "../../phase1/offline/commands.js";
 import type { Stage1Output } from "../../phase1/types.js";
 import { globalInputs, guardedInput } from "../consolidationInputs.js";
+import { openWorkOf } from "../openWork.js";
 import { mergeFacts, type SupportedStatement } from "./mergeFacts.js";
+import { block, day, offlineSummary } from "./offlineSummary.js";
 import {
   type ConsolidatedFiles,
   type ConsolidationInput,
@@ -55,6 +57,7 @@ export function consolidateOffline(input: ConsolidationInput, inputs: readonly S
     block("Decisions", capped(decisions.map(line))),
     block("Procedures", capped(procedures.map(line))),
     block("Failures, fixes and facts", capped(knowledge.map(line))),
+    block("Open work", input.workspace.kind === "global" ? [] : openWorkLines(inputs, input.summaryFiles)),
     // What changed stays readable as history, each entry marked with what replaced it.
     block(
       "Replaced",
@@ -68,44 +71,29 @@ export function consolidateOffline(input: ConsolidationInput, inputs: readonly S
     .filter((part) => part !== "")
     .join("\n");
 
-  const agents = [...new Set(inputs.map((output) => output.agent ?? "unknown"))].sort();
-  const projects = [...new Set(inputs.map((output) => output.projectKey).filter((key): key is string => Boolean(key)))];
-  const span =
-    inputs.length > 0
-      ? `${day(Math.min(...inputs.map((o) => o.sourceUpdatedAt)))} to ${day(Math.max(...inputs.map((o) => o.sourceUpdatedAt)))}`
-      : "none";
-  const summary = [
-    "v1",
-    `# ${title} (summary)`,
-    "",
-    "## Profile",
-    `- ${inputs.length} session(s) from ${agents.join(", ") || "no agents"}, ${span}.`,
-    ...(input.workspace.kind === "global" && projects.length > 0
-      ? [`- Projects: ${projects.slice(0, 10).map(projectName).join(", ")}.`]
-      : []),
-    block(
-      "User preferences",
-      preferences.slice(0, 15).map((s) => `- ${s.text}${s.sessions.length > 1 ? ` (${s.sessions.length}x)` : ""}`),
-    ),
-    block(
-      "Tips",
-      [...decisions.slice(0, 5), ...procedures.slice(0, 8)].map((s) => `- ${s.text}`),
-    ),
-    // Current facts of the project (the port, the database, the package manager): what a session most
-    // often needs at its start. Superseded ones never reach here, they were dropped from the inputs.
-    block(
-      "Facts and fixes",
-      knowledge.slice(0, 8).map((s) => `- ${s.text}`),
-    ),
-    block("What is in memory", [
-      "- `MEMORY.md`: preferences, decisions, procedures, failures and fixes, and tasks by group, with citations.",
+  const summary = offlineSummary({
+    title,
+    global: input.workspace.kind === "global",
+    inputs,
+    knowledge: { preferences, decisions, procedures, knowledge },
+    index: [
+      "- `MEMORY.md`: preferences, decisions, procedures, failures and fixes, open work, and tasks by group, with citations.",
       ...skills.map((skill) => `- \`skills/${skill.name}/SKILL.md\`: ${skill.description}`),
       `- \`rollout_summaries/\`: ${inputs.length} session summaries; \`raw_memories.md\`: the detailed per-session memories.`,
-    ]),
-  ]
-    .filter((part) => part !== "")
-    .join("\n");
+    ],
+  });
   return { memory: `${memory}\n`, summary: `${summary}\n`, skills };
+}
+
+/** What each session left open, newest session first, citing its summary. */
+function openWorkLines(inputs: readonly Stage1Output[], files: ReadonlyMap<string, string>): string[] {
+  return [...inputs]
+    .sort((a, b) => b.sourceUpdatedAt - a.sourceUpdatedAt)
+    .flatMap((output) => {
+      const cite = files.get(output.sessionId);
+      return openWorkOf(output).map((item) => `- ${day(output.sourceUpdatedAt)}: ${item}${cite ? ` [${cite}]` : ""}`);
+    })
+    .slice(0, SECTION_ENTRIES);
 }
 
 /** The global handbook points to projects instead of repeating their tasks. */
@@ -135,14 +123,6 @@ function capped(lines: string[]): string[] {
     ...lines.slice(0, SECTION_ENTRIES),
     `- (${more} older or less supported not listed; \`cairn recall\` finds them)`,
   ];
-}
-
-function block(title: string, lines: string[]): string {
-  return lines.length === 0 ? "" : `\n## ${title}\n${lines.join("\n")}`;
-}
-
-function day(ms: number): string {
-  return (toIso(ms) ?? "").slice(0, 10);
 }
 
 /**

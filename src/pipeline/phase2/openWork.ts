@@ -1,0 +1,32 @@
+import type { Stage1Output } from "../phase1/types.js";
+
+/** A section heading of a raw memory under which a session records what it left unfinished. */
+const OPEN_WORK_HEADING =
+  /^#{2,4}\s+(?:open (?:work|loops|tasks|items)|unfinished(?: work)?|pending(?: work| tasks)?|next steps|left to do|still to do|to ?do|state at (?:the )?end)\b/i;
+
+/** At most this many items from one session: a summary lists open work, it does not copy a plan. */
+const PER_SESSION = 5;
+
+/**
+ * What a session left open, from its raw memory: the list items (one line each, continuation lines
+ * joined) of every section whose heading names open work ("## Open work", "## Pending tasks",
+ * "## Next steps"). Stage 1, offline or a model, writes that section; phase 2 reads it rather than
+ * guess from prose.
+ */
+export function openWorkOf(output: Pick<Stage1Output, "rawMemory">): string[] {
+  const items: string[] = [];
+  let inside = false;
+  for (const line of output.rawMemory.split("\n")) {
+    if (/^#{1,6}\s/.test(line)) {
+      inside = OPEN_WORK_HEADING.test(line);
+      continue;
+    }
+    if (!inside) continue;
+    const item = /^\s{0,3}(?:[-*+]|\d+[.)])\s+(.*\S)/.exec(line)?.[1];
+    if (item !== undefined) items.push(item);
+    else if (line.trim() !== "" && items.length > 0) items[items.length - 1] += ` ${line.trim()}`;
+  }
+  return [...new Set(items.map((item) => item.replace(/\s+/g, " ").trim()))]
+    .filter((item) => item !== "")
+    .slice(0, PER_SESSION);
+}
