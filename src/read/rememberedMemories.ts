@@ -2,6 +2,7 @@ import type { Doubt } from "../memory/types.js";
 import type { MemoryRepo } from "../store/contracts/memories.js";
 import type { ReviewRepo } from "../store/contracts/reviews.js";
 import { isNewer, type MemoryRecord } from "../store/types/memoryRecord.js";
+import { addressesAgent } from "../text/addressesAgent.js";
 
 /** Which scopes a session's injection lists remembered memories of, and how many per group. */
 export interface RememberedRequest {
@@ -27,6 +28,11 @@ export interface RememberedRead {
    * agent does not take an old statement at its word next to its likely replacement.
    */
   doubted: ReadonlyMap<number, Doubt>;
+  /**
+   * Memories left out because their text is worded as instructions to an agent: remember refuses such
+   * text now, but a store written before that may hold it. Injection says so in a warning.
+   */
+  withheld: number[];
 }
 
 /** Reads the remembered memories of a request; throws when the store cannot be read. */
@@ -41,10 +47,15 @@ export function rememberedFrom(
   storage: { memories: Pick<MemoryRepo, "newestRemembered">; reviews: Pick<ReviewRepo, "doubtsAbout"> },
   request: RememberedRequest,
 ): RememberedRead {
+  const withheld: number[] = [];
   const group = (scopes: string[], options: { withoutAgents?: boolean } = {}): RememberedGroup => {
-    const found = [...new Set(scopes)].flatMap((scope) =>
-      storage.memories.newestRemembered(scope, request.limit + 1, options),
-    );
+    const found = [...new Set(scopes)]
+      .flatMap((scope) => storage.memories.newestRemembered(scope, request.limit + 1, options))
+      .filter((memory) => {
+        if (!addressesAgent(memory.content)) return true;
+        withheld.push(memory.id);
+        return false;
+      });
     found.sort((a, b) => (isNewer(a, b) ? -1 : 1));
     return { memories: found.slice(0, request.limit), more: found.length > request.limit };
   };
@@ -53,7 +64,7 @@ export function rememberedFrom(
   // hostile page talked an agent into must not reach every later session of every project.
   const global = group(request.global, { withoutAgents: true });
   const listed = [...project.memories, ...global.memories].map((memory) => memory.id);
-  return { project, global, doubted: storage.reviews.doubtsAbout(listed) };
+  return { project, global, doubted: storage.reviews.doubtsAbout(listed), withheld };
 }
 
 /** When the memory was said, else when it was stored: the order remembered memories are listed in. */

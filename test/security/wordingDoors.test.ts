@@ -120,6 +120,18 @@ describe.each(HOSTILE)("remember refuses agent-directed wording on every door: %
   });
 });
 
+describe("a store written before remember refused such wording", () => {
+  it("leaves its memories out of the injected block and says which", async () => {
+    // The memory service below the request schema, as an older version stored every remember.
+    const planted = await cairn.memories.remember({ content: HOSTILE[0] as string, scope: "global", who: "user" });
+    const injection = cairn.inject(temp.project);
+    expect(injection.text).not.toContain("developer mode");
+    expect(injection.warnings).toContainEqual(
+      expect.stringMatching(new RegExp(`^remembered memories #${planted.id} left out: worded as instructions`)),
+    );
+  });
+});
+
 describe("remember keeps what a user says about their work", () => {
   it("stores a preference worded close to the refused lines", async () => {
     const [outcome] = await cairn.remember({ content: FINE, scope: "global", cwd: temp.project });
