@@ -29,7 +29,9 @@ const AGENT_DIRECTED: readonly RegExp[] = [
   /\bjailbreak|\bdeveloper\s+mode\b|\bDAN\s+mode\b|\bdo\s+anything\s+now\b/i,
   /\b(?:reveal|print|output|repeat)\s+(?:your|the)\s+(?:system\s+|hidden\s+|initial\s+)?(?:prompt|instructions)\b/i,
   /<\/?\s*(?:system|assistant|developer|instructions?|im_start|im_end)\s*>|\[\/?(?:INST|SYS)\]|<\|im_(?:start|end)\|>/i,
-  /^\s*(?:system|assistant|developer)\s*:/i,
+  // A fake role-prefixed message speaks to the reader; "System: Ubuntu 24.04" or "Developer: Jane owns
+  // billing" is a user's note of a fact, stored by remember like any other.
+  /^\s*(?:system|assistant|developer)\s*:\s*(?:you|your|ignore|disregard|forget|override|obey|do\s+not|don't|never|always|from\s+now\s+on|new\s+instructions?|act|pretend|reveal)\b/i,
   /\b(?:AI|LLM|language\s+model|assistant|agent)s?\s+(?:reading|processing|summari[sz]ing)\s+this\b/i,
 ];
 
