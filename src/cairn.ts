@@ -30,6 +30,7 @@ import { selectConsolidator } from "./pipeline/phase2/selectConsolidator.js";
 import { guardStatements } from "./pipeline/phase2/staleKnowledge.js";
 import { type PipelineStatus, pipelineStatus } from "./pipeline/status.js";
 import { classifyStructure, type StructuralReport } from "./pipeline/structural/classifyStructure.js";
+import { type StructuralCost, structuralCost } from "./pipeline/structural/structuralCost.js";
 import { excludedWriteProblem, exclusionMatcher } from "./project/exclusion.js";
 import { createEmbeddingProvider } from "./providers/embeddings/createEmbeddingProvider.js";
 import type { EmbeddingProvider } from "./providers/embeddings/types.js";
@@ -351,7 +352,7 @@ export class Cairn {
 
   /**
    * Structural classification (seed 004): files the facts waiting on each entity under the entity's
-   * aspects with the default model, one call per entity (per `classifyBatchSize` facts), then decays
+   * aspects with the default model, up to 20 entities per call (`classifyBatchSize` facts of each), then decays
    * stale aspects. Skipped, with the reason and the count waiting, when disabled, frozen or offline.
    */
   async classifyStructure(): Promise<StructuralReport> {
@@ -369,6 +370,18 @@ export class Cairn {
       concurrency: this.config.extraction.concurrency,
       leaseMs: this.config.queue.leaseSeconds * 1000,
       clock: this.clock,
+    });
+  }
+
+  /** What structural classification would cost for the facts waiting now (`cairn extract --dry-run`). */
+  async structuralCost(): Promise<StructuralCost> {
+    const { default: llm } = await this.providers();
+    const { pipeline } = this.config;
+    return structuralCost({
+      aspects: this.storage.aspects,
+      config: pipeline.structural,
+      frozen: pipeline.mutationsFrozen,
+      llm,
     });
   }
 

@@ -2,7 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Cairn } from "../../src/cairn.js";
 import { formatCycle, runPipelineCycle } from "../../src/workers/runPipeline.js";
 import { fakeModelConfig } from "../helpers/fakeChatModel.js";
-import { type LoopbackServer, startLoopbackServer } from "../helpers/loopbackServer.js";
+import {
+  type LoopbackReply,
+  type LoopbackServer,
+  type RecordedRequest,
+  startLoopbackServer,
+} from "../helpers/loopbackServer.js";
 import { runCli } from "../helpers/runCli.js";
 import { tempDir } from "../helpers/tempDir.js";
 
@@ -42,14 +47,15 @@ describe("structural classification through Cairn and a real OpenAI-compatible w
   let server: LoopbackServer;
   let answer: (prompt: string) => string = classify;
   beforeAll(async () => {
-    server = await startLoopbackServer((request) => {
-      if (request.path === "/v1/models") return { body: { object: "list", data: [{ id: "fake-model" }] } };
-      const body = request.body as { messages: { role: string; content: string }[] };
-      const prompt = body.messages.find((m) => m.role === "user")?.content ?? "";
-      const content = answer(prompt);
-      return { body: { choices: [{ message: { role: "assistant", content }, finish_reason: "stop" }], usage: {} } };
-    });
+    server = await startLoopbackServer(reply);
   });
+  function reply(request: RecordedRequest): LoopbackReply {
+    if (request.path === "/v1/models") return { body: { object: "list", data: [{ id: "fake-model" }] } };
+    const body = request.body as { messages: { role: string; content: string }[] };
+    const prompt = body.messages.find((m) => m.role === "user")?.content ?? "";
+    const content = answer(prompt);
+    return { body: { choices: [{ message: { role: "assistant", content }, finish_reason: "stop" }], usage: {} } };
+  }
   afterAll(() => server.close());
 
   const calls = () => server.requests.filter((r) => r.path === "/v1/chat/completions").length;
@@ -108,6 +114,47 @@ describe("structural classification through Cairn and a real OpenAI-compatible w
       expect(cairn.status().structural.lastDecay).toMatchObject({ at: now, aspects: 2 });
     } finally {
       cairn.close();
+    }
+  });
+
+  it("cairn extract --dry-run announces the classification calls, and the pass makes that many: ceil(N / 20)", async () => {
+    // A server of its own: the CLI runs block this process, and a kept-alive connection to the shared
+    // server may be closed by then (a probe on it would read the model as unavailable).
+    const own = await startLoopbackServer(reply);
+    const calls = () => own.requests.filter((r) => r.path === "/v1/chat/completions").length;
+    const home = tempDir("cairn-structural-cost-");
+    const cairn = new Cairn({ home: `${home}/cairn`, env: { HOME: home }, config: fakeModelConfig(own) });
+    try {
+      // 45 facts naming a different tool each, as one long session's facts do.
+      await cairn.remember(
+        Array.from({ length: 45 }, (_, i) => ({ content: `run \`tool-${i}\` before pushing`, scope: "global" })),
+      );
+      const before = calls();
+      const env = {
+        CAIRN_HOME: `${home}/cairn`,
+        HOME: home,
+        CAIRN_LLM_PROVIDER: "openai",
+        CAIRN_LLM_BASE_URL: `${own.url}/v1`,
+        CAIRN_LLM_MODEL: "fake-model",
+        CAIRN_LLM_API_KEY: "k",
+      };
+      const dry = runCli(["extract", "--dry-run"], { env });
+      expect(dry.stderr).toBe("");
+      expect(dry.stdout).toMatch(
+        /structural classification with .*fake-model.*: 3 model calls for the 45 entities waiting \(45 entity mentions waiting, up to 20 entities per call\)/,
+      );
+      const json = runCli(["extract", "--dry-run", "--json"], { env });
+      expect(JSON.parse(json.stdout).structural).toMatchObject({ entities: 45, mentions: 45, calls: 3, passes: 1 });
+      expect(calls() - before).toBe(0);
+
+      const report = await cairn.classifyStructure();
+      expect(report).toMatchObject({ calls: 3, classified: 45, failed: 0 });
+      expect(calls() - before).toBe(3);
+      const offline = runCli(["extract", "--dry-run"], { env: { ...env, CAIRN_LLM_PROVIDER: "offline" } });
+      expect(offline.stdout).toContain("structural classification: 0 model calls, no model configured");
+    } finally {
+      cairn.close();
+      await own.close();
     }
   });
 

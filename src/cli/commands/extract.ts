@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import type { Phase1Report } from "../../pipeline/phase1/runPhase1.js";
+import { describeStructuralCost } from "../../pipeline/structural/describeStructural.js";
 import { RETRY_DEAD_COMMAND } from "../../store/queue/describeDeadJobs.js";
 import { withCairn } from "../context.js";
 import { inline, printJson, printLine, printTable, quoted, shorten } from "../output.js";
@@ -9,7 +10,10 @@ export function registerExtract(program: Command): void {
   program
     .command("extract")
     .description("phase 1: turn eligible sessions into stage-1 memories (model when configured, else offline)")
-    .option("--dry-run", "show which sessions would be sent and how many tokens, send nothing")
+    .option(
+      "--dry-run",
+      "show which sessions would be sent, how many tokens and structural classification calls, send nothing",
+    )
     .option("--json", "print the report as JSON")
     .action(async (options: { dryRun?: boolean }, command: Command) => {
       await withCairn(command, async (cairn, global) => {
@@ -22,8 +26,11 @@ export function registerExtract(program: Command): void {
           },
         });
         progress.stop();
-        if (global.json) return printJson(report);
+        // The dry run also says what classifying the extracted facts' entities will cost.
+        const structural = options.dryRun ? await cairn.structuralCost() : undefined;
+        if (global.json) return printJson(structural ? { ...report, structural } : report);
         printPhase1(report);
+        if (structural) printLine(describeStructuralCost(structural));
       });
     });
 }

@@ -1,4 +1,6 @@
 import { STRUCTURAL_OFF, type StructuralReport } from "./classifyStructure.js";
+import { ENTITIES_PER_CALL } from "./groupForCalls.js";
+import type { StructuralCost } from "./structuralCost.js";
 
 /** The run report's line for the structural step; undefined when it is off or had nothing to do. */
 export function describeStructural(report: StructuralReport): string | undefined {
@@ -25,4 +27,16 @@ export function describeStructural(report: StructuralReport): string | undefined
  */
 export function factsWaiting(count: number): string {
   return `${count} entity ${count === 1 ? "mention" : "mentions"} waiting`;
+}
+
+/** The dry run's line on what structural classification will cost after the extraction. */
+export function describeStructuralCost(cost: StructuralCost): string {
+  const added = `the facts these sessions add cost one more call per ${ENTITIES_PER_CALL} entities they name`;
+  if (cost.skipped !== undefined)
+    return `structural classification: 0 model calls, ${cost.skipped} (${factsWaiting(cost.mentions)})`;
+  const spread = cost.passes > 1 ? ` over ${cost.passes} cycles` : "";
+  return (
+    `structural classification with ${cost.model}: ${cost.calls} model calls${spread} for the ${cost.entities} ` +
+    `entities waiting (${factsWaiting(cost.mentions)}, up to ${ENTITIES_PER_CALL} entities per call); ${added}`
+  );
 }
