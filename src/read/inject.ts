@@ -93,10 +93,6 @@ export function buildInjection(options: {
     warnings.push(
       `remembered memories ${read.withheld.map((id) => `#${id}`).join(", ")} left out: worded as instructions to an AI agent (cairn memory edit or forget them)`,
     );
-  if (read && read.withheld.length > 0)
-    warnings.push(
-      `remembered memories ${read.withheld.map((id) => `#${id}`).join(", ")} left out: worded as instructions to an AI agent (cairn memory edit or forget them)`,
-    );
   return injectionOf({
     budget,
     sources: [project, global],
