@@ -227,6 +227,7 @@ describe("classifyStructure", () => {
     expect(llm!.calls.map((call) => entitiesOf(call).length)).toEqual([20, 20, 5]);
     // One set of instructions for the batch; each entity's type travels with it as data.
     expect(llm!.calls[0]!.system).not.toContain("tool-");
+    expect(new Set(llm!.calls.map((call) => call.system)).size).toBe(1);
     expect(entitiesOf(llm!.calls[0]!)[0]).toMatchObject({
       answerType: "tool",
       suggestedAspects: ["usage", "configuration", "version", "limitations"],

@@ -50,11 +50,11 @@ interface Loaded extends Work {
 
 /**
  * Classifies the waiting facts of the claimed entities (one job each), at most `classifyBatchSize`
- * facts of each entity per round and up to 20 entities per model call, so a session naming 146
- * entities costs 8 calls, not 146. Each entity's part of an answer is validated on its own and written
- * in its own transaction: a malformed part fails only its entity's job (retried by the queue's rules),
- * an entity the answer left out is asked again alone, and only a second omission fails it, with the
- * reason.
+ * facts of each entity per round and up to 20 entities per model call, so the calls follow the
+ * sessions that named the entities, not the number of entities. Each entity's part of an answer is
+ * validated on its own and written in its own transaction: a malformed part fails only its entity's
+ * job (retried by the queue's rules), an entity the answer left out is asked again alone, and only a
+ * second omission fails it, with the reason.
  */
 export async function classifyEntities(
   deps: StructuralDeps,
