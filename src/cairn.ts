@@ -587,7 +587,7 @@ export class Cairn {
       // Each session's facts go in as soon as its output is stored, in its concurrency slot; the sweep
       // after phase 1 takes what is left (outputs of earlier runs, and any that failed just now).
       const facts = this.factIngest(resolved.default);
-      const inline = { outputs: 0, written: 0 };
+      const inline = { outputs: 0, written: 0, belowThreshold: 0 };
       const afterOutput = async (sessionId: string) => {
         const output = facts && this.storage.stage1.get(sessionId);
         if (!facts || !output) return;
@@ -596,6 +596,7 @@ export class Cairn {
         if (await ingestOutput(facts, output, tally)) {
           inline.outputs += tally.outputs;
           inline.written += tally.written;
+          inline.belowThreshold += tally.belowThreshold ?? 0;
         }
       };
       const report = await runPhase1(
@@ -604,7 +605,13 @@ export class Cairn {
       );
       if (!options.dryRun) {
         const swept = await this.ingestPendingFacts(resolved.default);
-        report.facts = { ...swept, outputs: swept.outputs + inline.outputs, written: swept.written + inline.written };
+        const belowThreshold = (swept.belowThreshold ?? 0) + inline.belowThreshold;
+        report.facts = {
+          ...swept,
+          outputs: swept.outputs + inline.outputs,
+          written: swept.written + inline.written,
+          ...(belowThreshold > 0 ? { belowThreshold } : {}),
+        };
       }
       return report;
     });

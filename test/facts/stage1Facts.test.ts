@@ -44,6 +44,31 @@ describe("stage-1 facts into the fact store", () => {
     expect(store.counts().byScope).toEqual({ global: 1, [PROJECT]: 2 });
   });
 
+  it("scopes each fact as the model said, whatever its wording, and counts what the threshold keeps out", async () => {
+    const { db, store } = makeStore();
+    const session = output([
+      ["The user always wants invalid themes to fail soft.", "preference"],
+      ["Answer in short paragraphs without headings.", "preference"],
+      ["In all my projects I use conventional commit messages.", "preference"],
+      ["The agent said the parser fix passes its tests.", "fact"],
+    ]);
+    session.facts[0]!.scope = "project";
+    session.facts[1]!.scope = "global";
+    // No scope (an answer stored before the field): the wording decides, as before.
+    session.facts[3]!.confidence = 0.6;
+    const result = await ingestStage1Facts(session, {
+      store,
+      db,
+      llm: null,
+      now: () => 1_700_000_000_000,
+      config: { minConfidence: 0.7 },
+    });
+    const scopeOf = db.prepare("SELECT scope FROM memories WHERE content = ?");
+    const scopes = session.facts.slice(0, 3).map((fact) => (scopeOf.get(fact.content) as { scope: string }).scope);
+    expect(scopes).toEqual([PROJECT, "global", "global"]);
+    expect(result).toEqual({ written: 3, belowThreshold: 1 });
+  });
+
   it("dates no fact after now, whatever clock wrote the transcript", async () => {
     const { db, store } = makeStore();
     const now = 1_700_000_000_000;

@@ -49,6 +49,30 @@ describe("parseStage1", () => {
     ]);
   });
 
+  it("keeps the scope the model gave each fact; an unknown one is left for the wording to decide", () => {
+    const fact = (content: string, scope?: unknown) => ({
+      content,
+      type: "preference",
+      confidence: 0.9,
+      evidence: [],
+      scope,
+    });
+    const answer = {
+      rollout_summary: "Themes.",
+      raw_memory: "- Themes.",
+      facts: [
+        fact("Answer in short paragraphs.", "global"),
+        fact("Invalid themes must fail soft.", "project"),
+        fact("Use rgb values in themes.", "everywhere"),
+        fact("Keep the footer dim."),
+      ],
+    };
+    const { extraction, warnings } = parseStage1(JSON.stringify(answer));
+    expect(extraction.facts.map((entry) => entry.scope)).toEqual(["global", "project", undefined, undefined]);
+    expect(extraction.facts[3]).not.toHaveProperty("scope");
+    expect(warnings).toEqual(['fact 2: unknown scope "everywhere"; decided from its wording']);
+  });
+
   it("ignores facts or entities that are not lists, and caps long lists", () => {
     const many = Array.from({ length: 25 }, (_, i) => ({ content: `Fact number ${i} is true.`, type: "fact" }));
     const { extraction, warnings } = parseStage1(

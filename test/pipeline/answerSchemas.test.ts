@@ -21,10 +21,11 @@ const stage1Literal = {
       items: {
         type: "object",
         additionalProperties: false,
-        required: ["content", "type", "confidence", "evidence", "terms"],
+        required: ["content", "type", "scope", "confidence", "evidence", "terms"],
         properties: {
           content: { type: "string" },
           type: { type: "string", enum: ["fact", "preference", "decision", "procedural", "semantic"] },
+          scope: { type: "string", enum: ["project", "global"] },
           confidence,
           evidence: { type: "array", items: { type: "integer" } },
           terms: { type: "array", maxItems: 12, items: { type: "string" } },

@@ -72,6 +72,11 @@ export function printPhase1(report: Phase1Report, again = "cairn extract"): void
       `  facts not stored (${report.facts.skipped}): the extracted memories keep them pending until it is true`,
     );
   }
+  if (report.facts?.belowThreshold) {
+    printLine(
+      `  ${report.facts.belowThreshold} fact(s) under pipeline.minFactConfidenceForWrite not stored as memories (kept in the session's raw memory)`,
+    );
+  }
   for (const failure of report.facts?.errors ?? []) {
     printLine(`  facts of ${inline(failure.sessionId)} not stored (retried next run): ${quoted(failure.error)}`);
   }

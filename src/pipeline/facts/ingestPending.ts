@@ -27,10 +27,11 @@ export async function ingestOutput(
   totals: FactsReport,
 ): Promise<boolean> {
   try {
-    const { written } = await deps.ingest(output);
+    const { written, belowThreshold } = await deps.ingest(output);
     deps.stage1.markFactsIngested(output.sessionId, output.generatedAt, deps.clock());
     totals.outputs += 1;
     totals.written += written;
+    if (belowThreshold) totals.belowThreshold = (totals.belowThreshold ?? 0) + belowThreshold;
     return true;
   } catch (error) {
     rethrowStoreFault(error);
@@ -42,7 +43,7 @@ export async function ingestOutput(
 
 export async function ingestPendingFacts(deps: {
   stage1: Pick<Stage1Repository, "pendingFacts" | "markFactsIngested">;
-  ingest: (output: Stage1Output) => Promise<{ written: number }>;
+  ingest: (output: Stage1Output) => Promise<{ written: number; belowThreshold?: number }>;
   clock: Clock;
   /** Outputs ingested at once (extraction.concurrency); default 1. */
   concurrency?: number;

@@ -5,7 +5,14 @@ import { guardText } from "../../redact/guard.js";
 import { redactText } from "../../redact/redact.js";
 import { addressesAgent, withoutAgentDirected } from "../../text/addressesAgent.js";
 import { pointsToTranscript } from "./offline/preferences.js";
-import { type EntityTriple, type ExtractedFact, type FactType, factTypes, type Stage1Extraction } from "./types.js";
+import {
+  type EntityTriple,
+  type ExtractedFact,
+  type FactType,
+  factScopes,
+  factTypes,
+  type Stage1Extraction,
+} from "./types.js";
 
 export interface ParsedStage1 {
   extraction: Stage1Extraction;
@@ -21,6 +28,7 @@ const confidenceSchema = z.number().min(0).max(1);
 const factSchema = z.object({
   content: z.string(),
   type: z.enum(factTypes),
+  scope: z.enum(factScopes),
   confidence: confidenceSchema,
   evidence: z.array(z.int()),
   terms: z.array(z.string()).max(MAX_SEARCH_TERMS),
@@ -144,7 +152,18 @@ function parseFacts(value: unknown, warnings: string[]): ExtractedFact[] {
       ? fact.evidence.filter((id): id is number => Number.isInteger(id) && (id as number) > 0)
       : [];
     const terms = readTerms(fact?.terms, `fact ${index}`, warnings);
-    facts.push({ content: content.slice(0, MAX_FACT_CHARS), type, confidence, evidence, ...(terms ? { terms } : {}) });
+    // An answer without a scope (an older prompt, a model that left it out) is scoped by its wording later.
+    const scope = factSchema.shape.scope.safeParse(fact?.scope);
+    if (!scope.success && fact?.scope !== undefined)
+      warnings.push(`fact ${index}: unknown scope ${JSON.stringify(fact?.scope)}; decided from its wording`);
+    facts.push({
+      content: content.slice(0, MAX_FACT_CHARS),
+      type,
+      ...(scope.success ? { scope: scope.data } : {}),
+      confidence,
+      evidence,
+      ...(terms ? { terms } : {}),
+    });
   }
   return facts;
 }

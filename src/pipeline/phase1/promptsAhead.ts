@@ -1,4 +1,5 @@
 import type { SessionRecord } from "../../collection/types.js";
+import type { Stage1Prompt } from "./extractSession.js";
 import type { SessionItems } from "./sessionItems.js";
 
 /** A session read, and its stage-1 prompt built, before the session's turn came. */
@@ -10,10 +11,7 @@ export interface PreparedSession {
   prompt?: Stage1PromptLike;
 }
 
-interface Stage1PromptLike {
-  system: string;
-  prompt: string;
-}
+type Stage1PromptLike = Pick<Stage1Prompt, "system" | "prompt"> & Partial<Pick<Stage1Prompt, "windows">>;
 
 /**
  * Builds the next sessions' stage-1 prompts while the running ones wait for the model. Rendering (the

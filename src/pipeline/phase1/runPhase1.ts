@@ -64,6 +64,11 @@ export interface Phase1Report {
   facts?: {
     outputs: number;
     written: number;
+    /**
+     * Facts under pipeline.minFactConfidenceForWrite: not stored as memories (they stay in the
+     * output's raw memory, which consolidation reads). Absent when there were none.
+     */
+    belowThreshold?: number;
     /** Outputs whose facts could not be stored this run; they stay pending for the next one. */
     failed: number;
     errors: Array<{ sessionId: string; error: string }>;
@@ -301,5 +306,6 @@ function renderOptions(config: CairnConfig) {
   return {
     maxInputTokens: config.extraction.maxInputTokens,
     toolOutputMaxTokens: config.extraction.toolOutputMaxTokens,
+    minFactConfidence: config.pipeline.minFactConfidenceForWrite,
   };
 }

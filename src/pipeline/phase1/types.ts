@@ -2,7 +2,9 @@
 export {
   type EntityTriple,
   type ExtractedFact,
+  type FactScope,
   type FactType,
+  factScopes,
   factTypes,
   type Stage1Extraction,
   type Stage1Output,

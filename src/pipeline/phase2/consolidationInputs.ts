@@ -1,5 +1,5 @@
 import { addressesAgent, withoutAgentDirected } from "../../text/addressesAgent.js";
-import { statesUserWideHabit } from "../../text/statesUserWideHabit.js";
+import { isGlobalFact } from "../phase1/factScope.js";
 import type { Stage1Output } from "../phase1/types.js";
 import { normalizeStatement } from "./consolidators/mergeFacts.js";
 
@@ -22,8 +22,8 @@ export function guardedText(text: string | null): string | null {
 
 /**
  * What the global workspace may learn from a selection: per session, only the preferences that are
- * user-level, because they are stated as a habit beyond one repository ("in all my projects",
- * "I always ...") or because the same preference (normalized) was stated in two or more projects.
+ * user-level, because the model scoped them "global" (or, without a scope, they are stated as a habit
+ * beyond one repository: "in all my projects", "I always ...") or because the same preference (normalized) was stated in two or more projects.
  * The session's summary and raw memory are replaced by those preferences, so no consolidator, model
  * or agent, is ever shown a project's facts while writing the memory every project receives.
  * Sessions with nothing user-level are left out, unless `keepEmpty` (removed inputs, whose old
@@ -35,10 +35,10 @@ export function globalInputs(
   options: { among?: readonly Stage1Output[]; keepEmpty?: boolean } = {},
 ): Stage1Output[] {
   const projects = projectsByPreference(options.among ?? outputs);
-  const userLevel = (content: string) =>
-    statesUserWideHabit(content) || (projects.get(normalizeStatement(content))?.size ?? 0) >= 2;
+  const userLevel = (fact: Stage1Output["facts"][number]) =>
+    isGlobalFact(fact) || (projects.get(normalizeStatement(fact.content))?.size ?? 0) >= 2;
   return outputs.flatMap((output) => {
-    const facts = guardedInput(output).facts.filter((fact) => fact.type === "preference" && userLevel(fact.content));
+    const facts = guardedInput(output).facts.filter((fact) => fact.type === "preference" && userLevel(fact));
     if (facts.length === 0 && !options.keepEmpty) return [];
     const lines = facts.map((fact) => `- ${fact.content}`);
     return [

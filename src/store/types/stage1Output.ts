@@ -13,7 +13,15 @@ export interface ExtractedFact {
    * expansions, the general category), as the model wrote them; absent from offline extraction.
    */
   terms?: string[];
+  /**
+   * Whether the fact holds for this repository only or for the user everywhere, as the model said;
+   * absent from offline extraction and from answers stored before the field (the wording decides).
+   */
+  scope?: FactScope;
 }
+
+export const factScopes = ["project", "global"] as const;
+export type FactScope = (typeof factScopes)[number];
 
 export interface EntityTriple {
   source: string;
