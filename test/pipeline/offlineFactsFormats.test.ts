@@ -84,8 +84,19 @@ describe("offline facts and changes, stated by the user in each transcript forma
           { type: "fact", content: "The API listens on port 3000 locally." },
           { type: "fact", content: "We use MySQL 8 for the database." },
           { type: "fact", content: "The tests run with Jest." },
-          // Only the command whose result shows that it succeeded.
+          // The session ends on a tool result, with no answer after it: it stopped mid-work.
+          {
+            type: "fact",
+            content:
+              'Open work: the session stopped before the agent finished "We use MySQL 8 for the database, and the tests run with Jest." (its last step has no answer after it).',
+          },
+          // Only the command whose result shows that it succeeded; the lint that failed and never passed.
           { type: "procedural", content: "Command that worked: `npx jest src/invoice`" },
+          {
+            type: "fact",
+            content:
+              "`npm run lint` failed in this session and never worked after: \"error: 'x' is defined but never used\".",
+          },
         ]);
         expect(later).toEqual([
           { type: "decision", content: "We migrated from MySQL to Postgres 16 last week." },

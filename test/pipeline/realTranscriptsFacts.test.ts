@@ -36,12 +36,14 @@ describe.skipIf(!exists)("facts from real transcripts", () => {
       expect(counts("fact")).toBeGreaterThan(0);
       for (const fact of facts.filter((f) => ["preference", "decision", "fact"].includes(f.type))) {
         const roles = fact.evidence.map((id) => (roleOf.get(id) as { role: string }).role);
-        // A failure and its fix cite the two tool calls; every other statement cites what the user wrote.
+        // A failure and its fix cite the two tool calls, a change the write's result, a summary's entry its
+        // compaction; every other statement cites what the user wrote, never the agent's words.
         expect(
-          roles.every((role) => role === "user" || role === "tool_call"),
+          roles.every((role) => ["user", "tool_call", "tool_result", "compaction"].includes(role)),
           fact.content,
         ).toBe(true);
-        expect(roles.includes("assistant"), fact.content).toBe(false);
+        if (!fact.content.startsWith("Changed (agent-reported)"))
+          expect(roles.includes("assistant"), fact.content).toBe(false);
       }
     } finally {
       cairn.close();

@@ -6,14 +6,15 @@ import { pushingCairn } from "../helpers/pushingCairn.js";
 import { tempDir } from "../helpers/tempDir.js";
 
 const CHECK = "Command that worked: `npm run check`";
-const TESTS = "Command that worked: `npm test`";
+const TESTS = "Command that worked: `npm test -- --runInBand`";
 const BUILD = "Command that worked: `npm run build`";
-const OLD_FIX = '`npm test` failed with "Debugger attached."; `npm test` later succeeded.';
-const FIX = '`npm test` failed with "FAIL src/a.test.ts"; `npm test` later succeeded.';
+const OLD_FIX = '`npm test` failed with "Debugger attached."; `npm test -- --runInBand` later succeeded.';
+const FIX = '`npm test` failed with "FAIL src/a.test.ts"; `npm test -- --runInBand` later succeeded.';
 
 /**
  * A session whose check failed (grep found compiler errors, so grep exited 0), whose tests failed and
- * then passed, and whose build has no recorded result.
+ * then passed run in band (another command of the family: a fix; the same command passing would be the
+ * work itself), and whose build has no recorded result.
  */
 function pushSession(cairn: Cairn, push: (role: "user" | "assistant", text: string) => number): void {
   push("user", "Run the type check and the tests.");
@@ -29,7 +30,7 @@ function pushSession(cairn: Cairn, push: (role: "user" | "assistant", text: stri
     callId: "c2",
     isError: true,
   });
-  tool("tool_call", "c3", JSON.stringify({ command: "npm test" }));
+  tool("tool_call", "c3", JSON.stringify({ command: "npm test -- --runInBand" }));
   tool("tool_result", "c3", "Tests  3 passed (3)");
   tool("tool_call", "c4", JSON.stringify({ command: "npm run build" }));
   cairn.endSession("s1");

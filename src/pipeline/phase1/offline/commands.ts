@@ -25,6 +25,8 @@ export interface CommandRun {
   outcome: RunOutcome;
   /** The line of a failing output that says why. */
   errorLine: string | null;
+  /** The user refused or stopped it: it did not run (or not to its end), whatever its error flag says. */
+  stopped?: boolean;
 }
 
 /** Output read for signs of failure or success: the head, where a long log's first error is. */
@@ -57,6 +59,8 @@ interface ResultReading {
   id: number;
   /** The user stopped the run, or it had not finished. */
   unknown: boolean;
+  /** The user stopped it. */
+  stopped: boolean;
   /** A failure, read as a command whose exit status is its own. */
   failed: boolean;
   /** A failure or a success printed, for a command whose exit status was a filter's. */
@@ -99,6 +103,7 @@ export class CommandRunReader {
         resultItemId: result?.id ?? null,
         outcome,
         errorLine: outcome === "failed" && result ? result.errorLine : null,
+        ...(result?.stopped ? { stopped: true } : {}),
       };
     });
   }
@@ -126,10 +131,12 @@ function readResult(result: ItemRecord): ResultReading {
   // A result whose transcript shows no outcome (a Codex code-mode cell without an exit code) worked only
   // if it printed a success.
   const unstated = result.outcomeUnknown === true && !failed && !printedSuccess;
-  const unknown = unstated || stoppedByUserPattern.test(output) || unfinishedPattern.test(output.trimStart());
+  const stopped = stoppedByUserPattern.test(output);
+  const unknown = unstated || stopped || unfinishedPattern.test(output.trimStart());
   return {
     id: result.id,
     unknown,
+    stopped,
     failed,
     printedFailure,
     printedSuccess,

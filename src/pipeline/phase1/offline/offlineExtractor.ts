@@ -2,6 +2,7 @@ import type { ItemRecord, SessionRecord } from "../../../collection/types.js";
 import { isTopicWord } from "../../../text/stopWords.js";
 import type { EntityTriple, ExtractedFact, Stage1Extraction } from "../types.js";
 import { type CommandRun, commandFamily, commandRuns } from "./commands.js";
+import type { CompactionKind } from "./compactionSections.js";
 import { outwardCommandPattern, procedureCommandPattern } from "./patterns.js";
 import { headline } from "./sentences.js";
 import { type Evidence, readSession, type SessionReading } from "./sessionReading.js";
@@ -11,6 +12,7 @@ interface SessionEvidence extends Omit<SessionReading, "firstRequest"> {
   mainTask: string;
   procedures: ReturnType<typeof workedProcedures>;
   fixes: ReturnType<typeof failuresAndFixes>;
+  failures: CommandRun[];
 }
 
 /**
@@ -42,10 +44,22 @@ function gatherEvidence(session: SessionRecord, items: Iterable<ItemRecord>): Se
     mainTask: reading.tasks[0]?.text ?? firstRequest,
     procedures: workedProcedures(reading.runs),
     fixes: failuresAndFixes(reading.runs),
+    failures: unfixedFailures(reading.runs),
   };
 }
 
-function summaryOf({ mainTask, tasks, runs, files, outcome, preferences }: SessionEvidence): string {
+function summaryOf({
+  mainTask,
+  tasks,
+  runs,
+  files,
+  refusedWrites,
+  outcome,
+  openWork,
+  preferences,
+}: SessionEvidence): string {
+  const ran = runs.filter((run) => !run.stopped);
+  const stopped = runs.filter((run) => run.stopped);
   return [
     `The user asked: "${mainTask}".`,
     tasks.length > 1
@@ -54,15 +68,23 @@ function summaryOf({ mainTask, tasks, runs, files, outcome, preferences }: Sessi
           .map((t) => `"${t.text}"`)
           .join("; ")}.`
       : "",
-    runs.length > 0
-      ? `The agent ran ${runs.length} shell commands (${runs.filter((r) => r.outcome === "failed").length} failed).`
+    openWork ? `The session stopped mid-work: ${openWork.text}.` : "",
+    stopped.length > 0
+      ? `The user refused ${stopped.length} of the agent's commands (${stopped
+          .slice(0, 2)
+          .map((run) => `\`${run.command.slice(0, 60)}\``)
+          .join(", ")}).`
+      : "",
+    ran.length > 0
+      ? `The agent ran ${ran.length} shell command${ran.length > 1 ? "s" : ""} (${ran.filter((r) => r.outcome === "failed").length} failed).`
       : "",
     files.length > 0
-      ? `Files edited most: ${files
+      ? `Files the agent wrote: ${files
           .slice(0, 4)
           .map((f) => f.path)
           .join(", ")}.`
       : "",
+    refusedWrites > 0 ? `${refusedWrites} write(s) were refused or failed and changed nothing.` : "",
     outcome ? `It ended with: "${headline(outcome.text, 200)}".` : "",
     preferences.length > 0 ? `The user stated ${preferences.length} preference(s) worth keeping.` : "",
   ]
@@ -75,24 +97,33 @@ function rawMemoryOf(session: SessionRecord, evidence: SessionEvidence): string 
     mainTask,
     tasks,
     outcome,
+    openWork,
     preferences,
+    corrections,
     decisions,
     projectFacts,
     procedures,
     fixes,
+    failures,
     files,
     compactions,
     keywords,
   } = evidence;
+  const change = changeFact(evidence);
   return [
     section("Task", [
       `${mainTask} (${session.agent} session in ${session.cwd ?? "an unknown directory"})`,
       ...tasks.slice(1, 8).map((t) => `Then: ${t.text}`),
     ]),
     section("Outcome", outcome ? [headline(outcome.text, 400)] : []),
+    section("Open work", openWork ? [openWorkFact(openWork)] : []),
     section(
       "Preferences",
       preferences.map((p) => p.text),
+    ),
+    section(
+      "Corrections by the user",
+      corrections.map((c) => correctionFact(c)),
     ),
     section(
       "Decisions",
@@ -106,18 +137,30 @@ function rawMemoryOf(session: SessionRecord, evidence: SessionEvidence): string 
       "Procedures",
       procedures.map((p) => `\`${p.command}\` worked${p.times > 1 ? ` (${p.times} times)` : ""}`),
     ),
-    section(
-      "Failures and fixes",
-      fixes.map(
+    section("Failures and fixes", [
+      ...fixes.map(
         (f) =>
           `\`${f.failed.command}\` failed (${f.failed.errorLine ?? "error"}); later \`${f.fixed.command}\` succeeded`,
       ),
+      ...failures.map(failureFact),
+    ]),
+    section(
+      "What changed (agent-reported)",
+      change
+        ? [
+            change,
+            ...(evidence.changeConfirmed && outcome ? [`The agent reported: "${headline(outcome.text, 300)}"`] : []),
+          ]
+        : [],
     ),
     section(
-      "Files",
+      "Files written",
       files.map((f) => `${f.path} (${f.edits} edit${f.edits > 1 ? "s" : ""})`),
     ),
-    section("Earlier context (compaction summaries)", compactions),
+    section(
+      "Earlier context (the agent's compaction summaries)",
+      compactions.map((entry) => compactionFact(entry).content),
+    ),
     section("Keywords", keywords.length > 0 ? [keywords.join(", ")] : []),
   ]
     .filter(Boolean)
@@ -147,7 +190,13 @@ function workedProcedures(runs: readonly CommandRun[]): Procedure[] {
   return [...byCommand.values()].sort((a, b) => b.times - a.times).slice(0, 10);
 }
 
-/** A failed command followed later by a success of the same command family. */
+/**
+ * A failed command followed later by a success of its family: one memory, the failure and what worked
+ * (`cargo test --workspace` failed, `cd core && cargo test` worked; `pnpm test:e2e` refused a connection,
+ * later passed). When the same command failed on the work itself (a test's red step before its green
+ * one, a compile error fixed in the code), it is no pitfall: the failing line is a test runner's or a
+ * compiler's verdict on the code.
+ */
 function failuresAndFixes(runs: readonly CommandRun[]): Array<{ failed: CommandRun; fixed: CommandRun }> {
   const pairs: Array<{ failed: CommandRun; fixed: CommandRun }> = [];
   const seen = new Set<string>();
@@ -155,9 +204,9 @@ function failuresAndFixes(runs: readonly CommandRun[]): Array<{ failed: CommandR
     if (run.outcome !== "failed") continue;
     const family = commandFamily(run.command);
     if (seen.has(family)) continue;
-    const fixed = runs
-      .slice(index + 1)
-      .find((later) => later.outcome === "succeeded" && commandFamily(later.command) === family);
+    const later = runs.slice(index + 1);
+    const fixed = later.find((next) => next.outcome === "succeeded" && commandFamily(next.command) === family);
+    if (fixed?.command === run.command && WORK_IN_PROGRESS.test(run.errorLine ?? "")) continue;
     if (fixed) {
       seen.add(family);
       pairs.push({ failed: run, fixed });
@@ -166,19 +215,52 @@ function failuresAndFixes(runs: readonly CommandRun[]): Array<{ failed: CommandR
   return pairs.slice(0, 8);
 }
 
-function facts(found: {
-  preferences: Evidence[];
-  decisions: Evidence[];
-  projectFacts: Evidence[];
-  procedures: Procedure[];
-  fixes: Array<{ failed: CommandRun; fixed: CommandRun }>;
-}): ExtractedFact[] {
+/**
+ * Commands that failed and never worked later in the session, when the failure says something about the
+ * project or its environment: a build, test or lint command, or any command the environment refused
+ * (not found, not permitted, a sandbox denial, a timeout). The latest failure of each family.
+ */
+function unfixedFailures(runs: readonly CommandRun[]): CommandRun[] {
+  const byFamily = new Map<string, CommandRun>();
+  for (const [index, run] of runs.entries()) {
+    if (run.outcome !== "failed") continue;
+    const family = commandFamily(run.command);
+    if (outwardCommandPattern.test(family)) continue;
+    const environment = ENVIRONMENT_FAILURE.test(run.errorLine ?? "");
+    if (!environment && !procedureCommandPattern.test(run.command.replace(/^cd \S+ && /, ""))) continue;
+    if (runs.slice(index + 1).some((next) => next.outcome === "succeeded" && commandFamily(next.command) === family)) {
+      continue;
+    }
+    byFamily.delete(family);
+    byFamily.set(family, run);
+  }
+  return [...byFamily.values()].slice(-4);
+}
+
+/** A failing line that judges the code being written: a failed test, a compile or type error. */
+const WORK_IN_PROGRESS =
+  /^(?:FAIL\b|[✗×✕]\s)|\b[1-9]\d* (?:failed|failing)\b|\berror(?:\[E\d+\]| TS\d+)|\bAssertionError\b|\bexpected\b.*\b(?:to|but)\b/i;
+
+/** A failure the environment caused rather than the code: the command or a permission is missing, or time ran out. */
+const ENVIRONMENT_FAILURE =
+  /command not found|not recognized as|Operation not permitted|Permission denied|sandbox|timed out|panicked at/i;
+
+function facts(found: SessionEvidence): ExtractedFact[] {
+  const change = changeFact(found);
   const out: ExtractedFact[] = [
     ...found.preferences.map((p) => ({
       content: p.text,
       type: "preference" as const,
       confidence: 0.8,
       evidence: [p.itemId],
+    })),
+    // A correction is the user's word on what the agent did, kept as said; below a stated habit, since
+    // it may hold for the task at hand only.
+    ...found.corrections.map((c) => ({
+      content: correctionFact(c),
+      type: "preference" as const,
+      confidence: 0.7,
+      evidence: [c.itemId],
     })),
     ...found.decisions.map((d) => ({
       content: d.text,
@@ -193,6 +275,19 @@ function facts(found: {
       confidence: f.change ? 0.85 : 0.8,
       evidence: [f.itemId],
     })),
+    ...(found.openWork
+      ? [
+          {
+            content: openWorkFact(found.openWork),
+            type: "fact" as const,
+            confidence: 0.7,
+            evidence: [found.openWork.itemId],
+          },
+        ]
+      : []),
+    ...(change && found.lastWrite
+      ? [{ content: change, type: "fact" as const, confidence: 0.7, evidence: changeEvidence(found) }]
+      : []),
     ...found.procedures.slice(0, 5).map((p) => ({
       content: procedureFact(p),
       type: "procedural" as const,
@@ -205,8 +300,63 @@ function facts(found: {
       confidence: 0.7,
       evidence: [f.failed.callItemId, f.fixed.callItemId],
     })),
+    ...found.failures.map((f) => ({
+      content: failureFact(f),
+      type: "fact" as const,
+      confidence: 0.7,
+      evidence: [f.callItemId],
+    })),
+    ...found.compactions.map(compactionFact),
   ];
-  return out.filter((fact) => fact.content.length >= 10).slice(0, 20);
+  return out.filter((fact) => fact.content.length >= 10).slice(0, FACTS_KEPT);
+}
+
+/** Facts one session gives at most: its user's words first, then what its tools and summaries show. */
+const FACTS_KEPT = 40;
+
+/** A compaction summary's entry as a fact: the agent's curated account, below the user's own word. */
+function compactionFact(entry: Evidence & { kind: CompactionKind }): ExtractedFact {
+  const [type, label] = COMPACTION_FACT[entry.kind];
+  return { content: `${label}${entry.text}`, type, confidence: 0.7, evidence: [entry.itemId] };
+}
+
+const COMPACTION_FACT: Record<CompactionKind, [ExtractedFact["type"], string]> = {
+  fix: ["fact", "Error and fix: "],
+  open: ["fact", "Open work (at the session's compaction): "],
+  decision: ["decision", "Decision: "],
+  command: ["procedural", "Command (from the session's summary): "],
+  fact: ["fact", ""],
+};
+
+const correctionFact = (c: Evidence) => `The user corrected the agent: "${c.text}"`;
+
+const openWorkFact = (open: { text: string; request: string }) =>
+  `Open work: the session stopped before the agent finished "${headline(open.request, 160)}" (${open.text}).`;
+
+const failureFact = (run: CommandRun) =>
+  `\`${run.command}\` failed in this session and never worked after: "${run.errorLine ?? "an error"}".`;
+
+/** The last accepted write. */
+function changeEvidence(found: SessionEvidence): number[] {
+  return [found.lastWrite];
+}
+
+/**
+ * What the agent changed, as it reported it: the files its accepted writes touched, and whether a check
+ * passed after the last write or the user moved on. The agent's final report stays in the raw memory and
+ * the session summary: quoted in a fact, its "X is now Y" would read as a change the user stated and
+ * replace what the user said.
+ */
+function changeFact(found: SessionEvidence): string | null {
+  if (found.files.length === 0) return null;
+  const files = found.files
+    .slice(0, 5)
+    .map((f) => f.path)
+    .join(", ");
+  const confirmed = found.changeConfirmed
+    ? "a check passed or the user moved on after it"
+    : "unconfirmed: no check passed and the user did not move on after it";
+  return `Files the agent wrote (agent-reported, ${confirmed}): ${files}.`;
 }
 
 const procedureFact = (p: Procedure) => `Command that worked: \`${p.command}\``;

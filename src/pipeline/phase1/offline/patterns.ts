@@ -35,10 +35,13 @@ export const shellTools = new Set([
  * error TS2345"), npm's error block (npm 10 prints "npm error", older "npm ERR!"), a shell's or a core
  * utility's message anywhere in a line ("cp: x: No such file or directory"), a test run's count of
  * failures (vitest, jest, pytest, mocha). Gemini CLI's shell result names its fields ("Error: (none)",
- * "Exit Code: 1" in older versions; "Exit Code" only when non-zero in newer ones).
+ * "Exit Code: 1" in older versions; "Exit Code" only when non-zero in newer ones). Anywhere in a line: a
+ * non-zero exit status ("... with execution error: sandbox denied exec error, exit code: 101"), a
+ * timeout, a panic, a permission the OS or a sandbox refused: a harness reports these inside a longer
+ * line, and one of them anywhere in an output means the command did not do its job.
  */
 export const failureOutputPattern =
-  /(?:^|\n)\s*(?:error(?:\[E\d+\])?:|Error:(?! \(none\))|FAIL(?:ED)?\b|Traceback \(most recent call last\)|npm ERR!|npm error\b|fatal:|panic:|command not found|No such file or directory|[Ee]xit (?:[Cc]ode|[Ss]tatus):? [1-9])|\berror TS\d+:|: (?:No such file or directory|command not found|Permission denied)\b|(?:^|\n)[^\n]*\b(?:Tests?:?\s+|=+ )[1-9]\d* failed\b|(?:^|\n)\s*[1-9]\d* failing\b/;
+  /(?:^|\n)\s*(?:error(?:\[E\d+\])?:|Error:(?! \(none\))|FAIL(?:ED)?\b|Traceback \(most recent call last\)|npm ERR!|npm error\b|fatal:|panic:|command not found|No such file or directory)|\b[Ee]xit (?:[Cc]ode|[Ss]tatus)(?::\s*|\s+)[1-9]\d*\b|\b(?:timed out|panicked at|Operation not permitted|sandbox denied|failed in sandbox|denied by (?:the )?sandbox|Script failed)\b|\berror TS\d+:|: (?:No such file or directory|command not found|Permission denied)\b|(?:^|\n)[^\n]*\b(?:Tests?:?\s+|=+ )[1-9]\d* failed\b|(?:^|\n)\s*[1-9]\d* failing\b/;
 
 /**
  * Signs that a command succeeded, read only when its exit status is not its own (a pipe into a filter

@@ -29,7 +29,7 @@ const DURABLE: readonly RegExp[] = [
 ];
 
 /** Events, not rules: "that should never happen", "it always crashes". */
-const NOT_A_RULE =
+export const NOT_A_RULE =
   /\b(?:should|would|will|must)\s+never\s+(?:happen|occur)\b|\b(?:always|never)\s+(?:happens?|happened|crash(?:es|ed)?|fails?|failed|breaks?|broke|worked|works|hangs?|returns?|shows?|gets?|got)\b/i;
 
 /** Where an agent keeps its transcripts: a pointer to one session's history is not a preference. */

@@ -1,12 +1,15 @@
 import type { ItemRecord, SessionRecord } from "../../../collection/types.js";
 import { isTopicWord } from "../../../text/stopWords.js";
 import { type CommandRun, CommandRunReader } from "./commands.js";
+import { type CompactionKind, compactionEntries } from "./compactionSections.js";
 import { EditCounter } from "./filesTouched.js";
+import { procedureCommandPattern, stoppedByUserPattern } from "./patterns.js";
 import { isPreference } from "./preferences.js";
 import { headline } from "./sentences.js";
 import { isStatedDecision } from "./statedDecision.js";
 import { statedFacts } from "./statedFacts.js";
 import { ownSentences } from "./userStatements.js";
+import { correctionOf, isHarnessText } from "./userTurns.js";
 
 export interface Evidence {
   text: string;
@@ -26,11 +29,25 @@ export interface SessionReading {
   /** What the user stated about the project: how it is set up, or how that changed. */
   projectFacts: Evidence[];
   runs: CommandRun[];
-  /** The files edited most, most first. */
+  /** The files the agent wrote (its refused or failed writes left out), most edited first. */
   files: Array<{ path: string; edits: number }>;
-  compactions: string[];
-  /** The agent's last substantial answer. */
+  /** Writes the user refused or that failed. */
+  refusedWrites: number;
+  /** Item id of the result of the agent's last accepted write (0 when none). */
+  lastWrite: number;
+  /** The sections mined from the session's compaction summaries (the latest kept past the cap). */
+  compactions: Array<Evidence & { kind: CompactionKind }>;
+  /** The user's corrections of the agent, quoted. */
+  corrections: Evidence[];
+  /** The agent's last message of the last turn it completed (no tool call after it in its turn). */
   outcome: ItemRecord | undefined;
+  /**
+   * What the agent wrote is confirmed enough to report: after its last write, a check passed (a build,
+   * test or lint command that worked) or the user moved on with a new message.
+   */
+  changeConfirmed: boolean;
+  /** The session stopped mid-work: the last turn has no final answer. Says what was last asked and where it stopped. */
+  openWork: (Evidence & { request: string }) | null;
   keywords: string[];
 }
 
@@ -58,20 +75,32 @@ export function readSession(session: SessionRecord, items: Iterable<ItemRecord>)
   const preferences = new LatestDistinct(12);
   const decisions = new LatestDistinct(10);
   const projectFacts = new LatestDistinct(12);
+  // Strong corrections (a prohibition, a refusal, an undo) are kept apart so that a long session's many
+  // "should be ..." remarks do not push them out.
+  const strongCorrections = new LatestDistinct(STRONG_CORRECTIONS_KEPT);
+  const corrections = new LatestDistinct(CORRECTIONS_KEPT);
+  const compactions = new LatestDistinct(COMPACTION_ENTRIES_KEPT);
   const commands = new CommandRunReader(session.cwd);
   const edits = new EditCounter(session.cwd);
-  const compactions: string[] = [];
   const words = new Map<string, number>();
-  let outcome: ItemRecord | undefined;
+  const turn = new TurnTracker();
+  let lastRequest: Evidence | undefined;
   for (const item of items) {
     commands.add(item);
     edits.add(item);
-    if (item.role === "compaction") compactions.push(headline(item.text, 400));
-    if (item.role === "assistant" && item.text.trim().length > 20) outcome = item;
-    if (item.role !== "user" || item.text.trim().length === 0) continue;
+    turn.add(item);
+    if (item.role === "compaction") {
+      for (const entry of compactionEntries(item.text)) compactions.add({ ...entry, itemId: item.id });
+      continue;
+    }
+    if (item.role !== "user" || isHarnessText(item.text)) continue;
+    const afterStep = turn.userSpeaks(item);
     firstRequest ??= headline(item.text);
     const task = { text: headline(item.text), itemId: item.id };
+    lastRequest = task;
     if (task.text.length >= 8 && tasks.length < TASKS_KEPT) tasks.push(task);
+    // A correction answers something the agent did: the session's first message cannot be one.
+    const correction = turn.agentActed ? correctionOf(item.text, afterStep) : null;
     for (const text of ownSentences(item.text)) {
       const statement = { text, itemId: item.id };
       const preference = isPreference(text);
@@ -81,21 +110,120 @@ export function readSession(session: SessionRecord, items: Iterable<ItemRecord>)
       if (preference || decision) continue;
       for (const fact of statedFacts(text)) projectFacts.add({ text: fact.text, itemId: item.id, change: fact.change });
     }
+    // A correction already kept as a standing rule or a decision is kept once, as that.
+    const kept = (list: LatestDistinct) => list.entries.some((entry) => entry.itemId === item.id);
+    if (correction && !kept(preferences) && !kept(decisions)) {
+      (correction.strong ? strongCorrections : corrections).add({ text: correction.quote, itemId: item.id });
+    }
     countWords(item.text, words);
   }
   if (firstRequest === undefined) return null;
+  edits.finish();
+  const runs = commands.runs();
+  const end = turn.finish();
   return {
     firstRequest,
     tasks,
     preferences: preferences.entries,
     decisions: decisions.entries,
     projectFacts: projectFacts.entries,
-    runs: commands.runs(),
+    runs,
     files: edits.files().slice(0, 10),
-    compactions,
-    outcome,
+    refusedWrites: edits.refused,
+    lastWrite: edits.lastWrite,
+    compactions: compactions.entries as Array<Evidence & { kind: CompactionKind }>,
+    corrections: [...strongCorrections.entries, ...corrections.entries].sort((a, b) => a.itemId - b.itemId),
+    outcome: end.outcome,
+    changeConfirmed:
+      edits.lastWrite > 0 && (turn.userAfter(edits.lastWrite) || checkPassedAfter(runs, edits.lastWrite)),
+    openWork:
+      end.stoppedAt !== null && lastRequest
+        ? { text: end.stoppedWhy, itemId: end.stoppedAt, request: lastRequest.text }
+        : null,
     keywords: topWords(words, 8),
   };
+}
+
+/** Corrections a session keeps (the latest), and entries of its compaction summaries. */
+const STRONG_CORRECTIONS_KEPT = 6;
+const CORRECTIONS_KEPT = 4;
+const COMPACTION_ENTRIES_KEPT = 24;
+
+/** A build, test or lint command that worked after the item `after`. */
+function checkPassedAfter(runs: readonly CommandRun[], after: number): boolean {
+  return runs.some(
+    (run) => run.callItemId > after && run.outcome === "succeeded" && procedureCommandPattern.test(run.command),
+  );
+}
+
+/**
+ * Follows the turns of a session: the agent's last message of each turn, whether a tool call came after
+ * it (then the turn did not end with it), and the last step before the user spoke (refused, failed).
+ * Keeps a few item ids, never a text.
+ */
+class TurnTracker {
+  /** The agent did something (answered, called a tool) since the session began. */
+  agentActed = false;
+  private candidate: ItemRecord | undefined;
+  private completed: ItemRecord | undefined;
+  /** A tool call or result came after the candidate (then the turn did not end with it). */
+  private toolAfter: number | null = null;
+  private activitySinceUser = false;
+  private lastStepStopped = false;
+  private lastStepFailed = false;
+  private lastUserId = 0;
+
+  add(item: ItemRecord): void {
+    if (item.role === "assistant" && item.text.trim().length > 20) {
+      this.candidate = item;
+      this.toolAfter = null;
+      this.lastStepFailed = false;
+      this.lastStepStopped = false;
+    } else if (item.role === "tool_call" || item.role === "tool_result") {
+      this.toolAfter = item.id;
+      if (item.role === "tool_result") {
+        const stopped = stoppedByUserPattern.test(item.text.slice(0, 2000));
+        this.lastStepStopped ||= stopped;
+        this.lastStepFailed = item.isError && !stopped;
+      }
+    } else return;
+    this.agentActed = true;
+    this.activitySinceUser = true;
+  }
+
+  /** A user message ends the agent's turn. Returns whether it answers a refused step, or a failed one the agent left without a word. */
+  userSpeaks(item: ItemRecord): boolean {
+    const afterStep = this.lastStepStopped || (this.lastStepFailed && this.toolAfter !== null);
+    if (this.candidate && this.toolAfter === null) this.completed = this.candidate;
+    this.candidate = undefined;
+    this.toolAfter = null;
+    this.lastStepStopped = false;
+    this.lastStepFailed = false;
+    this.activitySinceUser = false;
+    this.lastUserId = Math.max(this.lastUserId, item.id);
+    return afterStep;
+  }
+
+  /** The user spoke after the item `id`. */
+  userAfter(id: number): boolean {
+    return this.lastUserId > id;
+  }
+
+  /**
+   * The outcome is the last message of the last turn the agent completed. The last turn stopped mid-work
+   * when the agent acted in it and its last item is a tool call or result, not a message.
+   */
+  finish(): { outcome: ItemRecord | undefined; stoppedAt: number | null; stoppedWhy: string } {
+    if (this.candidate && this.toolAfter === null) return { outcome: this.candidate, stoppedAt: null, stoppedWhy: "" };
+    if (!this.activitySinceUser || this.toolAfter === null)
+      return { outcome: this.completed, stoppedAt: null, stoppedWhy: "" };
+    const why = this.lastStepStopped
+      ? "the user refused or stopped the agent's last step"
+      : this.lastStepFailed
+        ? "its last step failed"
+        : "its last step has no answer after it";
+    return { outcome: this.completed, stoppedAt: this.toolAfter, stoppedWhy: why };
+  }
 }
 
 /**
