@@ -231,6 +231,28 @@ describe("phase 1 extraction", () => {
     expect(storage.jobs.list()).toHaveLength(0);
   });
 
+  it("dry run shows what each call of a session too long for one would hold, and the fact threshold", async () => {
+    const said = (i: number) => `request ${i}: ${"keep the footer dim and the borders muted ".repeat(6)}`;
+    const items = Array.from({ length: 120 }, (_, i) => ({
+      role: i % 2 ? ("assistant" as const) : ("user" as const),
+      text: said(i),
+    }));
+    addSession(storage, clock, { id: "long", updatedAt: now - DAY_MS, items });
+    const cfg = validateConfig({ extraction: { maxInputTokens: 2000 }, pipeline: { minFactConfidenceForWrite: 0.6 } });
+    const llm = new FakeLlm();
+    const report = await runPhase1({ storage, config: cfg, clock, llm }, { dryRun: true });
+    const [entry] = report.dryRun!;
+    expect(entry!.windows.length).toBeGreaterThan(1);
+    expect(entry!.windows.reduce((sum, window) => sum + window.tokens, 0)).toBe(entry!.tokens);
+    for (const window of entry!.windows) expect(window.tokens).toBeLessThanOrEqual(2000);
+    const ids = storage.items.list("long").map((item) => item.id);
+    expect(entry!.windows[0]!.itemFrom).toBe(ids[0]);
+    expect(entry!.windows.at(-1)!.itemTo).toBe(ids.at(-1));
+    expect(entry!.windows.reduce((sum, window) => sum + window.entries + window.omitted, 0)).toBe(120);
+    expect(report.minFactConfidence).toBe(0.6);
+    expect(llm.calls).toHaveLength(0);
+  });
+
   it("stops at the daily token budget and leaves the rest pending", async () => {
     for (let i = 0; i < 3; i++) addSession(storage, clock, { id: `s${i}`, updatedAt: now - DAY_MS - i });
     const cfg = validateConfig({ extraction: { dailyTokenBudget: 1000, concurrency: 1 } });

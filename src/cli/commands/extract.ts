@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import type { Phase1Report } from "../../pipeline/phase1/runPhase1.js";
+import type { DryRunEntry, Phase1Report } from "../../pipeline/phase1/runPhase1.js";
 import { describeStructuralCost } from "../../pipeline/structural/describeStructural.js";
 import { RETRY_DEAD_COMMAND } from "../../store/queue/describeDeadJobs.js";
 import { withCairn } from "../context.js";
@@ -35,6 +35,19 @@ export function registerExtract(program: Command): void {
     });
 }
 
+/** A session too long for one call: what each of its calls holds. */
+function printWindows(entry: DryRunEntry): void {
+  printLine(
+    `${shorten(entry.sessionId, 40)}: ${entry.windows.length} calls, each with the memory of the ones before it`,
+  );
+  for (const [index, window] of entry.windows.entries()) {
+    const left = window.omitted ? `, ${window.omitted} left out` : "";
+    printLine(
+      `  ${index + 1}. items ${window.itemFrom ?? "-"} to ${window.itemTo ?? "-"}: ${window.entries} sent${left}, ${window.tokens} tokens`,
+    );
+  }
+}
+
 /** `again` is the command that takes the sessions this run left waiting (cairn extract or cairn run). */
 export function printPhase1(report: Phase1Report, again = "cairn extract"): void {
   if (report.dryRun) {
@@ -54,6 +67,11 @@ export function printPhase1(report: Phase1Report, again = "cairn extract"): void
       );
       const total = report.dryRun.reduce((sum, entry) => sum + entry.tokens, 0);
       printLine(`total input tokens: ${total}`);
+      for (const entry of report.dryRun.filter((entry) => entry.windows.length > 1)) printWindows(entry);
+      if (report.minFactConfidence !== undefined)
+        printLine(
+          `facts the model rates under ${report.minFactConfidence} (pipeline.minFactConfidenceForWrite) stay in raw memory, not stored as memories`,
+        );
     }
     printPending(report, again);
     return;

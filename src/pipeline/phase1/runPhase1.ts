@@ -47,6 +47,22 @@ export interface DryRunEntry {
   items: number;
   tokens: number;
   omitted: number;
+  /**
+   * The model calls the session takes, in session order: one unless its user messages and compaction
+   * summaries do not fit one call's budget. Empty offline (the offline extractor reads every item).
+   */
+  windows: DryRunWindow[];
+}
+
+/** What one stage-1 call of a dry run would hold. */
+export interface DryRunWindow {
+  itemFrom: number | null;
+  itemTo: number | null;
+  /** Items sent. */
+  entries: number;
+  /** Items left out to fit the budget (tool calls and outputs first, never a user message). */
+  omitted: number;
+  tokens: number;
 }
 
 export interface Phase1Report {
@@ -59,6 +75,8 @@ export interface Phase1Report {
   waiting: number;
   jobs: Phase1JobReport[];
   dryRun?: DryRunEntry[];
+  /** In a dry run with a model: pipeline.minFactConfidenceForWrite, which the prompt states. */
+  minFactConfidence?: number;
   budgetExhausted: boolean;
   /** Facts sent on to the memory store after extraction (outputs processed, memories written). */
   facts?: {
@@ -128,10 +146,20 @@ export async function runPhase1(deps: Phase1Deps, options: Phase1Options = {}): 
           cwd: session.cwd,
           items: items.count,
           tokens: deps.llm ? built.renderedTokens() : 0,
-          omitted: built.omitted,
+          omitted: deps.llm ? built.omitted : 0,
+          windows: deps.llm
+            ? built.windows.map(({ itemFrom, itemTo, entries, omitted, tokens }) => ({
+                itemFrom,
+                itemTo,
+                entries,
+                omitted,
+                tokens: tokens(),
+              }))
+            : [],
         },
       ];
     });
+    if (deps.llm) report.minFactConfidence = config.pipeline.minFactConfidenceForWrite;
     report.waiting = Math.max(0, pending.eligible - report.dryRun.length);
     return report;
   }
