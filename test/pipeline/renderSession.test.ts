@@ -90,6 +90,26 @@ describe("renderSession", () => {
     ]);
   });
 
+  it("shows a command that finished without output, and a long compaction summary whole", () => {
+    const summary = `Summary of the earlier conversation.\n${"- Errors and fixes: the schema check failed, fixed by quoting.\n".repeat(300)}Pending: publish v0.8.0.`;
+    const rendered = renderSession(
+      [
+        item(1, "compaction", summary),
+        item(2, "tool_call", "cargo check"),
+        item(3, "tool_result", ""),
+        item(4, "assistant", "   "),
+      ],
+      { maxInputTokens: 24_000, toolOutputMaxTokens: 300 },
+    );
+    expect(rendered.entries.map((entry) => [entry.id, entry.role])).toEqual([
+      [1, "compaction"],
+      [2, "tool_call"],
+      [3, "tool_result"],
+    ]);
+    expect(rendered.entries[0]!.text).toBe(summary);
+    expect(rendered.entries[2]!.text).toBe("(no output)");
+  });
+
   it("clips a long tool output to its own budget, keeping its head and its end", () => {
     const output = `${"progress line\n".repeat(2000)}FINAL ERROR: disk full`;
     const rendered = renderSession([item(1, "tool_result", output)], {

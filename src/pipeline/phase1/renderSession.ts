@@ -29,7 +29,7 @@ export interface RenderedSession {
   json: string;
   /** Real token count when the session had to be cut; undefined when it fit without counting. */
   tokens: number | undefined;
-  /** Items left out in the middle of the session to fit the budget. */
+  /** Items left out to fit the budget (a note marks each gap). */
   omitted: number;
   itemFrom: number | null;
   itemTo: number | null;
@@ -261,8 +261,12 @@ function renderKept(
   }));
 }
 
+/**
+ * A tool result with no output is kept: a check that passed in silence (`cargo check`, `tsc`) is the
+ * evidence that it worked, and a model shown only the call cannot tell.
+ */
 function isMemoryItem(item: ItemRecord): boolean {
-  return MEMORY_ROLES.has(item.role) && item.text.trim().length > 0;
+  return MEMORY_ROLES.has(item.role) && (item.text.trim().length > 0 || item.role === "tool_result");
 }
 
 function sized(item: ItemRecord, options: RenderOptions): [RenderedEntry, number] {
@@ -272,9 +276,16 @@ function sized(item: ItemRecord, options: RenderOptions): [RenderedEntry, number
 
 function toEntry(item: ItemRecord, options: RenderOptions): RenderedEntry {
   const isTool = item.role === "tool_result" || item.role === "tool_call";
-  const limit = isTool ? options.toolOutputMaxTokens : MESSAGE_MAX_TOKENS;
+  // A compaction summary is the densest memory of a resumed session: it may take up to the share of
+  // the budget its window gives to what is always kept, not just one message's cap.
+  const limit = isTool
+    ? options.toolOutputMaxTokens
+    : item.role === "compaction"
+      ? Math.max(MESSAGE_MAX_TOKENS, Math.floor(options.maxInputTokens * ALWAYS_KEPT_SHARE * 0.8))
+      : MESSAGE_MAX_TOKENS;
   // Stored items are guarded already; this also covers rows stored before the store guarded them.
-  const text = clip(guardText(item.text.trim()), limit);
+  const trimmed = item.text.trim();
+  const text = trimmed === "" ? "(no output)" : clip(guardText(trimmed), limit);
   return {
     id: item.id,
     role: item.role,
