@@ -1,3 +1,6 @@
+import { stem } from "./stem.js";
+import { words } from "./tokenize.js";
+
 /**
  * The words that report what happened when something ran, as stems (src/text/stem.ts): a failure
  * seen or a command seen to succeed. A statement holding them records an occasion, not a setting,
@@ -36,4 +39,13 @@ export function reportedOutcome(stems: ReadonlySet<string>): string {
     if (SUCCESS_STEMS.has(word)) success = true;
   }
   return `${failure ? "failure" : ""}${success ? "success" : ""}`;
+}
+
+/**
+ * The outcome a statement itself reports, read outside its code spans and quotes: those are the
+ * commands and the output it cites ("`make check-errors`", "failed with "0 errors""), not what it says.
+ */
+export function statedOutcome(text: string): string {
+  const said = text.replace(/`[^`\n]*`|"[^"\n]*"/g, " ");
+  return reportedOutcome(new Set(words(said).map((word) => stem(word.replace(/'/g, "")))));
 }

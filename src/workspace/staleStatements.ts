@@ -1,11 +1,15 @@
+import { commandPattern, commandsIn, containsCommand } from "../text/commandSpans.js";
 import { isNegated } from "../text/negation.js";
 import { isContentWordOrName, namedNumbers } from "../text/numberedNames.js";
 import { reportedOutcome } from "../text/outcomeWords.js";
+import { aboutOtherOccasions, type ReportedOccasion, reportedOccasion } from "../text/reportedOccasion.js";
 import { stem } from "../text/stem.js";
 import { words } from "../text/tokenize.js";
 import { toIso } from "../util/clock.js";
-import { escapeRegExp } from "../util/escapeRegExp.js";
 import { GLOBAL_WORKSPACE } from "./workspacePaths.js";
+
+// Where verifyCurrent and other readers of stale statements have always found them.
+export { commandsIn, containsCommand };
 
 /**
  * A memory that is no longer true: superseded (it names what replaced it) or withdrawn (forgotten);
@@ -66,6 +70,8 @@ interface Prepared {
   normalized: string;
   /** The outcome it reports of what ran ("Command that worked", "... failed with ..."), if any. */
   outcome: string;
+  /** What it reports of something that ran (commands, error), if it reports an outcome. */
+  occasion: ReportedOccasion | undefined;
 }
 
 /**
@@ -98,6 +104,7 @@ export class StaleMatcher {
         replacementCommands: commandsIn(replacement).map(commandPattern),
         normalized: normalize(entry.statement),
         outcome: reportedOutcome(this.stems.of(entry.statement)),
+        occasion: reportedOccasion(entry.statement),
       };
     });
     this.shared = new Uint16Array(this.prepared.length);
@@ -162,7 +169,8 @@ export class StaleMatcher {
   }
 
   private reviseLine(line: string, hits: StaleHit[]): string | undefined {
-    const prefix = /^\s*(?:[-*+]\s+|\d+[.)]\s+|#{1,6}\s+|>\s*)?/.exec(line)?.[0] ?? "";
+    // A list item's marker and the day a summary dates it with ("- 2026-05-01: ...") are not the statement.
+    const prefix = /^\s*(?:[-*+]\s+|\d+[.)]\s+|#{1,6}\s+|>\s*)?(?:\d{4}-\d{2}-\d{2}:\s+)?/.exec(line)?.[0] ?? "";
     const body = line.slice(prefix.length);
     if (body.trim() === "" || MARKED.test(body)) return line;
     const split = splitSentences(body);
@@ -225,28 +233,13 @@ function withoutReferences(sentence: string): string {
   return sentence.replace(/\]\([^)\s]*\)/g, "]").replace(/\[[^\]\s]*[/.][^\]\s]*\]/g, " ");
 }
 
-/** The commands (code spans) a text names, whitespace collapsed. */
-export function commandsIn(text: string): string[] {
-  return [...text.matchAll(/`([^`\n]+)`/g)]
-    .map((match) => (match[1] ?? "").replace(/\s+/g, " ").trim())
-    .filter((command) => command.length >= 4);
-}
-
-/** Whether `text` holds `command` as a whole command, not inside a longer word (`npm test` in `pnpm test`). */
-export function containsCommand(text: string, command: string): boolean {
-  return commandPattern(command).test(text);
-}
-
-function commandPattern(command: string): RegExp {
-  const escaped = escapeRegExp(command).replace(/ /g, "\\s+");
-  return new RegExp(`(?<![\\w./-])${escaped}(?![\\w/-])`, "i");
-}
-
 function statesIt(
   entry: Prepared,
   candidate: { sentence: string; stems: Set<string>; negated: boolean; flat: string },
 ): boolean {
   if (candidate.negated !== entry.negated) return false;
+  // A report of another command or another error states something else, whatever words they share.
+  if (entry.occasion && aboutOtherOccasions(reportedOccasion(candidate.sentence), entry.occasion)) return false;
   const namesNewCommand = entry.replacementCommands.some((pattern) => pattern.test(candidate.sentence));
   // Naming the command states the memory, unless the two report different outcomes of it: "`make`
   // failed with ..." does not state a withdrawn "Command that worked: `make`".

@@ -1,4 +1,5 @@
 import { type NumberedNames, numberedNames } from "../../text/numberedNames.js";
+import { type ReportedOccasion, reportedOccasion } from "../../text/reportedOccasion.js";
 import { type VersionedNames, versionedNames } from "../../text/versionedNames.js";
 import { type ChangeStatement, changeStatements } from "./changeStatements.js";
 import { type StatementTokens, statedClauses, statementTokens } from "./statementTokens.js";
@@ -11,6 +12,8 @@ export interface Analysis {
   clauses: string[];
   names: NumberedNames;
   versions: VersionedNames;
+  /** What it reports of something that ran (commands, error), if it reports an outcome. */
+  occasion: ReportedOccasion | undefined;
 }
 
 /** Texts analysed lately; a revise batch compares each memory with up to a hundred candidates. */
@@ -28,6 +31,7 @@ export function analysed(text: string): Analysis {
     clauses: statedClauses(text),
     names: numberedNames(text),
     versions: versionedNames(text),
+    occasion: reportedOccasion(text),
   };
   analyses.set(text, analysis);
   return analysis;

@@ -1,4 +1,5 @@
 import { namesOtherNumberedThing } from "../../text/numberedNames.js";
+import { aboutOtherOccasions } from "../../text/reportedOccasion.js";
 import { analysed } from "./analysedStatement.js";
 import { changed } from "./changeDetector.js";
 import type { Judgement } from "./judgement.js";
@@ -15,12 +16,15 @@ export type { Judgement } from "./judgement.js";
  * identical statement (the most precise); a statement of change naming what the older one presents as
  * current; the same named tool at another version; the same action, negated in a clause of one of the
  * two; one tool swapped for another of its kind. Undefined when none applies: a pair that shares a
- * word or two is not about the same subject, and two numbered things of one kind ("service 3",
- * "service 5") are two subjects.
+ * word or two is not about the same subject, two numbered things of one kind ("service 3",
+ * "service 5") are two subjects, and so are two reports of what ran that name different commands or
+ * different errors.
  */
 export function judgeSupersession(newer: string, older: string): Judgement | undefined {
   // "Service 3 ..." against "Service 5 ...": statements about two things of a kind, however alike.
   if (namesOtherNumberedThing(analysed(newer).names, analysed(older).names)) return undefined;
+  // "`mix test` fails with ..." against "`mix dialyzer` fails with ...": two occasions, each still true.
+  if (aboutOtherOccasions(analysed(newer).occasion, analysed(older).occasion)) return undefined;
   const n = analysed(newer).tokens;
   const o = analysed(older).tokens;
   const flips = () => analysed(newer).clauses.flatMap((a) => analysed(older).clauses.map((b) => polarityFlipped(a, b)));

@@ -1,5 +1,6 @@
 import { isNegationWord, withoutInterjections } from "../../text/negation.js";
 import { namesOtherNumberedThing } from "../../text/numberedNames.js";
+import { aboutOtherOccasions, reportedOccasion } from "../../text/reportedOccasion.js";
 import { stem } from "../../text/stem.js";
 import { contentStems, words } from "../../text/tokenize.js";
 
@@ -109,6 +110,9 @@ function spelled(fact: string, shared: string[]): string {
 export function detectSyntacticContradiction(fact: string, stored: string): Contradiction | null {
   // "Worker 2 does not run the export" says nothing against "Worker 4 runs the export".
   if (namesOtherNumberedThing(fact, stored)) return null;
+  // "`cp ...` failed with "No such file"" says nothing against "`npm run check` failed with ...": a
+  // "no" inside one report of what ran does not negate a report of another command or error.
+  if (aboutOtherOccasions(reportedOccasion(fact), reportedOccasion(stored))) return null;
   const shared = sharedTokens(fact, stored);
   if (shared.length < 2) return null;
   const about = spelled(fact, shared);

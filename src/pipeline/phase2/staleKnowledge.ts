@@ -1,5 +1,6 @@
 import type { Storage } from "../../store/storage.js";
 import type { MemoryRecord } from "../../store/types/memoryRecord.js";
+import { aboutOtherOccasions, reportedOccasion } from "../../text/reportedOccasion.js";
 import type { StaleStatement } from "../../workspace/staleStatements.js";
 import type { WorkspaceRef } from "../../workspace/workspacePaths.js";
 import { GLOBAL_WORKSPACE } from "../../workspace/workspacePaths.js";
@@ -36,6 +37,7 @@ export function staleStatements(storage: Storage, scopes: string[] | "all", limi
 /**
  * What may no longer be true: each memory an open review flag doubts against a newer live memory,
  * newest flag first (the pair oriented by the review repository: the statement said first is doubted).
+ * A pair of reports about different commands or errors is left out: neither can replace the other.
  */
 export function doubtedStatements(storage: Storage, scopes: string[] | "all", limit = STALE_LIMIT): StaleStatement[] {
   const seen = new Set<number>();
@@ -43,6 +45,9 @@ export function doubtedStatements(storage: Storage, scopes: string[] | "all", li
     const older = storage.memories.get(pair.older);
     const newer = storage.memories.get(pair.newer);
     if (!older || !newer || seen.has(older.id)) return [];
+    // A flag raised before reports of different commands or errors were told apart: marking one
+    // with the other would cast doubt between two things that are both true.
+    if (aboutOtherOccasions(reportedOccasion(older.content), reportedOccasion(newer.content))) return [];
     seen.add(older.id);
     const doubt: StaleStatement = {
       scope: older.scope,

@@ -1,6 +1,4 @@
-import { reportedOutcome } from "../../../text/outcomeWords.js";
-import { stem } from "../../../text/stem.js";
-import { words } from "../../../text/tokenize.js";
+import { statedOutcome } from "../../../text/outcomeWords.js";
 import { toIso } from "../../../util/clock.js";
 import { projectName } from "../../../workspace/workspacePaths.js";
 import type { Stage1Output } from "../../phase1/types.js";
@@ -83,8 +81,7 @@ function openWork(inputs: readonly Stage1Output[]): string[] {
  * quoted and backticked parts, which are commands and output, not what the statement says of them.
  */
 export function reportsFailure(text: string): boolean {
-  const said = text.replace(/`[^`\n]*`|"[^"\n]*"/g, " ");
-  return reportedOutcome(new Set(words(said).map((word) => stem(word.replace(/'/g, ""))))).includes("failure");
+  return statedOutcome(text).includes("failure");
 }
 
 /** A Markdown section, or nothing when it has no lines. */

@@ -1,0 +1,63 @@
+import { commandsIn, containsCommand } from "./commandSpans.js";
+import { statedOutcome } from "./outcomeWords.js";
+
+/**
+ * What a statement that reports something that ran is about: the commands it names and, for a
+ * failure, what identifies the error. Undefined for a statement that reports no outcome (a setting,
+ * a preference, a decision): those are compared by their words.
+ */
+export interface ReportedOccasion {
+  failure: boolean;
+  /** Its code spans, whitespace collapsed. */
+  commands: string[];
+  /** What names the error: its quoted output, error codes (with the address or path that follows one) and exit statuses, lower-cased. */
+  error: Set<string>;
+}
+
+/**
+ * Error names and codes (ENOENT, ECONNREFUSED, TS2739, E0425, CS0246), with the address or path
+ * that follows one ("ECONNREFUSED 127.0.0.1:5432" and "... :6379" are two services down).
+ */
+const ERROR_CODE = /\b(?:E[A-Z]{3,}|[A-Z]{1,5}\d{2,5})\b(?::?\s+([^\s,;()'"]*(?:\d|\w[/:.]\w)[^\s,;()'"]*))?/g;
+const EXIT_STATUS = /\bexit(?:\s+(?:code|status))?\s*[:=]?\s*(-?\d+)/gi;
+
+export function reportedOccasion(text: string): ReportedOccasion | undefined {
+  const outcome = statedOutcome(text);
+  if (outcome === "") return undefined;
+  const error = new Set<string>();
+  const prose = text.replace(/`[^`\n]*`/g, " ");
+  for (const quote of prose.matchAll(/"([^"\n]+)"/g)) error.add(flat(quote[1] ?? ""));
+  const rest = prose.replace(/"[^"\n]*"/g, " ");
+  for (const code of rest.matchAll(ERROR_CODE)) error.add(flat(code[0]).replace(/[.:]+$/, ""));
+  for (const status of rest.matchAll(EXIT_STATUS)) error.add(`exit ${status[1]}`);
+  error.delete("");
+  return { failure: outcome.includes("failure"), commands: commandsIn(text), error };
+}
+
+/**
+ * Whether two reports of what ran are about different things, and so never one the update of the
+ * other: they name commands and share none (`mix test` failing says nothing about `mix dialyzer`),
+ * or both report a failure and name it differently (another quoted message, error code or exit
+ * status). A failure told in words only ("the build fails when the heap is below 4096 MB") names no
+ * error: the detectors judge it. Each is a record of an occasion, true as it was seen; a person asked
+ * whether one replaced the other is asked about nothing. False when either reports no outcome or
+ * they may be about the same thing: the detectors then judge them by their words.
+ */
+export function aboutOtherOccasions(a: ReportedOccasion | undefined, b: ReportedOccasion | undefined): boolean {
+  if (!a || !b) return false;
+  if (a.commands.length > 0 && b.commands.length > 0 && !sharesCommand(a.commands, b.commands)) return true;
+  return a.failure && b.failure && a.error.size > 0 && b.error.size > 0 && !sameSet(a.error, b.error);
+}
+
+/** One command of either list is, or holds as a whole command, one of the other's. */
+function sharesCommand(a: readonly string[], b: readonly string[]): boolean {
+  return a.some((x) => b.some((y) => containsCommand(x, y) || containsCommand(y, x)));
+}
+
+function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  return a.size === b.size && [...a].every((item) => b.has(item));
+}
+
+function flat(text: string): string {
+  return text.replace(/\s+/g, " ").trim().toLowerCase();
+}
