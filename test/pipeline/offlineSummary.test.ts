@@ -2,8 +2,9 @@ import { describe, expect, it } from "vitest";
 import { consolidateOffline } from "../../src/pipeline/phase2/consolidators/offlineConsolidator.js";
 import { reportsFailure } from "../../src/pipeline/phase2/consolidators/offlineSummary.js";
 import { openWorkOf } from "../../src/pipeline/phase2/openWork.js";
+import { loadPrompt } from "../../src/prompts/template.js";
 import type { ExtractedFact, Stage1Output } from "../../src/store/types/stage1Output.js";
-import { summaryHoldsKnowledge } from "../../src/workspace/summarySections.js";
+import { SUMMARY_INDEX_SECTIONS, summaryHoldsKnowledge } from "../../src/workspace/summarySections.js";
 
 const DAY = 86_400_000;
 const MAY_1 = Date.parse("2026-05-01T10:00:00Z");
@@ -130,6 +131,44 @@ describe("the offline memory_summary.md", () => {
   it("leaves open work out of the global summary", () => {
     expect(headings(consolidate([newer], "global").summary)).not.toContain("Open work");
   });
+});
+
+describe("the consolidation prompts", () => {
+  it.each(["consolidation_system.md", "consolidation_agent.md"])(
+    "%s asks a model for the summary's sections in the offline order, and names the index sections the read path skips",
+    (name) => {
+      const prompt = loadPrompt(name).replace(/\s+/g, " ");
+      const summary = consolidateOffline(
+        {
+          workspace: { key: "k", kind: "project", name: "shop", dir: "" },
+          dir: "",
+          root: "",
+          previous: { memory: null, summary: null },
+          diff: { added: [], retained: [], removed: [] },
+          summaryFiles: new Map(),
+          stale: [],
+          now: MAY_1,
+        },
+        [],
+      ).summary;
+      const offline = [
+        "Profile",
+        "Decisions in force",
+        "Key facts of the project",
+        "Pitfalls and fixes",
+        "Open work",
+        "User preferences",
+        "Tips",
+        "What is in memory",
+      ];
+      const positions = offline.map((title) => prompt.indexOf(`\`${title}\``));
+      expect(positions.every((at) => at >= 0)).toBe(true);
+      expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+      for (const title of SUMMARY_INDEX_SECTIONS) expect(summary).toContain(`## ${title}\n`);
+      expect(prompt).toContain(`write only \`${SUMMARY_INDEX_SECTIONS[0]}\` and \`${SUMMARY_INDEX_SECTIONS[1]}\``);
+      expect(prompt).toContain("`- YYYY-MM-DD: ...`");
+    },
+  );
 });
 
 describe("reportsFailure", () => {
