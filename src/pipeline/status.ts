@@ -15,6 +15,8 @@ export interface PipelineStatus {
   sessions: number;
   items: number;
   stage1Outputs: number;
+  /** Facts of those outputs under pipeline.minFactConfidenceForWrite (`threshold`): not stored as memories. */
+  factsBelowThreshold: { count: number; threshold: number };
   /**
    * Live memories, and how many wait for a vector of the configured embedding (missing, or another
    * model's); when the embedding provider cannot be built, why, and no count.
@@ -69,6 +71,10 @@ export function pipelineStatus(options: {
     sessions: storage.sessions.count(),
     items: storage.items.count(),
     stage1Outputs: storage.stage1.count(),
+    factsBelowThreshold: {
+      count: storage.stage1.factsBelow(config.pipeline.minFactConfidenceForWrite),
+      threshold: config.pipeline.minFactConfidenceForWrite,
+    },
     memories: {
       live: storage.memories.counts().live,
       ...("model" in options.embedding

@@ -34,6 +34,39 @@ describe("pipelineStatus", () => {
     ]);
   });
 
+  it("counts the extracted facts under the write threshold, which never became memories", () => {
+    storage = memoryStorage(clock);
+    addSession(storage, clock, { id: "s1", updatedAt: NOW - 7 * HOUR_MS });
+    const fact = (confidence: number) => ({
+      content: `A fact at ${confidence}.`,
+      type: "fact" as const,
+      confidence,
+      evidence: [],
+    });
+    storage.stage1.upsert({
+      sessionId: "s1",
+      projectKey: null,
+      cwd: null,
+      agent: "codex",
+      sourceUpdatedAt: NOW - 7 * HOUR_MS,
+      itemFrom: 1,
+      itemTo: 2,
+      generator: "model",
+      generatedAt: NOW,
+      usageCount: 0,
+      lastUsage: null,
+      selectedForPhase2: false,
+      selectedForPhase2SourceUpdatedAt: null,
+      rolloutSummary: "s",
+      rolloutSlug: null,
+      rawMemory: "m",
+      facts: [fact(0.9), fact(0.65), fact(0.5), fact(0.7)],
+      entities: [],
+    });
+    const status = pipelineStatus({ storage, config, home: "h", now: NOW, embedding: { model: "m" } });
+    expect(status.factsBelowThreshold).toEqual({ count: 2, threshold: 0.7 });
+  });
+
   it("reports phase 2's watermark and last run, clean while no stage-1 input is newer", () => {
     storage = memoryStorage(clock);
     expect(pipelineStatus({ storage, config, home: "h", now: NOW, embedding: { model: "m" } }).phase2).toEqual({

@@ -21,6 +21,11 @@ export function registerStatus(program: Command): void {
           `memory root  ${status.home}${status.memoriesEnabled ? "" : " (agent hooks disabled: memories.enabled is false)"}`,
         );
         printLine(`sessions     ${status.sessions} (${status.items} items), stage-1 memories ${status.stage1Outputs}`);
+        const below = status.factsBelowThreshold;
+        if (below.count > 0)
+          printLine(
+            `             ${below.count} extracted fact(s) under ${below.threshold} (pipeline.minFactConfidenceForWrite): in raw memory only, not stored as memories`,
+          );
         printLine(`memories     ${describeMemories(status.memories)}`);
         const open = status.reviews.open;
         printLine(

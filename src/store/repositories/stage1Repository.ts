@@ -96,6 +96,20 @@ export class Stage1Repository {
     return (this.sql.get("SELECT count(*) AS n FROM stage1_outputs").get() as { n: number }).n;
   }
 
+  /**
+   * Facts of the stored outputs under `confidence`: those pipeline.minFactConfidenceForWrite kept out
+   * of the memory store. At most 20 facts per session, so the count reads little.
+   */
+  factsBelow(confidence: number): number {
+    const row = this.sql
+      .get(
+        `SELECT count(*) AS n FROM stage1_outputs, json_each(stage1_outputs.facts) AS fact
+         WHERE json_extract(fact.value, '$.confidence') < ?`,
+      )
+      .get(confidence) as { n: number };
+    return row.n;
+  }
+
   /** Project keys that have outputs (null stands for sessions without a project). */
   projectKeys(): Array<string | null> {
     const rows = this.sql.get("SELECT DISTINCT project_key FROM stage1_outputs").all() as Array<{
