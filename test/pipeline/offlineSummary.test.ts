@@ -194,7 +194,31 @@ describe("openWorkOf", () => {
       "### Unfinished",
       "* Docs for the new flag",
     ].join("\n");
-    expect(openWorkOf({ rawMemory: raw })).toEqual(["Publish the package", "Docs for the new flag"]);
-    expect(openWorkOf({ rawMemory: "## Task\n- Fix the login bug\n" })).toEqual([]);
+    expect(openWorkOf({ rawMemory: raw, facts: [] })).toEqual(["Publish the package", "Docs for the new flag"]);
+    expect(openWorkOf({ rawMemory: "## Task\n- Fix the login bug\n", facts: [] })).toEqual([]);
+  });
+
+  it("adds the facts labelled as open work, without their label, each once", () => {
+    const fact = (content: string) => ({ content, type: "fact" as const, confidence: 0.7, evidence: [] });
+    const output = {
+      rawMemory: "## Open work\n- Open work: the session stopped before the release notes were written.\n",
+      facts: [
+        fact("Open work: the session stopped before the release notes were written."),
+        fact("Open work (at the session's compaction): v2.1 is tagged but not published"),
+        fact("The release script lives in scripts/release.sh"),
+      ],
+    };
+    expect(openWorkOf(output)).toEqual([
+      "the session stopped before the release notes were written.",
+      "v2.1 is tagged but not published",
+    ]);
+    const summary = consolidate([{ ...session("s4", MAY_1, []), ...output }]).summary;
+    expect(section(summary, "Open work")).toEqual([
+      "- 2026-05-01: the session stopped before the release notes were written.",
+      "- 2026-05-01: v2.1 is tagged but not published",
+    ]);
+    expect(section(summary, "Key facts of the project")).toEqual([
+      "- 2026-05-01: The release script lives in scripts/release.sh",
+    ]);
   });
 });

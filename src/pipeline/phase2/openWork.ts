@@ -4,16 +4,24 @@ import type { Stage1Output } from "../phase1/types.js";
 const OPEN_WORK_HEADING =
   /^#{2,4}\s+(?:open (?:work|loops|tasks|items)|unfinished(?: work)?|pending(?: work| tasks)?|next steps|left to do|still to do|to ?do|state at (?:the )?end)\b/i;
 
+/** A statement labelled as open work ("Open work: ...", "Open work (at the session's compaction): ..."). */
+const OPEN_WORK_LABEL = /^\s*open work\b[^:\n]{0,60}:\s*/i;
+
 /** At most this many items from one session: a summary lists open work, it does not copy a plan. */
 const PER_SESSION = 5;
 
+/** Whether a fact is labelled as open work: it goes under open work, not among the project's facts. */
+export function isOpenWork(statement: string): boolean {
+  return OPEN_WORK_LABEL.test(statement);
+}
+
 /**
- * What a session left open, from its raw memory: the list items (one line each, continuation lines
- * joined) of every section whose heading names open work ("## Open work", "## Pending tasks",
- * "## Next steps"). Stage 1, offline or a model, writes that section; phase 2 reads it rather than
- * guess from prose.
+ * What a session left open: the list items (one line each, continuation lines joined) of every
+ * section of its raw memory whose heading names open work ("## Open work", "## Pending tasks",
+ * "## Next steps"), then its facts labelled as open work; each without its label, once. Stage 1,
+ * offline or a model, writes them so; phase 2 reads them rather than guess from prose.
  */
-export function openWorkOf(output: Pick<Stage1Output, "rawMemory">): string[] {
+export function openWorkOf(output: Pick<Stage1Output, "rawMemory" | "facts">): string[] {
   const items: string[] = [];
   let inside = false;
   for (const line of output.rawMemory.split("\n")) {
@@ -26,7 +34,8 @@ export function openWorkOf(output: Pick<Stage1Output, "rawMemory">): string[] {
     if (item !== undefined) items.push(item);
     else if (line.trim() !== "" && items.length > 0) items[items.length - 1] += ` ${line.trim()}`;
   }
-  return [...new Set(items.map((item) => item.replace(/\s+/g, " ").trim()))]
+  for (const fact of output.facts) if (isOpenWork(fact.content)) items.push(fact.content);
+  return [...new Set(items.map((item) => item.replace(OPEN_WORK_LABEL, "").replace(/\s+/g, " ").trim()))]
     .filter((item) => item !== "")
     .slice(0, PER_SESSION);
 }

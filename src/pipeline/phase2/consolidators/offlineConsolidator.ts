@@ -5,7 +5,7 @@ import { projectName } from "../../../workspace/workspacePaths.js";
 import { commandFamily } from "../../phase1/offline/commands.js";
 import type { Stage1Output } from "../../phase1/types.js";
 import { globalInputs, guardedInput } from "../consolidationInputs.js";
-import { openWorkOf } from "../openWork.js";
+import { isOpenWork, openWorkOf } from "../openWork.js";
 import { mergeFacts, type SupportedStatement } from "./mergeFacts.js";
 import { block, day, offlineSummary } from "./offlineSummary.js";
 import {
@@ -43,7 +43,8 @@ export function consolidateOffline(input: ConsolidationInput, inputs: readonly S
   const preferences = mergeFacts(inputs, ["preference"]);
   const decisions = mergeFacts(inputs, ["decision"]);
   const procedures = mergeFacts(inputs, ["procedural"]);
-  const knowledge = mergeFacts(inputs, ["fact", "semantic"]);
+  // Open work has its own section, read per session (openWork.ts).
+  const knowledge = mergeFacts(inputs, ["fact", "semantic"]).filter((s) => !isOpenWork(s.text));
   const skills = skillsFrom(procedures, inputs, input.summaryFiles);
   const title = input.workspace.kind === "global" ? "Global memory" : `Memory: ${input.workspace.name}`;
   const line = (s: SupportedStatement) =>
