@@ -95,6 +95,19 @@ describe("recency stage", () => {
     ]);
   });
 
+  it("never pairs two reports of one command's different errors, though they open with it", async () => {
+    const candidates = [
+      candidate(1, 0.9, { content: '`npm run build` failed with "error TS2307: Cannot find module ./theme.js"' }),
+      candidate(2, 0.5, { content: '`npm run build` failed with "error TS2322: Type string is not assignable"' }),
+    ];
+    const ctx = context({ 1: { occurredAt: 10 * day, createdAt: 0 }, 2: { occurredAt: 20 * day, createdAt: 0 } });
+    const out = (await stage.apply(ctx, candidates)).sort(byScoreDesc);
+    expect(out.map((c) => [c.id, c.score])).toEqual([
+      [1, 0.9],
+      [2, 0.5],
+    ]);
+  });
+
   it("falls back to when a memory was stored, and keeps the order when the newer one already leads", async () => {
     const make = () => [
       candidate(1, 0.9, { content: "The API server listens on port 3000" }),

@@ -1,4 +1,5 @@
 import type { RecallConfig } from "../../config/recallConfig.js";
+import { aboutOtherOccasions, reportedOccasion } from "../../text/reportedOccasion.js";
 import { byScoreDesc, type Candidate } from "../candidate.js";
 import { leadingCodeSpan, subjectOverlap, subjectWords, swappedSubject } from "../sameSubject.js";
 import type { RecallStage } from "../stage.js";
@@ -24,6 +25,7 @@ export function recencyStage(options: RecallConfig["recency"]): RecallStage {
       if (head.length < 2) return candidates;
       const words = new Map(head.map((c) => [c.id, subjectWords(c.content ?? "")]));
       const leads = new Map(head.map((c) => [c.id, leadingCodeSpan(c.content ?? "")]));
+      const occasions = new Map(head.map((c) => [c.id, reportedOccasion(c.content ?? "")]));
       const plain = new Set<string>();
       // Two statements that open with the same command or file are about it, however they word the rest.
       const sameLead = new Set<string>();
@@ -31,6 +33,8 @@ export function recencyStage(options: RecallConfig["recency"]): RecallStage {
         for (let j = i + 1; j < head.length; j++) {
           const [a, b] = [head[i]!, head[j]!];
           if (a.ref.scope !== b.ref.scope) continue;
+          // Reports of different commands or errors are two records, each true: neither is the newer word.
+          if (aboutOtherOccasions(occasions.get(a.id), occasions.get(b.id))) continue;
           if (subjectOverlap(words.get(a.id)!, words.get(b.id)!) >= options.minOverlap) plain.add(`${a.id}:${b.id}`);
           const lead = leads.get(a.id);
           if (lead !== undefined && lead === leads.get(b.id)) sameLead.add(`${a.id}:${b.id}`);
