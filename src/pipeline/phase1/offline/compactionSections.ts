@@ -28,7 +28,7 @@ const KIND_OF_HEADING: ReadonlyArray<[CompactionKind | "skip", RegExp]> = [
   ["decision", /\b(?:decisions?|decided|choices|design|approach|trade-?offs?)\b/i],
   [
     "open",
-    /\b(?:pending|next|to-?dos?|remaining|open|unfinished|unresolved|blockers?|blocked|current (?:work|state|status)|in progress|progress|status|state|left to do|follow-?ups?|completed)\b/i,
+    /\b(?:pending|next|to[- ]?dos?|remaining|open|unfinished|unresolved|blockers?|blocked|current (?:work|state|status)|in progress|progress|status|state|left to do|follow-?ups?|completed)\b/i,
   ],
   ["command", /\b(?:commands?|how to (?:run|build|test)|scripts?|workflow|procedures?)\b/i],
   [
@@ -37,16 +37,20 @@ const KIND_OF_HEADING: ReadonlyArray<[CompactionKind | "skip", RegExp]> = [
   ],
 ];
 
+/** Words that mark an entry as still unsolved ("Unsolved/Blocking: ...", "not yet fixed"). */
+const UNSOLVED =
+  /\b(?:unsolved|unresolved|blocking|blocker|still (?:fails|failing|broken|open)|not (?:yet )?(?:fixed|solved|resolved))\b/i;
+
 /** A section heading: a Markdown heading, a bold line, or a short label line ending in a colon ("4. Errors and fixes:"). */
 const MARKDOWN_HEADING = /^(#{1,6})\s+(.+?)\s*#*$/;
 const LABEL_HEADING = /^(?:\d{1,2}[.)]\s+)?(?:\*\*)?([A-Z][^:.!?]{2,60}?)(?:\*\*)?:(?:\*\*)?$/;
 const BOLD_HEADING = /^\*\*([^*]{3,60})\*\*:?$/;
 const BULLET = /^(\s*)(?:[-*+•]|\d{1,3}[.)])\s+(.*)$/;
 
-/** Per entry, per section and per summary: a summary is curated, but it can be 15 KB. */
+/** Per entry, per section, and characters per summary: a summary is curated, but it can be 15 KB. */
 const ENTRY_CHARS = 280;
 const SECTION_ENTRIES = 6;
-const SUMMARY_ENTRIES = 16;
+const SUMMARY_CHARS = 3_000;
 
 interface Section {
   kind: CompactionKind | "skip" | null;
@@ -111,7 +115,9 @@ function sectionEntries(summary: string): CompactionEntry[] {
     perSection.set(section, count + 1);
     // A paragraph under a short heading says what it is only with it ("Branch: `refactor`").
     const titled = mode === "paragraph" && section.title && count === 0 ? `${section.title}: ${text}` : text;
-    entries.push({ kind: section.kind, text: clip(titled) });
+    // An error the summary marks as not solved is open work, whatever section lists it.
+    const kind = section.kind === "fix" && UNSOLVED.test(titled) ? "open" : section.kind;
+    entries.push({ kind, text: clip(titled) });
   };
   const start = (section: Section, mode: Entry["mode"], text: string, indent = 0) => {
     flush();
@@ -175,13 +181,30 @@ function sectionEntries(summary: string): CompactionEntry[] {
     );
   }
   flush();
-  // Past the cap, the sections a next session most needs win: fixes, open work, decisions, commands.
-  return entries
-    .map((entry, index) => ({ entry, index }))
-    .sort((a, b) => PRIORITY.indexOf(a.entry.kind) - PRIORITY.indexOf(b.entry.kind) || a.index - b.index)
-    .slice(0, SUMMARY_ENTRIES)
-    .sort((a, b) => a.index - b.index)
-    .map(({ entry }) => entry);
+  return withinBudget(entries);
+}
+
+/**
+ * The entries a summary gives, within its character budget: taken in rounds, each round one more entry
+ * of every kind in the order a next session needs them (fixes, open work, decisions, commands, facts),
+ * so a summary long on errors still gives its open work and its facts. Returned in document order.
+ */
+function withinBudget(entries: CompactionEntry[]): CompactionEntry[] {
+  const byKind = new Map<CompactionKind, Array<{ entry: CompactionEntry; index: number }>>();
+  entries.forEach((entry, index) => {
+    byKind.set(entry.kind, [...(byKind.get(entry.kind) ?? []), { entry, index }]);
+  });
+  const chosen: Array<{ entry: CompactionEntry; index: number }> = [];
+  let chars = 0;
+  for (let round = 0; round < SECTION_ENTRIES; round++) {
+    for (const kind of PRIORITY) {
+      const next = byKind.get(kind)?.[round];
+      if (!next || chars + next.entry.text.length > SUMMARY_CHARS) continue;
+      chosen.push(next);
+      chars += next.entry.text.length;
+    }
+  }
+  return chosen.sort((a, b) => a.index - b.index).map(({ entry }) => entry);
 }
 
 const PRIORITY: readonly CompactionKind[] = ["fix", "open", "decision", "command", "fact"];
@@ -194,7 +217,7 @@ interface Entry {
 }
 
 /**
- * A heading and its level. A summary's first line, when a Markdown heading, is its title ("# Context
+ * A heading and its level. A summary's first line, when a level-1 Markdown heading, is its title ("# Context
  * Checkpoint: ...") and names no section. Label headings: a plain "Summary:" is outermost, a numbered
  * "4. Errors and fixes:" below it, a bold numbered "6. **Remaining tasks**:" an item inside one.
  */
@@ -204,7 +227,10 @@ function headingOf(
   first: boolean,
 ): { title: string | null; level: number; markdown: boolean } | undefined {
   const markdown = MARKDOWN_HEADING.exec(trimmed);
-  if (markdown) return { title: first ? null : markdown[2]!, level: markdown[1]!.length, markdown: true };
+  if (markdown) {
+    const level = markdown[1]!.length;
+    return { title: first && level === 1 ? null : markdown[2]!, level, markdown: true };
+  }
   // Label and bold headings stand at the left margin; an indented "Fixed by:" is part of an entry.
   if (/^\s/.test(line)) return undefined;
   const label = LABEL_HEADING.exec(trimmed) ?? BOLD_HEADING.exec(trimmed);

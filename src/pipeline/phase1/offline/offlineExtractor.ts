@@ -30,7 +30,7 @@ export function extractOffline(session: SessionRecord, items: Iterable<ItemRecor
     rolloutSummary: summaryOf(evidence),
     rolloutSlug: slug(taskWords(mainTask).slice(0, 6).join(" ") || keywords.slice(0, 4).join(" ")),
     rawMemory: rawMemoryOf(session, evidence),
-    facts: facts(evidence),
+    facts: facts(evidence, session),
     entities: entities(session, evidence.procedures, evidence.files),
   };
 }
@@ -48,6 +48,10 @@ function gatherEvidence(session: SessionRecord, items: Iterable<ItemRecord>): Se
   };
 }
 
+/**
+ * The session in a few sentences, what matters first (MEMORY.md shows the opening of it): what was asked,
+ * how it ended or where it stopped, what the user refused, then the follow-ups, commands and files.
+ */
 function summaryOf({
   mainTask,
   tasks,
@@ -62,18 +66,19 @@ function summaryOf({
   const stopped = runs.filter((run) => run.stopped);
   return [
     `The user asked: "${mainTask}".`,
-    tasks.length > 1
-      ? `Follow-up requests: ${tasks
-          .slice(1, 4)
-          .map((t) => `"${t.text}"`)
-          .join("; ")}.`
-      : "",
     openWork ? `The session stopped mid-work: ${openWork.text}.` : "",
     stopped.length > 0
       ? `The user refused ${stopped.length} of the agent's commands (${stopped
           .slice(0, 2)
           .map((run) => `\`${run.command.slice(0, 60)}\``)
           .join(", ")}).`
+      : "",
+    outcome ? `It ended with: "${headline(outcome.text, 200)}".` : "",
+    tasks.length > 1
+      ? `Follow-up requests: ${tasks
+          .slice(1, 4)
+          .map((t) => `"${t.text}"`)
+          .join("; ")}.`
       : "",
     ran.length > 0
       ? `The agent ran ${ran.length} shell command${ran.length > 1 ? "s" : ""} (${ran.filter((r) => r.outcome === "failed").length} failed).`
@@ -85,7 +90,6 @@ function summaryOf({
           .join(", ")}.`
       : "",
     refusedWrites > 0 ? `${refusedWrites} write(s) were refused or failed and changed nothing.` : "",
-    outcome ? `It ended with: "${headline(outcome.text, 200)}".` : "",
     preferences.length > 0 ? `The user stated ${preferences.length} preference(s) worth keeping.` : "",
   ]
     .filter(Boolean)
@@ -109,14 +113,19 @@ function rawMemoryOf(session: SessionRecord, evidence: SessionEvidence): string 
     compactions,
     keywords,
   } = evidence;
-  const change = changeFact(evidence);
+  const change = changeFact(evidence, session);
   return [
     section("Task", [
       `${mainTask} (${session.agent} session in ${session.cwd ?? "an unknown directory"})`,
       ...tasks.slice(1, 8).map((t) => `Then: ${t.text}`),
     ]),
     section("Outcome", outcome ? [headline(outcome.text, 400)] : []),
-    section("Open work", openWork ? [openWorkFact(openWork)] : []),
+    // Phase 2 reads this section for the summary's open work: the stop here, then what the agent's own
+    // compaction summary listed as pending.
+    section("Open work", [
+      ...(openWork ? [openWorkFact(openWork)] : []),
+      ...compactions.filter((entry) => entry.kind === "open").map((entry) => entry.text),
+    ]),
     section(
       "Preferences",
       preferences.map((p) => p.text),
@@ -159,7 +168,7 @@ function rawMemoryOf(session: SessionRecord, evidence: SessionEvidence): string 
     ),
     section(
       "Earlier context (the agent's compaction summaries)",
-      compactions.map((entry) => compactionFact(entry).content),
+      compactions.filter((entry) => entry.kind !== "open").map((entry) => compactionFact(entry).content),
     ),
     section("Keywords", keywords.length > 0 ? [keywords.join(", ")] : []),
   ]
@@ -245,8 +254,8 @@ const WORK_IN_PROGRESS =
 const ENVIRONMENT_FAILURE =
   /command not found|not recognized as|Operation not permitted|Permission denied|sandbox|timed out|panicked at/i;
 
-function facts(found: SessionEvidence): ExtractedFact[] {
-  const change = changeFact(found);
+function facts(found: SessionEvidence, session: SessionRecord): ExtractedFact[] {
+  const change = changeFact(found, session);
   const out: ExtractedFact[] = [
     ...found.preferences.map((p) => ({
       content: p.text,
@@ -347,7 +356,7 @@ function changeEvidence(found: SessionEvidence): number[] {
  * the session summary: quoted in a fact, its "X is now Y" would read as a change the user stated and
  * replace what the user said.
  */
-function changeFact(found: SessionEvidence): string | null {
+function changeFact(found: SessionEvidence, session: SessionRecord): string | null {
   if (found.files.length === 0) return null;
   const files = found.files
     .slice(0, 5)
@@ -356,8 +365,22 @@ function changeFact(found: SessionEvidence): string | null {
   const confirmed = found.changeConfirmed
     ? "a check passed or the user moved on after it"
     : "unconfirmed: no check passed and the user did not move on after it";
-  return `Files the agent wrote (agent-reported, ${confirmed}): ${files}.`;
+  return `Files the agent wrote (agent-reported, ${confirmed}): ${files}.${committedNote(found, session)}`;
 }
+
+/**
+ * Whether the session committed what the agent wrote: a `git commit` that worked after the last write.
+ * Without one, the next session should know the work may still sit uncommitted in the checkout.
+ */
+function committedNote(found: SessionEvidence, session: SessionRecord): string {
+  const committed = found.runs.some(
+    (run) => run.callItemId > found.lastWrite && run.outcome === "succeeded" && GIT_COMMIT.test(run.command),
+  );
+  if (committed) return " The session committed them.";
+  return ` The session did not commit them${session.gitBranch ? ` (branch ${session.gitBranch})` : ""}.`;
+}
+
+const GIT_COMMIT = /(?:^|&&\s*|;\s*)git\s+(?:-C\s+\S+\s+)?commit\b/;
 
 const procedureFact = (p: Procedure) => `Command that worked: \`${p.command}\``;
 

@@ -145,7 +145,7 @@ export function readSession(session: SessionRecord, items: Iterable<ItemRecord>)
 }
 
 /** Corrections a session keeps (the latest), and entries of its compaction summaries. */
-const STRONG_CORRECTIONS_KEPT = 6;
+const STRONG_CORRECTIONS_KEPT = 8;
 const CORRECTIONS_KEPT = 4;
 const COMPACTION_ENTRIES_KEPT = 24;
 
@@ -191,9 +191,13 @@ class TurnTracker {
     this.activitySinceUser = true;
   }
 
-  /** A user message ends the agent's turn. Returns whether it answers a refused step, or a failed one the agent left without a word. */
+  /**
+   * A user message ends the agent's turn. Returns whether it answers a step the user refused or stopped.
+   * A failed step is not enough: the message after one is most often the next instruction or the
+   * information the agent lacked, and a correction among them says so in its own words.
+   */
   userSpeaks(item: ItemRecord): boolean {
-    const afterStep = this.lastStepStopped || (this.lastStepFailed && this.toolAfter !== null);
+    const afterStep = this.lastStepStopped;
     if (this.candidate && this.toolAfter === null) this.completed = this.candidate;
     this.candidate = undefined;
     this.toolAfter = null;

@@ -29,17 +29,29 @@ export function isContinuation(text: string): boolean {
 }
 
 /**
+ * Where a prohibition is addressed to the agent: opening a sentence or a clause, or after "please",
+ * "you", "and", "but", "so", "just", "then". "I don't think ...", "it doesn't update" describe; they
+ * forbid nothing.
+ */
+const IMPERATIVE = String.raw`(?:^|[,;:.!]\s*|\b(?:please|you|and|but|so|just|then)\s+)`;
+
+/**
  * Words with which a user corrects or restricts what the agent does: a refusal ("no rgb indices!",
  * "no, ..."), a prohibition ("don't", "do not", "never", "stop"), a restriction ("only use ..."), an
  * obligation on how the work is or behaves ("setTheme should return an error", "the block should stay
  * as is", "you must ..."; not a step of the task, "the helpers must move too"). Read on the user's own
  * sentences, never on quoted or pasted text.
  */
-const CORRECTING =
-  /(?:^|[,;:]\s*)no\s+(?!(?:idea|problem|worries|wait|way|need)\b)[\w-]+|\b(?:don'?t|do\s+not|doesn'?t|never|stop|instead)\b|\b(?:should|must)(?:n'?t|\s+not)?\s+(?:be|stay|remain|return|use|look|match|have|keep|never|always|only)\b|\byou\s+(?:should|must)\b|(?:^|\b(?:i|we|you)\s+)only\s+(?:use|want|need|run|change|edit|touch|modify|keep)\b|^only\b/i;
+const CORRECTING = new RegExp(
+  String.raw`(?:^|[,;:]\s*)no\s+(?!(?:idea|problem|worries|wait|way|need)\b)[\w-]+|${IMPERATIVE}(?:don'?t|do\s+not|never|stop)\b|\binstead\b|\b(?:should|must)(?:n'?t|\s+not)?\s+(?:be|stay|remain|return|use|look|match|have|keep|never|always|only)\b|\byou\s+(?:should|must)\b|(?:^|\b(?:i|we|you)\s+)only\s+(?:use|want|need|run|change|edit|touch|modify|keep)\b|^only\b`,
+  "i",
+);
 
 /** The strong ones: a prohibition or an exclaimed refusal ("no console logs!"). */
-const PROHIBITING = /\b(?:don'?t|do\s+not|never|stop)\b|(?:^|[,;:]\s*)no\s+[\w-]+[^,.;?]*!/i;
+const PROHIBITING = new RegExp(
+  String.raw`${IMPERATIVE}(?:don'?t|do\s+not|never|stop)\b|(?:^|[,;:]\s*)no\s+[\w-]+[^,.;?]*!`,
+  "i",
+);
 
 /**
  * "should" or "must" the speaker puts on themselves or on events is an expectation, not a correction
