@@ -2,17 +2,31 @@ import { commandsIn, containsCommand } from "./commandSpans.js";
 import { statedOutcome } from "./outcomeWords.js";
 
 /**
- * What a statement that reports something that ran is about: the commands it names and, for a
- * failure, what identifies the error. Undefined for a statement that reports no outcome (a setting,
- * a preference, a decision): those are compared by their words.
+ * What a statement that reports something that happened is about: for what ran, the commands it
+ * names and, for a failure, what identifies the error; for files written, which files. Undefined for
+ * a statement that reports neither (a setting, a preference, a decision): those are compared by their
+ * words.
  */
 export interface ReportedOccasion {
+  /** It reports an outcome of something that ran ("worked", "failed with ..."). */
+  ran: boolean;
   failure: boolean;
   /** Its code spans, whitespace collapsed. */
   commands: string[];
   /** What names the error: its quoted output, error codes (with the address or path that follows one) and exit statuses, lower-cased. */
   error: Set<string>;
+  /** The files it says were written or edited, when it records such a change; null otherwise. */
+  written: Set<string> | null;
 }
+
+/**
+ * Words that record files changed on an occasion ("the agent wrote ...", "files edited: ..."). A
+ * passive present ("the config is written to ~/.app") states where something goes, a setting that
+ * can change, and is left to the detectors.
+ */
+const WRITTEN = /\b(?:wrote|rewrote|edited)\b|\bfiles? (?:written|edited|modified|created|changed|touched)\b/i;
+/** A file path or name: a slash between word characters, or a name with an extension. */
+const PATH = /[\w.@~-]*(?:\w\/\w|\.[a-z][a-z0-9]{0,5}\b)[\w./@~-]*/gi;
 
 /**
  * Error names and codes (ENOENT, ECONNREFUSED, TS2739, E0425, CS0246), with the address or path
@@ -23,15 +37,28 @@ const EXIT_STATUS = /\bexit(?:\s+(?:code|status))?\s*[:=]?\s*(-?\d+)/gi;
 
 export function reportedOccasion(text: string): ReportedOccasion | undefined {
   const outcome = statedOutcome(text);
-  if (outcome === "") return undefined;
+  const prose = text.replace(/`[^`\n]*`|"[^"\n]*"/g, " ");
+  const written = WRITTEN.test(prose) ? pathsIn(text) : null;
+  if (outcome === "" && !written) return undefined;
   const error = new Set<string>();
-  const prose = text.replace(/`[^`\n]*`/g, " ");
-  for (const quote of prose.matchAll(/"([^"\n]+)"/g)) error.add(flat(quote[1] ?? ""));
-  const rest = prose.replace(/"[^"\n]*"/g, " ");
+  const withoutCode = text.replace(/`[^`\n]*`/g, " ");
+  for (const quote of withoutCode.matchAll(/"([^"\n]+)"/g)) error.add(flat(quote[1] ?? ""));
+  const rest = withoutCode.replace(/"[^"\n]*"/g, " ");
   for (const code of rest.matchAll(ERROR_CODE)) error.add(flat(code[0]).replace(/[.:]+$/, ""));
   for (const status of rest.matchAll(EXIT_STATUS)) error.add(`exit ${status[1]}`);
   error.delete("");
-  return { failure: outcome.includes("failure"), commands: commandsIn(text), error };
+  return {
+    ran: outcome !== "",
+    failure: outcome.includes("failure"),
+    commands: commandsIn(text),
+    error,
+    written: written && written.size > 0 ? written : null,
+  };
+}
+
+/** The file paths and names a text holds, lower-cased, sentence punctuation aside. */
+function pathsIn(text: string): Set<string> {
+  return new Set([...text.matchAll(PATH)].map((match) => match[0].replace(/[.,:;]+$/, "").toLowerCase()));
 }
 
 /**
@@ -40,11 +67,14 @@ export function reportedOccasion(text: string): ReportedOccasion | undefined {
  * or both report a failure and name it differently (another quoted message, error code or exit
  * status). A failure told in words only ("the build fails when the heap is below 4096 MB") names no
  * error: the detectors judge it. Each is a record of an occasion, true as it was seen; a person asked
- * whether one replaced the other is asked about nothing. False when either reports no outcome or
- * they may be about the same thing: the detectors then judge them by their words.
+ * whether one replaced the other is asked about nothing. So are two records of files written that
+ * name other files ("the agent wrote src/a.ts" / "... docs/b.md"). False when either reports no
+ * outcome or they may be about the same thing: the detectors then judge them by their words.
  */
 export function aboutOtherOccasions(a: ReportedOccasion | undefined, b: ReportedOccasion | undefined): boolean {
   if (!a || !b) return false;
+  if (a.written && b.written && !sameSet(a.written, b.written)) return true;
+  if (!a.ran || !b.ran) return false;
   if (a.commands.length > 0 && b.commands.length > 0 && !sharesCommand(a.commands, b.commands)) return true;
   return a.failure && b.failure && a.error.size > 0 && b.error.size > 0 && !sameSet(a.error, b.error);
 }

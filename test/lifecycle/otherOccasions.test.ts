@@ -37,6 +37,11 @@ const OTHER_OCCASIONS: Array<[string, string]> = [
     '`npm run build` failed with "error TS2322: Type string is not assignable to type number"',
     '`npm run build` failed with "error TS2307: Cannot find module ./theme.js"',
   ],
+  // Two sessions' records of the files the agent wrote.
+  [
+    "Files the agent wrote (agent-reported): src/ui/renderer.ts, src/theme/dark.json.",
+    "Files the agent wrote (agent-reported): docs/refactor.md.",
+  ],
   // A command that failed against another that worked.
   ["`cargo check --workspace` timed out and failed in the sandbox", "Command that worked: `cargo test -p core`"],
 ];
@@ -50,6 +55,8 @@ const SAME_SUBJECT: Array<[string, string]> = [
     '`npm run build` fails with "error TS2307: Cannot find module"',
   ],
   ["The build fails when the heap limit is below 8192 MB", "The build fails when the heap limit is below 4096 MB"],
+  // Where something is written is a setting, not a record of a change.
+  ["The config file is written to ~/.config/app/config.json", "The config file is written to ~/.app/config.json"],
 ];
 
 describe("reports of what ran about other commands or errors", () => {
@@ -69,6 +76,7 @@ describe("reports of what ran about other commands or errors", () => {
     expect(detectSyntacticContradiction(...SAME_SUBJECT[0]!)?.detector).toBe("syntactic");
     expect(detectSyntacticContradiction(...SAME_SUBJECT[1]!)?.reason).toMatch(/opposite terms pass \/ fail/);
     expect(judgeSupersession(...SAME_SUBJECT[3]!)?.verdict).toBe("supersede");
+    expect(judgeSupersession(...SAME_SUBJECT[4]!)?.verdict).toBe("supersede");
   });
 
   it("leave statements that report nothing that ran to the detectors", () => {
