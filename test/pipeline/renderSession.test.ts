@@ -90,6 +90,16 @@ describe("renderSession", () => {
     ]);
   });
 
+  it("clips a message to fit its window under a small budget instead of leaving it out", () => {
+    const pasted = `here is the log: ${"error line with details ".repeat(2000)} please fix`;
+    const items = [item(1, "user", pasted), item(2, "assistant", "on it"), item(3, "user", "and no console logs!")];
+    const windows = renderWindows(items, { maxInputTokens: 1000, toolOutputMaxTokens: 100 });
+    const users = windows.flatMap((window) => window.entries).filter((entry) => entry.role === "user");
+    expect(users.map((entry) => entry.id)).toEqual([1, 3]);
+    expect(users[0]!.text).toContain("[... clipped ...]");
+    for (const window of windows) expect(window.tokens ?? 0).toBeLessThanOrEqual(1000);
+  });
+
   it("shows a command that finished without output, and a long compaction summary whole", () => {
     const summary = `Summary of the earlier conversation.\n${"- Errors and fixes: the schema check failed, fixed by quoting.\n".repeat(300)}Pending: publish v0.8.0.`;
     const rendered = renderSession(

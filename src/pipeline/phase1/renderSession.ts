@@ -278,11 +278,13 @@ function toEntry(item: ItemRecord, options: RenderOptions): RenderedEntry {
   const isTool = item.role === "tool_result" || item.role === "tool_call";
   // A compaction summary is the densest memory of a resumed session: it may take up to the share of
   // the budget its window gives to what is always kept, not just one message's cap.
+  // A message never takes more than that share either, so each always-kept item fits its window.
+  const share = Math.floor(options.maxInputTokens * ALWAYS_KEPT_SHARE * 0.8);
   const limit = isTool
     ? options.toolOutputMaxTokens
     : item.role === "compaction"
-      ? Math.max(MESSAGE_MAX_TOKENS, Math.floor(options.maxInputTokens * ALWAYS_KEPT_SHARE * 0.8))
-      : MESSAGE_MAX_TOKENS;
+      ? Math.max(MESSAGE_MAX_TOKENS, share)
+      : Math.min(MESSAGE_MAX_TOKENS, share);
   // Stored items are guarded already; this also covers rows stored before the store guarded them.
   const trimmed = item.text.trim();
   const text = trimmed === "" ? "(no output)" : clip(guardText(trimmed), limit);
