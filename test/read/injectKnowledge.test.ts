@@ -1,10 +1,12 @@
+import { spawnSync } from "node:child_process";
+import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Cairn } from "../../src/cairn.js";
 import { buildInjection } from "../../src/read/inject.js";
 import { injectFor } from "../../src/read/injectFor.js";
 import { summaryHoldsKnowledge } from "../../src/workspace/summarySections.js";
-import { type TempHome, tempHome, writeSummary } from "../server/tempHome.js";
+import { cliArgs, type TempHome, tempHome, writeSummary } from "../server/tempHome.js";
 
 // A session pays for the injected block in its context: a summary that only says memory exists is
 // not given, and the guidance explains only what the block holds.
@@ -67,6 +69,30 @@ describe("a summary without knowledge", () => {
     expect(summaryHoldsKnowledge("# Memory: x (summary)\nThe user deploys with Fly.io.")).toBe(true);
     expect(summaryHoldsKnowledge("## Profile\n- 1 session\n## Notes\n- Staging is eu-west-1")).toBe(true);
     expect(summaryHoldsKnowledge("## Profile\n- 1 session\n\n## Open work\n")).toBe(false);
+  });
+});
+
+describe("the CLI", () => {
+  const cli = (...args: string[]) =>
+    spawnSync(process.execPath, cliArgs("--home", temp.home, ...args, "--cwd", temp.project), {
+      encoding: "utf8",
+      env: temp.env,
+      timeout: 60_000,
+    });
+
+  it("prints nothing to inject, and memory view says the memory holds no knowledge yet and where to read it", () => {
+    writeSummary(temp.home, { cwd: temp.project }, PROFILE_ONLY);
+    const inject = cli("inject");
+    expect(inject.status).toBe(0);
+    expect(inject.stdout).toBe("");
+    expect(cli("memory", "view").stdout).toMatch(/^no memory for this directory yet/);
+    const summary = join(temp.home, "memories", "projects");
+    const [project] = readdirSync(summary);
+    writeFileSync(join(summary, project!, "MEMORY.md"), "# Memory: project\n\n## Tasks by group\n- looked around\n");
+    const view = cli("memory", "view");
+    expect(view.status).toBe(0);
+    expect(view.stdout).toContain("nothing to inject for this directory: its memory holds no decision");
+    expect(view.stdout).toContain("cairn read memory://root/MEMORY.md");
   });
 });
 
