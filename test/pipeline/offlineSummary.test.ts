@@ -176,6 +176,11 @@ describe("reportsFailure", () => {
     expect(reportsFailure('`npm test` failed with "Error: boom"; `npm test` later succeeded.')).toBe(true);
     expect(reportsFailure("The build breaks when NODE_ENV is unset; set it to development.")).toBe(true);
     expect(reportsFailure("The logs go to `error.log` in the data folder.")).toBe(false);
+    expect(reportsFailure("Error and fix: the propagator setter is undefined; configure it in the app env.")).toBe(
+      true,
+    );
+    expect(reportsFailure("Spans carry attributes, an error status and the trace id.")).toBe(false);
+    expect(reportsFailure("Telemetry failures must never crash the app.")).toBe(false);
     expect(
       reportsFailure('The health check answers "error" only when the database is down? No: it says "degraded".'),
     ).toBe(false);
@@ -198,7 +203,7 @@ describe("openWorkOf", () => {
     expect(openWorkOf({ rawMemory: "## Task\n- Fix the login bug\n", facts: [] })).toEqual([]);
   });
 
-  it("adds the facts labelled as open work, without their label, each once", () => {
+  it("adds the facts labelled as open work, each once", () => {
     const fact = (content: string) => ({ content, type: "fact" as const, confidence: 0.7, evidence: [] });
     const output = {
       rawMemory: "## Open work\n- Open work: the session stopped before the release notes were written.\n",
@@ -209,13 +214,13 @@ describe("openWorkOf", () => {
       ],
     };
     expect(openWorkOf(output)).toEqual([
-      "the session stopped before the release notes were written.",
-      "v2.1 is tagged but not published",
+      "Open work: the session stopped before the release notes were written.",
+      "Open work (at the session's compaction): v2.1 is tagged but not published",
     ]);
     const summary = consolidate([{ ...session("s4", MAY_1, []), ...output }]).summary;
     expect(section(summary, "Open work")).toEqual([
-      "- 2026-05-01: the session stopped before the release notes were written.",
-      "- 2026-05-01: v2.1 is tagged but not published",
+      "- 2026-05-01: Open work: the session stopped before the release notes were written.",
+      "- 2026-05-01: Open work (at the session's compaction): v2.1 is tagged but not published",
     ]);
     expect(section(summary, "Key facts of the project")).toEqual([
       "- 2026-05-01: The release script lives in scripts/release.sh",

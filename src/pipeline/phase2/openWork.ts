@@ -18,7 +18,8 @@ export function isOpenWork(statement: string): boolean {
 /**
  * What a session left open: the list items (one line each, continuation lines joined) of every
  * section of its raw memory whose heading names open work ("## Open work", "## Pending tasks",
- * "## Next steps"), then its facts labelled as open work; each without its label, once. Stage 1,
+ * "## Next steps"), then its facts labelled as open work, each once (a line keeps its label: it is
+ * read alone too, quoted or cited). Stage 1,
  * offline or a model, writes them so; phase 2 reads them rather than guess from prose.
  */
 export function openWorkOf(output: Pick<Stage1Output, "rawMemory" | "facts">): string[] {
@@ -35,7 +36,15 @@ export function openWorkOf(output: Pick<Stage1Output, "rawMemory" | "facts">): s
     else if (line.trim() !== "" && items.length > 0) items[items.length - 1] += ` ${line.trim()}`;
   }
   for (const fact of output.facts) if (isOpenWork(fact.content)) items.push(fact.content);
-  return [...new Set(items.map((item) => item.replace(OPEN_WORK_LABEL, "").replace(/\s+/g, " ").trim()))]
-    .filter((item) => item !== "")
-    .slice(0, PER_SESSION);
+  // Once each: the same item told in the raw memory and as a fact, labelled or not, is one item.
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const item of items) {
+    const text = item.replace(/\s+/g, " ").trim();
+    const key = text.replace(OPEN_WORK_LABEL, "").toLowerCase();
+    if (key === "" || seen.has(key)) continue;
+    seen.add(key);
+    out.push(text);
+  }
+  return out.slice(0, PER_SESSION);
 }

@@ -1,4 +1,3 @@
-import { statedOutcome } from "../../../text/outcomeWords.js";
 import { toIso } from "../../../util/clock.js";
 import { projectName } from "../../../workspace/workspacePaths.js";
 import type { Stage1Output } from "../../phase1/types.js";
@@ -55,7 +54,7 @@ export function offlineSummary(options: {
       : []),
     block("Decisions in force", knowledge.decisions.slice(0, 8).map(dated)),
     block("Key facts of the project", facts.slice(0, 10).map(dated)),
-    block("Pitfalls and fixes", pitfalls.slice(0, 6).map(dated)),
+    block("Pitfalls and fixes", pitfalls.slice(0, 8).map(dated)),
     block("Open work", options.global ? [] : openWork(inputs)),
     block("User preferences", knowledge.preferences.slice(0, 15).map(dated)),
     block("Tips", knowledge.procedures.slice(0, 8).map(dated)),
@@ -76,12 +75,20 @@ function openWork(inputs: readonly Stage1Output[]): string[] {
     .slice(0, 10);
 }
 
+/** A verb form that reports a failure seen ("failed", "fails", "crashed", "threw", "panicked", "breaks"). */
+const FAILURE_VERB =
+  /\b(?:fail(?:s|ed|ing)?|crash(?:es|ed)|throws|threw|thrown|panick?(?:s|ed)|broke|breaks|timed out)\b/i;
+/** An error told together with what fixes it ("Error and fix: ...", "error TS2307 ...; fixed by ..."). */
+const ERROR_WITH_FIX = /\berrors?\b[\s\S]*\bfix(?:es|ed)?\b|\bfix(?:es|ed)?\b[\s\S]*\berrors?\b/i;
+
 /**
- * Whether a statement reports a failure (a pitfall) rather than a fact: a failure word outside its
- * quoted and backticked parts, which are commands and output, not what the statement says of them.
+ * Whether a statement reports a failure (a pitfall) rather than a fact: a failure verb, or an error
+ * with its fix, outside its quoted and backticked parts (commands and output, not what it says).
+ * "Error status" or "OTEL failures must never crash the app" name failures without reporting one.
  */
 export function reportsFailure(text: string): boolean {
-  return statedOutcome(text).includes("failure");
+  const said = text.replace(/`[^`\n]*`|"[^"\n]*"/g, " ");
+  return FAILURE_VERB.test(said) || ERROR_WITH_FIX.test(said);
 }
 
 /** A Markdown section, or nothing when it has no lines. */
