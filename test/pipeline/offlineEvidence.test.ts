@@ -197,6 +197,23 @@ describe("a command worked only on positive evidence", () => {
   });
 });
 
+describe("a release that failed is the state the session ends in", () => {
+  it("keeps a failed publish that never worked, never one that worked", () => {
+    const facts = factsOf([
+      ["user", "cut the 2.1 release"],
+      ["call", "v", "Bash", { command: "pnpm run release:tag" }],
+      ["result", "v", "tagged v2.1.0"],
+      ["call", "p", "Bash", { command: "pnpm publish" }],
+      ["result", "p", "npm error 403 Forbidden - you do not have permission to publish", true],
+      ["assistant", "The tag is pushed; publishing was refused by the registry."],
+    ]);
+    expect(facts).toContain(
+      '`pnpm publish` failed in this session and never worked after: "npm error 403 Forbidden - you do not have permission to publish".',
+    );
+    expect(facts.some((f) => f.includes("release:tag"))).toBe(false);
+  });
+});
+
 describe("what changed, from the agent's accepted writes", () => {
   it("lists the files written, never one the user refused, marked as agent-reported", () => {
     const extraction = extractOffline(
@@ -214,7 +231,7 @@ describe("what changed, from the agent's accepted writes", () => {
     );
     const facts = extraction?.facts.map((f) => f.content) ?? [];
     expect(facts).toContain(
-      "Files the agent wrote (agent-reported, a check passed or the user moved on after it): src/price.ts. The session did not commit them.",
+      "Files the agent wrote (agent-reported, a check passed or the user moved on after it): src/price.ts. Left uncommitted by the session.",
     );
     expect(facts.join("\n")).not.toContain("legacy.ts");
     expect(extraction?.rawMemory).toContain('The agent reported: "Renamed the helper in src/price.ts; tests pass."');
@@ -230,7 +247,7 @@ describe("what changed, from the agent's accepted writes", () => {
       ["assistant", "The cart is split into src/cart/total.ts and committed."],
     ]);
     expect(facts).toContain(
-      "Files the agent wrote (agent-reported, unconfirmed: no check passed and the user did not move on after it): src/cart/total.ts. The session committed them.",
+      "Files the agent wrote (agent-reported, unconfirmed: no check passed and the user did not move on after it): src/cart/total.ts. Committed by the session.",
     );
   });
 });
@@ -260,6 +277,47 @@ describe("user corrections are preferences, quoted", () => {
     expect(correctionOf("then we should be ready to ship it", false)).toBeNull();
     expect(correctionOf("show me where these helpers should live", false)).toBeNull();
     expect(correctionOf("should the config move too?", false)).toBeNull();
+  });
+});
+
+describe("the user's answers to the agent's questions", () => {
+  it("are decisions in the user's chosen option, with the option's description", () => {
+    const facts = extractOffline(
+      session,
+      items([
+        ["user", "set up error tracking"],
+        [
+          "call",
+          "q",
+          "AskUserQuestion",
+          {
+            questions: [
+              {
+                question: "Which service should report errors?",
+                options: [
+                  { label: "Sentry", description: "Hosted, free tier" },
+                  { label: "Self-hosted GlitchTip", description: "Runs in our cluster" },
+                ],
+              },
+            ],
+          },
+        ],
+        [
+          "result",
+          "q",
+          'User has answered your questions: "Which service should report errors?"="Self-hosted GlitchTip".',
+        ],
+        ["call", "r", "AskUserQuestion", { questions: [{ question: "Enable source maps?" }] }],
+        ["result", "r", "The user doesn't want to proceed with this tool use.", true],
+        ["assistant", "GlitchTip is wired in through the Sentry SDK."],
+      ]),
+    )?.facts;
+    expect(facts?.filter((f) => f.type === "decision").map((f) => [f.content, f.confidence])).toEqual([
+      [
+        'Asked "Which service should report errors?", the user chose "Self-hosted GlitchTip" (Runs in our cluster).',
+        0.75,
+      ],
+    ]);
   });
 });
 

@@ -136,7 +136,7 @@ function rawMemoryOf(session: SessionRecord, evidence: SessionEvidence): string 
     ),
     section(
       "Decisions",
-      decisions.map((d) => d.text),
+      [...decisions, ...evidence.answers].map((d) => d.text),
     ),
     section(
       "Project facts",
@@ -227,14 +227,14 @@ function failuresAndFixes(runs: readonly CommandRun[]): Array<{ failed: CommandR
 /**
  * Commands that failed and never worked later in the session, when the failure says something about the
  * project or its environment: a build, test or lint command, or any command the environment refused
- * (not found, not permitted, a sandbox denial, a timeout). The latest failure of each family.
+ * (not found, not permitted, a sandbox denial, a timeout). The latest failure of each family. A publish
+ * or a push that failed is kept too: unlike one that worked, it is the state the next session starts in.
  */
 function unfixedFailures(runs: readonly CommandRun[]): CommandRun[] {
   const byFamily = new Map<string, CommandRun>();
   for (const [index, run] of runs.entries()) {
     if (run.outcome !== "failed") continue;
     const family = commandFamily(run.command);
-    if (outwardCommandPattern.test(family)) continue;
     const environment = ENVIRONMENT_FAILURE.test(run.errorLine ?? "");
     if (!environment && !procedureCommandPattern.test(run.command.replace(/^cd \S+ && /, ""))) continue;
     if (runs.slice(index + 1).some((next) => next.outcome === "succeeded" && commandFamily(next.command) === family)) {
@@ -276,6 +276,13 @@ function facts(found: SessionEvidence, session: SessionRecord): ExtractedFact[] 
       type: "decision" as const,
       confidence: 0.75,
       evidence: [d.itemId],
+    })),
+    // The user's choice among the agent's options: the user's word, as firm as a stated decision.
+    ...found.answers.map((a) => ({
+      content: a.text,
+      type: "decision" as const,
+      confidence: 0.75,
+      evidence: [a.itemId],
     })),
     ...found.projectFacts.map((f) => ({
       content: f.text,
@@ -376,8 +383,8 @@ function committedNote(found: SessionEvidence, session: SessionRecord): string {
   const committed = found.runs.some(
     (run) => run.callItemId > found.lastWrite && run.outcome === "succeeded" && GIT_COMMIT.test(run.command),
   );
-  if (committed) return " The session committed them.";
-  return ` The session did not commit them${session.gitBranch ? ` (branch ${session.gitBranch})` : ""}.`;
+  if (committed) return " Committed by the session.";
+  return ` Left uncommitted by the session${session.gitBranch ? ` (branch ${session.gitBranch})` : ""}.`;
 }
 
 const GIT_COMMIT = /(?:^|&&\s*|;\s*)git\s+(?:-C\s+\S+\s+)?commit\b/;

@@ -8,6 +8,7 @@ import { isPreference } from "./preferences.js";
 import { headline } from "./sentences.js";
 import { isStatedDecision } from "./statedDecision.js";
 import { statedFacts } from "./statedFacts.js";
+import { AnswerReader } from "./userAnswers.js";
 import { ownSentences } from "./userStatements.js";
 import { correctionOf, isHarnessText } from "./userTurns.js";
 
@@ -26,6 +27,8 @@ export interface SessionReading {
   tasks: Evidence[];
   preferences: Evidence[];
   decisions: Evidence[];
+  /** The user's answers to the agent's questions (a question tool's result): choices, in the user's options. */
+  answers: Evidence[];
   /** What the user stated about the project: how it is set up, or how that changed. */
   projectFacts: Evidence[];
   runs: CommandRun[];
@@ -82,12 +85,14 @@ export function readSession(session: SessionRecord, items: Iterable<ItemRecord>)
   const compactions = new LatestDistinct(COMPACTION_ENTRIES_KEPT);
   const commands = new CommandRunReader(session.cwd);
   const edits = new EditCounter(session.cwd);
+  const answers = new AnswerReader();
   const words = new Map<string, number>();
   const turn = new TurnTracker();
   let lastRequest: Evidence | undefined;
   for (const item of items) {
     commands.add(item);
     edits.add(item);
+    answers.add(item);
     turn.add(item);
     if (item.role === "compaction") {
       for (const entry of compactionEntries(item.text)) compactions.add({ ...entry, itemId: item.id });
@@ -126,6 +131,7 @@ export function readSession(session: SessionRecord, items: Iterable<ItemRecord>)
     tasks,
     preferences: preferences.entries,
     decisions: decisions.entries,
+    answers: answers.answers,
     projectFacts: projectFacts.entries,
     runs,
     files: edits.files().slice(0, 10),
