@@ -42,6 +42,11 @@ const OTHER_OCCASIONS: Array<[string, string]> = [
     "Files the agent wrote (agent-reported): src/ui/renderer.ts, src/theme/dark.json.",
     "Files the agent wrote (agent-reported): docs/refactor.md.",
   ],
+  // Two things the user said, about other things: only the frame around the quotes is shared.
+  [
+    'The user corrected the agent: "no debug prints in the library code, return an error instead"',
+    'The user corrected the agent: "keep the changelog in reverse date order, newest first"',
+  ],
   // A command that failed against another that worked.
   ["`cargo check --workspace` timed out and failed in the sandbox", "Command that worked: `cargo test -p core`"],
 ];
@@ -55,6 +60,8 @@ const SAME_SUBJECT: Array<[string, string]> = [
     '`npm run build` fails with "error TS2307: Cannot find module"',
   ],
   ["The build fails when the heap limit is below 8192 MB", "The build fails when the heap limit is below 4096 MB"],
+  // The same saying with one word changed is judged by the detectors.
+  ['The user said: "always use pnpm for installs"', 'The user said: "always use npm for installs"'],
   // Where something is written is a setting, not a record of a change.
   ["The config file is written to ~/.config/app/config.json", "The config file is written to ~/.app/config.json"],
 ];
@@ -76,7 +83,8 @@ describe("reports of what ran about other commands or errors", () => {
     expect(detectSyntacticContradiction(...SAME_SUBJECT[0]!)?.detector).toBe("syntactic");
     expect(detectSyntacticContradiction(...SAME_SUBJECT[1]!)?.reason).toMatch(/opposite terms pass \/ fail/);
     expect(judgeSupersession(...SAME_SUBJECT[3]!)?.verdict).toBe("supersede");
-    expect(judgeSupersession(...SAME_SUBJECT[4]!)?.verdict).toBe("supersede");
+    expect(judgeSupersession(...SAME_SUBJECT[4]!)?.verdict).toBe("review");
+    expect(judgeSupersession(...SAME_SUBJECT[5]!)?.verdict).toBe("supersede");
   });
 
   it("leave statements that report nothing that ran to the detectors", () => {
