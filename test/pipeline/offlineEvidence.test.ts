@@ -265,7 +265,7 @@ describe("user corrections are preferences, quoted", () => {
     );
     const preferences = extraction?.facts.filter((f) => f.type === "preference") ?? [];
     expect(preferences.map((p) => [p.content, p.confidence])).toEqual([
-      ['The user corrected the agent: "no inline styles! the form must use the shared tokens"', 0.7],
+      ["The user corrected the agent, in their words: no inline styles! the form must use the shared tokens", 0.7],
     ]);
   });
 

@@ -344,7 +344,12 @@ const COMPACTION_FACT: Record<CompactionKind, [ExtractedFact["type"], string]> =
   fact: ["fact", ""],
 };
 
-const correctionFact = (c: Evidence) => `The user corrected the agent: "${c.text}"`;
+/**
+ * A correction in the user's words, attributed rather than put in quotation marks: quoted, two
+ * corrections would read as one statement ("The user corrected the agent: ...") whose quoted value
+ * changed, and the later would replace the earlier.
+ */
+const correctionFact = (c: Evidence) => `The user corrected the agent, in their words: ${c.text.replace(/^"|"$/g, "")}`;
 
 const openWorkFact = (open: { text: string; request: string }) =>
   `Open work: the session stopped before the agent finished "${headline(open.request, 160)}" (${open.text}).`;

@@ -1,5 +1,9 @@
-/** Splits prose into sentences, dropping code blocks and quoted output, which are not statements. */
-export function sentences(text: string): string[] {
+/**
+ * Splits prose into sentences, dropping code blocks and quoted output, which are not statements; a
+ * sentence shorter than `minLength` is dropped (a statement needs a few words; a correction such as
+ * "no modals!" is shorter).
+ */
+export function sentences(text: string, minLength = 12): string[] {
   const prose = text
     .replace(/```[\s\S]*?```/g, " ")
     .split("\n")
@@ -15,7 +19,7 @@ export function sentences(text: string): string[] {
           .trim()
           .replace(/^(?:(?:[-*+•]|\d{1,3}[.)])\s+)+/, ""),
       )
-      .filter((sentence) => sentence.length >= 12 && sentence.length <= 400)
+      .filter((sentence) => sentence.length >= minLength && sentence.length <= 400)
   );
 }
 

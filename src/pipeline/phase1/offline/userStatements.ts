@@ -9,16 +9,22 @@ import { sentences } from "./sentences.js";
  * (code blocks, `>` quotes, tagged blocks such as injected context, indented blocks) never do either.
  */
 export function ownSentences(message: string): string[] {
-  if (addressesAgent(message)) return [];
-  const own = message
-    // Where a private block was, one thought ended: the next sentence starts after it.
-    .replaceAll(PRIVATE_MARKER, "\n")
-    .replaceAll(PRIVATE_OPEN_MARKER, "\n")
-    .replace(/<([a-z][\w-]*)\b[^>]*>[\s\S]*?<\/\1>/gi, " ")
-    .split("\n")
-    .filter((line) => !/^(?: {4,}|\t)/.test(line))
-    .join("\n");
-  return sentences(own);
+  return sentences(ownText(message));
+}
+
+/** The text of a message the user wrote themselves, before it is split into sentences (see ownSentences). */
+export function ownText(message: string): string {
+  if (addressesAgent(message)) return "";
+  return (
+    message
+      // Where a private block was, one thought ended: the next sentence starts after it.
+      .replaceAll(PRIVATE_MARKER, "\n")
+      .replaceAll(PRIVATE_OPEN_MARKER, "\n")
+      .replace(/<([a-z][\w-]*)\b[^>]*>[\s\S]*?<\/\1>/gi, " ")
+      .split("\n")
+      .filter((line) => !/^(?: {4,}|\t)/.test(line))
+      .join("\n")
+  );
 }
 
 /**

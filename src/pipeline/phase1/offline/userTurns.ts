@@ -1,5 +1,6 @@
 import { NOT_A_RULE, pointsToTranscript } from "./preferences.js";
-import { ownSentences } from "./userStatements.js";
+import { sentences } from "./sentences.js";
+import { ownText } from "./userStatements.js";
 
 /**
  * Text an agent's harness puts in the user's turn, by its structure: nothing but tagged blocks (a task
@@ -82,7 +83,7 @@ export interface Correction {
  * its statements when the correction is strong).
  */
 export function correctionOf(message: string, afterStep: boolean): Correction | null {
-  const statements = ownSentences(message).filter(
+  const statements = sentences(ownText(message), 4).filter(
     (sentence) => !isQuestion(sentence) && !pointsToTranscript(sentence) && !NOT_A_RULE.test(sentence),
   );
   const undone = statements.some((sentence) => /\b(?:undid|reverted|rolled\s+back)\b/i.test(sentence));
