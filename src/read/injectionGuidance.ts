@@ -33,7 +33,7 @@ export function injectionGuidance(given: GivenMemory): string {
     more_guidance:
       more.length === 0
         ? ""
-        : `- More is available: ${more.join(", and ")} (read them with \`cairn read <url>\` or the cairn MCP \`read\` tool).\n`,
+        : `- More is available (read it with \`cairn read <url>\` or the cairn MCP \`read\` tool): ${more.join("; and ")}.\n`,
     citation_examples: citations.map((line) => `  ${line}\n`).join(""),
     // Kept for the block, which fitInjection fills in.
     memory_summary: "{{memory_summary}}",
