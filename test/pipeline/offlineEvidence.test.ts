@@ -180,6 +180,22 @@ describe("a command worked only on positive evidence", () => {
     );
   });
 
+  it("names a command the environment lacks without its here-document", () => {
+    const facts = factsOf([
+      ["user", "log the plan as you go"],
+      ...run(
+        "e",
+        "record_step <<'STEP'\n- the long body of the step\nSTEP",
+        "bash: line 1: record_step: command not found",
+      ),
+      ["assistant", "There is no record_step command here; I kept the plan in my reply."],
+    ]);
+    // The body is the command's input: the memory names the command.
+    expect(facts).toContain(
+      '`record_step` failed in this session and never worked after: "bash: line 1: record_step: command not found".',
+    );
+  });
+
   it("a red test step before its green one is no pitfall; another command that worked after a failure is a fix", () => {
     const facts = factsOf([
       ["user", "add the discount rule, test first"],

@@ -355,7 +355,13 @@ const openWorkFact = (open: { text: string; request: string }) =>
   `Open work: the session stopped before the agent finished "${headline(open.request, 160)}" (${open.text}).`;
 
 const failureFact = (run: CommandRun) =>
-  `\`${run.command}\` failed in this session and never worked after: "${run.errorLine ?? "an error"}".`;
+  `\`${commandHead(run.command)}\` failed in this session and never worked after: "${run.errorLine ?? "an error"}".`;
+
+/** A command as a memory names it: a here-document's body (`update_plan <<'PLAN' ...`) is its input, not the command. */
+function commandHead(command: string): string {
+  const head = command.replace(/\s*<<-?\s*['"]?\w+['"]?[\s\S]*$/, "").trim();
+  return head.length > 0 ? head : command.slice(0, 80);
+}
 
 /** The last accepted write. */
 function changeEvidence(found: SessionEvidence): number[] {
