@@ -293,6 +293,10 @@ describe("user corrections are preferences, quoted", () => {
     expect(correctionOf("then we should be ready to ship it", false)).toBeNull();
     expect(correctionOf("show me where these helpers should live", false)).toBeNull();
     expect(correctionOf("should the config move too?", false)).toBeNull();
+    // What the user pasted from a program is the program's wording.
+    expect(
+      correctionOf("it crashes with\nTypeError: the id must be a string\n    at load (src/db.ts:4:2)", false),
+    ).toBeNull();
   });
 });
 

@@ -62,6 +62,14 @@ const PROHIBITING = new RegExp(
 const NOT_CORRECTING =
   /\b(?:we|i|it|that|this|there)\s+(?:should|must)\b|\b(?:where|what|which|how|whether|if|who|when)\b[^,.;!?]{0,60}\b(?:should|must)\b/i;
 
+/**
+ * A line the user pasted from a program rather than wrote: an error with its type ("TypeError: x must be
+ * a string"), a stack frame, a located diagnostic ("src/a.ts:3:5", "(12,4)"), a shell prompt, a numbered
+ * diff line ("+ 14 - ..."). Its "must" or "don't" is the program's, not a correction.
+ */
+const PASTED_OUTPUT =
+  /\b[A-Z]\w*(?:Error|Exception|Warning):|^\s*at\s+\S+.*[(:]\d|\S+\.\w+:\d+(?::\d+)?\b|\(\d+,\s*\d+\)|➜|^\s*[$#>]\s|^\s*[+-]\s*\d+\s/;
+
 /** A question is not a correction, even with "should" in it ("should we ...?"). */
 const QUESTION_START =
   /^(?:what|which|who|why|how|when|where|is|are|do|does|did|can|could|would|should|shall|will|any)\b/i;
@@ -83,7 +91,11 @@ export interface Correction {
  * its statements when the correction is strong).
  */
 export function correctionOf(message: string, afterStep: boolean): Correction | null {
-  const statements = sentences(ownText(message), 4).filter(
+  const own = ownText(message)
+    .split("\n")
+    .filter((line) => !PASTED_OUTPUT.test(line))
+    .join("\n");
+  const statements = sentences(own, 4).filter(
     (sentence) => !isQuestion(sentence) && !pointsToTranscript(sentence) && !NOT_A_RULE.test(sentence),
   );
   const undone = statements.some((sentence) => /\b(?:undid|reverted|rolled\s+back)\b/i.test(sentence));
