@@ -122,6 +122,24 @@ describe("compaction summaries are mined by section", () => {
     expect(extraction?.rawMemory).toMatch(/## Open work\n- Migrate the billing worker to the new queue/);
   });
 
+  it("reads a handoff summary's done work as state, not as work to do", () => {
+    const handoff = [
+      "Another language model started to solve this problem and produced a summary of its thinking process.",
+      "",
+      "**Progress so far**",
+      "- The CSV importer parses quoted fields",
+      "**Next steps**",
+      "- Stream rows instead of loading the file",
+      "**Constraints and user preferences**",
+      "- Keep the importer free of new dependencies",
+    ].join("\n");
+    expect(compactionEntries(handoff)).toEqual([
+      { kind: "state", text: "The CSV importer parses quoted fields" },
+      { kind: "open", text: "Stream rows instead of loading the file" },
+      { kind: "fact", text: "Keep the importer free of new dependencies" },
+    ]);
+  });
+
   it("reads a summary without sections as prose, leaving out the sentences about the conversation", () => {
     expect(
       compactionEntries("The earlier conversation ran out of context. The billing API lives in services/billing."),

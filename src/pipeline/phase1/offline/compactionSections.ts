@@ -2,11 +2,12 @@ import { pointsToTranscript } from "./preferences.js";
 
 /**
  * What a section of a compaction summary holds, told by its heading: errors met and how they were
- * fixed, decisions, work still open, commands, and facts about the project. Sections that retell the
+ * fixed, decisions, work still open, the state reached (what is done), commands, and facts about the
+ * project. Sections that retell the
  * conversation (an analysis, a list of files with their code, the user's messages restated by the
  * agent) are not mined: the session's own items say that with better evidence.
  */
-export type CompactionKind = "fix" | "decision" | "open" | "command" | "fact";
+export type CompactionKind = "fix" | "decision" | "open" | "state" | "command" | "fact";
 
 export interface CompactionEntry {
   kind: CompactionKind;
@@ -28,12 +29,14 @@ const KIND_OF_HEADING: ReadonlyArray<[CompactionKind | "skip", RegExp]> = [
   ["decision", /\b(?:decisions?|decided|choices|design|approach|trade-?offs?)\b/i],
   [
     "open",
-    /\b(?:pending|next|to[- ]?dos?|remaining|open|unfinished|unresolved|blockers?|blocked|current (?:work|state|status)|in progress|progress|status|state|left to do|follow-?ups?|completed)\b/i,
+    /\b(?:pending|next|to[- ]?dos?|remaining|open|unfinished|unresolved|blockers?|blocked|current work|in progress|left to do|follow-?ups?)\b/i,
   ],
+  // What was done and where things stand: the state the next session starts from, not work to do.
+  ["state", /\b(?:completed|done|progress|status|state|accomplished|finished)\b/i],
   ["command", /\b(?:commands?|how to (?:run|build|test)|scripts?|workflow|procedures?)\b/i],
   [
     "fact",
-    /\b(?:facts?|concepts?|knowledge|context|architecture|constraints?|conventions?|important|notes?|environment|setup|testing|tests|api|branch|repository|project|findings?|learn\w*|key)\b/i,
+    /\b(?:facts?|concepts?|knowledge|context|architecture|constraints?|conventions?|important|notes?|environment|setup|testing|tests|api|branch|repository|project|findings?|learn\w*|key|references?|preferences?)\b/i,
   ],
 ];
 
@@ -207,7 +210,7 @@ function withinBudget(entries: CompactionEntry[]): CompactionEntry[] {
   return chosen.sort((a, b) => a.index - b.index).map(({ entry }) => entry);
 }
 
-const PRIORITY: readonly CompactionKind[] = ["fix", "open", "decision", "command", "fact"];
+const PRIORITY: readonly CompactionKind[] = ["fix", "open", "decision", "state", "command", "fact"];
 
 interface Entry {
   section: Section;

@@ -339,6 +339,7 @@ function compactionFact(entry: Evidence & { kind: CompactionKind }): ExtractedFa
 const COMPACTION_FACT: Record<CompactionKind, [ExtractedFact["type"], string]> = {
   fix: ["fact", "Error and fix: "],
   open: ["fact", "Open work (at the session's compaction): "],
+  state: ["fact", "State (at the session's compaction): "],
   decision: ["decision", "Decision: "],
   command: ["procedural", "Command (from the session's summary): "],
   fact: ["fact", ""],
