@@ -1,4 +1,5 @@
 import { type MemoryType, memoryTypes } from "../requests/memoryTypes.js";
+import type { Storage } from "../store/storage.js";
 import { withWriteTx } from "../store/tx.js";
 import { DECISION_IMPORTANCE } from "../text/decisionLanguage.js";
 import { CairnError } from "../util/errors.js";
@@ -143,10 +144,11 @@ export function confirmMemory(store: MemoryStore, id: number, options: { reason?
 
 /**
  * The global memories an agent stored that wait for the user's confirmation, newest first, at most
- * `limit`. Read from the scope's remembered index (`scan` rows at most), so it stays cheap.
+ * `limit`. Read from the scope's remembered index (`scan` rows at most), so it stays cheap; it takes the
+ * store, not the memory service, so `cairn status` can count them while the embedding provider is broken.
  */
-export function awaitingConfirmation(store: MemoryStore, limit: number, scan = 1000): MemoryRecord[] {
-  return store.storage.memories
+export function awaitingConfirmation(storage: Pick<Storage, "memories">, limit: number, scan = 1000): MemoryRecord[] {
+  return storage.memories
     .newestRemembered(GLOBAL_SCOPE, scan)
     .filter((memory) => isAgentWritten(memory.who))
     .slice(0, limit);

@@ -26,7 +26,7 @@ export function registerMemoryConfirm(memory: Command): void {
           const change = cairn.confirmMemory({ id, ...(options.reason ? { reason: options.reason } : {}) });
           return global.json ? printJson(change) : printLine(change.message);
         }
-        const waiting = awaitingConfirmation(cairn.memories, LISTED);
+        const waiting = awaitingConfirmation(cairn.storage, LISTED);
         if (global.json) return printJson(waiting);
         if (waiting.length === 0) return printLine("no memory an agent saved for every project waits for you");
         printLine(`${waiting.length} saved by an agent for every project, not shown to sessions until you confirm:`);

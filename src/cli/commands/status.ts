@@ -32,7 +32,7 @@ export function registerStatus(program: Command): void {
           `review       ${open === 0 ? "nothing to decide" : `${open} open flag${open === 1 ? "" : "s"}: cairn memory review --all`}`,
         );
         // Not injected until the user confirms them, so the user has to hear of them somewhere.
-        const unconfirmed = awaitingConfirmation(cairn.memories, 100).length;
+        const unconfirmed = awaitingConfirmation(cairn.storage, 100).length;
         if (unconfirmed > 0)
           printLine(
             `confirm      ${unconfirmed} saved by an agent for every project, not shown to sessions: cairn memory confirm`,
