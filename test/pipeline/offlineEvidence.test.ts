@@ -140,6 +140,18 @@ describe("compaction summaries are mined by section", () => {
     ]);
   });
 
+  it("keeps a continued session that has no request of its own beside its summary", () => {
+    const extraction = extractOffline(
+      session,
+      items([
+        ["compaction", summary],
+        ["user", "Please continue."],
+      ]),
+    );
+    expect(extraction?.rolloutSummary).toContain("continues from a compaction summary");
+    expect(extraction?.facts.map((f) => f.content)).toContain("Decision: Queue in Postgres - no extra service to run.");
+  });
+
   it("reads a summary without sections as prose, leaving out the sentences about the conversation", () => {
     expect(
       compactionEntries("The earlier conversation ran out of context. The billing API lives in services/billing."),

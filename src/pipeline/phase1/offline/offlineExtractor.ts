@@ -65,7 +65,9 @@ function summaryOf({
   const ran = runs.filter((run) => !run.stopped);
   const stopped = runs.filter((run) => run.stopped);
   return [
-    `The user asked: "${mainTask}".`,
+    mainTask
+      ? `The user asked: "${mainTask}".`
+      : "The session continues from a compaction summary, with no request of its own.",
     openWork ? `The session stopped mid-work: ${openWork.text}.` : "",
     stopped.length > 0
       ? `The user refused ${stopped.length} of the agent's commands (${stopped
@@ -116,7 +118,7 @@ function rawMemoryOf(session: SessionRecord, evidence: SessionEvidence): string 
   const change = changeFact(evidence, session);
   return [
     section("Task", [
-      `${mainTask} (${session.agent} session in ${session.cwd ?? "an unknown directory"})`,
+      `${mainTask || "Continued from a compaction summary"} (${session.agent} session in ${session.cwd ?? "an unknown directory"})`,
       ...tasks.slice(1, 8).map((t) => `Then: ${t.text}`),
     ]),
     section("Outcome", outcome ? [headline(outcome.text, 400)] : []),

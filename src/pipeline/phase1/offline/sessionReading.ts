@@ -21,7 +21,7 @@ export interface Evidence {
 
 /** What the offline extractor takes from a session; the summary, raw memory and facts are written from it. */
 export interface SessionReading {
-  /** The headline of the user's first message. */
+  /** The headline of the user's first message; empty when the session has none beside a compaction summary. */
   firstRequest: string;
   /** The user's requests, in order, as far as the extractor names them (the first few). */
   tasks: Evidence[];
@@ -59,10 +59,11 @@ const TASKS_KEPT = 8;
 
 /**
  * Reads a session one item at a time, in order, keeping only what the extractor writes from: a few
- * requests, the latest distinct preferences, decisions and facts, each shell command with a short
- * reading of its result, counts per edited file and per word, one answer. No item's text is held
- * past its turn, so the memory it takes does not grow with the session's bytes. Null when the user
- * said nothing.
+ * requests, the latest distinct preferences, decisions, facts and corrections, the user's answers, each
+ * shell command with a short reading of its result, counts per accepted write and per word, the entries
+ * of its compaction summaries, and where its turns ended. No item's text is held past its turn, so the
+ * memory it takes does not grow with the session's bytes. Null when the user said nothing and no
+ * compaction summary says what came before.
  */
 export function readSession(session: SessionRecord, items: Iterable<ItemRecord>): SessionReading | null {
   let firstRequest: string | undefined;
@@ -72,7 +73,7 @@ export function readSession(session: SessionRecord, items: Iterable<ItemRecord>)
   // echo or anticipate the user, and its reports ("the config now includes ...") are its own claims
   // about work in progress; kept, they would turn a courtesy or a guess into a standing instruction.
   // What the agent did is kept where the session shows the result: commands, by the outcome their
-  // tool results report, and files, by its edit calls.
+  // tool results report, and files, by the edit calls whose result accepted the write.
   // Past a cap, the latest statements are kept: what the user said last in a session is its most
   // current word ("the API now listens on 8080" after a dozen other facts must not give way to them).
   const preferences = new LatestDistinct(12);
@@ -122,12 +123,14 @@ export function readSession(session: SessionRecord, items: Iterable<ItemRecord>)
     }
     countWords(item.text, words);
   }
-  if (firstRequest === undefined) return null;
+  // A session continued from a compaction summary may hold no request of its own ("continue" only):
+  // its summary is still worth keeping.
+  if (firstRequest === undefined && compactions.entries.length === 0) return null;
   edits.finish();
   const runs = commands.runs();
   const end = turn.finish();
   return {
-    firstRequest,
+    firstRequest: firstRequest ?? "",
     tasks,
     preferences: preferences.entries,
     decisions: decisions.entries,
