@@ -15,6 +15,7 @@ import { noProjectScope } from "./013_no_project_scope.js";
 import { offlineCommandFacts } from "./014_offline_command_facts.js";
 import { jobStarted } from "./015_job_started.js";
 import { excludedRebuild } from "./016_excluded_rebuild.js";
+import { offlineEvidenceRefresh } from "./017_offline_evidence_refresh.js";
 
 /** Every schema step in order. Append only: a shipped migration never changes. */
 export const migrations: readonly Migration[] = [
@@ -34,4 +35,5 @@ export const migrations: readonly Migration[] = [
   offlineCommandFacts,
   jobStarted,
   excludedRebuild,
+  offlineEvidenceRefresh,
 ];
