@@ -127,9 +127,10 @@ describe("the servers of the installed package", () => {
         const result = (await client.callTool({ name, arguments: args })) as { content: Array<{ text?: string }> };
         return result.content.map((part) => part.text ?? "").join("");
       };
+      // An agent's memory for every project waits for the user before sessions see it; recall finds it.
       expect(
         await text("remember", { text: "Integration tests need the docker compose stack", scope: "global" }),
-      ).toMatch(/^Remembered \(id \d+\)\.$/);
+      ).toMatch(/^Remembered \(id (\d+)\)\.\n\n.*ask the user to run `cairn memory confirm \1`/s);
       expect(await text("recall", { query: "what do integration tests need", scope: "global" })).toContain(
         "Integration tests need the docker compose stack",
       );
