@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { Storage } from "../../src/store/storage.js";
 import { runCli } from "../helpers/runCli.js";
 
 const SESSION = "5b0c1d2e-3f40-4a51-8b62-7c83d94ea0f1";
@@ -37,5 +38,36 @@ describe("cairn sessions with memories.exclude", () => {
     const table = runCli(["sessions"], { env }).stdout;
     expect(table).toContain("excluded");
     expect(table).toMatch(/^1 excluded by memories\.exclude/m);
+  });
+
+  it("shows a session whose extraction failed for good as dead, and names the command that retries it", () => {
+    const claude = join(dir, "claude-dead");
+    mkdirSync(join(claude, "projects", "-home-dev-my-shop"), { recursive: true });
+    copyFileSync(TRANSCRIPT, join(claude, "projects", "-home-dev-my-shop", `${SESSION}.jsonl`));
+    const home = join(dir, "cairn-dead");
+    const none = join(dir, "none");
+    const env = {
+      HOME: dir,
+      CAIRN_HOME: home,
+      CLAUDE_CONFIG_DIR: claude,
+      CODEX_HOME: none,
+      PI_CODING_AGENT_DIR: none,
+      OMP_CODING_AGENT_DIR: none,
+      GEMINI_CLI_HOME: none,
+      XDG_DATA_HOME: none,
+    };
+    expect(runCli(["scan"], { env }).status).toBe(0);
+    const storage = Storage.open(join(home, "cairn.db"));
+    try {
+      storage.jobs.enqueue({ kind: "phase1", key: SESSION, watermark: 1 });
+      storage.db.prepare("UPDATE jobs SET status = 'dead' WHERE kind = 'phase1' AND key = ?").run(SESSION);
+    } finally {
+      storage.close();
+    }
+    const json = JSON.parse(runCli(["sessions", "--json"], { env }).stdout) as Array<Record<string, unknown>>;
+    expect(json.find((row) => row.id === SESSION)).toMatchObject({ dead: true });
+    const table = runCli(["sessions"], { env }).stdout;
+    expect(table).toMatch(/\bdead\b.*5b0c1d2e/);
+    expect(table).toMatch(/^1 dead \(extraction failed permanently\): 'cairn run --retry-dead' runs them again$/m);
   });
 });

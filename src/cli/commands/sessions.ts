@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { EXCLUDED_MARK } from "../../project/exclusion.js";
 import { agentNames } from "../../sources/types.js";
+import { PHASE1_KIND } from "../../store/queue/jobKinds.js";
 import { toIso } from "../../util/clock.js";
 import { withCairn } from "../context.js";
 import { oneOf, wholeNumber } from "../flags.js";
@@ -19,6 +20,11 @@ export function registerSessions(program: Command): void {
           ...(options.agent ? { agent: options.agent } : {}),
           ...(options.limit ? { limit: options.limit } : {}),
         });
+        // A session whose extraction failed for good is not "pending": no run picks it up until
+        // `cairn run --retry-dead` (or a change to its transcript) gives it fresh attempts.
+        const dead = new Set(
+          cairn.storage.jobs.list({ kind: PHASE1_KIND, status: "dead", limit: 100_000 }).map((job) => job.key),
+        );
         const rows = sessions.map((session) => ({
           id: session.id,
           agent: session.agent,
@@ -33,6 +39,7 @@ export function registerSessions(program: Command): void {
           invalidatedAt: session.invalidatedAt,
           processedUntil: session.processedUntil,
           excluded: session.contentHash === EXCLUDED_MARK,
+          dead: dead.has(session.id),
         }));
         if (global.json) return printJson(rows);
         if (rows.length === 0) return printLine("no sessions yet: run 'cairn scan'");
@@ -45,17 +52,22 @@ export function registerSessions(program: Command): void {
             String(row.items),
             row.excluded
               ? "excluded"
-              : row.invalidatedAt !== null
-                ? "pending"
-                : row.processedUntil !== null
-                  ? "processed"
-                  : "new",
+              : row.dead
+                ? "dead"
+                : row.invalidatedAt !== null
+                  ? "pending"
+                  : row.processedUntil !== null
+                    ? "processed"
+                    : "new",
             shorten(row.id, 40),
             shorten(row.cwd ?? "-", 60),
           ]),
         );
         const excluded = rows.filter((row) => row.excluded).length;
         if (excluded > 0) printLine(`${excluded} excluded by memories.exclude (metadata only, never extracted)`);
+        const failed = rows.filter((row) => row.dead).length;
+        if (failed > 0)
+          printLine(`${failed} dead (extraction failed permanently): 'cairn run --retry-dead' runs them again`);
       });
     });
 }
