@@ -41,7 +41,7 @@ export function globProblem(glob: string): string | undefined {
  * A glob as an anchored regular expression: `**` matches across `/`, `*` and `?` within one segment,
  * `~` at the start is the home folder. A path pattern (anything but a `git:`, `root:` or `path:` key)
  * names folders: it matches them and everything below, with or without a trailing `/` or `/**`
- * (`~/work/secret` covers `~/work/secret/api`). A project-key pattern matches the key exactly.
+ * (a pattern naming folder F covers F's subfolder F/api). A project-key pattern matches the key exactly.
  */
 export function globToRegExp(glob: string, options: ExclusionOptions = {}): RegExp {
   const problem = globProblem(glob);

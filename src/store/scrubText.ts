@@ -71,7 +71,10 @@ export function scrubText(db: Database, needle: string, skip: ReadonlySet<string
       for (const row of rows) {
         try {
           update.run(row.value.replace(pattern, PURGED_MARK), row.id);
-        } catch {
+        } catch (error) {
+          // Two rows that differed only by the text now collide on a unique key: the copy goes. Any
+          // other error (a damaged page, a full disk) is the caller's to see, not a reason to delete.
+          if (!String((error as { code?: unknown }).code).startsWith("SQLITE_CONSTRAINT")) throw error;
           remove.run(row.id);
         }
         changed += 1;

@@ -26,8 +26,10 @@ export function scrubWorkspaceText(memoriesRoot: string, text: string, replaceme
     let entries: string[];
     try {
       entries = readdirSync(dir);
-    } catch {
-      return;
+    } catch (error) {
+      // A folder removed meanwhile holds nothing; one that cannot be read may still hold the text.
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+      throw error;
     }
     for (const name of entries) {
       const path = join(dir, name);

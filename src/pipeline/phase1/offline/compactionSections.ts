@@ -65,17 +65,17 @@ interface Section {
 /**
  * The entries of a compaction summary's sections, bounded: each top-level bullet or paragraph of a
  * classified section is one entry, with the first lines nested under it; a sub-heading inside a
- * classified section ("### WP14: Create main-new.ts") is one entry, its title with its first lines.
- * The preamble before the first heading ("This session is being continued from a previous
- * conversation ...") is the harness's boilerplate and is never an entry, nor is a code block, a table,
- * or a line pointing at a transcript file.
+ * classified section (a step's own heading) is one entry, its title with its first lines.
+ * The preamble before the first heading (the harness saying that the summary stands in for an earlier
+ * conversation) is boilerplate and is never an entry, nor is a code block, a table, or a line pointing
+ * at a transcript file.
  */
 export function compactionEntries(summary: string): CompactionEntry[] {
   const sectioned = sectionEntries(summary);
   return sectioned.length > 0 ? sectioned : proseEntries(summary);
 }
 
-/** A sentence about the summary or the conversation itself ("This session is being continued ..."). */
+/** A sentence about the summary or the conversation itself rather than the work (the harness's framing). */
 const META_SENTENCE =
   /\b(?:this|the|a|our) (?:previous |earlier |prior )?(?:session|conversation|summary|context window)\b|\bran out of context\b|\bsummary below\b/i;
 
