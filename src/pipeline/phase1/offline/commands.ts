@@ -1,4 +1,5 @@
 import type { ItemRecord } from "../../../collection/types.js";
+import { CODE_CELL_TOOL, cellCommands } from "./cellCommands.js";
 import {
   exitLinePattern,
   failureOutputPattern,
@@ -49,6 +50,8 @@ interface PendingRun {
   filtered: boolean;
   callItemId: number;
   callId: string | null;
+  /** One of several commands of a code-mode cell: the cell's one result cannot be told apart between them. */
+  shared?: boolean;
 }
 
 /**
@@ -88,15 +91,17 @@ export class CommandRunReader {
       return;
     }
     if (item.role !== "tool_call") return;
-    const run = item.tool && shellTools.has(item.tool) ? this.shellRun(item) : undefined;
-    if (run) this.pending.push(run);
+    const runs = item.tool === CODE_CELL_TOOL ? this.cellRuns(item) : [];
+    const run = item.tool && shellTools.has(item.tool) ? this.shellRun(item.text, item) : undefined;
+    if (run) runs.push(run);
+    if (runs.length > 0) this.pending.push(...runs);
     else if (item.callId) this.otherCalls.add(item.callId);
   }
 
   runs(): CommandRun[] {
     return this.pending.map((run) => {
       const result = run.callId ? this.results.get(run.callId) : undefined;
-      const outcome = outcomeOf(run.command, run.filtered, result);
+      const outcome = run.shared ? "unknown" : outcomeOf(run.command, run.filtered, result);
       return {
         command: run.command.slice(0, 300),
         callItemId: run.callItemId,
@@ -108,13 +113,27 @@ export class CommandRunReader {
     });
   }
 
-  private shellRun(item: ItemRecord): PendingRun | undefined {
-    const line = commandLine(item.text);
+  private shellRun(text: string, item: ItemRecord): PendingRun | undefined {
+    const line = commandLine(text);
     if (!line) return undefined;
     const { command: full, filtered } = withoutFilters(line);
     const command = relativeToCwd(full, this.cwd);
     if (!command) return undefined;
     return { command, filtered, callItemId: item.id, callId: item.callId };
+  }
+
+  /**
+   * The commands a code-mode cell ran, each paired with the cell's result: the outcome the adapter read
+   * from it (an exit code the cell printed, a failed script, or unknown) is that command's when the cell
+   * ran one command, and unknown when it ran several or some it does not name.
+   */
+  private cellRuns(item: ItemRecord): PendingRun[] {
+    const { commands, calls } = cellCommands(item.text);
+    const shared = calls > 1;
+    return commands.flatMap((command) => {
+      const run = this.shellRun(command, item);
+      return run ? [shared ? { ...run, shared } : run] : [];
+    });
   }
 }
 
