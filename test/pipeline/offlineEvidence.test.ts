@@ -417,3 +417,61 @@ describe("the outcome is the last completed turn; a session that stopped mid-wor
     );
   });
 });
+
+describe("a session whose last check failed left work open, whatever the agent said last", () => {
+  const releaseSteps: Step[] = [
+    ["user", "cut the 2.4.0 release"],
+    ["call", "c1", "Bash", { command: 'git add -A && git commit -m "Release 2.4.0"' }],
+    ["result", "c1", "[main 1a2b3c4] Release 2.4.0\n 3 files changed"],
+    ["call", "c2", "Bash", { command: "git tag v2.4.0 && git push origin main v2.4.0" }],
+    ["result", "c2", "To example.com:acme/shop.git\n * [new tag] v2.4.0 -> v2.4.0"],
+    ["call", "c3", "Bash", { command: "npm run build" }],
+    ["result", "c3", "src/cart.ts(3,1): error TS2304: Cannot find name 'Basket'.\nexit code 2", true],
+    ["assistant", "The build fails on a missing type; the package was not published."],
+  ];
+
+  it("names the failed check, its error and the commits, tags and pushes made before it", () => {
+    const facts = factsOf(releaseSteps);
+    expect(facts).toContain(
+      'Open work: the session stopped before the agent finished "cut the 2.4.0 release" (its last check, `npm run build`, failed: "src/cart.ts(3,1): error TS2304: Cannot find name \'Basket\'.", and nothing after it worked; before that it committed "Release 2.4.0", tagged v2.4.0 and pushed).',
+    );
+  });
+
+  it("is not open when a later run of a check worked, or when the last check's outcome is unknown", () => {
+    const fixed: Step[] = [
+      ...releaseSteps.slice(0, -1),
+      ["call", "c4", "Bash", { command: "npm run build" }],
+      ["result", "c4", "built in 2.1s"],
+      ["assistant", "Fixed the type; the build passes."],
+    ];
+    expect(factsOf(fixed).filter((fact) => fact.startsWith("Open work"))).toEqual([]);
+    const stopped: Step[] = [
+      ...releaseSteps.slice(0, -2),
+      ["result", "c3", "The user doesn't want to proceed with this tool use.", true],
+      ["user", "skip the build, we are done for today"],
+      ["assistant", "Understood, leaving it here."],
+    ];
+    expect(factsOf(stopped).filter((fact) => fact.startsWith("Open work"))).toEqual([]);
+  });
+});
+
+describe("the outcome is the agent's report, digested", () => {
+  it("keeps a Markdown report's content under its headings, not its first heading", () => {
+    const extraction = extractOffline(
+      session,
+      items([
+        ["user", "add a retry to the payment client"],
+        ["call", "w", "Write", { file_path: "/work/shop/src/pay.ts", content: "retry()" }],
+        ["result", "w", "File created successfully at: /work/shop/src/pay.ts"],
+        [
+          "assistant",
+          "## Summary\n\nAdded **retries** to the payment client.\n\n### Changed\n- `src/pay.ts`: three attempts with backoff\n- no new dependency\n\n```ts\nretry()\n```",
+        ],
+      ]),
+    );
+    expect(extraction?.rawMemory).toContain(
+      "## Outcome\n- Summary: Added retries to the payment client.; Changed: `src/pay.ts`: three attempts with backoff; no new dependency",
+    );
+    expect(extraction?.rolloutSummary).toContain('It ended with: "Summary: Added retries to the payment client.');
+  });
+});

@@ -227,3 +227,21 @@ describe("openWorkOf", () => {
     ]);
   });
 });
+
+describe("MEMORY.md says how the latest sessions ended, as the agent reported it", () => {
+  it("lists each session's outcome, newest first, dated and cited, and none in the global handbook", () => {
+    const first = session(
+      "s1",
+      MAY_1,
+      [],
+      "## Task\n- Add caching\n\n## Outcome\n- Added an LRU cache in front of the\n  price lookup.\n",
+    );
+    const second = session("s2", MAY_1 + DAY, [], "## Outcome\n- Could not reproduce the timeout locally.\n");
+    const { memory } = consolidate([first, second]);
+    expect(section(memory, "How the latest sessions ended (the agent's own report, not verified)")).toEqual([
+      "- 2026-05-02: Could not reproduce the timeout locally. [rollout_summaries/s2.md]",
+      "- 2026-05-01: Added an LRU cache in front of the price lookup. [rollout_summaries/s1.md]",
+    ]);
+    expect(consolidate([first, second], "global").memory).not.toContain("How the latest sessions ended");
+  });
+});

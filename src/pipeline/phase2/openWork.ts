@@ -1,4 +1,5 @@
 import type { Stage1Output } from "../phase1/types.js";
+import { sectionItems } from "./rawMemorySections.js";
 
 /** A section heading of a raw memory under which a session records what it left unfinished. */
 const OPEN_WORK_HEADING =
@@ -23,18 +24,7 @@ export function isOpenWork(statement: string): boolean {
  * offline or a model, writes them so; phase 2 reads them rather than guess from prose.
  */
 export function openWorkOf(output: Pick<Stage1Output, "rawMemory" | "facts">): string[] {
-  const items: string[] = [];
-  let inside = false;
-  for (const line of output.rawMemory.split("\n")) {
-    if (/^#{1,6}\s/.test(line)) {
-      inside = OPEN_WORK_HEADING.test(line);
-      continue;
-    }
-    if (!inside) continue;
-    const item = /^\s{0,3}(?:[-*+]|\d+[.)])\s+(.*\S)/.exec(line)?.[1];
-    if (item !== undefined) items.push(item);
-    else if (line.trim() !== "" && items.length > 0) items[items.length - 1] += ` ${line.trim()}`;
-  }
+  const items = sectionItems(output.rawMemory, OPEN_WORK_HEADING);
   for (const fact of output.facts) if (isOpenWork(fact.content)) items.push(fact.content);
   // Once each: the same item told in the raw memory and as a fact, labelled or not, is one item.
   const seen = new Set<string>();

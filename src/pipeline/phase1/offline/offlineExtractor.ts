@@ -4,7 +4,7 @@ import type { EntityTriple, ExtractedFact, Stage1Extraction } from "../types.js"
 import { type CommandRun, commandFamily, commandRuns } from "./commands.js";
 import type { CompactionKind } from "./compactionSections.js";
 import { outwardCommandPattern, procedureCommandPattern } from "./patterns.js";
-import { headline } from "./sentences.js";
+import { headline, reportDigest } from "./sentences.js";
 import { type Evidence, readSession, type SessionReading } from "./sessionReading.js";
 
 /** What a session says, gathered once; the summary, the raw memory and the facts are written from it. */
@@ -75,7 +75,7 @@ function summaryOf({
           .map((run) => `\`${run.command.slice(0, 60)}\``)
           .join(", ")}).`
       : "",
-    outcome ? `It ended with: "${headline(outcome.text, 200)}".` : "",
+    outcome ? `It ended with: "${reportDigest(outcome.text, 200)}".` : "",
     tasks.length > 1
       ? `Follow-up requests: ${tasks
           .slice(1, 4)
@@ -121,7 +121,7 @@ function rawMemoryOf(session: SessionRecord, evidence: SessionEvidence): string 
       `${mainTask || "Continued from a compaction summary"} (${session.agent} session in ${session.cwd ?? "an unknown directory"})`,
       ...tasks.slice(1, 8).map((t) => `Then: ${t.text}`),
     ]),
-    section("Outcome", outcome ? [headline(outcome.text, 400)] : []),
+    section("Outcome", outcome ? [reportDigest(outcome.text, OUTCOME_CHARS)] : []),
     // Phase 2 reads this section for the summary's open work: the stop here, then what the agent's own
     // compaction summary listed as pending.
     section("Open work", [
@@ -160,7 +160,9 @@ function rawMemoryOf(session: SessionRecord, evidence: SessionEvidence): string 
       change
         ? [
             change,
-            ...(evidence.changeConfirmed && outcome ? [`The agent reported: "${headline(outcome.text, 300)}"`] : []),
+            ...(evidence.changeConfirmed && outcome
+              ? [`The agent reported: "${reportDigest(outcome.text, 300)}"`]
+              : []),
           ]
         : [],
     ),
@@ -177,6 +179,9 @@ function rawMemoryOf(session: SessionRecord, evidence: SessionEvidence): string 
     .filter(Boolean)
     .join("\n\n");
 }
+
+/** The agent's final report, digested: long enough for what it did and found, short of a retelling. */
+const OUTCOME_CHARS = 600;
 
 function section(title: string, bullets: string[]): string {
   return bullets.length === 0 ? "" : `## ${title}\n${bullets.map((bullet) => `- ${bullet}`).join("\n")}`;

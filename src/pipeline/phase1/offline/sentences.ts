@@ -34,3 +34,47 @@ export function headline(text: string, max = 160): string {
   const flat = first.replace(/\s+/g, " ");
   return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`;
 }
+
+/**
+ * An agent's report in a few lines: its final message is often Markdown (a "## Summary" heading, then
+ * bullets), whose first line names nothing. Headings become labels of what follows, list items and
+ * paragraphs are joined with "; ", emphasis and code fences are dropped, and the text is cut at an item
+ * boundary near `max` characters.
+ */
+export function reportDigest(text: string, max = 600): string {
+  const parts: string[] = [];
+  let label = "";
+  for (const raw of text.replace(/```[\s\S]*?```/g, " ").split("\n")) {
+    const line = raw.trim();
+    if (line === "" || /^(?:[-=*_]{3,}|\|)/.test(line)) continue;
+    const heading = /^#{1,6}\s+(.*)$/.exec(line);
+    if (heading) {
+      label = plain(heading[1]!).replace(/:$/, "");
+      continue;
+    }
+    const item = plain(line.replace(/^(?:[-*+•]|\d{1,3}[.)])\s+/, ""));
+    if (item.length < 3) continue;
+    parts.push(label ? `${label}: ${item}` : item);
+    label = "";
+  }
+  let out = "";
+  for (const part of parts) {
+    const next = out === "" ? part : `${out}; ${part}`;
+    if (next.length > max) {
+      if (out === "") out = `${part.slice(0, max - 1).trimEnd()}…`;
+      else out += " …";
+      break;
+    }
+    out = next;
+  }
+  return out;
+}
+
+/** Markdown emphasis and runs of white space removed; code spans kept (they name things). */
+function plain(text: string): string {
+  return text
+    .replace(/\*\*([^*]+)\*\*/g, "$1")
+    .replace(/__([^_]+)__/g, "$1")
+    .replace(/\s+/g, " ")
+    .trim();
+}

@@ -1,8 +1,9 @@
 import type { ItemRecord, SessionRecord } from "../../../collection/types.js";
 import { isTopicWord } from "../../../text/stopWords.js";
-import { type CommandRun, CommandRunReader } from "./commands.js";
+import { type CommandRun, CommandRunReader, commandFamily } from "./commands.js";
 import { type CompactionKind, compactionEntries } from "./compactionSections.js";
 import { EditCounter } from "./filesTouched.js";
+import { describeGitActions, gitActions } from "./gitActions.js";
 import { procedureCommandPattern, stoppedByUserPattern } from "./patterns.js";
 import { isPreference } from "./preferences.js";
 import { headline } from "./sentences.js";
@@ -145,11 +146,36 @@ export function readSession(session: SessionRecord, items: Iterable<ItemRecord>)
     outcome: end.outcome,
     changeConfirmed:
       edits.lastWrite > 0 && (turn.userAfter(edits.lastWrite) || checkPassedAfter(runs, edits.lastWrite)),
-    openWork:
-      end.stoppedAt !== null && lastRequest
-        ? { text: end.stoppedWhy, itemId: end.stoppedAt, request: lastRequest.text }
-        : null,
+    openWork: openWorkOf(end, runs, lastRequest),
     keywords: topWords(words, 8),
+  };
+}
+
+/**
+ * Where the session left work unfinished: its last turn stopped mid-work, or its last check (a build,
+ * test, lint, publish or deploy command) failed and nothing after it worked, whatever the agent said
+ * last. Either way it names what the session did to the repository's history, the state the next
+ * session starts from (a tag made before a release step failed).
+ */
+function openWorkOf(
+  end: { stoppedAt: number | null; stoppedWhy: string },
+  runs: readonly CommandRun[],
+  lastRequest: Evidence | undefined,
+): (Evidence & { request: string }) | null {
+  if (!lastRequest) return null;
+  const git = describeGitActions(gitActions(runs));
+  const withGit = (text: string) => (git ? `${text}; before that it ${git}` : text);
+  if (end.stoppedAt !== null)
+    return { text: withGit(end.stoppedWhy), itemId: end.stoppedAt, request: lastRequest.text };
+  const lastCheck = runs.findLast(
+    (run) => !run.stopped && run.outcome !== "unknown" && procedureCommandPattern.test(commandFamily(run.command)),
+  );
+  if (lastCheck?.outcome !== "failed") return null;
+  const why = lastCheck.errorLine ? `: "${headline(lastCheck.errorLine, 160)}"` : "";
+  return {
+    text: withGit(`its last check, \`${headline(lastCheck.command, 100)}\`, failed${why}, and nothing after it worked`),
+    itemId: lastCheck.resultItemId ?? lastCheck.callItemId,
+    request: lastRequest.text,
   };
 }
 

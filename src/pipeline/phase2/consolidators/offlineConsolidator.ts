@@ -6,6 +6,7 @@ import { commandFamily } from "../../phase1/offline/commands.js";
 import type { Stage1Output } from "../../phase1/types.js";
 import { globalInputs, guardedInput } from "../consolidationInputs.js";
 import { isOpenWork, openWorkOf } from "../openWork.js";
+import { reportOf } from "../sessionReports.js";
 import { mergeFacts, type SupportedStatement } from "./mergeFacts.js";
 import { block, day, offlineSummary } from "./offlineSummary.js";
 import {
@@ -59,6 +60,10 @@ export function consolidateOffline(input: ConsolidationInput, inputs: readonly S
     block("Procedures", capped(procedures.map(line))),
     block("Failures, fixes and facts", capped(knowledge.map(line))),
     block("Open work", input.workspace.kind === "global" ? [] : openWorkLines(inputs, input.summaryFiles)),
+    block(
+      "How the latest sessions ended (the agent's own report, not verified)",
+      input.workspace.kind === "global" ? [] : reportLines(inputs, input.summaryFiles),
+    ),
     // What changed stays readable as history, each entry marked with what replaced it.
     block(
       "Replaced",
@@ -96,6 +101,24 @@ function openWorkLines(inputs: readonly Stage1Output[], files: ReadonlyMap<strin
     })
     .slice(0, SECTION_ENTRIES);
 }
+
+/**
+ * The final report of each of the newest sessions, dated and cited: what the agent said it built, found
+ * or could not finish. A later session reads it as the agent's claim, which the section title says.
+ */
+function reportLines(inputs: readonly Stage1Output[], files: ReadonlyMap<string, string>): string[] {
+  return [...inputs]
+    .sort((a, b) => b.sourceUpdatedAt - a.sourceUpdatedAt)
+    .flatMap((output) => {
+      const report = reportOf(output);
+      const cite = files.get(output.sessionId);
+      return report ? [`- ${day(output.sourceUpdatedAt)}: ${report}${cite ? ` [${cite}]` : ""}`] : [];
+    })
+    .slice(0, REPORTS_LISTED);
+}
+
+/** Reports of this many of the newest sessions: older ones are history the task groups already name. */
+const REPORTS_LISTED = 10;
 
 /** The global handbook points to projects instead of repeating their tasks. */
 function projectIndex(inputs: readonly Stage1Output[]): string {
