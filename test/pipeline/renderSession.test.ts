@@ -7,17 +7,19 @@ import { itemRecord } from "../helpers/itemRecord.js";
 const item = itemRecord;
 
 describe("renderSession", () => {
-  it("keeps everything that fits, drops system items, and reports the item range", () => {
+  it("keeps everything that fits, passes hook output under its own role, and reports the item range", () => {
     const rendered = renderSession(
-      [item(1, "system", "injected"), item(2, "user", "fix the bug"), item(3, "assistant", "done")],
-      {
-        maxInputTokens: 1000,
-        toolOutputMaxTokens: 100,
-      },
+      [
+        item(1, "system", "[bd prime] This is an ephemeral branch: merged to main locally"),
+        item(2, "user", "fix the bug"),
+        item(3, "assistant", "done"),
+      ],
+      { maxInputTokens: 1000, toolOutputMaxTokens: 100 },
     );
-    expect(rendered.entries.map((entry) => entry.id)).toEqual([2, 3]);
     expect(rendered).toMatchObject({ omitted: 0, itemFrom: 1, itemTo: 3 });
+    // A hook's message may state a fact of the repository, but it is neither the user nor a tool result.
     expect(JSON.parse(rendered.json)).toEqual([
+      { id: 1, role: "hook_output", text: "[bd prime] This is an ephemeral branch: merged to main locally" },
       { id: 2, role: "user", text: "fix the bug" },
       { id: 3, role: "assistant", text: "done" },
     ]);
@@ -88,6 +90,48 @@ describe("renderSession", () => {
       { id: 2, role: "tool_result", tool: "exec_command", failed: true, text: "FAIL cart.test.ts" },
       { id: 3, role: "tool_result", tool: "exec_command", text: "ok" },
     ]);
+  });
+
+  it("marks as failed a command result whose output shows a failure though the agent set no error flag", () => {
+    const call = (id: number, command: string) => ({
+      ...item(id, "tool_call", JSON.stringify({ command: ["bash", "-lc", command] })),
+      tool: "shell",
+      callId: `c${id}`,
+    });
+    const result = (id: number, text: string) => ({
+      ...item(id + 1, "tool_result", text),
+      tool: "shell",
+      callId: `c${id}`,
+    });
+    const items = [
+      item(1, "user", "run the workspace tests"),
+      call(2, "cargo test --workspace"),
+      result(2, "thread 'main' panicked at core/src/exec.rs:12: sandbox denied exec error, exit code: 101"),
+      call(4, "cargo check --workspace"),
+      result(4, "failed in sandbox: command timed out"),
+      call(6, "cargo fmt"),
+      result(6, ""),
+      // A search that prints a line of code with "error:" in it answers a question; it did not fail.
+      call(8, "grep -rn 'error:' src"),
+      result(8, "src/lib.rs:3: error: unused"),
+      call(10, "npm test | tail -3"),
+      result(10, "Tests  2 failed | 10 passed"),
+    ];
+    const entries = renderSession(items, { maxInputTokens: 4000, toolOutputMaxTokens: 200 }).entries;
+    const failed = entries.filter((entry) => entry.failed).map((entry) => entry.id);
+    expect(failed).toEqual([3, 5, 11]);
+    // The same marks when the session is too long to be rendered without counting, and they rank a
+    // failure above the ordinary outputs when the budget cuts.
+    const padded = [
+      ...items,
+      ...Array.from({ length: 200 }, (_, i) => ({
+        ...item(100 + i, "tool_result", `${"compiling crate\n".repeat(30)}ok ${i}`),
+        callId: `p${i}`,
+      })),
+    ];
+    const cut = renderSession(padded, { maxInputTokens: 3000, toolOutputMaxTokens: 200 });
+    expect(cut.omitted).toBeGreaterThan(0);
+    expect(cut.entries.filter((entry) => entry.failed).map((entry) => entry.id)).toEqual([3, 5, 11]);
   });
 
   it("clips a message to fit its window under a small budget instead of leaving it out", () => {

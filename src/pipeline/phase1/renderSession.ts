@@ -1,6 +1,7 @@
 import type { ItemRecord } from "../../collection/types.js";
 import { guardText } from "../../redact/index.js";
 import { tokenCount, truncateToTokens } from "../../text/tokens.js";
+import { CommandRunReader } from "./offline/commands.js";
 import { itemsInMemory, type SessionItems } from "./sessionItems.js";
 
 export interface RenderOptions {
@@ -15,9 +16,11 @@ export interface RenderedEntry {
   role: string;
   tool?: string;
   /**
-   * The agent recorded this tool result as a failure (an error flag or a non-zero exit). Some formats
-   * keep the exit status apart from the output (Codex's unified exec header, omp's and Claude Code's
-   * flags): without it a model must guess from the output whether a command worked.
+   * The tool result is a failure: the agent recorded it as one (an error flag or a non-zero exit, which
+   * some formats keep apart from the output: Codex's unified exec header, omp's and Claude Code's
+   * flags), or the command's output shows one with no flag (exit code N, timed out, panicked, a
+   * sandbox denial), as the offline extractor's command reader tells it. Without it a model must guess
+   * from the output whether a command worked, and a flagless sandbox failure reads like a success.
    */
   failed?: true;
   text: string;
@@ -35,7 +38,21 @@ export interface RenderedSession {
   itemTo: number | null;
 }
 
-const MEMORY_ROLES: ReadonlySet<string> = new Set(["user", "assistant", "tool_call", "tool_result", "compaction"]);
+const MEMORY_ROLES: ReadonlySet<string> = new Set([
+  "user",
+  "assistant",
+  "tool_call",
+  "tool_result",
+  "compaction",
+  "system",
+]);
+/**
+ * What the model is told each stored role is. A "system" item is text the agent's harness showed: a
+ * hook's or an extension's message, a local command's output. It may state a fact of the repository (a
+ * branch policy, a sync step) but is neither the user's words nor an instruction, and its own role name
+ * says so.
+ */
+const RENDERED_ROLE: Readonly<Record<string, string>> = { system: "hook_output" };
 /** A single message can still be huge (a pasted log); it gets a generous but bounded share. */
 const MESSAGE_MAX_TOKENS = 4000;
 /**
@@ -54,8 +71,17 @@ export type RenderTier = 0 | 1 | 2;
 
 /** One memory item as the selection sees it: no text, so a long session costs a few numbers per item. */
 interface Outline {
+  id: number;
   tier: RenderTier;
   size: number;
+}
+
+interface SessionOutline {
+  items: Outline[];
+  /** Tool results that are failures though no error flag says so (see RenderedEntry.failed). */
+  failed: ReadonlySet<number>;
+  /** The whole session's entries, while it is small enough to fit without counting. */
+  small?: RenderedEntry[];
 }
 
 /**
@@ -107,6 +133,7 @@ export function renderWindows(
       options,
       pending.map((index) => ranges[index]!),
       kept,
+      outline.failed,
     );
     const next: number[] = [];
     for (const [at, index] of pending.entries()) {
@@ -141,22 +168,35 @@ const BYTES_PER_TOKEN = 3.6;
  * Sizes every memory item of the session in one forward read, keeping only its tier and size. While
  * the session is still small enough to fit whole without counting, the entries are kept too.
  */
-function outlineOf(items: SessionItems, options: RenderOptions): { items: Outline[]; small?: RenderedEntry[] } {
+function outlineOf(items: SessionItems, options: RenderOptions): SessionOutline {
   const outline: Outline[] = [];
   let small: RenderedEntry[] | undefined = [];
   let bytes = 0;
   let lastAssistant = -1;
+  // A run's outcome is known at its last result, so failures read from the output are marked after the pass.
+  const runs = new CommandRunReader();
   for (const item of items.forward()) {
     if (!isMemoryItem(item)) continue;
+    runs.add(item);
     const [entry, size] = sized(item, options);
     if (item.role === "assistant") lastAssistant = outline.length;
-    outline.push({ tier: tierOf(item), size });
+    outline.push({ id: item.id, tier: tierOf(item), size });
     bytes += size;
     if (small && bytes <= options.maxInputTokens) small.push(entry);
     else small = undefined;
   }
   if (lastAssistant >= 0) outline[lastAssistant]!.tier = 0;
-  return small ? { items: outline, small } : { items: outline };
+  const failed = new Set(
+    runs.runs().flatMap((run) => (run.outcome === "failed" && run.resultItemId !== null ? [run.resultItemId] : [])),
+  );
+  for (const entry of outline) if (failed.has(entry.id) && entry.tier === 2) entry.tier = 1;
+  if (!small) return { items: outline, failed };
+  return { items: outline, failed, small: small.map((entry) => (failed.has(entry.id) ? markedFailed(entry) : entry)) };
+}
+
+function markedFailed(entry: RenderedEntry): RenderedEntry {
+  const { text, ...rest } = entry;
+  return { ...rest, failed: true, text };
 }
 
 function tierOf(item: ItemRecord): RenderTier {
@@ -219,6 +259,7 @@ function renderKept(
   options: RenderOptions,
   ranges: ReadonlyArray<{ from: number; to: number }>,
   kept: ReadonlyArray<Set<number>>,
+  failed: ReadonlySet<number>,
 ): RenderedSession[] {
   const windows = ranges.map(() => ({
     entries: [] as RenderedEntry[],
@@ -247,7 +288,7 @@ function renderKept(
     at.to = item.id;
     if (kept[window]!.has(position)) {
       closeGap(at);
-      at.entries.push(toEntry(item, options));
+      at.entries.push(toEntry(item, options, failed.has(item.id)));
     } else at.gap++;
   }
   for (const at of windows) closeGap(at);
@@ -274,8 +315,8 @@ function sized(item: ItemRecord, options: RenderOptions): [RenderedEntry, number
   return [entry, Buffer.byteLength(JSON.stringify(entry)) + 2];
 }
 
-function toEntry(item: ItemRecord, options: RenderOptions): RenderedEntry {
-  const isTool = item.role === "tool_result" || item.role === "tool_call";
+function toEntry(item: ItemRecord, options: RenderOptions, failed = false): RenderedEntry {
+  const isTool = item.role === "tool_result" || item.role === "tool_call" || item.role === "system";
   // A compaction summary is the densest memory of a resumed session: it may take up to the share of
   // the budget its window gives to what is always kept, not just one message's cap.
   // A message never takes more than that share either, so each always-kept item fits its window.
@@ -290,9 +331,9 @@ function toEntry(item: ItemRecord, options: RenderOptions): RenderedEntry {
   const text = trimmed === "" ? "(no output)" : clip(guardText(trimmed), limit);
   return {
     id: item.id,
-    role: item.role,
+    role: RENDERED_ROLE[item.role] ?? item.role,
     ...(item.tool ? { tool: item.tool } : {}),
-    ...(item.role === "tool_result" && item.isError ? { failed: true as const } : {}),
+    ...(item.role === "tool_result" && (item.isError || failed) ? { failed: true as const } : {}),
     text,
   };
 }

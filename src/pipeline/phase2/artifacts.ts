@@ -2,6 +2,7 @@ import { toIso } from "../../util/clock.js";
 import { replacedMark, type StaleStatement } from "../../workspace/staleStatements.js";
 import { summaryFileName } from "../../workspace/summaryFileName.js";
 import type { Stage1Output } from "../phase1/types.js";
+import { otherFacts } from "./consolidationInputs.js";
 
 export function renderRolloutSummary(output: Stage1Output): string {
   return [
@@ -16,14 +17,18 @@ export function renderRolloutSummary(output: Stage1Output): string {
   ].join("\n");
 }
 
-/** The merged raw memories of a selection, latest first, each with where it came from. */
+/**
+ * The merged raw memories of a selection, latest first, each with where it came from and the facts
+ * its extraction stated that the raw memory does not repeat (otherFacts).
+ */
 export function renderRawMemories(outputs: readonly Stage1Output[]): string {
   if (outputs.length === 0) return "# Raw Memories\n\nNo raw memories yet.\n";
   const sorted = [...outputs].sort(
     (a, b) => b.sourceUpdatedAt - a.sourceUpdatedAt || a.sessionId.localeCompare(b.sessionId),
   );
-  const blocks = sorted.map((output) =>
-    [
+  const blocks = sorted.map((output) => {
+    const facts = otherFacts(output);
+    return [
       `## Session \`${output.sessionId}\``,
       `updated_at: ${toIso(output.sourceUpdatedAt)}`,
       `cwd: ${output.cwd ?? "unknown"}`,
@@ -31,8 +36,9 @@ export function renderRawMemories(outputs: readonly Stage1Output[]): string {
       "",
       output.rawMemory.trim(),
       "",
-    ].join("\n"),
-  );
+      ...(facts.length > 0 ? ["### Other facts (type, scope, confidence)", ...facts, ""] : []),
+    ].join("\n");
+  });
   return `# Raw Memories\n\nMerged stage-1 raw memories (latest first):\n\n${blocks.join("\n")}`;
 }
 

@@ -21,6 +21,24 @@ export function guardedText(text: string | null): string | null {
 }
 
 /**
+ * A model-written session's facts that its raw memory does not repeat (case, punctuation and spacing
+ * aside), one line each with its type, scope and confidence. Consolidators read the raw memory, not the
+ * facts: a fact the model stated only in "facts" would otherwise never reach the handbook, and one
+ * under pipeline.minFactConfidenceForWrite is in no stored memory either. The offline extractor writes
+ * its raw memory from the same evidence as its facts: its outputs have none.
+ */
+export function otherFacts(output: Stage1Output): string[] {
+  if (output.generator === "offline") return [];
+  const raw = normalizeStatement(output.rawMemory);
+  return output.facts.flatMap((fact) => {
+    const key = normalizeStatement(fact.content);
+    if (!key || raw.includes(key)) return [];
+    const label = [fact.type, ...(fact.scope ? [fact.scope] : []), `confidence ${fact.confidence}`].join(", ");
+    return [`- (${label}) ${fact.content.replace(/\s+/g, " ").trim()}`];
+  });
+}
+
+/**
  * What the global workspace may learn from a selection: per session, only the preferences that are
  * user-level, because the model scoped them "global" (or, without a scope, they are stated as a habit
  * beyond one repository: "in all my projects", "I always ...") or because the same preference (normalized) was stated in two or more projects.

@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { fillTemplate, loadPrompt } from "../../../prompts/template.js";
 import { cairnInvocation, shellCommand, shellWord } from "../../../util/cairnInvocation.js";
 import { errorMessage } from "../../../util/errors.js";
+import { consolidationPrompt } from "./consolidationPrompt.js";
 import type { Consolidator } from "./types.js";
 
 export type AgentCli = "codex" | "claude";
@@ -27,9 +27,8 @@ export function agentConsolidator(options: {
   return {
     mode: "agent",
     async consolidate(input, context) {
-      const prompt = fillTemplate(loadPrompt("consolidation_agent.md"), {
+      const prompt = consolidationPrompt("consolidation_agent.md", options.summaryTokenLimit, {
         workspace: input.workspace.kind === "global" ? "global memory" : `memory of project ${input.workspace.name}`,
-        summary_token_limit: String(options.summaryTokenLimit),
       });
       const confine = `${options.confineCommand ?? shellCommand(cairnInvocation(), ["hook", "confine"])} --root ${shellWord(input.dir)}`;
       const [command, args] = invocation(options.cli, input.dir, confine, options.command);

@@ -7,7 +7,9 @@ import { tokenCount, truncateToTokens } from "../../../text/tokens.js";
 import { toIso } from "../../../util/clock.js";
 import { extractJsonObject } from "../../phase1/parseStage1.js";
 import type { Stage1Output } from "../../phase1/types.js";
+import { otherFacts } from "../consolidationInputs.js";
 import { skillFolderName } from "../skillFolderName.js";
+import { consolidationPrompt } from "./consolidationPrompt.js";
 import type { ConsolidatedFiles, ConsolidationInput, Consolidator, SkillFile } from "./types.js";
 
 /** Stale memories shown to the model; older ones are caught by the check after it answers. */
@@ -39,9 +41,7 @@ export function llmConsolidator(
       const boundary = randomBytes(6).toString("hex");
       const data = budgetedData(input, options.maxInputTokens);
       const result = await llm.generate({
-        system: fillTemplate(loadPrompt("consolidation_system.md"), {
-          summary_token_limit: String(options.summaryTokenLimit),
-        }),
+        system: consolidationPrompt("consolidation_system.md", options.summaryTokenLimit, {}),
         prompt: fillTemplate(loadPrompt("consolidation_input.md"), {
           workspace:
             input.workspace.kind === "global"
@@ -72,13 +72,17 @@ function budgetedData(input: ConsolidationInput, maxTokens: number) {
     remaining -= tokenCount(cut.text);
     return cut.truncated ? `${cut.text}\n[truncated to fit the budget]` : cut.text;
   };
-  const entry = (output: Stage1Output, full: boolean) => ({
-    session_id: output.sessionId,
-    summary_file: input.summaryFiles.get(output.sessionId) ?? null,
-    cwd: output.cwd,
-    summary: take(output.rolloutSummary, 400),
-    ...(full ? { raw_memory: take(output.rawMemory, 3000) } : {}),
-  });
+  const entry = (output: Stage1Output, full: boolean) => {
+    const facts = full ? otherFacts(output) : [];
+    return {
+      session_id: output.sessionId,
+      summary_file: input.summaryFiles.get(output.sessionId) ?? null,
+      cwd: output.cwd,
+      summary: take(output.rolloutSummary, 400),
+      ...(full ? { raw_memory: take(output.rawMemory, 3000) } : {}),
+      ...(facts.length > 0 ? { other_facts: take(facts.join("\n"), 800) } : {}),
+    };
+  };
   return {
     previous_memory_md: take(input.previous.memory ?? "(none yet)", Math.floor(maxTokens / 4)),
     previous_memory_summary_md: take(input.previous.summary ?? "(none yet)", Math.floor(maxTokens / 10)),
