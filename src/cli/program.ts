@@ -76,7 +76,7 @@ function packageVersion(): string {
   return (createRequire(import.meta.url)("../../package.json") as { version: string }).version;
 }
 
-/** Runs the CLI; every failure ends as one line on stderr and a non-zero exit code. */
+/** Runs the CLI; every failure ends in a single stderr line and a non-zero exit code. */
 export async function main(argv: string[]): Promise<number> {
   try {
     await (await buildProgram(argv.slice(2))).parseAsync(argv);

@@ -42,8 +42,8 @@ function formsFoundInScopes(
  * of the scopes contains set to 0, so the ideal counts it as the rarest word (idealBm25's
  * `unseenFrequency` 1). The store-wide frequency says how distinctive a word is; a word the memories
  * in reach never say is information the query asks for and no memory has, and it lowers every score
- * instead of dropping out ("how do I run the linter?" over memories that never mention a linter is
- * a weak match for "run", not a perfect one).
+ * instead of dropping out ("how do I run the profiler?" over memories that never mention a profiler
+ * is a weak match for "run", not a perfect one).
  */
 function withUnfoundAsRare(fts: FtsQuery, frequencies: Map<string, number>, found: Set<string>): Map<string, number> {
   const out = new Map(frequencies);

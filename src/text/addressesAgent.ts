@@ -20,7 +20,7 @@ const AGENT_DIRECTED: readonly RegExp[] = [
   /\b(?:ba|z|da|k)?sh\s+(?:-c\s+)?["']?(?:<\(|\$\()\s*(?:curl|wget)\b[^)\n]*\bhttps?:\/\//i,
   /\bpipe\b[^\n]{0,80}?\bhttps?:\/\/\S+[^\n]{0,40}?\b(?:in)?to\s+(?:a\s+|the\s+)?(?:sudo\s+)?(?:(?:ba|z|da|k|fi)?sh|shell|pwsh|powershell)\b/i,
   // "The system prompt" alone is a thing in the code of every LLM application, the repositories of
-  // cairn's own users ("in the system prompt make sure you know to read the README", "- System prompt:
+  // cairn's own users ("keep the tone rules in the system prompt", "- System prompt:
   // src/agent/prompt.ts"): only the reader's own prompt is addressed to it. Revealing or ignoring "the"
   // system prompt is caught by the patterns for those verbs.
   /\byour\s+(?:own\s+)?system\s+prompt\b/i,

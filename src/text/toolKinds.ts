@@ -3,8 +3,8 @@ import { longestRuns } from "./longestRuns.js";
 
 /**
  * Kinds of tool and the tools of each kind. A question often names the kind ("which package manager
- * does this repo use?", "what runtime does it run on?") while the memory names the tool ("install with
- * pnpm", "ported to Bun"), and no spelling of one reaches the other. Written from general knowledge of
+ * installs the dependencies?", "what runtime does it run on?") while the memory names the tool ("install
+ * with pnpm", "ported to Deno"), and no spelling of one reaches the other. Written from general knowledge of
  * the software ecosystem, not from any evaluation set; each kind lists the widely used tools of several
  * languages, so that no one project's choices decide what a kind reaches.
  *

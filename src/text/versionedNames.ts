@@ -101,7 +101,7 @@ function normalizeVersion(version: string): string {
   return version.toLowerCase().replace(/^v/, "").replace(/\.x$/, "");
 }
 
-/** A minimum supported version ("iOS 15.1+"), not the one in use. */
+/** A minimum supported version ("Android 12+"), not the one in use. */
 const isMinimum = (version: string) => version.endsWith("+");
 
 /** Whether two versions are one: equal, or one a release of the other ("1.23" and "1.23.0", "18" and "18.19"). */
@@ -119,7 +119,7 @@ export function versionsChanged(
   for (const [name, to] of newer) {
     const from = older.get(name);
     if (!from || [...from].some((a) => [...to].some((b) => sameVersion(a, b)))) continue;
-    // "supports iOS 15.1+" and "needs the iOS 18 SDK" are two things of iOS: a minimum moves only
+    // "supports Android 12+" and "needs the Android 14 SDK" are two things of Android: a minimum moves only
     // against a minimum ("Node 18+" -> "Node 20+").
     if ([...from].every(isMinimum) !== [...to].every(isMinimum)) continue;
     out.push({ name, from: [...from], to: [...to] });

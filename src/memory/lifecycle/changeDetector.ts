@@ -101,8 +101,8 @@ export function changed(newer: string, older: string, o: StatementTokens): Judge
 }
 
 /**
- * An older change undone: the older memory made X obsolete ("we moved from npm to pnpm", "we dropped
- * Redux") and the newer one uses X ("we use npm for installs again"). With a word of return the older
+ * An older change undone: the older memory made X obsolete ("we moved from Gulp to Rollup", "we
+ * dropped Redux") and the newer one uses X ("we use Gulp for builds again"). With a word of return the older
  * change no longer holds; without one the newer may be a late echo of the old state, for a person.
  */
 function undone(newer: string, olderStatements: ChangeStatement[], newerStatements: ChangeStatement[]) {
@@ -114,11 +114,11 @@ function undone(newer: string, olderStatements: ChangeStatement[], newerStatemen
     const x = parts.map((part) => part.key);
     if (newerStatements.some((s) => s.kind === "obsolete" && sameKeys(keyTokens(s.obsolete, true), x))) continue;
     const what = `"${statement.obsolete}" is in use again, which this memory says was ${statement.replacement ? `replaced by "${statement.replacement}"` : "given up"}`;
-    // Only a text that says X is used ("we use npm for installs", "tests run with Jest") contradicts the
+    // Only a text that says X is used ("we use Gulp for builds", "tests run with Jest") contradicts the
     // change; one that tells of X ("the Jest config was deleted", "run npx jest again") does not.
     const use = usesOf(newer, parts);
     if (use.back) return { verdict: "supersede" as const, reason: `change undone: ${what}` };
-    // Naming the replacement too, without saying X came back, it compares ("npm was slower than pnpm").
+    // Naming the replacement too, without saying X came back, it compares ("Gulp was slower than Rollup").
     const y = statement.replacement ? keyParts(statement.replacement, true) : [];
     if (y.length > 0 && y.some((part) => namesWhole(newer, part))) continue;
     if (use.uses)
@@ -131,8 +131,8 @@ function undone(newer: string, olderStatements: ChangeStatement[], newerStatemen
 }
 
 /**
- * How the text names X: `uses`, right after a verb or preposition of use ("use npm", "runs with
- * Jest"); `back`, as come back ("back to npm", "reverted to MySQL", "we use npm for installs again").
+ * How the text names X: `uses`, right after a verb or preposition of use ("use Gulp", "runs with
+ * Jest"); `back`, as come back ("back to Gulp", "reverted to MySQL", "we use Gulp for builds again").
  */
 function usesOf(text: string, parts: KeyPart[]): { uses: boolean; back: boolean } {
   let uses = false;
@@ -146,7 +146,7 @@ function usesOf(text: string, parts: KeyPart[]): { uses: boolean; back: boolean 
       if (/\b(?:back\s+(?:to|on|with)|revert(?:ed|ing)?\s+to)\s+(?:the\s+)?$/i.test(before)) back = true;
       if (!/\b(?:use|uses|using|with|via|through)\s+(?:the\s+)?$/i.test(before)) continue;
       uses = true;
-      // "again" in the same clause, at most a few words on: "use npm for package installs again".
+      // "again" in the same clause, at most a few words on: "use Gulp for the asset builds again".
       if (/^(?:\s+[\w.-]+){0,4}?\s+again\b/i.test(after)) back = true;
     }
   }
@@ -161,7 +161,7 @@ function obsoleteNamed(
   const { said, o, changes: olderStatements } = older;
   const parts = keyParts(statement.obsolete, statement.startsSentence ?? false);
   const x = [...new Set(parts.map((part) => part.key))];
-  // The replacement phrase may open the sentence ("Use pnpm instead of npm"): its capital is grammar.
+  // The replacement phrase may open the sentence ("Use Rollup instead of Gulp"): its capital is grammar.
   const y = statement.replacement ? missing(new Set(keyTokens(statement.replacement, true)), new Set(x)) : [];
   if (x.length === 0) return undefined;
   // The older text already says X is gone: it is not the stale one.
@@ -185,14 +185,14 @@ function obsoleteNamed(
   }
   // "Never use X" agrees with "we dropped X": only a text presenting X as current is stale.
   if (negated) return undefined;
-  // "raised from 1.70 to 1.80", "reduced from 10 to 5": a bare number names nothing, and a memory
+  // "raised from 2.4 to 2.6", "reduced from 10 to 5": a bare number names nothing, and a memory
   // holding it may be about anything; what else both say must show it is the same setting.
   if (parts.every((part) => isValueToken(part.word)) && /^[\d.]+$/.test(x.join(""))) {
     const context = shared(n.subject, o.subject).length;
     if (context === 0) return undefined;
     if (context < 2) return { verdict: "review", reason: `change statement: ${what}; the memories share little else` };
   }
-  // "We moved from pnpm back to npm" against "We moved from npm to pnpm": the older change, undone.
+  // "We moved from Rollup back to Gulp" against "We moved from Gulp to Rollup": the older change, undone.
   const reversed = olderStatements.some(
     (s) =>
       s.kind === "obsolete" &&
@@ -243,8 +243,8 @@ function reassigned(
   if (olderStatements.some((s) => s.kind === "reassigned" && sameKeys(phraseStems(s.subject), subject)))
     return undefined;
   const what = `"${statement.subject}" is now "${statement.replacement}"`;
-  // "X was upgraded to Node 22": an older text giving X the same named thing at another value
-  // ("X runs on Node 18") is the old value, however much else it says.
+  // "X was upgraded to Deno 2": an older text giving X the same named thing at another value
+  // ("X runs on Deno 1.46") is the old value, however much else it says.
   const next = statementTokens(statement.replacement);
   const oldValues = missing(o.values, next.values);
   if (next.values.size > 0 && oldValues.length > 0 && shared(next.subject, o.subject).length > 0)
@@ -256,7 +256,7 @@ function reassigned(
     return { verdict: "supersede", reason: `change statement: ${what} (was ${own})` };
   const others = missing(o.subject, new Set(subject));
   if (others.length > 6) return undefined;
-  // "notes-cli was ported to Bun" changes one thing about notes-cli; a memory about its config file
+  // "the report tool was ported to Deno" changes one thing about that tool; a memory about its config file
   // is about another thing of it. Only one that says something of the same sort is worth a person's
   // look: it shares another word with the newer memory, or names a tool of Y's kind ("the database
   // runs on MySQL 8" / "the database is now Postgres 16").

@@ -46,7 +46,7 @@ interface Pattern {
   read: (match: RegExpMatchArray) => ChangeStatement | undefined;
 }
 
-/** Conjunctions and pronouns: a phrase of these alone names no thing ("But instead of giving up, ..."). */
+/** Conjunctions and pronouns: a phrase of these alone names no thing ("So instead of retrying, ..."). */
 const FUNCTION_WORDS: ReadonlySet<string> = new Set(
   "but and or so yet then nor i we you he she it they me us them this that these those there here".split(" "),
 );
@@ -58,7 +58,7 @@ const obsolete = (x: string | undefined, y?: string): ChangeStatement | undefine
     : undefined;
 
 const PATTERNS: readonly Pattern[] = [
-  // "moved/migrated/switched (the build) from X to Y", "went from X to Y", "raised the MSRV from 1.70 to 1.80"
+  // "moved/migrated/switched (the build) from X to Y", "went from X to Y", "raised the timeout from 30s to 60s"
   {
     re: new RegExp(
       String.raw`\b(?:moved|moving|migrated|migrating|switched|switching|changed|converted|ported|transitioned|upgraded|downgraded|went|going|raised|bumped|increased|decreased|lowered|reduced)\s+(?:over\s+)?(?:\S+\s+){0,3}?from\s+${PHRASE}\s+(?:over\s+|back\s+)?(?:to|onto|into)\s+${PHRASE}${END}`,
@@ -187,7 +187,7 @@ export function changeStatements(text: string): ChangeStatement[] {
       if (statement.kind === "obsolete") {
         const y = clean(statement.replacement);
         const purpose = y ? purposeAfter(sentence.slice((match.index ?? 0) + match[0].length)) : undefined;
-        // "the tsx and vitest setup is gone": each of the things listed is obsolete on its own.
+        // "the Mocha and Chai setup is gone": each of the things listed is obsolete on its own.
         (statement.obsolete.split(/\s+(?:and|or)\s+|,\s*/) ?? []).forEach((part, index) => {
           const x = clean(part);
           if (x)

@@ -12,13 +12,13 @@ export function polarityFlipped(newer: string, older: string): Judgement | undef
   const n = analysed(newer).tokens;
   const o = analysed(older).tokens;
   if (n.negated === o.negated) return undefined;
-  // "The clusters do not run Kubernetes 1.30 yet" says nothing against "they run 1.29": each names a
+  // "The replicas do not run MySQL 8.0 yet" says nothing against "they run 5.7": each names a
   // value the other lacks, so the negated action is not the other's.
   if (missing(n.values, o.values).length > 0 && missing(o.values, n.values).length > 0) return undefined;
   const both = shared(n.subject, o.subject);
   if (both.length < 2) return undefined;
-  // The same action needs a word for it: two texts that share only names ("Jon: I won't give up,
-  // Gina" / "Jon: Cool, Gina") are about the same people, not the same thing.
+  // The same action needs a word for it: two texts that share only names ("Ana: I won't miss the
+  // game, Raj" / "Ana: Sounds good, Raj") are about the same people, not the same thing.
   const common = new Set([...commonWordStems(newer), ...commonWordStems(older)]);
   if (!both.some((word) => common.has(word))) return undefined;
   const differing = missing(n.subject, o.subject).length + missing(o.subject, n.subject).length;

@@ -100,7 +100,7 @@ export function statementTokens(text: string): StatementTokens {
 /**
  * The stems a text uses as common words: every word written in lower case, and a capitalized one
  * only where grammar capitalizes it (the first word, unless it is a label before a colon). What is
- * left are names: of people ("Jon: I won't give up, Gina"), products, places. They say who or what
+ * left are names: of people ("Ana: I won't miss the game, Raj"), products, places. They say who or what
  * is meant, never what is done.
  */
 export function commonWordStems(text: string): Set<string> {
@@ -129,7 +129,7 @@ export function phraseStems(phrase: string): string[] {
 
 /**
  * The clauses of a text: sentences, and the parts joined by ", and" / "but" / ";" or by an "and" that
- * a negation follows ("keep going and never give up"). A negation holds for its clause only ("never
+ * a negation follows ("retry twice and never skip the checks"). A negation holds for its clause only ("never
  * use npm anymore; always use pnpm" negates npm, not pnpm).
  */
 export function clauses(text: string): string[] {
@@ -142,8 +142,8 @@ export function clauses(text: string): string[] {
 }
 
 /**
- * The clauses of the sentences that assert something: a question ("Did you dress up as any
- * character?") states nothing a later memory could reverse, nor reverses one.
+ * The clauses of the sentences that assert something: a question ("Did you ever take the
+ * night train?") states nothing a later memory could reverse, nor reverses one.
  */
 export function statedClauses(text: string): string[] {
   const sentences = text.split(/(?<=[.!?])\s+|\n+/);
@@ -151,8 +151,8 @@ export function statedClauses(text: string): string[] {
 }
 
 /**
- * The clauses a negation can hold in: those of `clauses`, with each parenthetical remark ("format with
- * Prettier (single quotes, no semicolons)") and each contrast set off by a comma ("use pnpm, not npm")
+ * The clauses a negation can hold in: those of `clauses`, with each parenthetical remark ("build with
+ * Webpack (source maps on, no minification)") and each contrast set off by a comma ("use pnpm, not npm")
  * a clause of its own, so its "no" or "not" is about what it names.
  */
 export function negationClauses(text: string): string[] {

@@ -21,12 +21,12 @@ const PLANNED =
 const SHORT = 4;
 
 /**
- * Detector (e): the same named tool at another version ("Both EKS clusters run Kubernetes 1.27" /
- * "The EKS clusters are on Kubernetes 1.30; upgrades go one minor version at a time"). The version
+ * Detector (e): the same named tool at another version ("Both reporting replicas run MySQL 5.7" /
+ * "The reporting replicas are on MySQL 8.0; each upgrade is tried on a staging replica first"). The version
  * detector (b) needs two nearly identical sentences and (a) a statement of change; a newer memory
  * usually restates the new version in its own words, with more around it.
  *
- * Both must share two subject words beside the tool (the place it runs: "EKS clusters", "field app"),
+ * Both must share two subject words beside the tool (the place it runs: "reporting replicas", "mobile app"),
  * since one project runs a tool at two versions in two places (the frontend on Node 20, a Lambda on
  * Node 18). A short older memory, or one that shares at least half of what else it says, is about
  * the version and is replaced; a longer one says more than the version, and a person decides. So
@@ -39,7 +39,7 @@ export function versionBumped(
 ): Judgement | undefined {
   const changes = versionsChanged(newer.versions, older.versions);
   if (changes.length === 0) return undefined;
-  // "do not run Kubernetes 1.30 yet" says nothing of the version in use; a negation about something
+  // "do not run MySQL 8.0 yet" says nothing of the version in use; a negation about something
   // else ("CI runs Node 20; never use nvm there") leaves the version standing.
   const names = changes.map((change) => change.name);
   if (negatedAbout(newer.text, names) || negatedAbout(older.text, names)) return undefined;

@@ -237,7 +237,7 @@ function exactTwins(
 /**
  * The syntactic detector on the fact against the memory an UPDATE or DELETE names, as seed 004 runs
  * it on proposals. Against every candidate it flagged hundreds of pairs that merely share two words
- * and a "no" somewhere ("notes-cli runs on Node 20 ..." / "... the user did not want commander"); a
+ * and a "no" somewhere ("the worker runs on Deno 1.46 ..." / "... the team did not want a cron job"); a
  * fact that is added is judged against its neighbours by the lifecycle's revise job instead, which
  * reads negation per clause and supersedes or flags. The semantic check, when enabled, on the closest
  * pair the syntactic one left alone that shares enough words: the target, else the best candidate.

@@ -29,7 +29,7 @@ const NOUN_PHRASE = String.raw`(?:${DETERMINER}\s+(?:${WORD}\s+){0,4}?${WORD}|${
 /**
  * Where the verb states a change, any word but a pronoun can be the subject ("Jest was replaced with
  * Vitest", "tests now run under Vitest"); a plain state needs a determiner or a shaped name, since a
- * sentence's first word is capitalised whatever it is ("Code is merged to main" names nothing).
+ * sentence's first word is capitalised whatever it is ("Docs are built nightly" names nothing).
  */
 const CHANGED_SUBJECT = String.raw`(?:${DETERMINER}\s+(?:${WORD}\s+){0,4}?${WORD}|(?!${PRONOUN})(?<bare>${WORD})(?:\s+${WORD}){0,2}?)`;
 const WE = String.raw`(?:we|our\s+team|the\s+team|this\s+(?:project|repo(?:sitory)?|codebase))`;
@@ -80,7 +80,7 @@ const SUBJECT_STATE = new RegExp(
   String.raw`${OPENING}${NOUN_PHRASE}\s+(?:(?:currently|still|only|always|also)\s+)?(?:${SETUP_VERB}|is|are)\s+(?<value>(?!(?:that|because|why|how|what|not|a\s+bit|too|so|very|really|quite|kind|sort)\b).+)$`,
 );
 
-/** "Tests run with Jest", "migrations live in db/migrations": a bare subject, but a verb of setup. */
+/** "Tests run with Jest", "fixtures live in test/data": a bare subject, but a verb of setup. */
 const BARE_SUBJECT_SETUP = new RegExp(
   String.raw`^(?!${PRONOUN})(?<bare>[a-z][\w-]*)(?:\s+[a-z][\w-]*){0,2}?\s+(?:${SETUP_VERB})\s+(?<value>.+)$`,
 );

@@ -37,18 +37,18 @@ export function isContinuation(text: string): boolean {
 const IMPERATIVE = String.raw`(?:^|[,;:.!]\s*|\b(?:please|you|and|but|so|just|then)\s+)`;
 
 /**
- * Words with which a user corrects or restricts what the agent does: a refusal ("no rgb indices!",
+ * Words with which a user corrects or restricts what the agent does: a refusal ("no inline styles!",
  * "no, ..."), a prohibition ("don't", "do not", "never", "stop"), a restriction ("only use ..."), an
- * obligation on how the work is or behaves ("setTheme should return an error", "the block should stay
- * as is", "you must ..."; not a step of the task, "the helpers must move too"). Read on the user's own
- * sentences, never on quoted or pasted text.
+ * obligation on how the work is or behaves ("parse() should return null on bad input", "the header
+ * should stay fixed", "you must ..."; not a step of the task, "the helpers must move too"). Read on the
+ * user's own sentences, never on quoted or pasted text.
  */
 const CORRECTING = new RegExp(
   String.raw`(?:^|[,;:]\s*)no\s+(?!(?:idea|problem|worries|wait|way|need)\b)[\w-]+|${IMPERATIVE}(?:don'?t|do\s+not|never|stop)\b|\binstead\b|\b(?:should|must)(?:n'?t|\s+not)?\s+(?:be|stay|remain|return|use|look|match|have|keep|never|always|only)\b|\byou\s+(?:should|must)\b|(?:^|\b(?:i|we|you)\s+)only\s+(?:use|want|need|run|change|edit|touch|modify|keep)\b|^only\b`,
   "i",
 );
 
-/** The strong ones: a prohibition or an exclaimed refusal ("no console logs!"). */
+/** The strong ones: a prohibition or an exclaimed refusal ("no force pushes!"). */
 const PROHIBITING = new RegExp(
   String.raw`${IMPERATIVE}(?:don'?t|do\s+not|never|stop)\b|(?:^|[,;:]\s*)no\s+[\w-]+[^,.;?]*!`,
   "i",
@@ -56,7 +56,7 @@ const PROHIBITING = new RegExp(
 
 /**
  * "should" or "must" the speaker puts on themselves or on events is an expectation, not a correction
- * ("then we should be good to go", "it should work now"); and inside a clause a question word opens
+ * ("then we should be fine", "it should work now"); and inside a clause a question word opens
  * ("propose where these files should go") it asks for a proposal.
  */
 const NOT_CORRECTING =
@@ -101,8 +101,8 @@ export function correctionOf(message: string, afterStep: boolean): Correction | 
   const undone = statements.some((sentence) => /\b(?:undid|reverted|rolled\s+back)\b/i.test(sentence));
   const correcting = statements.filter((sentence) => CORRECTING.test(sentence) && !NOT_CORRECTING.test(sentence));
   const strong = afterStep || undone || correcting.some((sentence) => PROHIBITING.test(sentence));
-  // A strong correction is quoted with the rest of what the user said with it ("no console logs! setTheme
-  // should return an error ..."): the reason and the wanted behaviour are in the neighbouring sentences.
+  // A strong correction is quoted with the rest of what the user said with it ("no retries! the call
+  // should fail fast ..."): the reason and the wanted behaviour are in the neighbouring sentences.
   const words = (strong ? statements : correcting).join(" ").trim();
   if (correcting.length === 0 && !afterStep && !undone) return null;
   if (words.split(/\s+/).length < 3) return null;

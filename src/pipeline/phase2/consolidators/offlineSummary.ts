@@ -84,7 +84,7 @@ const ERROR_WITH_FIX = /\berrors?\b[\s\S]*\bfix(?:es|ed)?\b|\bfix(?:es|ed)?\b[\s
 /**
  * Whether a statement reports a failure (a pitfall) rather than a fact: a failure verb, or an error
  * with its fix, outside its quoted and backticked parts (commands and output, not what it says).
- * "Error status" or "OTEL failures must never crash the app" name failures without reporting one.
+ * "Error status" or "export failures must never block a request" name failures without reporting one.
  */
 export function reportsFailure(text: string): boolean {
   const said = text.replace(/`[^`\n]*`|"[^"\n]*"/g, " ");
