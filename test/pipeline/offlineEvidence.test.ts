@@ -30,7 +30,7 @@ const session: SessionRecord = {
 };
 
 type Step =
-  | ["user" | "assistant" | "compaction", string]
+  | ["user" | "assistant" | "compaction" | "system", string]
   | ["call", string, string, Record<string, unknown>]
   | ["result", string, string, boolean?];
 
@@ -313,6 +313,25 @@ describe("user corrections are preferences, quoted", () => {
     expect(preferences.map((p) => [p.content, p.confidence])).toEqual([
       ["The user corrected the agent, in their words: no inline styles! the form must use the shared tokens", 0.7],
     ]);
+  });
+
+  it("a message after the user interrupted the agent is a correction, and the interruption is not the user's words", () => {
+    const extraction = extractOffline(
+      session,
+      items([
+        ["user", "add a retry flag to the uploader"],
+        ["assistant", "I'll rewrite the uploader around a retry queue first."],
+        ["call", "e", "Edit", { file_path: "/work/shop/src/upload.ts", old_string: "a", new_string: "b" }],
+        ["result", "e", "The file /work/shop/src/upload.ts has been updated."],
+        ["system", "[Request interrupted by user]"],
+        ["user", "Keep the current uploader and add the flag beside it."],
+      ]),
+    );
+    const preferences = extraction?.facts.filter((f) => f.type === "preference").map((f) => f.content) ?? [];
+    expect(preferences).toEqual([
+      "The user corrected the agent, in their words: Keep the current uploader and add the flag beside it.",
+    ]);
+    expect(extraction?.rolloutSummary).not.toContain("Request interrupted");
   });
 
   it("a message after a refused step, or saying the user undid the work, is a correction", () => {

@@ -74,6 +74,8 @@ describe("claude code adapter: a main transcript", () => {
       "assistant: Adding the discount to the totals.",
       'tool_call: {"file_path":"/home/dev/my-shop/src/cart.ts","old_string":"return items","new_string":"return applyDiscount(items"}',
       "tool_result: File has not been read yet. Read it first before writing to it.",
+      // Claude Code's note that the person stopped the agent: a system item, not their words.
+      "system: [Request interrupted by user for tool use]",
       "user: Use integer cents, not floats.",
       "assistant: Switched the discount to integer cents.",
       "compaction: This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.\n\nSummary: the cart total now subtracts a discount stored in integer cents.",
@@ -84,19 +86,21 @@ describe("claude code adapter: a main transcript", () => {
     ]);
   });
 
-  it("drops meta lines, slash-command envelopes, reminders, interruptions and thinking", async () => {
-    const text = (await itemsOf(MAIN)).map((item) => item.text).join("\n");
+  it("drops meta lines, slash-command envelopes, reminders and thinking, and keeps an interruption out of the user's words", async () => {
+    const items = await itemsOf(MAIN);
+    const text = items.map((item) => item.text).join("\n");
     for (const noise of [
       "<command-",
       "local-command",
       "Caveat:",
       "system-reminder",
       "malware",
-      "Request interrupted",
       "Look at the cart module.",
     ]) {
       expect(text).not.toContain(noise);
     }
+    const said = items.filter((item) => item.role === "user" || item.role === "assistant").map((item) => item.text);
+    expect(said.join("\n")).not.toContain("Request interrupted");
   });
 
   it("pairs tool results with their calls and keeps their error flags", async () => {
@@ -140,7 +144,7 @@ describe("claude code adapter: a main transcript", () => {
   it("reports the malformed line, counts bookkeeping as skipped, and locates every item", async () => {
     const result = await read(MAIN);
     expect(result.problems).toEqual([{ file: MAIN, line: 18, reason: expect.stringContaining("malformed JSON") }]);
-    expect(result.skipped).toBe(12);
+    expect(result.skipped).toBe(11);
     expectItemsLocated(result.sessions[0]?.items ?? [], MAIN);
   });
 

@@ -33,9 +33,10 @@ const expected: Record<string, Expected> = {
   [`claude-code/shapes/projects/-home-dev-kiln/${CLAUDE_SESSION}.jsonl`]: {
     adapter: claudeCodeAdapter,
     session: { id: CLAUDE_SESSION, kind: "interactive", cwd: "/home/dev/kiln" },
-    // The slash command (with its arguments) is a request; its expanded body, the interruption and the
-    // /model lines are not. The silent mkdir has no result; both rejected parallel calls have theirs.
-    roles: { user: 4, assistant: 3, tool_call: 5, tool_result: 4, compaction: 1 },
+    // The slash command (with its arguments) is a request; its expanded body and the /model lines are
+    // not, and the interruption is a system item. The silent mkdir has no result; both rejected parallel
+    // calls have theirs.
+    roles: { user: 4, assistant: 3, tool_call: 5, tool_result: 4, compaction: 1, system: 1 },
   },
   [`claude-code/shapes/projects/-home-dev-kiln/${CLAUDE_SESSION}/subagents/agent-a4b5c6d.jsonl`]: {
     adapter: claudeCodeAdapter,
@@ -114,7 +115,11 @@ describe("record shapes of real transcripts, in the repository's own fixtures", 
   it("keeps Claude Code's harness noise out and names the tool of every result", async () => {
     for (const name of Object.keys(expected).filter((key) => key.startsWith("claude-code"))) {
       const items = await itemsOf(name);
-      const text = items.map((item) => item.text).join("\n");
+      // The interruption marker is kept, as a system item (the harness's note, not the person's words).
+      const text = items
+        .filter((item) => item.role !== "system")
+        .map((item) => item.text)
+        .join("\n");
       for (const noise of [
         "<command-name>",
         "<local-command-",

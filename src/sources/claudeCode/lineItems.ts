@@ -3,7 +3,7 @@ import { sessionItem } from "../itemDraft.js";
 import { asRecord, asString } from "../jsonl.js";
 import type { SessionItem } from "../types.js";
 import type { ClaudeLine } from "./claudeLine.js";
-import { cleanUserText, stripSystemReminders } from "./userText.js";
+import { cleanUserText, interruptionMarker, stripSystemReminders } from "./userText.js";
 
 /** Collects items across lines; `tools` maps open tool_use ids to tool names (carried across reads). */
 export interface ItemSink {
@@ -37,16 +37,22 @@ function addUserLine(sink: ItemSink, line: ClaudeLine): void {
     return;
   }
   if (typeof content === "string") {
-    add(sink, line, `L${line.line}`, { role: "user", text: cleanUserText(content) });
+    add(sink, line, `L${line.line}`, userText(content));
     return;
   }
   if (!Array.isArray(content)) return;
   content.forEach((value, index) => {
     const block = asRecord(value);
     const key = `L${line.line}.${index}`;
-    if (block?.type === "text") add(sink, line, key, { role: "user", text: cleanUserText(asString(block.text) ?? "") });
+    if (block?.type === "text") add(sink, line, key, userText(asString(block.text) ?? ""));
     else if (block?.type === "tool_result") add(sink, line, key, toolResult(sink, block));
   });
+}
+
+/** A user text block: what the person typed, or Claude Code's interruption note as a system item. */
+function userText(text: string): Fields {
+  const marker = interruptionMarker(text);
+  return marker === undefined ? { role: "user", text: cleanUserText(text) } : { role: "system", text: marker };
 }
 
 function toolResult(sink: ItemSink, block: Record<string, unknown>): Fields {

@@ -11,6 +11,18 @@ export function cleanUserText(raw: string): string {
   return text;
 }
 
+/**
+ * Claude Code's note that the person stopped the agent: `[Request interrupted by user]` (Esc while it
+ * worked) or `[Request interrupted by user for tool use]` (after a tool call they refused or stopped).
+ * Not the person's words, but the strongest sign they stopped a step: kept as a system item.
+ */
+export function interruptionMarker(raw: string): string | undefined {
+  const text = raw.trim();
+  return INTERRUPTION.test(text) ? text : undefined;
+}
+
+const INTERRUPTION = /^\[Request interrupted by user[^\]\n]*\]$/;
+
 /** `<system-reminder>` blocks can sit inside real text and tool results; only the block goes. */
 export function stripSystemReminders(text: string): string {
   return text.replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, "");

@@ -31,15 +31,17 @@ const expected: Record<string, Expected | "warmup"> = {
     id: "55604662-cf2a-4331-851a-ec234028f8ca",
     kind: "interactive",
     cwd: "/home/marco/projects/spotter",
-    // Two parallel tool calls, both rejected; the interruption marker and /model lines are dropped.
-    roles: { user: 1, assistant: 1, tool_call: 2, tool_result: 2 },
+    // Two parallel tool calls, both rejected; the /model lines are dropped, the interruption marker is a
+    // system item.
+    roles: { user: 1, assistant: 1, tool_call: 2, tool_result: 2, system: 1 },
   },
   "spotter/subagent.jsonl": {
     id: "491e126e-1e71-469c-ade2-fcc8af567c74",
     kind: "interactive",
     cwd: "/home/marco/projects/spotter",
-    // The first request arrives as a slash command with arguments; its expanded skill body is isMeta.
-    roles: { user: 2, assistant: 7, tool_call: 16, tool_result: 16 },
+    // The first request arrives as a slash command with arguments; its expanded skill body is isMeta. The
+    // person stopped the agent once it was allowed to leave plan mode (a system item).
+    roles: { user: 2, assistant: 7, tool_call: 16, tool_result: 16, system: 1 },
   },
   [`spotter/${SPOTTER}.EXCERPT-compaction.jsonl`]: {
     id: SPOTTER,
@@ -117,7 +119,11 @@ describe.skipIf(!present)("claude code adapter on real transcripts", () => {
   it("keeps harness noise out of every real transcript", async () => {
     for (const name of Object.keys(expected)) {
       const items = (await read(join(DIR, name))).sessions[0]?.items ?? [];
-      const text = items.map((item) => item.text).join("\n");
+      // An interruption marker is kept as a system item, never as the person's words.
+      const text = items
+        .filter((item) => item.role !== "system")
+        .map((item) => item.text)
+        .join("\n");
       for (const noise of ["<command-name>", "<local-command-", "<system-reminder>", "[Request interrupted"]) {
         expect(text, `${name} contains ${noise}`).not.toContain(noise);
       }

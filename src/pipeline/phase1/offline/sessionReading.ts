@@ -221,7 +221,11 @@ class TurnTracker {
         this.lastStepStopped ||= stopped;
         this.lastStepFailed = item.isError && !stopped;
       }
-    } else return;
+    } else {
+      // The harness's note that the user stopped the agent ("[Request interrupted by user]") stops its step.
+      if (item.role === "system") this.lastStepStopped ||= stoppedByUserPattern.test(item.text.slice(0, 200));
+      return;
+    }
     this.agentActed = true;
     this.activitySinceUser = true;
   }
