@@ -17,7 +17,7 @@ export const RUN = 5;
  * Runs that are English syntax, not the sentence of someone in particular: a run with at most one word
  * outside the function words ("and how to fix it", "with the rest of the", "so it must be a") is in
  * every text, and rewording product text around it would protect nothing. Two words that carry content
- * in five are a quote ("dress up as any character", "do I run the linter") and count.
+ * in five are a quote ("builds canoes out of cedar", "do I run the profiler") and count.
  */
 const MAX_CONTENT_WORDS_OF_A_GENERIC_RUN = 1;
 
