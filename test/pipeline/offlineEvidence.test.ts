@@ -396,8 +396,30 @@ describe("harness text in the user's turn is not the user", () => {
     "<local-command-stdout>Set model to opus</local-command-stdout>",
     "Please continue.",
     "/model",
+    // Messages hooks send in the user's name, by their label (Claude Code's wording for its hook events).
+    "Stop hook feedback:\n[~/.claude/hooks/git-check.sh]: There are untracked files. Commit them before you stop.",
+    "SubagentStop hook feedback:\nreport before you stop.",
+    "PreToolUse:Bash hook error: the deploy script is locked",
+    "UserPromptSubmit operation blocked by hook:\nprompts may not name the production database",
+    // A bracketed note standing alone, in any agent's words.
+    "[Request interrupted by user for tool use]",
+    "[Turn aborted]",
+    // Continuation prompts, one sentence or several.
+    "Continue from where you left off.",
+    "Please continue the conversation from where we left it off without asking the user any further questions. Continue with the last task that you were asked to work on.",
   ])("%s", (text) => {
     expect(isHarnessText(text)).toBe(true);
+  });
+
+  it.each([
+    "Stop the server before you migrate: it locks the db.",
+    "the pre-commit hook fails: it cannot find eslint",
+    "[wip] fix the login redirect",
+    "continue with the migration, but skip the seed step",
+    "Continue. Also rename the helper to formatPrice.",
+    "Note: use pnpm, not npm.",
+  ])("the user's own: %s", (text) => {
+    expect(isHarnessText(text)).toBe(false);
   });
 
   it("is no request, preference or correction", () => {
@@ -408,6 +430,8 @@ describe("harness text in the user's turn is not the user", () => {
         ["assistant", "Ported the exporter to streams; the old buffer code is gone."],
         ["user", "<system-notice>Never write to main; another session is active</system-notice>"],
         ["user", "Please continue."],
+        ["assistant", "Streams are in; the exporter tests are next."],
+        ["user", "Stop hook feedback:\nYou must not stop while tests fail. Never leave the suite red."],
       ]),
     );
     expect(extraction?.facts.filter((f) => f.type === "preference")).toEqual([]);

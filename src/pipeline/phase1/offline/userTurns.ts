@@ -5,9 +5,10 @@ import { ownText } from "./userStatements.js";
 /**
  * Text an agent's harness puts in the user's turn, by its structure: nothing but tagged blocks (a task
  * notification, a command's output, a hook's message wrapped in its tag), a bare slash command with no
- * words after it ("/mode": the user drove the tool, asked nothing), or a continuation prompt, a message
- * of a few words that only says to go on ("continue", "Please continue."). None of it is a request, a
- * preference or a correction.
+ * words after it ("/mode": the user drove the tool, asked nothing), a bracketed note standing alone
+ * ("[Request interrupted by user]"), a message a hook sent in the user's name (opened by the hook's
+ * label: its event, a matcher, "hook", what it reports, a colon), or a continuation prompt that only says
+ * to go on ("continue", "Please continue."). None of it is a request, a preference or a correction.
  */
 export function isHarnessText(text: string): boolean {
   const trimmed = text.trim();
@@ -19,14 +20,39 @@ export function isHarnessText(text: string): boolean {
     return true;
   }
   if (/^\/[\w:.-]*$/.test(trimmed)) return true;
+  if (BRACKETED_NOTE.test(trimmed) || HOOK_LABEL.test(trimmed)) return true;
   return isContinuation(trimmed);
 }
 
-/** A message that only says to go on: no object, nothing the agent did not already have. */
+/** A note in square brackets and nothing else: the harness marking an event, never a sentence of the user's. */
+const BRACKETED_NOTE = /^\[[^[\]\n]{1,160}\]$/;
+
+/**
+ * The label a hook's message opens with: the event's name as one capitalised identifier (with a
+ * matcher after a colon), the word "hook", a few words on what it reports, then a colon ending the
+ * label ("Stop hook feedback:", "PreToolUse:Bash hook error:", "UserPromptSubmit operation blocked by
+ * hook:"). A person writing about a hook names it in a sentence ("the pre-commit hook fails: ...").
+ */
+const HOOK_LABEL = /^[A-Z][A-Za-z]+(?::[\w*|.-]+)? (?:hook(?: [a-z]+){0,3}|[a-z]+(?: [a-z]+){0,2} by hook):(?:\s|$)/;
+
+/** A sentence that only says to go on: a verb of going on, courtesy, and where from or with what. */
+const CONTINUE_SENTENCE = new RegExp(
+  String.raw`^(?:(?:ok(?:ay)?|yes|yeah|please|pls|now)[,.!]?\s+)*(?:continue|go on|keep going|proceed|carry on|resume)` +
+    String.raw`(?:\s+(?:please|(?:the|this)\s+conversation|(?:from\s+)?where\s+(?:you|we|it)\s+left\s+(?:it\s+|things\s+)?off|with\s+(?:the|your|this)\s+(?:last\s+|current\s+)?(?:task|work)(?:\s+(?:that\s+)?you\s+were\s+(?:asked\s+to\s+work\s+on|doing|working\s+on))?|without\s+asking\s+(?:the\s+user\s+|me\s+)?(?:any\s+)?(?:further\s+|more\s+)?questions))*[.!]*$`,
+  "i",
+);
+
+/**
+ * A message that only says to go on: no object, nothing the agent did not already have. Every sentence
+ * of it goes on ("Please continue the conversation from where we left it off without asking the user
+ * any further questions. Continue with the last task that you were asked to work on.").
+ */
 export function isContinuation(text: string): boolean {
-  return /^(?:(?:ok(?:ay)?|yes|yeah|please|pls|now)[,.!]?\s+)*(?:continue|go on|keep going|proceed|carry on|resume)(?:\s+(?:please|where you left off|with the (?:task|work)))?[.!]*$/i.test(
-    text.trim(),
-  );
+  const parts = text
+    .trim()
+    .split(/(?<=[.!])\s+/)
+    .filter((part) => part.length > 0);
+  return parts.length > 0 && parts.length <= 3 && parts.every((part) => CONTINUE_SENTENCE.test(part));
 }
 
 /**
