@@ -12,8 +12,9 @@ export async function runCli(argv: string[]): Promise<number> {
   // belongs to this build and leaves nothing in the user's folders; where the folder is read-only,
   // Node skips it silently. Older Node has no such API and compiles as before.
   // (Typed by hand: @types/node follows the oldest supported Node, which lacks the function.)
+  // Run from the TypeScript source (tests, tsx) there is no build to belong to: no cache in the checkout.
   const compileCache = (module as { enableCompileCache?: (directory: string) => unknown }).enableCompileCache;
-  compileCache?.(new URL(".compile-cache", import.meta.url).pathname);
+  if (!import.meta.url.endsWith(".ts")) compileCache?.(new URL(".compile-cache", import.meta.url).pathname);
 
   // better-sqlite3 13 crashes on a Node.js without Node-API 10 (Node 20): say so instead.
   if (Number(process.versions.napi) < 10) {
