@@ -520,6 +520,60 @@ describe("codex adapter: code-mode exec cells (0.144 and later)", () => {
   });
 });
 
+describe("codex adapter: compaction records", () => {
+  // Shapes: openai/codex codex-rs/protocol/src/protocol.rs (CompactedItem {message, replacement_history}) and
+  // codex-rs/protocol/src/models.rs (ResponseItem::Compaction / ContextCompaction, alias compaction_summary:
+  // only `encrypted_content`); codex-rs/core/src/compact_remote.rs writes `message: ""` with the encrypted
+  // item in the replacement history; the handoff sentence is codex-rs/core/templates/compact/summary_prefix.md.
+  const THREAD = "019a0c0d-0000-7000-8000-0000000c0a11";
+  const HANDOFF =
+    "Another language model started to solve this problem and produced a summary of its thinking process. You also have access to the state of the tools that were used by that language model.";
+  const sealed = { type: "compaction", encrypted_content: "gAAAAABpQ-trimmed" };
+  const asked = { type: "message", role: "user", content: [{ type: "input_text", text: "fix the flaky upload test" }] };
+
+  async function compactionsOf(records: Array<[string, Record<string, unknown>]>): Promise<SessionItem[]> {
+    const at = (second: number) => new Date(Date.UTC(2026, 6, 21, 9, 0, second)).toISOString();
+    const meta = {
+      id: THREAD,
+      timestamp: at(0),
+      cwd: "/home/dev/kiln",
+      originator: "codex-tui",
+      cli_version: "0.145.0",
+    };
+    const lines = [["session_meta", meta] as const, ...records].map(([type, payload], index) =>
+      JSON.stringify({ timestamp: at(index), type, payload }),
+    );
+    const path = join(tempDir(), `rollout-2026-07-21T09-00-00-${THREAD}.jsonl`);
+    writeFileSync(path, `${lines.join("\n")}\n`);
+    return (await itemsOf(path)).filter((item) => item.role !== "assistant");
+  }
+
+  it("keeps no item for a remote compaction, whose summary only OpenAI's servers can read", async () => {
+    const items = await compactionsOf([
+      ["event_msg", { type: "user_message", message: "fix the flaky upload test" }],
+      ["response_item", { ...sealed, type: "context_compaction" }],
+      ["compacted", { message: "", replacement_history: [asked, sealed] }],
+      ["event_msg", { type: "context_compacted" }],
+    ]);
+    expect(items.map((item) => `${item.role}: ${item.text}`)).toEqual(["user: fix the flaky upload test"]);
+  });
+
+  it("reads a summary kept in clear in the replacement history, and the message when there is one", async () => {
+    const summary = `${HANDOFF}\n\n## Current state\nThe upload test waits on a real timer; a fake clock is half wired in.`;
+    const inHistory = { type: "message", role: "user", content: [{ type: "input_text", text: summary }] };
+    const items = await compactionsOf([
+      ["event_msg", { type: "user_message", message: "fix the flaky upload test" }],
+      ["compacted", { message: "", replacement_history: [asked, inHistory] }],
+      ["compacted", { message: "Summary: the upload test now uses a fake clock.", replacement_history: [asked] }],
+    ]);
+    expect(items.filter((item) => item.role === "compaction").map((item) => item.text)).toEqual([
+      summary,
+      "Summary: the upload test now uses a fake clock.",
+    ]);
+    expect(items.filter((item) => item.role === "user")).toHaveLength(1);
+  });
+});
+
 describe("codex adapter: Codex's own failure wording", () => {
   // Shape: a real legacy rollout committed to openai/codex (.github/codex/home/sessions/2025/08/06/, commit
   // e463b6a0), whose `cargo test --workspace` failed in the sandbox (exit 101, panicked) and whose `cargo check

@@ -1,4 +1,5 @@
 import { asRecord, asString } from "../jsonl.js";
+import { compactedSummary } from "./compactedSummary.js";
 import { dropUserTurns } from "./dropUserTurns.js";
 import { addExecEnd, handleResponseItem } from "./responseItems.js";
 import type { RolloutLine } from "./rolloutLine.js";
@@ -34,8 +35,9 @@ const lineHandlers: Record<string, LineHandler> = {
   response_item: handleResponseItem,
   event_msg: handleEvent,
   compacted: (parse, line) => {
-    // `replacement_history` repeats earlier items for the model; only the summary message is new.
-    pushItem(parse, line, { role: "compaction", text: asString(line.payload.message) ?? "" });
+    // `replacement_history` repeats earlier items for the model; only the summary is new. A remote
+    // compaction's summary is encrypted: the line is read, and yields no item.
+    pushItem(parse, line, { role: "compaction", text: compactedSummary(line.payload) });
     return true;
   },
 };
