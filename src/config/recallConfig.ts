@@ -15,9 +15,19 @@ const recallSettingsSchema = z
     maxK: int(1, 500, 50),
     /**
      * Weight of the vector leg in `alpha * vector + (1 - alpha) * bm25`. Unset in a config file, it
-     * follows the embedding provider (`defaultAlpha` in derivedDefaults.ts); 0.15 is the hashed one's.
+     * follows the embedding provider (src/config/vectorLegDefaults.ts); 0.15 is the hashed one's.
      */
     alpha: num(0, 1, 0.15),
+    /**
+     * The cosines the embedding model gives unrelated texts (`floor`, counts 0) and close paraphrases
+     * (`ceiling`, counts 1): the vector leg is rescaled to that range before fusing. Unset, it follows
+     * the embedding provider (vectorLegDefaults.ts); 0 to 1, no rescaling, is the hashed one's.
+     */
+    vectorRange: z
+      .object({ floor: num(0, 0.95, 0), ceiling: num(0.05, 1, 1) })
+      .strict()
+      .refine((range) => range.ceiling > range.floor, { message: "ceiling must be above floor" })
+      .prefault({}),
     /** seed: results below this calibrated score are dropped. */
     minScore: num(0, 1, 0.1),
     /**

@@ -1,6 +1,6 @@
 import type { MemoryRef } from "../store/repositories/memoryRepository.js";
 import type { Candidate } from "./candidate.js";
-import { capHintOnly, fuseScores } from "./fuse.js";
+import { capHintOnly, fuseScores, rescaleCosine } from "./fuse.js";
 import type { KeywordLegResult } from "./keywordLeg.js";
 import type { RecallDeps } from "./recallDeps.js";
 import { exactCosines } from "./vectorLeg.js";
@@ -22,7 +22,7 @@ export function fuseCandidates(
       id: ref.id,
       ref,
       keyword: legs.keyword.get(ref.id) ?? 0,
-      vector: cosines.get(ref.id) ?? 0,
+      vector: rescaleCosine(cosines.get(ref.id) ?? 0, config.vectorRange),
       hint: legs.hint.get(ref.id) ?? 0,
       score: 0,
       sources: new Set(),

@@ -90,11 +90,23 @@ describe("defaults that follow other settings", () => {
 
   it("lets what the user set win: a provider from the file or the environment, an alpha of their own", () => {
     expect(load("embeddings:\n  provider: hashed\n").recall.alpha).toBe(0.15);
-    expect(load("embeddings:\n  provider: ollama\n").recall.alpha).toBe(0.3);
+    expect(load("embeddings:\n  provider: ollama\n").recall.alpha).toBe(0.4);
     const fromEnv = load("", { CAIRN_EMBEDDINGS_PROVIDER: "hashed" });
     expect([fromEnv.embeddings.provider, fromEnv.recall.alpha]).toEqual(["hashed", 0.15]);
     const own = load("recall:\n  alpha: 0.05\n  profile: conversation\nembeddings:\n  provider: wordvec\n");
     expect([own.embeddings.provider, own.recall.alpha]).toEqual(["wordvec", 0.05]);
+  });
+
+  it("gives each provider its own cosine range, the offline ones none, and lets a range set in the file win", () => {
+    expect(loadConfig({ env: {} }).recall.vectorRange).toEqual({ floor: 0, ceiling: 1 });
+    expect(load("recall:\n  profile: conversation\n").recall.vectorRange).toEqual({ floor: 0, ceiling: 1 });
+    const model = load("embeddings:\n  provider: transformers\n  model: m\n").recall;
+    expect([model.alpha, model.vectorRange]).toEqual([0.4, { floor: 0.1, ceiling: 0.75 }]);
+    const ollama = load("embeddings:\n  provider: ollama\nrecall:\n  vectorRange:\n    floor: 0.2\n").recall;
+    expect(ollama.vectorRange).toEqual({ floor: 0.2, ceiling: 0.85 });
+    expect(() => load("recall:\n  vectorRange:\n    floor: 0.6\n    ceiling: 0.5\n")).toThrow(
+      /recall\.vectorRange.*ceiling must be above floor/,
+    );
   });
 
   it("still reports a bad provider or profile by name, with the range of a bad alpha", () => {
