@@ -140,8 +140,61 @@ describe("renderSession", () => {
     const windows = renderWindows(items, { maxInputTokens: 1000, toolOutputMaxTokens: 100 });
     const users = windows.flatMap((window) => window.entries).filter((entry) => entry.role === "user");
     expect(users.map((entry) => entry.id)).toEqual([1, 3]);
-    expect(users[0]!.text).toContain("[... clipped ...]");
+    expect(users[0]!.text).toContain("[... clipped: this message alone is longer than one request may hold ...]");
+    expect(users[0]!.text.startsWith("here is the log:")).toBe(true);
+    expect(users[0]!.text.endsWith("please fix")).toBe(true);
     for (const window of windows) expect(window.tokens ?? 0).toBeLessThanOrEqual(1000);
+  });
+
+  it("shows user messages and compaction summaries whole, however long, when each fits one request", () => {
+    // At the default budget: a 7,000-token pasted report and a 15,000-token compaction summary.
+    const report = `Here is what I found:\n${"the footer colour is wrong on the dark theme, see line 12\n".repeat(500)}use rgb values!`;
+    const summary = `This session is being continued.\n${"- Errors and fixes: Dialyzer flagged the spec, fixed by widening it.\n".repeat(900)}Pending: commit the fix.`;
+    const items = [
+      item(1, "user", report),
+      item(2, "assistant", "checking"),
+      ...Array.from({ length: 40 }, (_, i) =>
+        item(3 + i, "tool_result", `${"build output line\n".repeat(100)}ok ${i}`),
+      ),
+      item(50, "compaction", summary),
+      item(51, "user", "and no console logs!"),
+      item(52, "assistant", "done"),
+    ];
+    expect(tokenCount(report)).toBeGreaterThan(6000);
+    expect(tokenCount(summary)).toBeGreaterThan(14_000);
+    const windows = renderWindows(items, { maxInputTokens: 24_000, toolOutputMaxTokens: 300 });
+    const entries = windows.flatMap((window) => window.entries);
+    expect(entries.find((entry) => entry.id === 1)?.text).toBe(report);
+    expect(entries.find((entry) => entry.id === 50)?.text).toBe(summary);
+    expect(entries.find((entry) => entry.id === 51)?.text).toBe("and no console logs!");
+    for (const window of windows) expect(window.tokens ?? 0).toBeLessThanOrEqual(24_000);
+    // A summary longer than one request is clipped to 80 % of it, not left out, under any budget.
+    const small = renderWindows([item(1, "compaction", summary), item(2, "user", "go on")], {
+      maxInputTokens: 2000,
+      toolOutputMaxTokens: 100,
+    });
+    const kept = small.flatMap((window) => window.entries);
+    expect(kept.map((entry) => entry.id)).toEqual([1, 2]);
+    expect(kept[0]!.text).toContain("[... clipped: this summary alone is longer than one request may hold ...]");
+    expect(kept[0]!.text.endsWith("Pending: commit the fix.")).toBe(true);
+    expect(tokenCount(JSON.stringify(kept[0]))).toBeGreaterThan(1200);
+    for (const window of small) expect(window.tokens ?? 0).toBeLessThanOrEqual(2000);
+  });
+
+  it("keeps whole a user message that fills most of a small budget, in a window of its own", () => {
+    // About five bytes a token: by a byte estimate of 3.6 this message is over the whole budget.
+    const message = `${"keep the themes in rgb values ".repeat(640)}thanks`;
+    const items = [
+      item(1, "user", message),
+      // Outputs of about three bytes a token: what the estimate takes for room is most of the budget.
+      ...Array.from({ length: 60 }, (_, i) => item(2 + i, "tool_result", `${"0x1f,0x2e,0x3d;".repeat(60)}${i}`)),
+      item(70, "assistant", "done"),
+    ];
+    expect(tokenCount(message)).toBeLessThan(5000 * 0.8);
+    expect(Buffer.byteLength(message)).toBeGreaterThan(5000 * 3.6);
+    const windows = renderWindows(items, { maxInputTokens: 5000, toolOutputMaxTokens: 200 });
+    expect(windows.flatMap((window) => window.entries).find((entry) => entry.id === 1)?.text).toBe(message);
+    for (const window of windows) expect(window.tokens ?? 0).toBeLessThanOrEqual(5000);
   });
 
   it("shows a command that finished without output, and a long compaction summary whole", () => {

@@ -53,13 +53,21 @@ const MEMORY_ROLES: ReadonlySet<string> = new Set([
  * says so.
  */
 const RENDERED_ROLE: Readonly<Record<string, string>> = { system: "hook_output" };
-/** A single message can still be huge (a pasted log); it gets a generous but bounded share. */
+/** An assistant message can still be huge (a pasted log); it gets a generous but bounded share. */
 const MESSAGE_MAX_TOKENS = 4000;
 /**
  * A window's always-kept items (its user messages and compaction summaries) fill at most this share
  * of the budget: the rest is left for what the agent said and did around them.
  */
 const ALWAYS_KEPT_SHARE = 0.5;
+/**
+ * The one rule by which a user message or a compaction summary is clipped: alone, it is longer than
+ * this share of one request's budget (19,200 tokens at the default 24,000). It then has a window of its
+ * own, clipped to this share (head and end kept, with a marker that says why); the rest of the window
+ * is left for what was said and done around it. Anything shorter is shown whole: its window holds
+ * fewer other items instead.
+ */
+const SINGLE_ITEM_SHARE = 0.8;
 
 /**
  * What is kept first when a session is over the budget. The user's words and the compaction
@@ -74,6 +82,12 @@ interface Outline {
   id: number;
   tier: RenderTier;
   size: number;
+  /**
+   * Tokens it costs a window when always kept, a possible gap note included: counted for user
+   * messages and compaction summaries, estimated high for an assistant message (only the last one is
+   * always kept), 0 for the rest.
+   */
+  tokens: number;
 }
 
 interface SessionOutline {
@@ -98,8 +112,9 @@ export function renderSession(input: SessionItems | readonly ItemRecord[], optio
 
 /**
  * The session as one or more windows, in session order, each within the budget. A window closes when
- * its always-kept items reach half the budget, so no user message or compaction summary is ever cut
- * (each is clipped to its own cap first); within a window the cut is by priority (see renderSession).
+ * its always-kept items reach half the budget (counted in tokens), so no user message or compaction
+ * summary is ever left out, and none is clipped unless it alone is longer than SINGLE_ITEM_SHARE of
+ * the budget; within a window the cut is by priority (see renderSession).
  * Items are read a page at a time: once to size them, once more to render what is kept.
  */
 export function renderWindows(
@@ -117,7 +132,7 @@ export function renderWindows(
     ];
   }
   const ranges = split.windows
-    ? windowRanges(outline.items, options.maxInputTokens * BYTES_PER_TOKEN * ALWAYS_KEPT_SHARE)
+    ? windowRanges(outline.items, options.maxInputTokens * ALWAYS_KEPT_SHARE)
     : [{ from: 0, to: outline.items.length }];
   // Cut by a byte estimate, then count with the real tokenizer and scale each window's byte target by
   // what the count says, down when over the budget, up when far under it with items left out. The
@@ -127,7 +142,7 @@ export function renderWindows(
   const best: Array<{ window: RenderedSession; tokens: number } | undefined> = ranges.map(() => undefined);
   let pending = ranges.map((_, index) => index);
   for (let attempt = 0; attempt < 7 && pending.length > 0; attempt++) {
-    const kept = pending.map((index) => select(outline.items, ranges[index]!, targets[index]!));
+    const kept = pending.map((index) => select(outline.items, ranges[index]!, targets[index]!, split.windows));
     const rendered = renderKept(
       items,
       options,
@@ -180,7 +195,7 @@ function outlineOf(items: SessionItems, options: RenderOptions): SessionOutline 
     runs.add(item);
     const [entry, size] = sized(item, options);
     if (item.role === "assistant") lastAssistant = outline.length;
-    outline.push({ id: item.id, tier: tierOf(item), size });
+    outline.push({ id: item.id, tier: tierOf(item), size, tokens: keptTokens(item, entry, size) });
     bytes += size;
     if (small && bytes <= options.maxInputTokens) small.push(entry);
     else small = undefined;
@@ -205,13 +220,23 @@ function tierOf(item: ItemRecord): RenderTier {
   return 2;
 }
 
-/** Consecutive ranges of memory items whose always-kept items fit `share` bytes (at least one item each). */
+/** What an item costs a window when it is always kept (Outline.tokens). */
+function keptTokens(item: ItemRecord, entry: RenderedEntry, size: number): number {
+  if (item.role === "user" || item.role === "compaction") return tokenCount(JSON.stringify(entry)) + NOTE_TOKENS;
+  // At least one byte per token, and a guess of two that is rarely beaten by transcript text.
+  return item.role === "assistant" ? Math.ceil(size / 2) + NOTE_TOKENS : 0;
+}
+
+/**
+ * Consecutive ranges of memory items whose always-kept items fit `share` tokens (at least one item
+ * each). Counted in real tokens, so each window can keep all of them whatever the text.
+ */
 function windowRanges(outline: readonly Outline[], share: number): Array<{ from: number; to: number }> {
   const ranges: Array<{ from: number; to: number }> = [];
   let from = 0;
   let kept = 0;
   for (const [index, item] of outline.entries()) {
-    const size = item.tier === 0 ? item.size : 0;
+    const size = item.tier === 0 ? item.tokens : 0;
     if (index > from && kept + size > share) {
       ranges.push({ from, to: index });
       from = index;
@@ -225,9 +250,15 @@ function windowRanges(outline: readonly Outline[], share: number): Array<{ from:
 
 /**
  * The items of one range kept within `budgetBytes`: each tier in turn, newest first, every item that
- * still fits with the notes that mark the gaps it leaves.
+ * still fits with the notes that mark the gaps it leaves. In a window (`window`), the always-kept
+ * items are kept whatever the byte estimate says: windowRanges counted that their tokens fit.
  */
-function select(outline: readonly Outline[], range: { from: number; to: number }, budgetBytes: number): Set<number> {
+function select(
+  outline: readonly Outline[],
+  range: { from: number; to: number },
+  budgetBytes: number,
+  window: boolean,
+): Set<number> {
   const kept = new Set<number>();
   const omittedAt = (index: number) => index >= range.from && index < range.to && !kept.has(index);
   // Nothing kept yet: the whole range is one gap with its note.
@@ -239,7 +270,7 @@ function select(outline: readonly Outline[], range: { from: number; to: number }
       // Keeping an item splits its gap in two, shortens it, or closes it.
       const notes = Number(omittedAt(index - 1)) + Number(omittedAt(index + 1)) - 1;
       const cost = item.size + notes * NOTE_BYTES;
-      if (used + cost > budgetBytes) continue;
+      if (used + cost > budgetBytes && !(window && tier === 0)) continue;
       kept.add(index);
       used += cost;
     }
@@ -249,6 +280,8 @@ function select(outline: readonly Outline[], range: { from: number; to: number }
 
 /** The bytes of one "N items omitted here" note, a little over. */
 const NOTE_BYTES = 80;
+/** Its tokens, a little over. */
+const NOTE_TOKENS = 20;
 
 /**
  * Renders the kept items of every window in one forward read, with a note where items were left
@@ -316,34 +349,58 @@ function sized(item: ItemRecord, options: RenderOptions): [RenderedEntry, number
 }
 
 function toEntry(item: ItemRecord, options: RenderOptions, failed = false): RenderedEntry {
-  const isTool = item.role === "tool_result" || item.role === "tool_call" || item.role === "system";
-  // A compaction summary is the densest memory of a resumed session: it may take up to the share of
-  // the budget its window gives to what is always kept, not just one message's cap.
-  // A message never takes more than that share either, so each always-kept item fits its window.
-  const share = Math.floor(options.maxInputTokens * ALWAYS_KEPT_SHARE * 0.8);
-  const limit = isTool
-    ? options.toolOutputMaxTokens
-    : item.role === "compaction"
-      ? Math.max(MESSAGE_MAX_TOKENS, share)
-      : Math.min(MESSAGE_MAX_TOKENS, share);
   // Stored items are guarded already; this also covers rows stored before the store guarded them.
   const trimmed = item.text.trim();
-  const text = trimmed === "" ? "(no output)" : clip(guardText(trimmed), limit);
-  return {
+  const entry = (text: string): RenderedEntry => ({
     id: item.id,
     role: RENDERED_ROLE[item.role] ?? item.role,
     ...(item.tool ? { tool: item.tool } : {}),
     ...(item.role === "tool_result" && (item.isError || failed) ? { failed: true as const } : {}),
     text,
-  };
+  });
+  if (trimmed === "") return entry("(no output)");
+  const text = guardText(trimmed);
+  if (item.role === "user" || item.role === "compaction") return alwaysKeptEntry(text, item.role, options, entry);
+  const isTool = item.role === "tool_result" || item.role === "tool_call" || item.role === "system";
+  const share = Math.floor(options.maxInputTokens * ALWAYS_KEPT_SHARE * 0.8);
+  return entry(clip(text, isTool ? options.toolOutputMaxTokens : Math.min(MESSAGE_MAX_TOKENS, share)));
+}
+
+/**
+ * A user message or compaction summary, whole unless it alone is longer than SINGLE_ITEM_SHARE of the
+ * budget; then clipped to that, counted as the JSON entry the model reads (escaping adds tokens).
+ */
+function alwaysKeptEntry(
+  text: string,
+  role: "user" | "compaction",
+  options: RenderOptions,
+  entry: (text: string) => RenderedEntry,
+): RenderedEntry {
+  const cap = Math.floor(options.maxInputTokens * SINGLE_ITEM_SHARE);
+  const what = role === "user" ? "message" : "summary";
+  const marker = `[... clipped: this ${what} alone is longer than one request may hold ...]`;
+  if (!truncateToTokens(text, cap).truncated) return entry(text);
+  let limit = cap;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const head = truncateToTokens(text, Math.ceil(limit * 0.7));
+    const clipped = entry(`${head.text}\n${marker}\n${tailOf(text, limit)}`);
+    const tokens = tokenCount(JSON.stringify(clipped));
+    if (tokens <= cap) return clipped;
+    limit = Math.floor((limit * cap) / tokens) - 10;
+  }
+  return entry(`${truncateToTokens(text, Math.floor(cap / 4)).text}\n${marker}`);
+}
+
+/** The end of a text, for a clip of `maxTokens`: its last 30 %, at about three characters a token. */
+function tailOf(text: string, maxTokens: number): string {
+  return text.slice(text.length - Math.max(0, Math.floor(maxTokens * 0.3) * 3));
 }
 
 /** Keeps the head and the end of a long text: errors and results tend to sit at the end of outputs. */
 function clip(text: string, maxTokens: number): string {
   const head = truncateToTokens(text, Math.ceil(maxTokens * 0.7));
   if (!head.truncated) return text;
-  const tailChars = Math.max(0, Math.floor(maxTokens * 0.3) * 3);
-  return `${head.text}\n[... clipped ...]\n${text.slice(text.length - tailChars)}`;
+  return `${head.text}\n[... clipped ...]\n${tailOf(text, maxTokens)}`;
 }
 
 /** One entry per line: readable for a model, and JSON escaping keeps fake markers and tags inert. */
