@@ -125,3 +125,16 @@ export function oneKindOfTool(a: string, b: string, form: (word: string) => stri
 export function isKnownTool(word: string): boolean {
   return toolIndex(identity).has(word);
 }
+
+/**
+ * The other single-word tools of the kinds a tool belongs to ("pnpm" -> npm, yarn, bun, ...): what a
+ * statement that moved to it may have moved from.
+ */
+export function toolsOfItsKinds(tool: string): string[] {
+  const kinds = toolIndex(identity).get(tool);
+  if (!kinds) return [];
+  const out = new Set<string>();
+  for (const kind of kinds) for (const member of BY_KIND.get(kind) ?? []) if (!member.includes(" ")) out.add(member);
+  out.delete(tool);
+  return [...out];
+}

@@ -477,8 +477,6 @@ describe("a tool swapped for one of its kind (d)", () => {
     ["The worker stores jobs in MySQL", "The API stores sessions in Postgres"],
     // Not tools of one kind.
     ["Tests run with vitest now", "Tests run in CI"],
-    // One shared word says nothing.
-    ["Use pnpm now", "Use npm"],
   ])("%s leaves %s alone", (newer, older) => {
     expect(judgeSupersession(newer, older)).toBeUndefined();
   });

@@ -1,4 +1,4 @@
-import { type NumberedNames, numberedNames } from "../../text/numberedNames.js";
+import { type NamedThings, namedThings } from "../../text/otherNamedThings.js";
 import { type ReportedOccasion, reportedOccasion } from "../../text/reportedOccasion.js";
 import { type VersionedNames, versionedNames } from "../../text/versionedNames.js";
 import { type ChangeStatement, changeStatements } from "./changeStatements.js";
@@ -10,7 +10,8 @@ export interface Analysis {
   changes: ChangeStatement[];
   /** The clauses of its sentences that are not questions. */
   clauses: string[];
-  names: NumberedNames;
+  /** What it names as the thing it is about (numbered things, a numbered label, environments). */
+  names: NamedThings;
   versions: VersionedNames;
   /** What it reports of something that ran (commands, error), if it reports an outcome. */
   occasion: ReportedOccasion | undefined;
@@ -29,7 +30,7 @@ export function analysed(text: string): Analysis {
     tokens: statementTokens(text),
     changes: changeStatements(text),
     clauses: statedClauses(text),
-    names: numberedNames(text),
+    names: namedThings(text),
     versions: versionedNames(text),
     occasion: reportedOccasion(text),
   };

@@ -268,7 +268,10 @@ function reassigned(
   const sameLink = relates(older, statement) && (!statement.relation?.startsWith("use") || ofYsKind);
   if (others.length <= 3 && (assigns(older, statement.subject) || sameLink))
     return { verdict: "supersede", reason: `change statement: ${what}` };
-  const sameSort = others.some((word) => n.subject.has(word)) || ofYsKind;
+  // "Uses" is shared by every memory of what X uses (X uses many things at once), so it shows no
+  // sort; a verb of one attribute ("runs with", "goes through") does.
+  const link = new Set(statement.relation?.startsWith("use") ? phraseStems(statement.relation) : []);
+  const sameSort = others.some((word) => n.subject.has(word) && !link.has(word)) || ofYsKind;
   return !sameSort
     ? undefined
     : {

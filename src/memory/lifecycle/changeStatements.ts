@@ -80,6 +80,15 @@ const PATTERNS: readonly Pattern[] = [
     ),
     read: (m) => obsolete(m[1], m[2]),
   },
+  // "pnpm replaced npm", "Vitest has replaced Jest": the active form, the new thing first. Not "replaced
+  // X with Y" (read above), and a pronoun as the new thing names nothing ("we replaced npm").
+  {
+    re: new RegExp(
+      String.raw`${PHRASE_BEFORE}\s+(?:has\s+|have\s+)?(?:replaced|replaces|superseded|supersedes)\s+(?![^.;]*\b(?:with|by)\s)${PHRASE}${END}`,
+      "i",
+    ),
+    read: (m) => obsolete(m[2], m[1]),
+  },
   // "dropped X (for Y)", "removed X", "got rid of X", "stopped using X", "no longer use X", "ditched X in favour of Y"
   {
     re: new RegExp(

@@ -1,6 +1,7 @@
 import type { Storage } from "../../store/storage.js";
 import { isContentWord, words } from "../../text/tokenize.js";
 import type { MemoryRecord } from "../types.js";
+import { swappedFromQuery } from "./swapCandidates.js";
 import { changeStatements } from "./changeStatements.js";
 
 /** Memories that share an entity with the new one: enough for the siblings of any entity but a hub. */
@@ -28,7 +29,8 @@ function orQuery(text: string): string {
 /**
  * The live memories of the same scope that a memory may replace or be replaced by: those sharing an
  * entity with it (the inline linker's mentions: a memory about a sibling attribute of the same entity
- * may share few words), its best keyword matches, and every memory naming a thing it calls obsolete.
+ * may share few words), its best keyword matches, every memory naming a thing it calls obsolete, and
+ * when it says it is a change, those naming another tool of a kind it names (`swappedFromQuery`).
  * Read without counting usage: a write path looking is not a recall hit.
  */
 export function supersessionCandidates(storage: Storage, memory: MemoryRecord): MemoryRecord[] {
@@ -43,6 +45,9 @@ export function supersessionCandidates(storage: Storage, memory: MemoryRecord): 
     if (named === "") continue;
     for (const hit of storage.search.keyword({ match: named, scopes, limit: OBSOLETE_LIMIT })) ids.add(hit.id);
   }
+  const swappedFrom = swappedFromQuery(memory.content);
+  if (swappedFrom !== "")
+    for (const hit of storage.search.keyword({ match: swappedFrom, scopes, limit: OBSOLETE_LIMIT })) ids.add(hit.id);
   ids.delete(memory.id);
   return storage.memories.getLive([...ids], { scopes });
 }

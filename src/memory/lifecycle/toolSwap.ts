@@ -4,8 +4,9 @@ import { oneKindOfTool } from "../../text/toolKinds.js";
 import type { Judgement } from "./judgement.js";
 import { missing, type StatementTokens, shared } from "./statementTokens.js";
 
-/** Words with which a statement says that it is a change ("tests run with vitest now"). */
-const SAYS_CHANGE = /\b(?:now|nowadays|instead|anymore|no\s+longer|switched|moved|migrated)\b/i;
+/** Words with which a statement says that it is a change ("tests run with vitest now", "we moved to pnpm"). */
+export const SAYS_CHANGE =
+  /\b(?:now|nowadays|instead|anymore|no\s+longer|going\s+forward|switched|moved|migrated|ported|transitioned|adopted|replaced|replaces)\b/i;
 
 /**
  * Detector (d): the same statement with one tool swapped for another of its kind ("tests run with

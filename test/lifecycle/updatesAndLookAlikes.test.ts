@@ -1,0 +1,96 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { Cairn } from "../../src/cairn.js";
+import { type TempHome, tempHome } from "../server/tempHome.js";
+
+/**
+ * Pairs written from general knowledge of how facts about software change (tool swaps, values and
+ * versions, flags turned on or off, permissions, reversed decisions, preferences), and pairs that look
+ * alike but are two facts (two services, two environments, two numbered notes, a test command and a
+ * lint command). Each is remembered through the library's door, older first, as a user would.
+ */
+const UPDATES: ReadonlyArray<readonly [older: string, newer: string]> = [
+  ["We use npm", "We moved to pnpm"],
+  ["We use npm", "We switched to pnpm"],
+  ["We use npm", "We're using pnpm now"],
+  ["We use npm", "Our package manager is now pnpm"],
+  ["We use npm", "pnpm replaced npm"],
+  ["Unit tests run with Jest", "Unit tests run with Vitest now"],
+  ["Feature X is enabled", "Feature X is disabled"],
+  ["Telemetry is on by default", "Telemetry is off by default"],
+  ["The API allows anonymous access", "The API denies anonymous access"],
+  ["The repository is public", "The repository is private now"],
+  ["`strict` is true in tsconfig.json", "`strict` is false in tsconfig.json"],
+  ["Signups are allowed", "Signups are not allowed anymore"],
+  ["The API listens on port 3000", "The API listens on port 8080"],
+  ["The user prefers tabs for indentation", "The user now prefers spaces for indentation"],
+  ["We deploy from the main branch", "We now deploy from the release branch"],
+  ["We decided to use REST for the public API", "We decided to use GraphQL for the public API instead"],
+  ["Caching is turned on", "Caching is turned off"],
+];
+
+/** Where the detector is unsure: the older one is marked "may be out of date", never replaced. */
+const UNSURE: ReadonlyArray<readonly [older: string, newer: string]> = [
+  ["Telemetry is on by default", "We turned telemetry off by default"],
+  ["Install the dependencies with npm ci", "We moved to pnpm"],
+];
+
+const LOOK_ALIKES: ReadonlyArray<readonly [string, string]> = [
+  ["The orders service listens on port 3000", "The billing service listens on port 4000"],
+  ["Staging uses Postgres 14", "Production uses Postgres 16"],
+  ["In staging the API timeout is 30 seconds", "In production the API timeout is 10 seconds"],
+  ["note 15: the value is 40", "note 18: the value is 70"],
+  ["Run the tests with `npm test`", "Run the linter with `npm run lint`"],
+  ["The test command is `pnpm test`", "The lint command is `pnpm lint`"],
+  ["Feature X is enabled", "Feature Y is disabled"],
+  ["The public API uses REST", "The private API uses REST"],
+  ["Source maps are enabled in production", "Source maps are disabled in staging"],
+  ["The worker uses Express", "The worker now uses Postgres"],
+  ["Tests run in CI", "Tests run with vitest now"],
+  ["Sessions are stored in Postgres", "We now use Redis for caching"],
+  ["Service 3 uses Redis for sessions", "Service 5 no longer uses Redis"],
+];
+
+let temp: TempHome;
+let cairn: Cairn;
+
+beforeEach(() => {
+  temp = tempHome();
+  cairn = new Cairn({ home: temp.home, env: temp.env });
+});
+
+afterEach(() => {
+  cairn.close();
+  temp.cleanup();
+});
+
+async function rememberPair(older: string, newer: string) {
+  const [first] = await cairn.remember({ content: older, scope: "app", occurredAt: Date.parse("2026-03-01") });
+  const [second] = await cairn.remember({ content: newer, scope: "app", occurredAt: Date.parse("2026-06-01") });
+  return { older: first!, newer: second! };
+}
+
+describe("a newer memory on the same subject replaces the older at remember, with no model", () => {
+  it.each(UPDATES)("%s -> %s", async (olderText, newerText) => {
+    const { older, newer } = await rememberPair(olderText, newerText);
+    expect(newer.superseded?.map((s) => s.id)).toEqual([older.id]);
+    expect(cairn.memories.get(older.id!)!.supersededBy).toBe(newer.id);
+    expect(cairn.memories.get(newer.id!)!.deletedAt).toBeNull();
+  });
+
+  it.each(UNSURE)("%s -> %s: flagged, both stay live", async (olderText, newerText) => {
+    const { older, newer } = await rememberPair(olderText, newerText);
+    expect(newer.superseded ?? []).toEqual([]);
+    expect(newer.flagged?.map((f) => f.with)).toEqual([older.id]);
+    expect(cairn.memories.get(older.id!)!.deletedAt).toBeNull();
+  });
+});
+
+describe("look-alikes are two facts: neither replaced nor flagged", () => {
+  it.each(LOOK_ALIKES)("%s / %s", async (olderText, newerText) => {
+    const { older, newer } = await rememberPair(olderText, newerText);
+    expect(newer.superseded ?? []).toEqual([]);
+    expect(newer.flagged ?? []).toEqual([]);
+    expect(cairn.memories.get(older.id!)!.deletedAt).toBeNull();
+    expect(cairn.reviews({ scope: "app" }).flags ?? []).toEqual([]);
+  });
+});
