@@ -7,7 +7,7 @@ import { itemRecord } from "../helpers/itemRecord.js";
 const item = itemRecord;
 
 describe("renderSession", () => {
-  it("keeps everything that fits, passes hook output under its own role, and reports the item range", () => {
+  it("keeps everything that fits, passes what the harness showed under its own role, and reports the item range", () => {
     const rendered = renderSession(
       [
         item(1, "system", "[bd prime] This is an ephemeral branch: merged to main locally"),
@@ -19,7 +19,7 @@ describe("renderSession", () => {
     expect(rendered).toMatchObject({ omitted: 0, itemFrom: 1, itemTo: 3 });
     // A hook's message may state a fact of the repository, but it is neither the user nor a tool result.
     expect(JSON.parse(rendered.json)).toEqual([
-      { id: 1, role: "hook_output", text: "[bd prime] This is an ephemeral branch: merged to main locally" },
+      { id: 1, role: "harness", text: "[bd prime] This is an ephemeral branch: merged to main locally" },
       { id: 2, role: "user", text: "fix the bug" },
       { id: 3, role: "assistant", text: "done" },
     ]);

@@ -47,12 +47,12 @@ const MEMORY_ROLES: ReadonlySet<string> = new Set([
   "system",
 ]);
 /**
- * What the model is told each stored role is. A "system" item is text the agent's harness showed: a
- * hook's or an extension's message, a local command's output. It may state a fact of the repository (a
- * branch policy, a sync step) but is neither the user's words nor an instruction, and its own role name
- * says so.
+ * What the model is told each stored role is. A "system" item is text the agent's harness showed or
+ * noted: a hook's or an extension's message, a local command's output, Claude Code's note that the user
+ * interrupted. It may state a fact of the repository (a branch policy, a sync step) or show that the
+ * user stopped a step, but it is neither the user's words nor an instruction, and its role name says so.
  */
-const RENDERED_ROLE: Readonly<Record<string, string>> = { system: "hook_output" };
+const RENDERED_ROLE: Readonly<Record<string, string>> = { system: "harness" };
 /** An assistant message can still be huge (a pasted log); it gets a generous but bounded share. */
 const MESSAGE_MAX_TOKENS = 4000;
 /**
