@@ -70,7 +70,7 @@ export function printPhase1(report: Phase1Report, again = "cairn extract"): void
       for (const entry of report.dryRun.filter((entry) => entry.windows.length > 1)) printWindows(entry);
       if (report.minFactConfidence !== undefined)
         printLine(
-          `facts the model rates under ${report.minFactConfidence} (pipeline.minFactConfidenceForWrite) stay in raw memory, not stored as memories`,
+          `facts the model rates under ${report.minFactConfidence} (pipeline.minFactConfidenceForWrite) are not stored as memories; consolidation still sees them`,
         );
     }
     printPending(report, again);
@@ -92,7 +92,7 @@ export function printPhase1(report: Phase1Report, again = "cairn extract"): void
   }
   if (report.facts?.belowThreshold) {
     printLine(
-      `  ${report.facts.belowThreshold} fact(s) under pipeline.minFactConfidenceForWrite not stored as memories (kept in the session's raw memory)`,
+      `  ${report.facts.belowThreshold} fact(s) under pipeline.minFactConfidenceForWrite not stored as memories (consolidation still sees them)`,
     );
   }
   for (const failure of report.facts?.errors ?? []) {

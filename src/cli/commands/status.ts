@@ -24,7 +24,7 @@ export function registerStatus(program: Command): void {
         const below = status.factsBelowThreshold;
         if (below.count > 0)
           printLine(
-            `             ${below.count} extracted fact(s) under ${below.threshold} (pipeline.minFactConfidenceForWrite): in raw memory only, not stored as memories`,
+            `             ${below.count} extracted fact(s) under ${below.threshold} (pipeline.minFactConfidenceForWrite): not stored as memories, seen by consolidation only`,
           );
         printLine(`memories     ${describeMemories(status.memories)}`);
         const open = status.reviews.open;
