@@ -22,6 +22,8 @@ describe("detectSyntacticContradiction", () => {
     ["nothing shared", "Telemetry is disabled", "Logging is enabled"],
     ["opposite terms on both sides", "Add or remove packages with pnpm", "Add and remove packages with pnpm"],
     ["two numbered things", "Worker 2 does not run the nightly export", "Worker 4 runs the nightly export"],
+    ["two numbered labels", "note 15: the export is not enabled", "note 18: the export is enabled"],
+    ["two environments", "In staging the export job is disabled", "In production the export job is enabled"],
   ])("does not flag %s", (_case, fact, stored) => {
     expect(detectSyntacticContradiction(fact, stored)).toBeNull();
   });

@@ -430,6 +430,70 @@ describe("contradiction flags", () => {
     expect(result.outcomes[0]).toMatchObject({ status: "none" });
   });
 
+  it("with updates not allowed, a model's UPDATE stores the newer fact and flags the one it would replace", async () => {
+    const { db, store } = makeStore();
+    const old = (
+      await ingestFacts(
+        {
+          facts: [fact("The nightly export writes CSV files to the reports bucket")],
+          entities: [],
+          scope,
+          provenance: {},
+        },
+        { store, db },
+      )
+    ).outcomes[0]!.memoryId!;
+    const llm = new FakeLlm({ answers: [answer({ action: "UPDATE", targetId: old, reason: "format changed" })] });
+    const result = await ingestFacts(
+      {
+        facts: [fact("The nightly export writes Parquet files to the reports bucket")],
+        entities: [],
+        scope,
+        provenance: {},
+      },
+      { store, db, llm, config: { allowUpdateDelete: false } },
+    );
+    const newer = result.outcomes[0]!.memoryId!;
+    expect(result.outcomes[0]).toMatchObject({ status: "created", targetId: old, reason: "update_delete_disabled" });
+    expect(store.get(newer)?.content).toBe("The nightly export writes Parquet files to the reports bucket");
+    expect(store.get(old)?.deletedAt).toBeNull();
+    expect(reviews(db)).toEqual([
+      {
+        memory_id: old,
+        related_id: newer,
+        proposed_content: null,
+        detector: "model",
+        reason: "would supersede: format changed",
+      },
+    ]);
+  });
+
+  it("with updates not allowed, a model's DELETE flags its target with the fact as the proposed text", async () => {
+    const { db, store } = makeStore();
+    const old = (
+      await ingestFacts(
+        { facts: [fact("The nightly export runs at 02:00 UTC")], entities: [], scope, provenance: {} },
+        { store, db },
+      )
+    ).outcomes[0]!.memoryId!;
+    const llm = new FakeLlm({ answers: [answer({ action: "DELETE", targetId: old, reason: "export retired" })] });
+    const result = await ingestFacts(
+      { facts: [fact("The nightly export job was retired")], entities: [], scope, provenance: {} },
+      { store, db, llm, config: { allowUpdateDelete: false } },
+    );
+    expect(result.outcomes[0]).toMatchObject({ status: "blocked", reason: "update_delete_disabled" });
+    expect(store.get(old)?.deletedAt).toBeNull();
+    expect(reviews(db)).toEqual([
+      {
+        memory_id: old,
+        related_id: null,
+        proposed_content: "The nightly export job was retired",
+        detector: "model",
+        reason: "would forget: export retired",
+      },
+    ]);
+  });
+
   it("flags a blocked DELETE with the proposed text, and leaves unrelated facts unflagged", async () => {
     const { db, store } = makeStore();
     const old = (

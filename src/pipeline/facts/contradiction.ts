@@ -1,5 +1,6 @@
 import { isNegationWord, withoutInterjections } from "../../text/negation.js";
-import { namesOtherNumberedThing } from "../../text/numberedNames.js";
+import { OPPOSITE_STATES } from "../../text/oppositeStates.js";
+import { aboutOtherNamedThings } from "../../text/otherNamedThings.js";
 import { aboutOtherOccasions, reportedOccasion } from "../../text/reportedOccasion.js";
 import { stem } from "../../text/stem.js";
 import { contentStems, words } from "../../text/tokenize.js";
@@ -10,33 +11,21 @@ export interface Contradiction {
   reason: string;
 }
 
-/** Opposite settings and directions that keep a sentence's subject while reversing what it says. */
-const ANTONYMS: ReadonlyArray<readonly [string, string]> = [
-  ["enable", "disable"],
-  ["allow", "deny"],
-  ["allow", "disallow"],
-  ["allow", "forbid"],
-  ["accept", "reject"],
-  ["on", "off"],
-  ["include", "exclude"],
+/**
+ * Opposite settings and directions that keep a sentence's subject while reversing what it says: the
+ * opposite states supersession reads (src/text/oppositeStates.ts), and directions of change that only
+ * ask a person here (added / removed, passes / fails).
+ */
+const DIRECTIONS: ReadonlyArray<readonly [string, string]> = [
   ["add", "remove"],
   ["install", "uninstall"],
-  ["sync", "async"],
-  ["synchronous", "asynchronous"],
-  ["true", "false"],
-  ["required", "optional"],
-  ["public", "private"],
-  ["local", "remote"],
-  ["online", "offline"],
-  ["visible", "hidden"],
-  ["mutable", "immutable"],
-  ["lock", "unlock"],
   ["increase", "decrease"],
   ["pass", "fail"],
-  ["valid", "invalid"],
-  ["static", "dynamic"],
 ];
-const STEMMED = ANTONYMS.map(([a, b]) => ({ a, b, x: stem(a), y: stem(b) }));
+const STEMMED = [
+  ...OPPOSITE_STATES.map(({ a, b, x, y }) => ({ a, b, x, y })),
+  ...DIRECTIONS.map(([a, b]) => ({ a, b, x: stem(a), y: stem(b) })),
+];
 
 /** What the detector reads from one statement. */
 interface Statement {
@@ -108,8 +97,9 @@ function spelled(fact: string, shared: string[]): string {
  * (enabled / disabled). Cheap and pure, so it runs on every proposal; it only flags for review.
  */
 export function detectSyntacticContradiction(fact: string, stored: string): Contradiction | null {
-  // "Worker 2 does not run the export" says nothing against "Worker 4 runs the export".
-  if (namesOtherNumberedThing(fact, stored)) return null;
+  // "Worker 2 does not run the export" says nothing against "Worker 4 runs the export", nor "note 15:
+  // ..." against "note 18: ...", nor "in staging ..." against "in production ...".
+  if (aboutOtherNamedThings(fact, stored)) return null;
   // "`cp ...` failed with "No such file"" says nothing against "`npm run check` failed with ...": a
   // "no" inside one report of what ran does not negate a report of another command or error.
   if (aboutOtherOccasions(reportedOccasion(fact), reportedOccasion(stored))) return null;

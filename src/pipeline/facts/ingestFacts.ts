@@ -284,10 +284,13 @@ type Ctx = Required<Omit<IngestDeps, "config" | "llm">> & {
   input: { scope: string; provenance: FactProvenance };
 };
 
-/** Whether the decision stores the fact as a memory under the modes (ADD, or UPDATE when allowed). */
+/**
+ * Whether the decision stores the fact as a memory under the modes: ADD and UPDATE (with updates not
+ * allowed, the newer fact is still stored and the one it would replace flagged for a person).
+ */
 function writesMemory(config: IngestFactsConfig, decision: FactDecision): boolean {
   if (config.frozen || config.shadow) return false;
-  return decision.action === "ADD" || (decision.action === "UPDATE" && config.allowUpdateDelete);
+  return decision.action === "ADD" || decision.action === "UPDATE";
 }
 
 function rememberInput(p: Planned, input: Ctx["input"]): RememberInput {
@@ -318,10 +321,9 @@ function apply(ctx: Ctx, p: Planned, remember: () => RememberOutcome): FactOutco
   if (config.frozen) return out("none", { reason: "mutations_frozen", ...target(decision) });
   if (config.shadow) return out("none", { reason: "shadow_mode", ...target(decision) });
   if (decision.action === "NONE") return out("none", target(decision));
-  if ((decision.action === "UPDATE" || decision.action === "DELETE") && !config.allowUpdateDelete) {
-    return out("blocked", { reason: "update_delete_disabled", ...target(decision) });
-  }
   const newerTarget = targetSaidLater(ctx, decision, p.fact);
+  if ((decision.action === "UPDATE" || decision.action === "DELETE") && !config.allowUpdateDelete)
+    return proposeForReview(ctx, p, { remember, newerTarget, out });
   if (decision.action === "DELETE") {
     if (newerTarget) return out("blocked", { reason: "target_is_newer", ...target(decision) });
     const deleted = store.forget(decision.targetId!, { who: WHO, reason: decision.reason });
@@ -350,6 +352,60 @@ function apply(ctx: Ctx, p: Planned, remember: () => RememberOutcome): FactOutco
   }
   if (remembered.status === "deduped") return out("deduped", { memoryId: id, reason: "exact_duplicate" });
   return out("created", { memoryId: id });
+}
+
+/**
+ * An UPDATE or DELETE with updates and deletes not allowed (`pipeline.allowUpdateDelete: false`): a
+ * person decides. An UPDATE stores the newer fact and flags the memory it would replace ("would
+ * supersede"), the older of the two by when each was said; a DELETE flags its target with the fact
+ * as the proposed text ("would forget"). Nothing the model said is lost, and nothing is replaced.
+ */
+function proposeForReview(
+  ctx: Ctx,
+  p: Planned,
+  how: {
+    remember: () => RememberOutcome;
+    newerTarget: boolean;
+    out: (status: FactOutcome["status"], extra?: Partial<FactOutcome>) => FactOutcome;
+  },
+): FactOutcome {
+  const { decision } = p;
+  const targetId = decision.targetId!;
+  const reviews = ctx.store.storage.reviews;
+  const now = ctx.now();
+  const flagged = new Set(p.conflicts.map((c) => c.memoryId));
+  if (decision.action === "DELETE") {
+    if (!flagged.has(targetId) && ctx.store.get(targetId)?.deletedAt === null)
+      reviews.add({
+        memoryId: targetId,
+        reason: `would forget: ${decision.reason}`,
+        detector: "model",
+        proposedContent: p.content,
+        now,
+      });
+    return how.out("blocked", { reason: "update_delete_disabled", ...target(decision) });
+  }
+  const remembered = how.remember();
+  const id = remembered.id;
+  if (remembered.status === "skipped" || id === undefined)
+    return how.out("skipped", { reason: remembered.reason ?? "not_stored" });
+  // A contradiction the detectors found on the pair is flagged with its own reason (audit).
+  if (id !== targetId && !flagged.has(targetId) && ctx.store.get(targetId)?.deletedAt === null) {
+    const [older, newer] = how.newerTarget ? [id, targetId] : [targetId, id];
+    if (!reviews.hasOpen(older, newer))
+      reviews.add({
+        memoryId: older,
+        relatedId: newer,
+        reason: `would supersede: ${decision.reason}`,
+        detector: "model",
+        now,
+      });
+  }
+  return how.out(remembered.status === "deduped" ? "deduped" : "created", {
+    memoryId: id,
+    ...target(decision),
+    reason: "update_delete_disabled",
+  });
 }
 
 /**
