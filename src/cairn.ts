@@ -287,7 +287,9 @@ export class Cairn {
 
   /** The configured embedding provider, shared by the store and the embedding tracker. */
   get embedder(): EmbeddingProvider {
-    this.embeddingProvider ??= createEmbeddingProvider(this.config.embeddings);
+    this.embeddingProvider ??= createEmbeddingProvider(this.config.embeddings, {
+      modelsDir: this.paths.models,
+    });
     return this.embeddingProvider;
   }
 

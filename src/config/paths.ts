@@ -13,6 +13,8 @@ export interface CairnPaths {
   config: string;
   database: string;
   memories: string;
+  /** Embedding models fetched by `cairn embeddings download`, one folder per hub id. */
+  models: string;
 }
 
 export function cairnPaths(home: string): CairnPaths {
@@ -21,6 +23,7 @@ export function cairnPaths(home: string): CairnPaths {
     config: join(home, "config.yaml"),
     database: join(home, "cairn.db"),
     memories: join(home, "memories"),
+    models: join(home, "models"),
   };
 }
 

@@ -15,6 +15,13 @@ export const llmProviderNames = [
   "offline",
 ] as const;
 export const embeddingProviderNames = ["hashed", "wordvec", "openai", "ollama", "transformers"] as const;
+/**
+ * The weight precisions of the `transformers` provider: those transformers.js v3 and v4 both load
+ * (https://huggingface.co/docs/transformers.js/guides/dtypes).
+ */
+export const embeddingDtypes = ["fp32", "fp16", "q8", "int8", "uint8", "q4", "bnb4", "q4f16"] as const;
+/** The `transformers` settings' defaults, for callers that build a provider without a config file. */
+export const transformersDefaults = { dtype: "q8", batchSize: 16 } as const;
 
 const llmRole = z
   .object({
@@ -166,6 +173,12 @@ export const configObjectSchema = z
         baseUrl: z.string().optional(),
         apiKey: z.string().optional(),
         dimensions: int(16, 8192, 384),
+        /** `transformers`: which of the model's ONNX files to load; q8 is a quarter of fp32's size. */
+        dtype: z.enum(embeddingDtypes).default(transformersDefaults.dtype),
+        /** `transformers`: texts per model call; a batch is padded to its longest text. */
+        batchSize: int(1, 256, transformersDefaults.batchSize),
+        /** `transformers`: the commit `cairn embeddings download` fetches when given none. */
+        revision: z.string().optional(),
       })
       .strict()
       .prefault({}),

@@ -22,11 +22,17 @@ describe("cairn status after the embedding changes", () => {
 
   it("still reports when the embedding provider cannot be built, and says why", () => {
     const home = tempDir("cairn-status-embed-");
-    const env = { CAIRN_HOME: `${home}/cairn`, HOME: home, CAIRN_EMBEDDINGS_PROVIDER: "transformers" };
+    const missing = `${home}/none.bin`;
+    const env = {
+      CAIRN_HOME: `${home}/cairn`,
+      HOME: home,
+      CAIRN_EMBEDDINGS_PROVIDER: "wordvec",
+      CAIRN_EMBEDDINGS_MODEL: missing,
+    };
     const status = runCli(["status"], { env });
     expect(status.status, status.stderr).toBe(0);
     expect(status.stdout).toMatch(
-      /^memories {5}0 live; embedding unavailable: embeddings\.model must name a local model directory for transformers$/m,
+      /^memories {5}0 live; embedding unavailable: cannot read the word vectors at .*none\.bin/m,
     );
   });
 });

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { OllamaEmbeddingProvider } from "../../src/providers/embeddings/ollamaEmbedding.js";
 import { OpenAiEmbeddingProvider } from "../../src/providers/embeddings/openaiEmbedding.js";
-import { TransformersEmbeddingProvider } from "../../src/providers/embeddings/transformersEmbedding.js";
 import { ProviderError } from "../../src/providers/llm/types.js";
 import { type LoopbackServer, startLoopbackServer } from "../helpers/loopbackServer.js";
 
@@ -63,16 +62,6 @@ describe("HTTP embedding providers", () => {
     const error = await provider.embed(["x"]).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderError);
     expect(error).toMatchObject({ kind: "http", statusCode: 503, isRetryable: true });
-  });
-
-  it("reports clearly when transformers.js is not installed", async () => {
-    const provider = new TransformersEmbeddingProvider({ modelPath: "models/none", dimensions: 384 });
-    const error = await provider.embed(["x"]).catch((e: unknown) => e);
-    if (error instanceof ProviderError) {
-      expect(error.kind).toBe("config");
-      expect(error.message).toContain("@huggingface/transformers");
-      expect(await provider.available()).toBe(false);
-    }
   });
 });
 

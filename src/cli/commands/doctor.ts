@@ -13,6 +13,8 @@ export interface DoctorReport {
   sqliteVec: { loaded: boolean; error: string | null };
   sources: Array<{ agent: string; roots: Array<{ path: string; exists: boolean }>; files: number }>;
   provider: { default: string; smol: string; reason: string };
+  /** The embedding provider: the model it loaded (a local one's file), or why it cannot embed. */
+  embeddings: { provider: string; ready: boolean; detail: string };
   memoriesEnabled: boolean;
   /** Memory summaries too long for the smallest agent cap (cut at every session start). */
   summarySizes: SummarySizeWarning[];
@@ -53,6 +55,8 @@ export async function doctor(cairn: Cairn): Promise<DoctorReport> {
     });
   }
   const provider = await cairn.describeProviders();
+  const { embeddingStatus } = await import("../../providers/embeddings/embeddingStatus.js");
+  const embeddings = { provider: cairn.embedder.name, ...(await embeddingStatus(cairn.embedder)) };
   const { codexAgentsOverrideWarning } = await import("../../connectors/codexAgentsOverride.js");
   return {
     home: cairn.paths.home,
@@ -66,6 +70,7 @@ export async function doctor(cairn: Cairn): Promise<DoctorReport> {
     sqliteVec: { loaded: storage.vecError === null, error: storage.vecError },
     sources,
     provider,
+    embeddings,
     memoriesEnabled: cairn.config.memories.enabled,
     summarySizes: summarySizeWarnings({
       memoriesRoot: cairn.paths.memories,
@@ -93,6 +98,12 @@ function printDoctor(report: DoctorReport): void {
   }
   printLine(`provider      default: ${report.provider.default}; smol: ${report.provider.smol}`);
   printLine(`              ${report.provider.reason}`);
+  const { embeddings } = report;
+  printLine(
+    embeddings.ready
+      ? `embeddings    ${embeddings.provider}: ${embeddings.detail}`
+      : `embeddings    ${embeddings.provider} NOT ready (recall uses keywords only): ${embeddings.detail}`,
+  );
   printLine(
     `memories      ${report.memoriesEnabled ? "enabled" : "disabled for agent hooks (enable: cairn config set memories.enabled true)"}`,
   );

@@ -1,5 +1,5 @@
-import type { CairnConfig } from "../../config/schema.js";
-import { CairnError } from "../../util/errors.js";
+import { cairnHome, cairnPaths } from "../../config/paths.js";
+import { type CairnConfig, transformersDefaults } from "../../config/schema.js";
 import { defaultEmbeddingBaseUrls, defaultEmbeddingModels } from "./defaults.js";
 import { createHashedEmbeddingProvider } from "./hashedEmbedding.js";
 import { OllamaEmbeddingProvider } from "./ollamaEmbedding.js";
@@ -8,8 +8,19 @@ import { TransformersEmbeddingProvider } from "./transformersEmbedding.js";
 import type { EmbeddingProvider } from "./types.js";
 import { createWordvecEmbeddingProvider } from "./wordvec/wordvecEmbedding.js";
 
-/** The configured embedding provider; `hashed` needs nothing and is the default. */
-export function createEmbeddingProvider(config: CairnConfig["embeddings"]): EmbeddingProvider {
+type Settings = CairnConfig["embeddings"];
+
+/** The `embeddings` section; the transformers-only settings may be left out. */
+export type EmbeddingSettings = Omit<Settings, "dtype" | "batchSize"> & Partial<Pick<Settings, "dtype" | "batchSize">>;
+
+/**
+ * The configured embedding provider. `modelsDir` is where `cairn embeddings download` puts models
+ * for `transformers`: `<CAIRN_HOME>/models` unless the caller knows another memory root.
+ */
+export function createEmbeddingProvider(
+  config: EmbeddingSettings,
+  options: { modelsDir?: string } = {},
+): EmbeddingProvider {
   const { dimensions } = config;
   switch (config.provider) {
     case "hashed":
@@ -30,9 +41,12 @@ export function createEmbeddingProvider(config: CairnConfig["embeddings"]): Embe
         dimensions,
       });
     case "transformers":
-      if (!config.model) {
-        throw new CairnError("config_invalid", "embeddings.model must name a local model directory for transformers");
-      }
-      return new TransformersEmbeddingProvider({ modelPath: config.model, dimensions });
+      return new TransformersEmbeddingProvider({
+        model: config.model ?? defaultEmbeddingModels.transformers,
+        modelsDir: options.modelsDir ?? cairnPaths(cairnHome()).models,
+        dimensions,
+        dtype: config.dtype ?? transformersDefaults.dtype,
+        batchSize: config.batchSize ?? transformersDefaults.batchSize,
+      });
   }
 }

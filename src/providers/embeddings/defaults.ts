@@ -5,7 +5,12 @@
 export const defaultEmbeddingModels = {
   openai: "text-embedding-3-small",
   ollama: "nomic-embed-text",
+  // 384 dimensions (embeddings.dimensions' default), with q8 and fp32 ONNX files.
+  transformers: "Xenova/all-MiniLM-L6-v2",
 } as const;
+
+/** Where `cairn embeddings download` fetches models from unless `--hub` or HF_ENDPOINT says otherwise. */
+export const DEFAULT_MODEL_HUB = "https://huggingface.co";
 
 export const defaultEmbeddingBaseUrls = {
   openai: "https://api.openai.com",

@@ -30,7 +30,7 @@ export class OllamaEmbeddingProvider implements EmbeddingProvider {
       timeoutMs: this.timeoutMs,
       signal: options.signal,
     })) as { embeddings?: number[][] };
-    return toUnitVectors("ollama-embeddings", answer.embeddings, texts.length);
+    return toUnitVectors("ollama-embeddings", answer.embeddings, texts.length, this.dimensions);
   }
 
   async available(): Promise<boolean> {

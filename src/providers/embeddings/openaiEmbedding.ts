@@ -46,6 +46,7 @@ export class OpenAiEmbeddingProvider implements EmbeddingProvider {
       "openai-embeddings",
       data.map((d) => d.embedding),
       texts.length,
+      this.dimensions,
     );
   }
 

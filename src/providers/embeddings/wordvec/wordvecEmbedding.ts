@@ -1,7 +1,8 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isContentWord, words } from "../../../text/tokenize.js";
-import { CairnError } from "../../../util/errors.js";
+import { CairnError, errorMessage } from "../../../util/errors.js";
+import { ProviderError } from "../../providerError.js";
 import { l2Normalize } from "../featureHash.js";
 import { hashedEmbedding } from "../hashedEmbedding.js";
 import type { EmbeddingProvider } from "../types.js";
@@ -80,10 +81,27 @@ export function createWordvecEmbeddingProvider(options: WordvecProviderOptions):
     },
     dimensions,
     async embed(texts) {
-      return texts.map(embed);
+      try {
+        return texts.map(embed);
+      } catch (error) {
+        // Every text would fail the same way: a config error naming the provider, as the others give.
+        throw new ProviderError({
+          provider: "wordvec",
+          kind: "config",
+          message: `wordvec: ${errorMessage(error)}`,
+          isRetryable: false,
+          cause: error,
+        });
+      }
     },
     async available() {
-      return true;
+      // A missing or damaged file, or too narrow a width, fails every text: the provider is not usable.
+      try {
+        embed("available");
+        return true;
+      } catch {
+        return false;
+      }
     },
   };
 }
