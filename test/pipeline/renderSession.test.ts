@@ -181,19 +181,20 @@ describe("renderSession", () => {
     for (const window of small) expect(window.tokens ?? 0).toBeLessThanOrEqual(2000);
   });
 
-  it("keeps whole a user message that fills most of a small budget, in a window of its own", () => {
+  it("keeps whole a user message that fills most of a small budget, with what followed it in its window", () => {
     // About five bytes a token: by a byte estimate of 3.6 this message is over the whole budget.
     const message = `${"keep the themes in rgb values ".repeat(640)}thanks`;
     const items = [
       item(1, "user", message),
-      // Outputs of about three bytes a token: what the estimate takes for room is most of the budget.
-      ...Array.from({ length: 60 }, (_, i) => item(2 + i, "tool_result", `${"0x1f,0x2e,0x3d;".repeat(60)}${i}`)),
+      ...Array.from({ length: 60 }, (_, i) => item(2 + i, "tool_result", `${"build output line\n".repeat(40)}${i}`)),
       item(70, "assistant", "done"),
     ];
     expect(tokenCount(message)).toBeLessThan(5000 * 0.8);
     expect(Buffer.byteLength(message)).toBeGreaterThan(5000 * 3.6);
     const windows = renderWindows(items, { maxInputTokens: 5000, toolOutputMaxTokens: 200 });
     expect(windows.flatMap((window) => window.entries).find((entry) => entry.id === 1)?.text).toBe(message);
+    // Its window goes on with what the agent did after it, up to the next always-kept item.
+    expect(windows[0]!.entries.some((entry) => entry.role === "tool_result")).toBe(true);
     for (const window of windows) expect(window.tokens ?? 0).toBeLessThanOrEqual(5000);
   });
 

@@ -222,7 +222,9 @@ function tierOf(item: ItemRecord): RenderTier {
 
 /** What an item costs a window when it is always kept (Outline.tokens). */
 function keptTokens(item: ItemRecord, entry: RenderedEntry, size: number): number {
-  if (item.role === "user" || item.role === "compaction") return tokenCount(JSON.stringify(entry)) + NOTE_TOKENS;
+  if (item.role === "user" || item.role === "compaction") {
+    return (clippedTokens.get(entry) ?? tokenCount(JSON.stringify(entry))) + NOTE_TOKENS;
+  }
   // At least one byte per token, and a guess of two that is rarely beaten by transcript text.
   return item.role === "assistant" ? Math.ceil(size / 2) + NOTE_TOKENS : 0;
 }
@@ -237,7 +239,7 @@ function windowRanges(outline: readonly Outline[], share: number): Array<{ from:
   let kept = 0;
   for (const [index, item] of outline.entries()) {
     const size = item.tier === 0 ? item.tokens : 0;
-    if (index > from && kept + size > share) {
+    if (size > 0 && index > from && kept + size > share) {
       ranges.push({ from, to: index });
       from = index;
       kept = 0;
@@ -385,11 +387,17 @@ function alwaysKeptEntry(
     const head = truncateToTokens(text, Math.ceil(limit * 0.7));
     const clipped = entry(`${head.text}\n${marker}\n${tailOf(text, limit)}`);
     const tokens = tokenCount(JSON.stringify(clipped));
-    if (tokens <= cap) return clipped;
+    if (tokens <= cap) {
+      clippedTokens.set(clipped, tokens);
+      return clipped;
+    }
     limit = Math.floor((limit * cap) / tokens) - 10;
   }
   return entry(`${truncateToTokens(text, Math.floor(cap / 4)).text}\n${marker}`);
 }
+
+/** Entries alwaysKeptEntry clipped, with the tokens it counted: the outline does not count them again. */
+const clippedTokens = new WeakMap<RenderedEntry, number>();
 
 /** The end of a text, for a clip of `maxTokens`: its last 30 %, at about three characters a token. */
 function tailOf(text: string, maxTokens: number): string {
