@@ -36,6 +36,8 @@ import { createEmbeddingProvider } from "./providers/embeddings/createEmbeddingP
 import type { EmbeddingProvider } from "./providers/embeddings/types.js";
 import { type ResolvedLlm, resolveLlm } from "./providers/llm/roles.js";
 import { type ClearReport, clearMemory } from "./read/clearMemory.js";
+import { emptyInjectionReason } from "./read/emptyInjectionReason.js";
+import { folderState } from "./read/folderState.js";
 import { buildInjection, type Injection } from "./read/inject.js";
 import { readMemoryUrl } from "./read/memoryUrl.js";
 import { type PurgeReport, type PurgeTarget, purgeMemory } from "./read/purgeMemory.js";
@@ -241,18 +243,31 @@ export class Cairn {
 
   /**
    * The Memory Guidance block for a session starting in `cwd`: the workspace summaries and the memories
-   * remembered in its project and globally (the store is read only when it exists; no model).
+   * remembered in its project and globally (the store is read only when it exists; no model). An empty
+   * block says why in `reason`.
    */
   inject(cwd: string = process.cwd()): Injection {
     parseRequest(injectRequest, { cwd });
     const limit = this.config.memories.rememberedInjectionLimit;
     const storeExists = this.opened !== undefined || existsSync(this.paths.database);
-    return buildInjection({
+    const injection = buildInjection({
       memoriesRoot: this.paths.memories,
       cwd,
       tokenLimit: this.config.memories.summaryInjectionTokenLimit,
       remembered: storeExists ? { read: (request) => rememberedFrom(this.storage, request), limit } : undefined,
     });
+    if (injection.text !== "") return injection;
+    const { config } = this;
+    const now = this.clock();
+    const reason = emptyInjectionReason({
+      config,
+      memoriesRoot: this.paths.memories,
+      cwd,
+      workspace: injection.project,
+      now,
+      state: (folder) => (storeExists ? folderState({ storage: this.storage, config, folder, now }) : undefined),
+    });
+    return { ...injection, reason };
   }
 
   /**

@@ -1,12 +1,12 @@
 import type { CairnConfig } from "../config/schema.js";
 import { STRUCTURAL_META, type StructuralCounts } from "../store/contracts/aspects.js";
+import { eligibilityWindow } from "../store/eligibilityWindow.js";
 import { RETRY_DEAD_COMMAND } from "../store/queue/describeDeadJobs.js";
 import { PHASE1_KIND } from "../store/queue/jobKinds.js";
 import type { ForeignLeases, JobStatus } from "../store/queue/types.js";
 import type { PendingBreakdown } from "../store/repositories/eligibilityRepository.js";
 import type { Phase2LastRun } from "../store/repositories/phase2State.js";
 import type { Storage } from "../store/storage.js";
-import { eligibilityWindow } from "./phase1/eligibilityWindow.js";
 import { extractedSinceLastRun, newestInput } from "./phase2/runPhase2.js";
 
 export interface PipelineStatus {

@@ -8,6 +8,7 @@ import { StaleMatcher, type StaleStatement, staleAsSeenFrom, stripDoubtMarks } f
 import { summaryHoldsKnowledge } from "../workspace/summarySections.js";
 import { parseSupersededFile, SUPERSEDED_FILE, SUPERSEDED_FILE_MAX_BYTES } from "../workspace/supersededFile.js";
 import { GLOBAL_WORKSPACE, globalWorkspace } from "../workspace/workspacePaths.js";
+import type { EmptyInjectionReason } from "./emptyInjectionReason.js";
 import { fitInjection, type SummaryFit, type SummarySource } from "./fitInjection.js";
 import { type InjectionBudget, injectionBudget } from "./injectionBudget.js";
 import { injectionGuidance } from "./injectionGuidance.js";
@@ -29,6 +30,8 @@ export interface Injection {
   remembered: { project: RememberedFit & { scopes: string[] }; global: RememberedFit };
   /** Why part of the memory could not be read (one line each); the rest of the block is still given. */
   warnings: string[];
+  /** When the block is empty: what was looked for and why nothing came (`withEmptyReason`). */
+  reason?: EmptyInjectionReason;
 }
 
 /** A list of remembered memories as fitted: the summary figures, plus counts of memories. */

@@ -7,7 +7,8 @@ import { storeRemembered } from "./rememberedReader.js";
 /**
  * Injection with the configuration, two files and, when the store exists, a short read-only look at it
  * for remembered memories: the path an agent's start hook and `cairn inject` take, so that neither
- * loads the providers or recall, nor SQLite when there is no store.
+ * loads the providers or recall, nor SQLite when there is no store. An empty block carries the reason
+ * (`reason`), read from the store only then.
  */
 export async function injectFor(options: {
   home: string;
@@ -21,11 +22,27 @@ export async function injectFor(options: {
   const agent = options.agent ?? "generic";
   const tokenLimit = config.memories.summaryInjectionTokenLimit;
   injectionBudgetFor(agent, tokenLimit); // a misspelt --agent is an error, not the token budget
-  return buildInjection({
+  const injection = buildInjection({
     memoriesRoot: paths.memories,
     cwd: options.cwd,
     tokenLimit,
     agent,
     remembered: await storeRemembered(paths.database, config.memories.rememberedInjectionLimit),
   });
+  if (injection.text !== "") return injection;
+  // Only an empty block pays for saying why: a read-only look at the folder's sessions.
+  const [{ emptyInjectionReason }, { readOnlyFolderState }] = await Promise.all([
+    import("./emptyInjectionReason.js"),
+    import("./readOnlyFolderState.js"),
+  ]);
+  const now = Date.now();
+  const reason = emptyInjectionReason({
+    config,
+    memoriesRoot: paths.memories,
+    cwd: options.cwd,
+    workspace: injection.project,
+    now,
+    state: (folder) => readOnlyFolderState({ databasePath: paths.database, config, folder, now }),
+  });
+  return { ...injection, reason };
 }

@@ -5,7 +5,7 @@ import { type ReadRemembered, rememberedFrom } from "./rememberedMemories.js";
  * How long a start hook waits for a store another process holds locked. Readers of a WAL store are
  * not blocked by writers, so only an exclusive lock (a repair, a foreign tool) or a recovery waits.
  */
-const BUSY_TIMEOUT_MS = 250;
+export const BUSY_TIMEOUT_MS = 250;
 
 /**
  * Reads remembered memories from the store at `databasePath` with a connection of its own, read-only

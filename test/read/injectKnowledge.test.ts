@@ -85,13 +85,13 @@ describe("the CLI", () => {
     const inject = cli("inject");
     expect(inject.status).toBe(0);
     expect(inject.stdout).toBe("");
-    expect(cli("memory", "view").stdout).toMatch(/^no memory for this directory yet/);
+    expect(cli("memory", "view").stdout).toMatch(/^no memory to give for .*: its memory holds no decision/);
     const summary = join(temp.home, "memories", "projects");
     const [project] = readdirSync(summary);
     writeFileSync(join(summary, project!, "MEMORY.md"), "# Memory: project\n\n## Tasks by group\n- looked around\n");
     const view = cli("memory", "view");
     expect(view.status).toBe(0);
-    expect(view.stdout).toContain("nothing to inject for this directory: its memory holds no decision");
+    expect(view.stdout).toContain("its memory holds no decision");
     expect(view.stdout).toContain("cairn read memory://root/MEMORY.md");
   });
 });

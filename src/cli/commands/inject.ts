@@ -7,7 +7,9 @@ import { printJson } from "../output.js";
 export function registerInject(program: Command): void {
   program
     .command("inject")
-    .description("print the memory block a new agent session in DIR starts with (nothing when there is no memory)")
+    .description(
+      "print the memory block a new agent session in DIR starts with (none when there is no memory: then why, on stderr)",
+    )
     .option("--cwd <dir>", "the session's working directory", invocation().cwd)
     .option("--format <format>", "text or json", "text")
     .option("--json", "same as --format json; says per summary how much was kept and whether it was cut")
@@ -31,5 +33,7 @@ export function registerInject(program: Command): void {
       if (global.json || options.format === "json") return printJson(injection);
       for (const warning of injection.warnings) stderr(`cairn inject: ${warning}\n`);
       if (injection.text) stdout(`${injection.text}\n`);
+      // stdout goes into the agent's context: why nothing came is for the person reading stderr.
+      else if (injection.reason) stderr(`cairn inject: ${injection.reason.message}\n`);
     });
 }

@@ -8,16 +8,6 @@ import { printPhase2 } from "./consolidate.js";
 import { registerMemoryCuration } from "./memoryCuration.js";
 import { erasedBytesNote, registerMemoryPurge } from "./memoryPurge.js";
 
-/** Whether the project's handbook can be read: memory exists even when nothing of it is injected. */
-function hasHandbook(read: () => unknown): boolean {
-  try {
-    read();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 export function registerMemory(program: Command): void {
   const memory = program
     .command("memory")
@@ -33,11 +23,8 @@ export function registerMemory(program: Command): void {
         const injection = cairn.inject(options.cwd);
         if (global.json) return printJson(injection);
         if (injection.text) return printLine(injection.text);
-        printLine(
-          hasHandbook(() => cairn.readMemory("memory://root/MEMORY.md", options.cwd))
-            ? "nothing to inject for this directory: its memory holds no decision, fact, pitfall, open work, preference or tip yet (read it with 'cairn read memory://root/MEMORY.md')"
-            : "no memory for this directory yet (run 'cairn run')",
-        );
+        // Cairn.inject gives an empty block its reason.
+        printLine(injection.reason?.message ?? "nothing to inject for this directory");
       });
     });
 

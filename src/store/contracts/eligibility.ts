@@ -10,6 +10,22 @@ export interface EligibilityWindow {
   scanLimit: number;
   /** Limit to these sessions (e.g. one project), or all when absent. */
   sessionIds?: readonly string[];
+  /** Limit to the sessions of one folder, or all when absent. */
+  folder?: FolderFilter;
+}
+
+/** The sessions of one folder: recorded under one of these project keys, or in `cwd` or below it. */
+export interface FolderFilter {
+  projectKeys: readonly string[];
+  cwd: string;
+}
+
+/** The oldest last update (epoch ms) among pending sessions that wait for each window; null: none wait. */
+export interface PendingBounds {
+  /** Not idle long enough yet: the first of them becomes eligible this long after its update. */
+  oldestTooRecent: number | null;
+  /** Past the age limit: a limit reaching back to this includes every one of them. */
+  oldestTooOld: number | null;
 }
 
 export interface PendingBreakdown {
@@ -26,4 +42,5 @@ export interface PendingBreakdown {
 export interface EligibilityRepo {
   eligible(window: EligibilityWindow): Array<{ id: string; invalidatedAt: number }>;
   breakdown(window: EligibilityWindow): PendingBreakdown;
+  bounds(window: EligibilityWindow): PendingBounds;
 }

@@ -1,9 +1,10 @@
 import type { Database } from "better-sqlite3";
-import type { EligibilityRepo, EligibilityWindow, PendingBreakdown } from "../contracts/eligibility.js";
+import type { EligibilityRepo, EligibilityWindow, PendingBounds, PendingBreakdown } from "../contracts/eligibility.js";
 import { PHASE1_KIND } from "../queue/jobKinds.js";
 import { Statements } from "../statements.js";
+import { folderCondition, folderParams } from "./folderFilter.js";
 
-export type { EligibilityWindow, PendingBreakdown };
+export type { EligibilityWindow, PendingBounds, PendingBreakdown };
 
 /**
  * The phase-1 claim rules as SQL (seeds 000 and 002): the idle and age windows and the kind filter are
@@ -25,7 +26,7 @@ export class EligibilityRepository implements EligibilityRepo {
          WHERE s.invalidated_at IS NOT NULL
            AND s.kind IN (SELECT value FROM json_each(@kinds))
            AND s.updated_at >= @oldest AND s.updated_at <= @newest
-           AND (@ids IS NULL OR s.id IN (SELECT value FROM json_each(@ids)))
+           AND (@ids IS NULL OR s.id IN (SELECT value FROM json_each(@ids))) AND ${folderCondition("s")}
            AND NOT coalesce(j.status = 'running' AND j.lease_expires_at > @now, 0)
            AND NOT coalesce(j.status = 'failed' AND j.run_after > @now AND j.input_watermark >= s.invalidated_at, 0)
            AND NOT coalesce(j.status = 'dead' AND j.input_watermark >= s.invalidated_at, 0)
@@ -56,6 +57,7 @@ export class EligibilityRepository implements EligibilityRepo {
              coalesce(j.status = 'dead' AND j.input_watermark >= s.invalidated_at, 0) AS dead
            FROM sessions s LEFT JOIN jobs j ON j.kind = '${PHASE1_KIND}' AND j.key = s.id
            WHERE s.invalidated_at IS NOT NULL AND (@ids IS NULL OR s.id IN (SELECT value FROM json_each(@ids)))
+             AND ${folderCondition("s")}
          )`,
       )
       .get(this.params(window)) as Record<string, number | null>;
@@ -70,6 +72,20 @@ export class EligibilityRepository implements EligibilityRepo {
     };
   }
 
+  /** How long the sessions outside the idle and age windows have waited: for saying when and what includes them. */
+  bounds(window: EligibilityWindow): PendingBounds {
+    const row = this.sql
+      .get(
+        `SELECT min(CASE WHEN s.updated_at > @newest THEN s.updated_at END) AS too_recent,
+           min(CASE WHEN s.updated_at < @oldest THEN s.updated_at END) AS too_old
+         FROM sessions s
+         WHERE s.invalidated_at IS NOT NULL AND s.kind IN (SELECT value FROM json_each(@kinds))
+           AND (@ids IS NULL OR s.id IN (SELECT value FROM json_each(@ids))) AND ${folderCondition("s")}`,
+      )
+      .get(this.params(window)) as { too_recent: number | null; too_old: number | null };
+    return { oldestTooRecent: row.too_recent, oldestTooOld: row.too_old };
+  }
+
   private params(window: EligibilityWindow) {
     return {
       kinds: JSON.stringify(window.allowedKinds),
@@ -78,6 +94,7 @@ export class EligibilityRepository implements EligibilityRepo {
       now: window.now,
       limit: window.scanLimit,
       ids: window.sessionIds ? JSON.stringify(window.sessionIds) : null,
+      ...folderParams(window.folder),
     };
   }
 }

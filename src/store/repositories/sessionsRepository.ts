@@ -2,10 +2,26 @@ import type { Database } from "better-sqlite3";
 import { EXCLUDED_MARK } from "../../project/exclusion.js";
 import { guardOptional, guardText, stripUrlCredentials } from "../../redact/guard.js";
 import type { SessionInfo } from "../../sources/types.js";
+import type { FolderFilter } from "../contracts/eligibility.js";
 import { Statements } from "../statements.js";
 import type { SessionRecord } from "../types/sessionRecord.js";
+import { folderCondition, folderParams } from "./folderFilter.js";
 
 export type { SessionRecord };
+
+/** What became of the sessions of one folder (`folderSessions`). */
+export interface FolderSessions {
+  total: number;
+  /** Excluded by `memories.exclude`: kept as a row, never read. */
+  excluded: number;
+  /** With a stage-1 output, and how many of those the offline extractor wrote (no model). */
+  extracted: number;
+  extractedOffline: number;
+  /** Neither extracted nor pending yet: still being written to, taken once idle (collection.idleHours). */
+  active: number;
+  /** The oldest last update among the active ones (epoch ms), or null. */
+  oldestActive: number | null;
+}
 
 interface SessionRow {
   id: string;
@@ -175,6 +191,26 @@ export class SessionsRepository {
          processed_until = coalesce((SELECT max(id) FROM items WHERE items.session_id = sessions.id), processed_until)
        WHERE id IN (SELECT value FROM json_each(?))`,
     ).run(JSON.stringify(ids));
+  }
+
+  /** Counts of the sessions of one folder by what became of them; one indexed pass. */
+  folderSessions(folder: FolderFilter): FolderSessions {
+    const active = "(s.invalidated_at IS NULL AND o.session_id IS NULL AND s.content_hash IS NOT @excluded)";
+    const row = this.stmt(
+      `SELECT count(*) AS total, sum(s.content_hash IS @excluded) AS excluded,
+         sum(o.session_id IS NOT NULL) AS extracted, sum(o.generator = 'offline') AS offline,
+         sum(${active}) AS active, min(CASE WHEN ${active} THEN s.updated_at END) AS oldest_active
+       FROM sessions s LEFT JOIN stage1_outputs o ON o.session_id = s.id
+       WHERE ${folderCondition("s")}`,
+    ).get({ excluded: EXCLUDED_MARK, ...folderParams(folder) }) as Record<string, number | null>;
+    return {
+      total: row.total ?? 0,
+      excluded: row.excluded ?? 0,
+      extracted: row.extracted ?? 0,
+      extractedOffline: row.offline ?? 0,
+      active: row.active ?? 0,
+      oldestActive: row.oldest_active ?? null,
+    };
   }
 
   /** Distinct working directories per project key (for the workspace index). */

@@ -1,10 +1,11 @@
-import type { CairnConfig } from "../../config/schema.js";
-import type { EligibilityWindow } from "../../store/repositories/eligibilityRepository.js";
-import { DAY_MS, HOUR_MS } from "../../util/clock.js";
+import type { CairnConfig } from "../config/schema.js";
+import { DAY_MS, HOUR_MS } from "../util/clock.js";
+import type { EligibilityWindow } from "./contracts/eligibility.js";
 
 /**
  * The sessions phase 1 may take at `now`: of an allowed kind, idle at least `minRolloutIdleHours`,
- * updated within `maxRolloutAgeDays`. Phase 1 claims by it and `status` counts by it, so the two agree.
+ * updated within `maxRolloutAgeDays`. Phase 1 claims by it, and `status` and an empty injection's
+ * reason count by it, so they agree.
  */
 export function eligibilityWindow(config: CairnConfig, now: number): EligibilityWindow {
   return {
