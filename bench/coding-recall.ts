@@ -5,13 +5,19 @@
  * that resolves to its project (the project's memory plus global, as an agent working there gets),
  * next to plain SQLite FTS5 BM25 over the same corpus with the same scope filter.
  *
- *   npm run bench:coding [-- --split dev] [--json] [--set recall.key=value ...] [--failures N] [--data DIR]
+ *   npm run bench:coding [-- --json] [--set recall.key=value ...] [--sessions N] [--failures N] [--data DIR]
+ *
+ * `--sessions N` gives each memory a session position, as facts a model extracted from one session
+ * carry: every N memories of a project in date order are one session, at positions 1..N. The corpus
+ * has no sessions of its own; this shows what indexing a fact with its neighbours' text does when the
+ * neighbours are other facts of the same session.
  */
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { type Cairn, openCairn } from "../src/cairn.js";
+import type { Provenance } from "../src/memory/types.js";
 import { projectIdentity } from "../src/project/projectKey.js";
 import {
   type CodingMemory,
@@ -41,13 +47,14 @@ const K = 10;
 const DEFAULT_DATA = join(import.meta.dirname, "..", "..", "shared", "bench", "coding-recall");
 
 interface Report {
-  split: string;
   queries: number;
   memories: number;
   notStored: number;
   /** Older memories of the corpus that a later one superseded at remember (the lifecycle's detectors). */
   superseded: number;
   settings: string[];
+  /** Memories per simulated session (0: none has a session position). */
+  sessions: number;
   cairn: Record<string, CodingSummary>;
   bm25: Record<string, CodingSummary>;
   recallP50Ms: number;
@@ -59,14 +66,14 @@ async function run(): Promise<void> {
   const { values } = parseArgs({
     options: {
       data: { type: "string" },
-      split: { type: "string", default: "dev" },
       json: { type: "boolean", default: false },
       set: { type: "string", multiple: true, default: [] },
       failures: { type: "string", default: "0" },
+      sessions: { type: "string", default: "0" },
     },
   });
   const dir = resolve(values.data ?? DEFAULT_DATA);
-  const set = loadCodingRecall(dir, values.split);
+  const set = loadCodingRecall(dir);
   if (!set) {
     console.log(`bench:coding skipped: no coding-recall set at ${dir} (pass --data DIR)`);
     return;
@@ -78,9 +85,12 @@ async function run(): Promise<void> {
       return [kv.slice(0, eq), parseValue(kv.slice(eq + 1))];
     }),
   );
+  const sessions = Number(values.sessions);
+  if (!Number.isInteger(sessions) || sessions < 0)
+    throw new Error(`--sessions needs a whole number (got ${values.sessions})`);
   const tmp = realpathSync(mkdtempSync(join(tmpdir(), "cairn-bench-coding-")));
   try {
-    const { report, ranked } = await evaluate(set, { tmp, settings, split: values.split, setArgs: values.set });
+    const { report, ranked } = await evaluate(set, { tmp, settings, setArgs: values.set, sessions });
     if (values.json) process.stdout.write(`${JSON.stringify(report)}\n`);
     else printReport(report);
     const failures = Number(values.failures);
@@ -126,9 +136,23 @@ const chronological = (corpus: CodingMemory[]) =>
     .sort((a, b) => a.m.occurredAt.localeCompare(b.m.occurredAt) || a.i - b.i)
     .map((x) => x.m);
 
+/** Each memory's session position with `size` memories of a scope (in date order) per session; none at 0. */
+function sessionPositions(memories: CodingMemory[], size: number): Map<string, Provenance> {
+  const positions = new Map<string, Provenance>();
+  if (size === 0) return positions;
+  const seen = new Map<string, number>();
+  for (const m of memories) {
+    const n = seen.get(m.scope) ?? 0;
+    seen.set(m.scope, n + 1);
+    const itemFrom = (n % size) + 1;
+    positions.set(m.id, { sessionId: `${m.scope}#${Math.floor(n / size)}`, itemFrom, itemTo: itemFrom });
+  }
+  return positions;
+}
+
 async function evaluate(
   set: CodingRecallSet,
-  options: { tmp: string; settings: Record<string, unknown>; split: string; setArgs: string[] },
+  options: { tmp: string; settings: Record<string, unknown>; setArgs: string[]; sessions: number },
 ): Promise<{ report: Report; ranked: Map<string, { cairn: RankedHit[]; bm25: RankedHit[] }> }> {
   const { corpus, queries } = set;
   const home = join(options.tmp, "cairn");
@@ -141,9 +165,12 @@ async function evaluate(
   const env = { PATH: process.env.PATH ?? "", HOME: userHome, CAIRN_HOME: home, CAIRN_LLM_PROVIDER: "offline" };
   const cairn: Cairn = openCairn({ home, env, config: options.settings, importLanes: false });
   try {
+    const ordered = chronological(corpus);
+    const positions = sessionPositions(ordered, options.sessions);
     const outcomes = await cairn.remember(
-      chronological(corpus).map((m) => ({
+      ordered.map((m) => ({
         content: m.content,
+        ...(positions.has(m.id) ? { provenance: positions.get(m.id) } : {}),
         scope: keyOf(m.scope),
         ref: m.id,
         type: (TYPES[m.type] ?? "fact") as "fact",
@@ -185,12 +212,12 @@ async function evaluate(
       ).length;
     return {
       report: {
-        split: options.split,
         queries: queries.length,
         memories: corpus.length,
         notStored,
         superseded,
         settings: options.setArgs,
+        sessions: options.sessions,
         cairn: summary("cairn"),
         bm25: summary("bm25"),
         recallP50Ms: Math.round((latencies[Math.floor(latencies.length / 2)] ?? 0) * 10) / 10,
@@ -206,10 +233,11 @@ async function evaluate(
 function printReport(report: Report): void {
   const f = (x: number | undefined) => (x === undefined ? "    -" : x.toFixed(3));
   console.log(
-    `coding recall, ${report.split} split: ${report.queries} queries over ${report.memories} memories` +
+    `coding recall: ${report.queries} queries over ${report.memories} memories` +
       ` (${report.notStored} not stored as new: deduplicated or replaced at remember;` +
       ` ${report.superseded} older ones superseded by a later one)` +
-      (report.settings.length ? `; settings ${report.settings.join(" ")}` : ""),
+      (report.settings.length ? `; settings ${report.settings.join(" ")}` : "") +
+      (report.sessions ? `; ${report.sessions} memories per session` : ""),
   );
   console.log(`\n${"category".padEnd(11)} ${"n".padStart(3)}  | cairn R@1   R@5   MRR   | BM25  R@1   R@5   MRR`);
   console.log("-".repeat(68));

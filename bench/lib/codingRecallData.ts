@@ -35,12 +35,15 @@ const readJsonl = <T>(file: string): T[] =>
     .filter((line) => line.trim())
     .map((line) => JSON.parse(line) as T);
 
-/** The set in `dir`, or null when the folder is not there (a checkout without ../shared). */
-export function loadCodingRecall(dir: string, split: string): CodingRecallSet | null {
+/**
+ * The set in `dir`: its corpus and every question (`queries.jsonl`; the set keeps no development split),
+ * or null when the folder is not there (a checkout without ../shared).
+ */
+export function loadCodingRecall(dir: string): CodingRecallSet | null {
   const corpusFile = join(dir, "corpus.jsonl");
   if (!existsSync(corpusFile)) return null;
   const corpus = readJsonl<CodingMemory>(corpusFile);
-  const queries = readJsonl<CodingQuery>(join(dir, `queries-${split}.jsonl`));
+  const queries = readJsonl<CodingQuery>(join(dir, "queries.jsonl"));
   const ids = new Set(corpus.map((m) => m.id));
   for (const q of queries) {
     for (const id of [...q.gold, ...(q.stale ?? [])]) {

@@ -52,6 +52,14 @@ export const recallProfiles: Record<RecallProfileName, RecallProfile> = {
       // Gravity punishes memories only the vector leg found, which is where paraphrases are; hub
       // penalizes memories about the project's central tools. Resolution (decisions first) stays.
       dampening: { gravityEnabled: false, hubEnabled: false },
+      // The index side (docs/experiments/recall-index-levers.md). Facts extracted from adjacent items
+      // of a coding session are about different things: a neighbour's text made a fact answer for
+      // the one beside it. WordNet's categories of technical nouns match questions by accident (a
+      // table migration filed under "change" answered "what changes did we make to ..."). Both stay
+      // written, so a switch of profile needs no reindex; they are not searched. The time columns
+      // stay searched: they match only a question that names a date.
+      contextIndex: { before: 0, after: 0 },
+      conceptIndex: { weight: 0 },
     },
   },
 };

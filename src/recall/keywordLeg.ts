@@ -74,12 +74,21 @@ export function keywordLeg(
     authorWords: input.authorWords,
     dropTimeWords: time.replaceWords && timeWeight > 0,
   });
-  const frequencies = search.documentFrequencies(named.stems);
+  // Frequencies in the columns this search matches, as bm25() counts them for it.
+  const columns = {
+    context: config.contextIndex,
+    concepts: config.conceptIndex.weight,
+    terms: config.searchTerms.weight,
+  };
+  const frequencies = search.documentFrequencies(named.stems, columns);
   const query = withinPostingBudget(named, frequencies, config.postingBudget);
   const spellings = config.codeVocabulary ? respellings(query) : [{ query, alternatives: [], forms: [] }];
   // The ideals weigh every form by its IDF: the frequencies of the words the respellings added.
   const formStems = new Set(spellings.flatMap((r) => r.forms.flatMap((form) => form.split(" ").map(stem))));
-  for (const [term, df] of search.documentFrequencies([...formStems].filter((s) => !frequencies.has(s))))
+  for (const [term, df] of search.documentFrequencies(
+    [...formStems].filter((s) => !frequencies.has(s)),
+    columns,
+  ))
     frequencies.set(term, df);
   // A respelling none of whose forms the store holds cannot match anything new: it is not searched.
   const held = (form: string) => form.split(" ").every((word) => (frequencies.get(stem(word)) ?? 0) > 0);

@@ -41,6 +41,6 @@ describe("bench:coding metrics", () => {
   });
 
   it("reports a missing set as absent rather than failing", () => {
-    expect(loadCodingRecall(join(tempDir("cairn-coding-"), "nothing-here"), "dev")).toBeNull();
+    expect(loadCodingRecall(join(tempDir("cairn-coding-"), "nothing-here"))).toBeNull();
   });
 });

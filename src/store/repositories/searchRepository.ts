@@ -36,6 +36,9 @@ export interface KeywordSearch {
   terms?: number;
 }
 
+/** Every column of memories_fts that holds words (the others hold calendar tokens and the scope tag). */
+const TEXT_COLUMNS = ["body", "before", "after", "concepts", "terms"];
+
 /** The text columns a search matches words in: a column of weight 0 neither ranks nor matches. */
 function textColumns(search: Pick<KeywordSearch, "context" | "concepts" | "terms">): string[] {
   const context = search.context ?? { before: 0, after: 0 };
@@ -56,6 +59,7 @@ export class SearchRepository {
   /** Document frequencies looked up while the index had the state `indexState` names. */
   private frequencies = new Map<string, number>();
   private indexState: string | undefined;
+  private instancesReady = false;
 
   constructor(private readonly db: Database) {}
 
@@ -113,20 +117,55 @@ export class SearchRepository {
    * whole posting list (about 0.1-0.4 ms for a common word at 10,000 memories, and the recency stage
    * asks for some 30 words), so the answers are kept while the index stays as it was: a process
    * that recalls again and again (`cairn serve`, the MCP server) looks each word up once per change.
+   *
+   * `columns`: count only the documents that hold the term in the text columns a keyword search
+   * with these weights matches (textColumns), as FTS5's bm25() counts them for that search. Without it,
+   * or when every text column is searched, a document counts when any column holds the term. A column
+   * left out still holds text (the neighbours' text of contextual indexing, written by the store's
+   * triggers whatever the profile): counted, it would make the query's words look common and the
+   * calibration's ideal low, so that a weak match scored as a confident one.
    */
-  documentFrequencies(terms: string[]): Map<string, number> {
+  documentFrequencies(
+    terms: string[],
+    columns?: Pick<KeywordSearch, "context" | "concepts" | "terms">,
+  ): Map<string, number> {
     const out = new Map<string, number>();
     const known = this.unchangedFrequencies();
-    const statement = cached(this.db, "SELECT doc FROM memories_fts_vocab WHERE term = ?");
+    const searched = columns ? textColumns(columns) : TEXT_COLUMNS;
+    const every = searched.length === TEXT_COLUMNS.length;
+    const statement = every
+      ? cached(this.db, "SELECT doc FROM memories_fts_vocab WHERE term = ?")
+      : this.instanceCount(searched);
+    // The memo keys a restricted count by its columns: the same term has one count per column set.
+    const prefix = every ? "" : `${searched.join(" ")}\u0000`;
     for (const term of terms) {
-      let frequency = known?.get(term);
+      let frequency = known?.get(prefix + term);
       if (frequency === undefined) {
         frequency = (statement.get(term) as { doc: number } | undefined)?.doc ?? 0;
-        known?.set(term, frequency);
+        known?.set(prefix + term, frequency);
       }
       out.set(term, frequency);
     }
     return out;
+  }
+
+  /**
+   * The statement counting the documents with a term in `columns`: FTS5's per-instance vocabulary
+   * (term, document, column, offset), kept in this connection's temp schema, since it reads the
+   * index as it is and needs no table of the store's own.
+   */
+  private instanceCount(columns: string[]): { get: (term: string) => unknown } {
+    if (!this.instancesReady) {
+      this.db.exec(
+        "CREATE VIRTUAL TABLE IF NOT EXISTS temp.memories_fts_instances USING fts5vocab(main, memories_fts, 'instance')",
+      );
+      this.instancesReady = true;
+    }
+    const list = columns.map((c) => `'${c}'`).join(", ");
+    return cached(
+      this.db,
+      `SELECT count(DISTINCT doc) AS doc FROM temp.memories_fts_instances WHERE term = ? AND col IN (${list})`,
+    );
   }
 
   /**
@@ -167,6 +206,18 @@ export class SearchRepository {
       if (statement.get(`{${columns}} : ${phrase} AND ${inScopes}`)) found.add(term);
     }
     return found;
+  }
+
+  /**
+   * How many live memories hold `word` in their text, counted up to `cap` (the count stops there): the
+   * cost of a keyword query over the word, found without reading more of its postings than the cap.
+   */
+  countHoldingUpTo(word: string, cap: number): number {
+    const row = cached(
+      this.db,
+      "SELECT count(*) AS n FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?)",
+    ).get(`{body} : "${word.replace(/"/g, '""')}"`, cap) as { n: number };
+    return row.n;
   }
 
   /** An upper bound of the indexed rows (ids only grow), cheap at any size; used only inside a log. */
