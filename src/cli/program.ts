@@ -26,6 +26,7 @@ const COMMANDS: [name: string, load: () => Promise<Register>][] = [
   ["recall", async () => (await import("./commands/recall.js")).registerRecall],
   ["doctor", async () => (await import("./commands/doctor.js")).registerDoctor],
   ["config", async () => (await import("./commands/config.js")).registerConfig],
+  ["embeddings", async () => (await import("./commands/embeddings.js")).registerEmbeddings],
   ["serve", async () => (await import("./commands/serve.js")).registerServe],
   ["mcp", async () => (await import("./commands/mcp.js")).registerMcp],
   // One module registers both: see the set in buildProgram.

@@ -6,6 +6,8 @@ export interface HttpAnswer {
   ok: boolean;
   headers: { get(name: string): string | null };
   text(): Promise<string>;
+  /** The body as a stream, for downloads too large to hold in memory. */
+  body: AsyncIterable<Uint8Array> | null;
 }
 
 export interface HttpRequestInit {

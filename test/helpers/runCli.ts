@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { join } from "node:path";
 
 const MAIN = join(import.meta.dirname, "..", "..", "src", "cli", "main.ts");
@@ -22,4 +22,24 @@ export function runCli(
     timeout: 60_000,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/**
+ * As runCli, without blocking this process: for a CLI that talks to a server the test itself runs
+ * (a loopback server cannot answer while spawnSync holds the event loop).
+ */
+export function runCliAsync(args: string[], options: { env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+  const child = spawn(process.execPath, ["--import", "tsx", MAIN, ...args], {
+    env: { ...process.env, CAIRN_LLM_PROVIDER: "offline", ...options.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk;
+  });
+  return new Promise((done) => child.once("close", (status) => done({ status, stdout, stderr })));
 }
