@@ -65,6 +65,8 @@ runAdapterContract("claude code", {
 describe("claude code adapter: a main transcript", () => {
   it("keeps what the person and the model said, one item per content block", async () => {
     expect(summary(await itemsOf(MAIN))).toEqual([
+      // A local command's output (here /model's): the harness's text, kept as a system item.
+      "system: Set model to opus",
       "user: Add a discount field to the cart totals.",
       "assistant: I'll look at the cart module first.",
       'tool_call: {"file_path":"/home/dev/my-shop/src/cart.ts"}',
@@ -144,7 +146,7 @@ describe("claude code adapter: a main transcript", () => {
   it("reports the malformed line, counts bookkeeping as skipped, and locates every item", async () => {
     const result = await read(MAIN);
     expect(result.problems).toEqual([{ file: MAIN, line: 18, reason: expect.stringContaining("malformed JSON") }]);
-    expect(result.skipped).toBe(11);
+    expect(result.skipped).toBe(10);
     expectItemsLocated(result.sessions[0]?.items ?? [], MAIN);
   });
 
@@ -304,5 +306,17 @@ describe("claude code adapter: messages typed while the agent works", () => {
       const merged = mergeByKey(first.sessions[0]?.items ?? [], second.sessions[0]?.items ?? []);
       expect(summary(merged)).toEqual(summary(full.sessions[0]?.items ?? []));
     }
+  });
+});
+
+describe("a local command's output", () => {
+  it("is kept without its tags as the harness's text, never as the person's words", async () => {
+    const { localCommandOutput, cleanUserText } = await import("../../src/sources/claudeCode/userText.js");
+    const hookText =
+      "<local-command-stdout>Branch policy: feature branches merge locally, never pushed.</local-command-stdout>";
+    expect(localCommandOutput(hookText)).toBe("Branch policy: feature branches merge locally, never pushed.");
+    expect(cleanUserText(hookText)).toBe("");
+    expect(localCommandOutput("<local-command-stdout></local-command-stdout>")).toBeUndefined();
+    expect(localCommandOutput("please print <local-command-stdout>x</local-command-stdout>")).toBeUndefined();
   });
 });

@@ -36,7 +36,7 @@ const expected: Record<string, Expected> = {
     // The slash command (with its arguments) is a request; its expanded body and the /model lines are
     // not, and the interruption is a system item. The silent mkdir has no result; both rejected parallel
     // calls have theirs.
-    roles: { user: 4, assistant: 3, tool_call: 5, tool_result: 4, compaction: 1, system: 1 },
+    roles: { user: 4, assistant: 3, tool_call: 5, tool_result: 4, compaction: 1, system: 2 },
   },
   [`claude-code/shapes/projects/-home-dev-kiln/${CLAUDE_SESSION}/subagents/agent-a4b5c6d.jsonl`]: {
     adapter: claudeCodeAdapter,

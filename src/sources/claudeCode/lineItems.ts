@@ -3,7 +3,7 @@ import { sessionItem } from "../itemDraft.js";
 import { asRecord, asString } from "../jsonl.js";
 import type { SessionItem } from "../types.js";
 import type { ClaudeLine } from "./claudeLine.js";
-import { cleanUserText, interruptionMarker, stripSystemReminders } from "./userText.js";
+import { cleanUserText, interruptionMarker, localCommandOutput, stripSystemReminders } from "./userText.js";
 
 /** Collects items across lines; `tools` maps open tool_use ids to tool names (carried across reads). */
 export interface ItemSink {
@@ -49,10 +49,13 @@ function addUserLine(sink: ItemSink, line: ClaudeLine): void {
   });
 }
 
-/** A user text block: what the person typed, or Claude Code's interruption note as a system item. */
+/**
+ * A user text block: what the person typed, or, as a system item, Claude Code's interruption note or a
+ * local command's output.
+ */
 function userText(text: string): Fields {
-  const marker = interruptionMarker(text);
-  return marker === undefined ? { role: "user", text: cleanUserText(text) } : { role: "system", text: marker };
+  const system = interruptionMarker(text) ?? localCommandOutput(text);
+  return system === undefined ? { role: "user", text: cleanUserText(text) } : { role: "system", text: system };
 }
 
 function toolResult(sink: ItemSink, block: Record<string, unknown>): Fields {

@@ -1,7 +1,7 @@
 /**
  * What the person actually typed, from a Claude Code user text. Claude Code writes its own notes
  * into user lines: reminders for the model, slash-command envelopes and their local output, and the
- * interruption marker. Those are dropped; a slash command keeps the command line the user typed when
+ * interruption marker. Those are dropped (the last two are kept apart as system items: see below); a slash command keeps the command line the user typed when
  * it had arguments (`/review the auth module`), since those words are the request.
  */
 export function cleanUserText(raw: string): string {
@@ -22,6 +22,20 @@ export function interruptionMarker(raw: string): string | undefined {
 }
 
 const INTERRUPTION = /^\[Request interrupted by user[^\]\n]*\]$/;
+
+/**
+ * The output of a local slash command (`/compact`, `/status`, a hook's text printed with it), which
+ * Claude Code writes into a user line: not the person's words, but it can state facts about the
+ * repository (a branch policy a hook prints). Kept, without its tags, as a system item that stage 1
+ * shows as the harness's text; the offline extractor reads none of it.
+ */
+export function localCommandOutput(raw: string): string | undefined {
+  const match = LOCAL_OUTPUT.exec(raw.trim());
+  const text = match?.[2]?.trim();
+  return text ? text : undefined;
+}
+
+const LOCAL_OUTPUT = /^<local-command-(stdout|stderr)>([\s\S]*?)<\/local-command-\1>$/;
 
 /** `<system-reminder>` blocks can sit inside real text and tool results; only the block goes. */
 export function stripSystemReminders(text: string): string {

@@ -47,7 +47,7 @@ const expected: Record<string, Expected | "warmup"> = {
     id: SPOTTER,
     kind: "interactive",
     cwd: "/home/USER/projects/spotter-worktrees/spotter-4te",
-    roles: { tool_result: 1, assistant: 2, compaction: 1, user: 2, tool_call: 1 },
+    roles: { tool_result: 1, assistant: 2, compaction: 1, user: 2, tool_call: 1, system: 1 },
   },
   [`spotter/${SPOTTER}/subagents/agent-aac57f5.jsonl`]: {
     id: `${SPOTTER}:agent-aac57f5`,
