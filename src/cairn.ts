@@ -15,7 +15,7 @@ import { type ReviseJobsReport, runReviseJobs } from "./memory/lifecycle/runRevi
 import { MemoryStore } from "./memory/memoryStore.js";
 import { openReviews, type ReviewEntry, resolveReview } from "./memory/reviewQueue.js";
 import { type MaintenanceReport, runMaintenanceJobs } from "./memory/runMaintenanceJobs.js";
-import { recallScopes, rememberScope } from "./memory/scopes.js";
+import { PROJECT_SCOPE, recallScopes, rememberScope } from "./memory/scopes.js";
 import type { RecallResponse, RememberInput, RememberOutcome } from "./memory/types.js";
 import { type CycleOptions, type CycleReports, runCycle, type ScanOptions } from "./pipeline/cycle.js";
 import { ingestConfigOf } from "./pipeline/facts/ingestFacts.js";
@@ -37,6 +37,7 @@ import type { EmbeddingProvider } from "./providers/embeddings/types.js";
 import { type ResolvedLlm, resolveLlm } from "./providers/llm/roles.js";
 import { type ClearReport, clearMemory } from "./read/clearMemory.js";
 import { emptyInjectionReason } from "./read/emptyInjectionReason.js";
+import { emptyRecallReason } from "./read/emptyRecallReason.js";
 import { folderState } from "./read/folderState.js";
 import { buildInjection, type Injection } from "./read/inject.js";
 import { readMemoryUrl } from "./read/memoryUrl.js";
@@ -457,13 +458,29 @@ export class Cairn {
     includeSuperseded?: boolean;
   }): Promise<RecallResponse> {
     parseRequest(recallRequest(this.config.recall.maxK), request);
-    return this.memories.recall({
+    const cwd = request.cwd ?? process.cwd();
+    const scopes = recallScopes(request.scope, cwd);
+    const response = await this.memories.recall({
       query: request.query,
-      scopes: recallScopes(request.scope, request.cwd ?? process.cwd()),
+      scopes,
       ...(request.k === undefined ? {} : { k: request.k }),
       ...(request.expand === undefined ? {} : { expand: request.expand }),
       ...(request.includeSuperseded === undefined ? {} : { includeSuperseded: request.includeSuperseded }),
     });
+    if (response.results.length > 0) return response;
+    // The default scope's first entry is the project of cwd: when it holds nothing, say why, as inject does.
+    const projectKey =
+      (request.scope ?? PROJECT_SCOPE) === PROJECT_SCOPE && Array.isArray(scopes) ? scopes[0] : undefined;
+    const byScope = this.storage.memories.counts().byScope;
+    return {
+      ...response,
+      reason: emptyRecallReason({
+        query: request.query,
+        scopes,
+        byScope,
+        ...(projectKey ? { project: { key: projectKey, reason: () => this.inject(cwd).reason } } : {}),
+      }),
+    };
   }
 
   private countRecallHits(ids: number[]): void {

@@ -127,4 +127,19 @@ export interface RecallResponse {
   timings: RecallTimings;
   /** Non-fatal degradations (a timed-out graph boost, a failed reranker, no vectors). */
   warnings: string[];
+  /** With no results: the scopes searched, how many memories they hold, and why nothing came. */
+  reason?: EmptyRecallReason;
+}
+
+/** Why a recall found nothing. */
+export interface EmptyRecallReason {
+  code: "no_memory" | "no_match";
+  /** One line for a person: the scopes searched, their memories, and what to try. */
+  message: string;
+  /** The scopes searched (the project's key and `global` by default), or every scope. */
+  scopes: string[] | "all";
+  /** Live memories in each scope searched. */
+  memories: Record<string, number>;
+  /** For a project with no memory yet: why (as an empty inject says it). */
+  project?: { code: string; message: string };
 }

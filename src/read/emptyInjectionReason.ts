@@ -153,21 +153,25 @@ const MAX_AGE_DAYS = 3650;
 function sessionsReason(state: FolderState, config: CairnConfig, now: number): FolderSessionsReason {
   const { sessions, pending, bounds } = state;
   const { minRolloutIdleHours, maxRolloutAgeDays } = config.memories;
+  // A session still in use is marked pending once idle for collection.idleHours, then extracted once
+  // idle for memories.minRolloutIdleHours: the later of the two.
   const idleMs = Math.max(minRolloutIdleHours, config.collection.idleHours) * HOUR_MS;
   const starts = [
     ...(bounds.oldestTooRecent === null ? [] : [bounds.oldestTooRecent + minRolloutIdleHours * HOUR_MS]),
     ...(sessions.oldestActive === null ? [] : [sessions.oldestActive + idleMs]),
   ];
-  const ageDays = bounds.oldestTooOld === null ? undefined : Math.ceil((now - bounds.oldestTooOld) / DAY_MS);
+  const oldest = [bounds.oldestTooOld, sessions.oldestOld].filter((at): at is number => at !== null);
+  const ageDays = oldest.length === 0 ? undefined : Math.ceil((now - Math.min(...oldest)) / DAY_MS);
   return {
     total: sessions.total,
     excluded: sessions.excluded,
     extracted: sessions.extracted,
     extractedOffline: sessions.extractedOffline,
     active: sessions.active,
-    eligible: pending.eligible + pending.leased,
+    // Idle ones not yet marked are marked and taken by the same next run.
+    eligible: pending.eligible + pending.leased + sessions.idle,
     tooRecent: pending.tooRecent,
-    tooOld: pending.tooOld,
+    tooOld: pending.tooOld + sessions.old,
     kindExcluded: pending.kindExcluded,
     backingOff: pending.backingOff,
     dead: pending.dead,

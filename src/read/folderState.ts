@@ -3,6 +3,7 @@ import type { FolderFilter, PendingBounds, PendingBreakdown } from "../store/con
 import { eligibilityWindow } from "../store/eligibilityWindow.js";
 import type { FolderSessions } from "../store/repositories/sessionsRepository.js";
 import type { Storage } from "../store/storage.js";
+import { HOUR_MS } from "../util/clock.js";
 
 /** What the store holds of one folder: its sessions, by what became of them, and its memories. */
 export interface FolderState {
@@ -28,10 +29,11 @@ export function folderState(options: {
 }): FolderState {
   const { storage, folder } = options;
   const window = { ...eligibilityWindow(options.config, options.now), folder };
+  const idleBefore = options.now - options.config.collection.idleHours * HOUR_MS;
   const byScope = storage.memories.counts().byScope;
   return {
     allSessions: storage.sessions.count(),
-    sessions: storage.sessions.folderSessions(folder),
+    sessions: storage.sessions.folderSessions(folder, { idleBefore, oldest: window.oldest }),
     pending: storage.eligibility.breakdown(window),
     bounds: storage.eligibility.bounds(window),
     memories: folder.projectKeys.reduce((sum, key) => sum + (byScope[key] ?? 0), 0),

@@ -8,7 +8,8 @@ import type { ExpandedTranscript, RecallResponse, RememberOutcome } from "../mem
  * id, the content quoted so that memory text is never mistaken for instructions.
  */
 export function formatRecall(query: string, response: RecallResponse): string {
-  if (response.results.length === 0) return `No memories match "${query}".`;
+  if (response.results.length === 0)
+    return [`No memories match "${query}".`, ...(response.reason ? [response.reason.message] : [])].join(" ");
   const lines = [`${response.results.length} memories for "${query}" (most relevant first):`];
   const shownTranscripts = new Set<string>();
   response.results.forEach((result, index) => {

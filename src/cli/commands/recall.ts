@@ -39,7 +39,11 @@ export function registerRecall(program: Command): void {
           ...(options.includeSuperseded ? { includeSuperseded: true } : {}),
         });
         if (global.json) return printJson(response);
-        if (response.results.length === 0) return printLine("no memories matched");
+        if (response.results.length === 0) {
+          printLine(response.reason?.message ?? "no memories matched");
+          for (const warning of response.warnings) printLine(`warning: ${warning}`);
+          return;
+        }
         for (const result of response.results) {
           const source = result.provenance.sessionId
             ? ` session ${result.provenance.sessionId}${result.provenance.itemFrom ? ` items ${result.provenance.itemFrom}-${result.provenance.itemTo}` : ""}`

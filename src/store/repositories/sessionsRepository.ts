@@ -17,10 +17,16 @@ export interface FolderSessions {
   /** With a stage-1 output, and how many of those the offline extractor wrote (no model). */
   extracted: number;
   extractedOffline: number;
-  /** Neither extracted nor pending yet: still being written to, taken once idle (collection.idleHours). */
+  /**
+   * Neither extracted nor pending yet, by their last update: still in use (after `idleBefore`), idle
+   * (the next scan's idle sweep makes them pending) or past the age limit (before `oldest`).
+   */
   active: number;
-  /** The oldest last update among the active ones (epoch ms), or null. */
+  idle: number;
+  old: number;
+  /** The oldest last update among the active ones, and among the old ones (epoch ms), or null. */
   oldestActive: number | null;
+  oldestOld: number | null;
 }
 
 interface SessionRow {
@@ -194,22 +200,30 @@ export class SessionsRepository {
   }
 
   /** Counts of the sessions of one folder by what became of them; one indexed pass. */
-  folderSessions(folder: FolderFilter): FolderSessions {
-    const active = "(s.invalidated_at IS NULL AND o.session_id IS NULL AND s.content_hash IS NOT @excluded)";
+  folderSessions(folder: FolderFilter, times: { idleBefore: number; oldest: number }): FolderSessions {
+    const unmarked = "s.invalidated_at IS NULL AND o.session_id IS NULL AND s.content_hash IS NOT @excluded";
+    const active = `(${unmarked} AND s.updated_at > @idleBefore)`;
+    const old = `(${unmarked} AND s.updated_at < @oldest)`;
     const row = this.stmt(
       `SELECT count(*) AS total, sum(s.content_hash IS @excluded) AS excluded,
          sum(o.session_id IS NOT NULL) AS extracted, sum(o.generator = 'offline') AS offline,
-         sum(${active}) AS active, min(CASE WHEN ${active} THEN s.updated_at END) AS oldest_active
+         sum(${active}) AS active, sum(${old}) AS old,
+         sum(${unmarked} AND s.updated_at <= @idleBefore AND s.updated_at >= @oldest) AS idle,
+         min(CASE WHEN ${active} THEN s.updated_at END) AS oldest_active,
+         min(CASE WHEN ${old} THEN s.updated_at END) AS oldest_old
        FROM sessions s LEFT JOIN stage1_outputs o ON o.session_id = s.id
        WHERE ${folderCondition("s")}`,
-    ).get({ excluded: EXCLUDED_MARK, ...folderParams(folder) }) as Record<string, number | null>;
+    ).get({ excluded: EXCLUDED_MARK, ...times, ...folderParams(folder) }) as Record<string, number | null>;
     return {
       total: row.total ?? 0,
       excluded: row.excluded ?? 0,
       extracted: row.extracted ?? 0,
       extractedOffline: row.offline ?? 0,
       active: row.active ?? 0,
+      idle: row.idle ?? 0,
+      old: row.old ?? 0,
       oldestActive: row.oldest_active ?? null,
+      oldestOld: row.oldest_old ?? null,
     };
   }
 
