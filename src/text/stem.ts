@@ -161,10 +161,23 @@ function step5(w: string): string {
  */
 export function stem(word: string): string {
   if (word.length <= 2 || /[^a-z0-9]/.test(word)) return word;
+  const known = stems.get(word);
+  if (known !== undefined) return known;
   let w = step1ab(word);
   if (w.endsWith("y") && hasVowel(w.slice(0, -1))) w = `${w.slice(0, -1)}i`;
   w = replaceSuffix(w, STEP2, 0);
   w = replaceSuffix(w, STEP3, 0);
   w = step4(w);
-  return step5(w);
+  w = step5(w);
+  if (stems.size >= KEPT_STEMS) stems.clear();
+  stems.set(word, w);
+  return w;
 }
+
+/**
+ * Stems computed lately. The write path stems the same few thousand words again and again (every
+ * memory's tokens, each supersession detector's reading of both sides of a pair), and a word's stem
+ * never changes; a store's vocabulary fits easily, and a flood of new words only starts the memo over.
+ */
+const KEPT_STEMS = 50_000;
+const stems = new Map<string, string>();

@@ -1,8 +1,9 @@
+import { withWriteTx } from "../../store/tx.js";
 import { isNewer } from "../../store/types/memoryRecord.js";
 import type { MemoryStore } from "../memoryStore.js";
 import type { MemoryRecord } from "../types.js";
 import { judgeSupersession } from "./judgeSupersession.js";
-import { supersessionCandidates } from "./supersessionCandidates.js";
+import { supersessionCandidates, WordCounts } from "./supersessionCandidates.js";
 
 /** The name supersession writes in the history's `who`. */
 export const SUPERSESSION_WHO = "supersession";
@@ -44,44 +45,64 @@ export interface ReviseReport {
  * subject is the one superseded. Memories are taken oldest first, so a batch replays its history in
  * order whatever order it was given in.
  */
-export function reviseMemories(store: MemoryStore, ids: number[], options: { mode?: ReviseMode } = {}): ReviseReport {
+export function reviseMemories(
+  store: MemoryStore,
+  ids: number[],
+  options: { mode?: ReviseMode; counts?: WordCounts } = {},
+): ReviseReport {
   const mode = options.mode ?? "apply";
   const { storage } = store;
-  const report: ReviseReport = { superseded: [], flagged: [] };
-  const memories = ids
-    .map((id) => storage.memories.get(id))
-    .filter((m): m is MemoryRecord => m !== undefined && m.deletedAt === null)
-    .sort((a, b) => (isNewer(a, b) ? 1 : isNewer(b, a) ? -1 : 0));
-  for (const memory of memories) {
-    const candidates = supersessionCandidates(storage, memory).sort((a, b) => (isNewer(a, b) ? 1 : -1));
-    for (const candidate of candidates) {
-      if (store.get(memory.id)?.deletedAt !== null) break;
-      if (store.get(candidate.id)?.deletedAt !== null) continue;
-      const [newer, older] = isNewer(memory, candidate) ? [memory, candidate] : [candidate, memory];
-      const judgement = judgeSupersession(newer.content, older.content);
-      if (!judgement) continue;
-      // A person who brought a replaced memory back said it holds; a detector's reading of a later
-      // memory does not overrule that, it asks them.
-      const restored = judgement.verdict === "supersede" && wasRestored(store, older.id);
-      if (judgement.verdict === "supersede" && mode === "apply" && !restored) {
-        if (store.supersede(older.id, newer.id, { who: SUPERSESSION_WHO, reason: judgement.reason }))
-          report.superseded.push({
-            oldId: older.id,
-            newId: newer.id,
-            oldContent: older.content,
-            reason: judgement.reason,
-          });
-        continue;
+  const counts = options.counts ?? new WordCounts(storage);
+  // One write transaction for the batch: a supersession's writes (tombstone, vector, flags, history)
+  // commit with the rest instead of one commit each, and no other writer can retire a memory while the
+  // batch reads, so which memories are live is known here without asking the store for each pair.
+  return withWriteTx(storage.db, () => {
+    const report: ReviseReport = { superseded: [], flagged: [] };
+    const memories = ids
+      .map((id) => storage.memories.get(id))
+      .filter((m): m is MemoryRecord => m !== undefined && m.deletedAt === null)
+      .sort((a, b) => (isNewer(a, b) ? 1 : isNewer(b, a) ? -1 : 0));
+    const retired = new Set<number>();
+    // A pair meets twice when both were just written (each is the other's candidate); the second
+    // reading would come to the same judgement on the same texts, and its flag is already open.
+    const judged = new Set<string>();
+    for (const memory of memories) {
+      if (retired.has(memory.id)) continue;
+      const candidates = supersessionCandidates(storage, memory, counts).sort((a, b) => (isNewer(a, b) ? 1 : -1));
+      for (const candidate of candidates) {
+        if (retired.has(memory.id)) break;
+        if (retired.has(candidate.id)) continue;
+        const pair = memory.id < candidate.id ? `${memory.id}:${candidate.id}` : `${candidate.id}:${memory.id}`;
+        if (judged.has(pair)) continue;
+        judged.add(pair);
+        const [newer, older] = isNewer(memory, candidate) ? [memory, candidate] : [candidate, memory];
+        const judgement = judgeSupersession(newer.content, older.content);
+        if (!judgement) continue;
+        // A person who brought a replaced memory back said it holds; a detector's reading of a later
+        // memory does not overrule that, it asks them.
+        const restored = judgement.verdict === "supersede" && wasRestored(store, older.id);
+        if (judgement.verdict === "supersede" && mode === "apply" && !restored) {
+          if (store.supersede(older.id, newer.id, { who: SUPERSESSION_WHO, reason: judgement.reason })) {
+            retired.add(older.id);
+            report.superseded.push({
+              oldId: older.id,
+              newId: newer.id,
+              oldContent: older.content,
+              reason: judgement.reason,
+            });
+          }
+          continue;
+        }
+        const reason =
+          judgement.verdict !== "supersede"
+            ? judgement.reason
+            : `would supersede: ${judgement.reason}${restored ? `; #${older.id} was restored by a person` : ""}`;
+        const flag = flagOnce(store, { memoryId: older.id, relatedId: newer.id, reason });
+        if (flag !== undefined) report.flagged.push({ flag, memoryId: older.id, relatedId: newer.id, reason });
       }
-      const reason =
-        judgement.verdict !== "supersede"
-          ? judgement.reason
-          : `would supersede: ${judgement.reason}${restored ? `; #${older.id} was restored by a person` : ""}`;
-      const flag = flagOnce(store, { memoryId: older.id, relatedId: newer.id, reason });
-      if (flag !== undefined) report.flagged.push({ flag, memoryId: older.id, relatedId: newer.id, reason });
     }
-  }
-  return report;
+    return report;
+  });
 }
 
 /** Whether a person restored the memory after it was forgotten or replaced (`cairn memory restore`). */

@@ -5,6 +5,7 @@ import { errorMessage } from "../../util/errors.js";
 import type { MemoryStore } from "../memoryStore.js";
 import type { MemoryRecord } from "../types.js";
 import { type ReviseMode, type ReviseReport, reviseMemories } from "./reviseMemories.js";
+import { WordCounts } from "./supersessionCandidates.js";
 
 /** Revise jobs claimed at once; a cycle claims again until none is left or `maxJobs` ran. */
 const BATCH = 200;
@@ -44,6 +45,8 @@ export async function runReviseJobs(options: ReviseJobsOptions): Promise<ReviseJ
   const report: ReviseJobsReport = { superseded: [], flagged: [], done: 0, warnings: [] };
   const keys = options.ids?.map(String);
   const maxJobs = options.maxJobs ?? Number.MAX_SAFE_INTEGER;
+  // Word counts are shared by every batch of this run: an import asks for the same words again and again.
+  const counts = new WordCounts(store.storage);
   while (report.done < maxJobs) {
     const limit = Math.min(BATCH, maxJobs - report.done, keys?.length ?? BATCH);
     const leases = jobs.claim({ kind: REVISE_KIND, limit, ...(keys ? { keys } : {}) });
@@ -51,7 +54,7 @@ export async function runReviseJobs(options: ReviseJobsOptions): Promise<ReviseJ
     jobs.start(...leases);
     try {
       const ids = leases.map(memoryIdOf);
-      const revised = reviseMemories(store, ids, options.mode ? { mode: options.mode } : {});
+      const revised = reviseMemories(store, ids, { counts, ...(options.mode ? { mode: options.mode } : {}) });
       if (options.decisions) {
         const live = ids.map((id) => store.get(id)).filter((m): m is MemoryRecord => m?.deletedAt === null);
         if (live.length > 0) await options.decisions(live);

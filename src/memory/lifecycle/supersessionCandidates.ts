@@ -1,8 +1,8 @@
 import type { Storage } from "../../store/storage.js";
 import { isContentWord, words } from "../../text/tokenize.js";
 import type { MemoryRecord } from "../types.js";
+import { analysed } from "./analysedStatement.js";
 import { swappedFromQuery } from "./swapCandidates.js";
-import { changeStatements } from "./changeStatements.js";
 
 /** Memories that share an entity with the new one: enough for the siblings of any entity but a hub. */
 const ENTITY_LIMIT = 50;
@@ -11,19 +11,61 @@ const KEYWORD_LIMIT = 20;
 /** Matches of a thing a change statement names obsolete: every memory still presenting it should be seen. */
 const OBSOLETE_LIMIT = 50;
 
-function quote(word: string): string {
-  return `"${word.replace(/"/g, '""')}"`;
-}
-
 /**
  * Words of a text a keyword query uses: a statement names its subject early, and a long memory's
  * every word would make each write's query as costly as a recall over the whole store.
  */
 const QUERY_WORDS = 16;
 
-/** An FTS OR-query over the first content words of a text ("" when it has none). */
-function orQuery(text: string): string {
-  return [...new Set(words(text).filter(isContentWord))].slice(0, QUERY_WORDS).map(quote).join(" OR ");
+/**
+ * Postings a keyword query of the subject test reads at most: its words are taken rarest first while
+ * the memories holding them stay within this many. BM25 ranks every memory that holds any word of a
+ * query, so a query over the words half the store holds ("service", "port") cost as much as the
+ * store; the rare words (the name, the value, the path) carry the ranking anyway, and a subject whose
+ * every word is that common is still found through its entities. The cost of one memory's check
+ * then grows with the candidates it reads, not with the store.
+ */
+export const POSTING_BUDGET = 2_000;
+
+/**
+ * How many live memories hold each word, counted up to just past the budget, kept for one revise run:
+ * a batch of memories on the same subjects asks for the same words again and again. A count can be a
+ * little stale within the run (a supersession takes a memory out); it only chooses which words query.
+ */
+export class WordCounts {
+  private readonly counts = new Map<string, number>();
+
+  constructor(private readonly storage: Storage) {}
+
+  of(word: string): number {
+    let count = this.counts.get(word);
+    if (count === undefined) {
+      count = this.storage.search.countHoldingUpTo(word, POSTING_BUDGET + 1);
+      this.counts.set(word, count);
+    }
+    return count;
+  }
+}
+
+function quote(word: string): string {
+  return `"${word.replace(/"/g, '""')}"`;
+}
+
+/**
+ * An FTS OR-query over the first content words of a text, rarest first within the posting budget
+ * ("" when it has none, or when even its rarest word is in more memories than the budget).
+ */
+function orQuery(text: string, counts: WordCounts): string {
+  const query = [...new Set(words(text).filter(isContentWord))].slice(0, QUERY_WORDS);
+  const rarest = query.map((word) => ({ word, count: counts.of(word) })).sort((a, b) => a.count - b.count);
+  const chosen: string[] = [];
+  let postings = 0;
+  for (const { word, count } of rarest) {
+    if (postings + count > POSTING_BUDGET) break;
+    postings += count;
+    chosen.push(word);
+  }
+  return chosen.map(quote).join(" OR ");
 }
 
 /**
@@ -31,17 +73,22 @@ function orQuery(text: string): string {
  * entity with it (the inline linker's mentions: a memory about a sibling attribute of the same entity
  * may share few words), its best keyword matches, every memory naming a thing it calls obsolete, and
  * when it says it is a change, those naming another tool of a kind it names (`swappedFromQuery`).
- * Read without counting usage: a write path looking is not a recall hit.
+ * Read without counting usage: a write path looking is not a recall hit. `counts` is shared by the
+ * memories of one revise run.
  */
-export function supersessionCandidates(storage: Storage, memory: MemoryRecord): MemoryRecord[] {
+export function supersessionCandidates(
+  storage: Storage,
+  memory: MemoryRecord,
+  counts: WordCounts = new WordCounts(storage),
+): MemoryRecord[] {
   const scopes = [memory.scope];
   const ids = new Set<number>();
   const entities = storage.graph.entitiesOf([memory.id]);
   for (const id of storage.graph.memoriesMentioning(entities, scopes, ENTITY_LIMIT)) ids.add(id);
-  const match = orQuery(memory.content);
+  const match = orQuery(memory.content, counts);
   if (match !== "") for (const hit of storage.search.keyword({ match, scopes, limit: KEYWORD_LIMIT })) ids.add(hit.id);
-  for (const statement of changeStatements(memory.content)) {
-    const named = orQuery(statement.kind === "obsolete" ? statement.obsolete : statement.subject);
+  for (const statement of analysed(memory.content).changes) {
+    const named = orQuery(statement.kind === "obsolete" ? statement.obsolete : statement.subject, counts);
     if (named === "") continue;
     for (const hit of storage.search.keyword({ match: named, scopes, limit: OBSOLETE_LIMIT })) ids.add(hit.id);
   }

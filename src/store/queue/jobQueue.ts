@@ -84,21 +84,20 @@ export class JobQueue {
     return withWriteTx(this.db, () => {
       const existing = this.row(request.kind, request.key);
       if (!existing) {
-        const info = this.db
-          .prepare(
-            `INSERT INTO jobs (kind, key, status, payload, max_attempts, run_after, input_watermark, created_at, updated_at)
+        const info = cached(
+          this.db,
+          `INSERT INTO jobs (kind, key, status, payload, max_attempts, run_after, input_watermark, created_at, updated_at)
              VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?)`,
-          )
-          .run(
-            request.kind,
-            request.key,
-            payload,
-            request.maxAttempts ?? this.maxAttempts,
-            request.runAfter ?? now,
-            watermark,
-            now,
-            now,
-          );
+        ).run(
+          request.kind,
+          request.key,
+          payload,
+          request.maxAttempts ?? this.maxAttempts,
+          request.runAfter ?? now,
+          watermark,
+          now,
+          now,
+        );
         return { id: Number(info.lastInsertRowid), created: true, reopened: false };
       }
       const newer = watermark > existing.input_watermark;
@@ -133,9 +132,10 @@ export class JobQueue {
     const now = this.clock();
     const leaseMs = options.leaseMs ?? this.leaseMs;
     return withWriteTx(this.db, () => {
-      const live = this.db
-        .prepare("SELECT lease_owner AS owner FROM jobs WHERE kind = ? AND status = 'running' AND lease_expires_at > ?")
-        .all(options.kind, now) as Array<{ owner: string | null }>;
+      const live = cached(
+        this.db,
+        "SELECT lease_owner AS owner FROM jobs WHERE kind = ? AND status = 'running' AND lease_expires_at > ?",
+      ).all(options.kind, now) as Array<{ owner: string | null }>;
       const stopped = [...new Set(live.map((row) => row.owner).filter((owner) => ownerIsDead(owner, this.owner)))];
       const running = live.filter((row) => !stopped.includes(row.owner)).length;
       const room = Math.min(options.limit ?? 1, (options.runningCap ?? Number.MAX_SAFE_INTEGER) - running);
@@ -143,14 +143,13 @@ export class JobQueue {
       const keyFilter = options.keys ? `AND key IN (SELECT value FROM json_each(?))` : "";
       const params: unknown[] = [options.kind, now, now, JSON.stringify(stopped)];
       if (options.keys) params.push(JSON.stringify(options.keys));
-      const candidates = this.db
-        .prepare(
-          `SELECT * FROM jobs WHERE kind = ? AND (
+      const candidates = cached(
+        this.db,
+        `SELECT * FROM jobs WHERE kind = ? AND (
              (status IN ('pending', 'failed') AND run_after <= ?) OR (status = 'running' AND lease_expires_at <= ?)
              OR (status = 'running' AND lease_owner IN (SELECT value FROM json_each(?)))
            ) ${keyFilter} ORDER BY run_after, id LIMIT ?`,
-        )
-        .all(...params, room * 2 + 8) as JobRow[];
+      ).all(...params, room * 2 + 8) as JobRow[];
       const leases: Lease[] = [];
       for (const row of candidates) {
         if (leases.length >= room) break;
@@ -165,12 +164,11 @@ export class JobQueue {
         }
         const token = newLeaseToken(this.owner);
         const attempts = unstarted ? Math.max(row.attempts, 1) : row.attempts + 1;
-        this.db
-          .prepare(
-            `UPDATE jobs SET status = 'running', lease_owner = ?, lease_expires_at = ?, attempts = ?, started_at = NULL,
+        cached(
+          this.db,
+          `UPDATE jobs SET status = 'running', lease_owner = ?, lease_expires_at = ?, attempts = ?, started_at = NULL,
                claimed_watermark = input_watermark, updated_at = ? WHERE id = ?`,
-          )
-          .run(token, now + leaseMs, attempts, now, row.id);
+        ).run(token, now + leaseMs, attempts, now, row.id);
         leases.push({
           id: row.id,
           kind: row.kind,
