@@ -3,7 +3,8 @@ import type { CairnConfig } from "../config/schema.js";
 import { exclusionMatcher } from "../project/exclusion.js";
 import { projectIdentity } from "../project/projectKey.js";
 import type { FolderFilter } from "../store/contracts/eligibility.js";
-import { DAY_MS, HOUR_MS } from "../util/clock.js";
+import { ageLimitIncluding } from "../store/eligibilityWindow.js";
+import { HOUR_MS } from "../util/clock.js";
 import { errorMessage } from "../util/errors.js";
 import { projectWorkspace } from "../workspace/workspacePaths.js";
 import type { FolderState } from "./folderState.js";
@@ -147,12 +148,9 @@ function waitCode(sessions: FolderSessionsReason): EmptyInjectionReason["code"] 
   return sessions.tooOld > 0 ? "too_old" : "pending";
 }
 
-/** The largest memories.maxRolloutAgeDays the configuration takes (src/config/schema.ts). */
-const MAX_AGE_DAYS = 3650;
-
 function sessionsReason(state: FolderState, config: CairnConfig, now: number): FolderSessionsReason {
   const { sessions, pending, bounds } = state;
-  const { minRolloutIdleHours, maxRolloutAgeDays } = config.memories;
+  const { minRolloutIdleHours } = config.memories;
   // A session still in use is marked pending once idle for collection.idleHours, then extracted once
   // idle for memories.minRolloutIdleHours: the later of the two.
   const idleMs = Math.max(minRolloutIdleHours, config.collection.idleHours) * HOUR_MS;
@@ -161,7 +159,7 @@ function sessionsReason(state: FolderState, config: CairnConfig, now: number): F
     ...(sessions.oldestActive === null ? [] : [sessions.oldestActive + idleMs]),
   ];
   const oldest = [bounds.oldestTooOld, sessions.oldestOld].filter((at): at is number => at !== null);
-  const ageDays = oldest.length === 0 ? undefined : Math.ceil((now - Math.min(...oldest)) / DAY_MS);
+  const includeTooOld = oldest.length === 0 ? undefined : ageLimitIncluding(Math.min(...oldest), config, now);
   return {
     total: sessions.total,
     excluded: sessions.excluded,
@@ -176,9 +174,7 @@ function sessionsReason(state: FolderState, config: CairnConfig, now: number): F
     backingOff: pending.backingOff,
     dead: pending.dead,
     ...(starts.length > 0 ? { eligibleAt: Math.min(...starts) } : {}),
-    ...(ageDays === undefined
-      ? {}
-      : { includeWithMaxRolloutAgeDays: Math.min(MAX_AGE_DAYS, Math.max(ageDays, maxRolloutAgeDays + 1)) }),
+    ...(includeTooOld === undefined ? {} : { includeWithMaxRolloutAgeDays: includeTooOld }),
   };
 }
 

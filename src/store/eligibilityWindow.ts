@@ -16,3 +16,15 @@ export function eligibilityWindow(config: CairnConfig, now: number): Eligibility
     scanLimit: config.extraction.scanLimit,
   };
 }
+
+/** The largest memories.maxRolloutAgeDays the configuration takes (src/config/schema.ts). */
+const MAX_AGE_DAYS = 3650;
+
+/**
+ * The memories.maxRolloutAgeDays that includes a session last updated at `oldest`: whole days, more
+ * than the current limit, at most the largest the setting takes.
+ */
+export function ageLimitIncluding(oldest: number, config: CairnConfig, now: number): number {
+  const days = Math.ceil((now - oldest) / DAY_MS);
+  return Math.min(MAX_AGE_DAYS, Math.max(days, config.memories.maxRolloutAgeDays + 1));
+}

@@ -1,10 +1,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { openCairn } from "../../src/index.js";
 import { DAY_MS, HOUR_MS } from "../../src/util/clock.js";
 import { runCli } from "../helpers/runCli.js";
-import { saidSession } from "../helpers/saidSession.js";
+import { sessionAt } from "../helpers/sessionAt.js";
 import { tempDir } from "../helpers/tempDir.js";
 
 /** A fresh memory root and a project folder (not a git repository: its key is `path:<folder>`). */
@@ -13,20 +12,6 @@ function fresh(): { home: string; project: string; env: NodeJS.ProcessEnv } {
   const project = join(tempDir("cairn-why-project-"), "shop");
   mkdirSync(project);
   return { home, project, env: { CAIRN_HOME: home } };
-}
-
-/** Pushes one finished session in `cwd` whose last item was written at `at` (epoch ms). */
-function sessionAt(home: string, cwd: string, at: number): void {
-  let now = at - 61_000; // saidSession writes its items a minute and a second after this: the last at `at`
-  const cairn = openCairn({ home, env: {}, clock: () => now });
-  try {
-    saidSession(cairn, { id: `s-${at}`, cwd, said: "Keep the cart totals in cents." }, (ms) => {
-      now += ms;
-      return now;
-    });
-  } finally {
-    cairn.close();
-  }
 }
 
 /** `cairn inject` in text and JSON: stdout stays empty, stderr and the JSON reason say why. */

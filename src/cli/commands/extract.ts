@@ -5,6 +5,7 @@ import { RETRY_DEAD_COMMAND } from "../../store/queue/describeDeadJobs.js";
 import { withCairn } from "../context.js";
 import { inline, printJson, printLine, printTable, quoted, shorten } from "../output.js";
 import { createProgress } from "../progress.js";
+import { tellTooOld } from "../tooOldNotice.js";
 
 export function registerExtract(program: Command): void {
   program
@@ -29,7 +30,7 @@ export function registerExtract(program: Command): void {
         // The dry run also says what classifying the extracted facts' entities will cost.
         const structural = options.dryRun ? await cairn.structuralCost() : undefined;
         if (global.json) return printJson(structural ? { ...report, structural } : report);
-        printPhase1(report);
+        printPhase1(report, "cairn extract", tellTooOld(cairn.storage.meta, report, Date.now()));
         if (structural) printLine(describeStructuralCost(structural));
       });
     });
@@ -48,8 +49,11 @@ function printWindows(entry: DryRunEntry): void {
   }
 }
 
-/** `again` is the command that takes the sessions this run left waiting (cairn extract or cairn run). */
-export function printPhase1(report: Phase1Report, again = "cairn extract"): void {
+/**
+ * `again` is the command that takes the sessions this run left waiting (cairn extract or cairn run);
+ * `tooOldSetting`: say which memories.maxRolloutAgeDays includes the sessions skipped as too old.
+ */
+export function printPhase1(report: Phase1Report, again = "cairn extract", tooOldSetting = false): void {
   if (report.dryRun) {
     printLine(`dry run with ${report.generator}: ${report.dryRun.length} session(s) would be extracted`);
     if (report.dryRun.length > 0) {
@@ -73,7 +77,7 @@ export function printPhase1(report: Phase1Report, again = "cairn extract"): void
           `facts the model rates under ${report.minFactConfidence} (pipeline.minFactConfidenceForWrite) are not stored as memories; consolidation still sees them`,
         );
     }
-    printPending(report, again);
+    printPending(report, again, tooOldSetting);
     return;
   }
   const count = (outcome: string) => report.jobs.filter((job) => job.outcome === outcome).length;
@@ -98,10 +102,10 @@ export function printPhase1(report: Phase1Report, again = "cairn extract"): void
   for (const failure of report.facts?.errors ?? []) {
     printLine(`  facts of ${inline(failure.sessionId)} not stored (retried next run): ${quoted(failure.error)}`);
   }
-  printPending(report, again);
+  printPending(report, again, tooOldSetting);
 }
 
-function printPending(report: Phase1Report, again: string): void {
+function printPending(report: Phase1Report, again: string, tooOldSetting: boolean): void {
   const { pending } = report;
   if (report.waiting > 0) {
     printLine(
@@ -113,7 +117,7 @@ function printPending(report: Phase1Report, again: string): void {
       ? `${pending.tooRecent} still active (idle less than memories.minRolloutIdleHours; taken once idle)`
       : "",
     pending.tooOld
-      ? `${pending.tooOld} older than memories.maxRolloutAgeDays (to take them: cairn config set memories.maxRolloutAgeDays 365)`
+      ? `${pending.tooOld} older than memories.maxRolloutAgeDays${tooOldSetting && report.includeTooOld ? ` (to include them: cairn config set memories.maxRolloutAgeDays ${report.includeTooOld})` : ""}`
       : "",
     pending.kindExcluded ? `${pending.kindExcluded} of excluded kinds (subagent/exec/internal)` : "",
     pending.backingOff ? `${pending.backingOff} retrying later` : "",

@@ -12,6 +12,7 @@ import type { GlobalOptions } from "../context.js";
 import { demoConfig, demoHome, demoSources } from "../demo.js";
 import { printJson, printLine, quoted } from "../output.js";
 import { createProgress } from "../progress.js";
+import { tellTooOld } from "../tooOldNotice.js";
 import { printPhase2 } from "./consolidate.js";
 import { printPhase1 } from "./extract.js";
 import { printHints } from "./memory.js";
@@ -89,7 +90,7 @@ export function registerRun(program: Command): void {
           `sessions: ${scan.files.length} files scanned (${totals.imported} new, ${totals.updated} updated), ${cairn.storage.sessions.count()} sessions in the store`,
         );
         for (const line of describeMaintenance(maintenance)) printLine(line);
-        printPhase1(extract, "cairn run");
+        printPhase1(extract, "cairn run", tellTooOld(cairn.storage.meta, extract, Date.now()));
         const revised = describeRevise(revise);
         if (revised) printLine(revised);
         const waiting = describeForeignLeases(leases);

@@ -4,7 +4,7 @@ import type { CairnConfig } from "../../config/schema.js";
 import { type LlmProvider, ProviderError } from "../../providers/llm/types.js";
 import { guardDeep } from "../../redact/index.js";
 import type { TokenBudgetRepo } from "../../store/contracts/budget.js";
-import { eligibilityWindow } from "../../store/eligibilityWindow.js";
+import { ageLimitIncluding, eligibilityWindow } from "../../store/eligibilityWindow.js";
 import { PHASE1_KIND } from "../../store/queue/jobKinds.js";
 import { startLeaseHeartbeat } from "../../store/queue/leaseHeartbeat.js";
 import type { Lease } from "../../store/queue/types.js";
@@ -68,6 +68,8 @@ export interface DryRunWindow {
 export interface Phase1Report {
   generator: string;
   pending: PendingBreakdown;
+  /** The memories.maxRolloutAgeDays that would include every session pending but too old now. */
+  includeTooOld?: number;
   /**
    * Eligible sessions this run left for the next one: over memories.maxRolloutsPerStartup, or over
    * extraction.runningCap while other processes hold leases. The next run (or a higher setting) takes them.
@@ -132,6 +134,8 @@ export async function runPhase1(deps: Phase1Deps, options: Phase1Options = {}): 
   const candidates = eligibility.eligible(window);
   const generator = deps.llm ? `${deps.llm.name}:${deps.llm.model}` : "offline";
   const report: Phase1Report = { generator, pending, waiting: 0, jobs: [], budgetExhausted: false };
+  const oldest = pending.tooOld > 0 ? eligibility.bounds(window).oldestTooOld : null;
+  if (oldest !== null) report.includeTooOld = ageLimitIncluding(oldest, config, now);
 
   if (options.dryRun) {
     report.dryRun = candidates.slice(0, config.memories.maxRolloutsPerStartup).flatMap((candidate) => {
