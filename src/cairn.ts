@@ -59,6 +59,7 @@ import { restoreRequest } from "./requests/restore.js";
 import { reviewListRequest, reviewResolveRequest } from "./requests/review.js";
 import { scanTargets } from "./sources/registry.js";
 import type { AgentName, SessionItem, SessionKind } from "./sources/types.js";
+import { followNeighbourText } from "./store/followNeighbourText.js";
 import { PHASE1_KIND } from "./store/queue/jobKinds.js";
 import { Storage } from "./store/storage.js";
 import { assertStoreUsable } from "./store/storeCheck.js";
@@ -145,6 +146,9 @@ export class Cairn {
         },
         dimensions: this.config.embeddings.dimensions,
       });
+      // The index side of the recall profile: the neighbours' text is indexed only when it is searched.
+      const unchanged = followNeighbourText(this.opened, this.config.recall.contextIndex);
+      if (unchanged) process.stderr.write(`${unchanged}\n`);
     }
     return this.opened;
   }

@@ -13,7 +13,8 @@ afterEach(() => {
 
 describe("document frequencies per searched column", () => {
   it("count a word once per memory, in the columns searched only", async () => {
-    const cairn = new Cairn({ home: tempDir(), env: {} });
+    // Under the conversation profile the store writes the neighbours' text (neighbourTextSwitch.test.ts).
+    const cairn = new Cairn({ home: tempDir(), env: {}, config: { "recall.profile": "conversation" } });
     opened.push(cairn);
     const said = ["The zebra job rotates the logs", "Backups run at night", "Zebra stripes mark flaky tests"];
     await cairn.remember(

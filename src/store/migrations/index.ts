@@ -16,6 +16,7 @@ import { offlineCommandFacts } from "./014_offline_command_facts.js";
 import { jobStarted } from "./015_job_started.js";
 import { excludedRebuild } from "./016_excluded_rebuild.js";
 import { offlineEvidenceRefresh } from "./017_offline_evidence_refresh.js";
+import { neighbourTextSwitch } from "./018_neighbour_text_switch.js";
 
 /** Every schema step in order. Append only: a shipped migration never changes. */
 export const migrations: readonly Migration[] = [
@@ -36,4 +37,5 @@ export const migrations: readonly Migration[] = [
   jobStarted,
   excludedRebuild,
   offlineEvidenceRefresh,
+  neighbourTextSwitch,
 ];

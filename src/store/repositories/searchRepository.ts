@@ -1,6 +1,7 @@
 import type { Database } from "better-sqlite3";
 import { guardText } from "../../redact/guard.js";
 import { cached } from "../statements.js";
+import { withWriteTx } from "../tx.js";
 
 export interface KeywordHit {
   id: number;
@@ -218,6 +219,33 @@ export class SearchRepository {
       "SELECT count(*) AS n FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?)",
     ).get(`{body} : "${word.replace(/"/g, '""')}"`, cap) as { n: number };
     return row.n;
+  }
+
+  /**
+   * Indexes each memory with its session neighbours' text (contextual indexing), or stops: the store's
+   * triggers read meta `index.neighbour_text` (migration 018). When that changes, the memories with a
+   * session position are indexed again, in one write transaction (an update of their session id that
+   * changes nothing fires the triggers that index them). Returns whether anything changed. A column a
+   * search leaves out still counts in FTS5's document length, so a profile that does not search the
+   * neighbours' text must not index it either.
+   */
+  indexNeighbourText(on: boolean): boolean {
+    const wanted = on ? "1" : "0";
+    const current = cached(this.db, "SELECT value FROM meta WHERE key = 'index.neighbour_text'").get() as
+      | { value: string }
+      | undefined;
+    if ((current?.value ?? "1") === wanted) return false;
+    withWriteTx(this.db, () => {
+      cached(
+        this.db,
+        "INSERT INTO meta (key, value) VALUES ('index.neighbour_text', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+      ).run(wanted);
+      cached(
+        this.db,
+        "UPDATE memories SET session_id = session_id WHERE session_id IS NOT NULL AND item_from IS NOT NULL AND deleted_at IS NULL",
+      ).run();
+    });
+    return true;
   }
 
   /** An upper bound of the indexed rows (ids only grow), cheap at any size; used only inside a log. */
