@@ -159,11 +159,14 @@ const recallSettingsSchema = z
      * Of two memories near the top that are about the same subject (same scope, Dice coefficient of
      * their stemmed content words at least `minOverlap`, plain and IDF-weighted; words with a digit,
      * the values, left out), the newer takes the better place (src/recall/stages/recencyStage.ts).
-     * `window`: how many leading candidates are compared (at least k).
+     * `window`: how many leading candidates are compared (at least k). `flagged`: two memories an
+     * open review flag joins (the detectors read them as one subject, a person has not decided yet)
+     * are such a pair too (src/recall/newerAboveDoubted.ts); on in the `agent` profile.
      */
     recency: z
       .object({
         enabled: z.boolean().default(true),
+        flagged: z.boolean().default(false),
         minOverlap: num(0, 1, 0.5),
         window: int(2, 100, 20),
       })

@@ -60,6 +60,9 @@ export const recallProfiles: Record<RecallProfileName, RecallProfile> = {
       // stay searched: they match only a question that names a date.
       contextIndex: { before: 0, after: 0 },
       conceptIndex: { weight: 0 },
+      // A flagged pair of coding memory is a setting said twice; on LoCoMo the flags are misread turns
+      // of talk, and ranking by them lowered R@5 (docs/lifecycle/supersession.md, "Half-sure pairs").
+      recency: { flagged: true },
     },
   },
 };

@@ -44,6 +44,10 @@ describe("recall of a memory an open review flag doubts", () => {
 
   it("marks it in the library's and HTTP's results, and not the newer one", async () => {
     const { results } = await cairn.recall(query);
+    // The same subject by the detectors' reading: the newer ranks first while the flag is open.
+    const ranked = results.map((r) => r.id);
+    expect(ranked.indexOf(newer)).toBeGreaterThanOrEqual(0);
+    expect(ranked.indexOf(newer)).toBeLessThan(ranked.indexOf(older));
     expect(results.find((r) => r.id === older)?.doubted).toEqual({ newer, flag });
     expect(results.find((r) => r.id === newer)?.doubted).toBeUndefined();
     const http = await createHttpApp({ cairn }).request("/api/memory/recall", {

@@ -39,10 +39,12 @@ describe("recency stage", () => {
     times: Record<number, { occurredAt: number | null; createdAt: number }>,
     k = 10,
     common: string[] = [],
+    doubts: Map<number, { newer: number; flag: number }> = new Map(),
   ) {
     return recallContext({
       k,
       deps: {
+        reviews: { doubtsAbout: (ids: number[]) => new Map([...doubts].filter(([id]) => ids.includes(id))) },
         search: {
           documentFrequencies: (terms: string[]) => new Map(terms.map((t) => [t, common.includes(t) ? 90 : 1])),
           corpusSizeEstimate: () => 100,
@@ -54,6 +56,34 @@ describe("recency stage", () => {
     });
   }
   const stage = recencyStage(defaultRecallConfig().recency);
+
+  it("puts the newer of a pair an open review flag joins above the older, whatever their words", async () => {
+    const candidates = [
+      candidate(1, 0.9, { content: "The database runs on MySQL 8 in docker-compose" }),
+      candidate(2, 0.7, { content: "Deploys go through the release branch" }),
+      candidate(3, 0.5, { content: "The database is now Postgres 16" }),
+    ];
+    const times = { 1: { occurredAt: 10 * day, createdAt: 0 }, 3: { occurredAt: 20 * day, createdAt: 0 } };
+    const flagged = context(times, 10, [], new Map([[1, { newer: 3, flag: 7 }]]));
+    const on = recencyStage({ ...defaultRecallConfig().recency, flagged: true });
+    const out = (
+      await on.apply(
+        flagged,
+        candidates.map((c) => ({ ...c, sources: new Set(c.sources) })),
+      )
+    ).sort(byScoreDesc);
+    expect(out.map((c) => [c.id, c.score])).toEqual([
+      [3, 0.9],
+      [2, 0.7],
+      [1, 0.5],
+    ]);
+    // Without the flag, and with the switch off, their words alone do not make them one subject.
+    const plain = (await on.apply(context(times), candidates)).sort(byScoreDesc);
+    expect(plain.map((c) => c.id)).toEqual([1, 2, 3]);
+    const off = recencyStage({ ...defaultRecallConfig().recency, flagged: false });
+    const unflagged = (await off.apply(flagged, candidates)).sort(byScoreDesc);
+    expect(unflagged.map((c) => c.id)).toEqual([1, 2, 3]);
+  });
 
   it("puts the newer of two memories on the same subject in the better place, and moves nothing else", async () => {
     const candidates = [

@@ -1,6 +1,7 @@
 import type { RecallConfig } from "../../config/recallConfig.js";
 import { aboutOtherOccasions, reportedOccasion } from "../../text/reportedOccasion.js";
 import { byScoreDesc, type Candidate } from "../candidate.js";
+import { newerAboveDoubted } from "../newerAboveDoubted.js";
 import { leadingCodeSpan, subjectOverlap, subjectWords, swappedSubject } from "../sameSubject.js";
 import type { RecallStage } from "../stage.js";
 
@@ -15,6 +16,22 @@ import type { RecallStage } from "../stage.js";
  * enters or leaves the window.
  */
 export function recencyStage(options: RecallConfig["recency"]): RecallStage {
+  const byWords = wordRecencyStage(options);
+  if (!options.flagged) return byWords;
+  // Then the pairs an open review flag joins (the detectors' reading of one subject), over the places
+  // the words left them in.
+  return {
+    ...byWords,
+    apply(ctx, candidates) {
+      const out = byWords.apply(ctx, candidates) as Candidate[];
+      newerAboveDoubted(ctx.deps.reviews, out, ctx.k);
+      return out;
+    },
+  };
+}
+
+/** The pairs by their words (below); synchronous. */
+function wordRecencyStage(options: RecallConfig["recency"]): RecallStage {
   const window = (ctx: { k: number }, candidates: Candidate[]) =>
     [...candidates].sort(byScoreDesc).slice(0, Math.max(options.window, ctx.k));
   return {
