@@ -38,7 +38,21 @@ interface StateReading {
   negated: boolean;
 }
 
+/** Texts read lately: a revise batch compares each memory with many candidates. */
+const readings = new Map<string, StateReading>();
+const READINGS_CAP = 4096;
+
 function read(text: string): StateReading {
+  let reading = readings.get(text);
+  if (!reading) {
+    if (readings.size >= READINGS_CAP) readings.clear();
+    reading = readState(text);
+    readings.set(text, reading);
+  }
+  return reading;
+}
+
+function readState(text: string): StateReading {
   const all = words(text);
   const rest: string[] = [];
   const states: StateReading["states"] = [];
@@ -95,7 +109,10 @@ function extra(a: string[], b: string[]): string[] {
  * the newer one goes to review, since the rest of the older memory may still hold.
  */
 export function oppositeState(newer: string, older: string): Judgement | undefined {
-  const whole = compare(read(newer), read(older));
+  const [n, o] = [read(newer), read(older)];
+  // Most pairs hold no state word turned around: nothing to read clause by clause.
+  if (!n.states.some((s) => o.states.some((t) => t.pair === s.pair && t.side !== s.side))) return undefined;
+  const whole = compare(n, o);
   if (whole) return whole;
   const oldClauses = negationClauses(older);
   const newClauses = negationClauses(newer);
