@@ -13,18 +13,10 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { optionValue, sessionQualityData } from "./lib/sessionQualityData.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const DEFAULT_DATA = join(ROOT, "..", "shared");
-
-function optionValue(args: string[], name: string): string | undefined {
-  const index = args.indexOf(name);
-  if (index < 0) return undefined;
-  const value = args[index + 1];
-  if (value === undefined || value.startsWith("--")) throw new Error(`${name} needs a value`);
-  args.splice(index, 2);
-  return value;
-}
 
 function main(): number {
   const args = process.argv.slice(2);
@@ -33,10 +25,7 @@ function main(): number {
   if (maxHarmful !== undefined && !/^\d+$/.test(maxHarmful)) {
     throw new Error(`--max-harmful needs a whole number (got ${maxHarmful})`);
   }
-  const evaluator = join(shared, "bench", "session-quality", "evaluate-sessions.mjs");
-  const split = join(shared, "bench", "session-quality", "dev.jsonl");
-  const transcripts = join(shared, "fixtures", "transcripts");
-  const missing = [evaluator, split, transcripts].find((path) => !existsSync(path));
+  const { evaluator, split, transcripts, missing } = sessionQualityData(shared);
   if (missing) {
     console.log(
       `bench:quality skipped: ${missing} is absent (pass --data DIR, the folder holding bench/ and fixtures/)`,
