@@ -172,6 +172,15 @@ describe("recency stage", () => {
     expect((await stage.apply(ctx, candidates)).map((c) => c.score)).toEqual([0.9, 0.6, 0.4]);
   });
 
+  it.each([
+    ["In staging the API timeout is 30 seconds", "In production the API timeout is 10 seconds"],
+    ["note 15: the export batch size is 500 rows", "note 18: the export batch size is 200 rows"],
+  ])("never pairs statements about two named things: %s / %s", async (first, second) => {
+    const candidates = [candidate(1, 0.9, { content: first }), candidate(2, 0.5, { content: second })];
+    const times = { 1: { occurredAt: 1, createdAt: 0 }, 2: { occurredAt: 2, createdAt: 0 } };
+    expect((await stage.apply(context(times), candidates)).map((c) => c.score)).toEqual([0.9, 0.5]);
+  });
+
   it("does not let words most memories use make two memories the same subject", async () => {
     const make = () => [
       candidate(1, 0.9, { content: "Caroline likes the lake trip" }),

@@ -1,4 +1,5 @@
 import type { RecallConfig } from "../../config/recallConfig.js";
+import { aboutOtherNamedThings, namedThings } from "../../text/otherNamedThings.js";
 import { aboutOtherOccasions, reportedOccasion } from "../../text/reportedOccasion.js";
 import { byScoreDesc, type Candidate } from "../candidate.js";
 import { newerAboveDoubted } from "../newerAboveDoubted.js";
@@ -43,6 +44,7 @@ function wordRecencyStage(options: RecallConfig["recency"]): RecallStage {
       const words = new Map(head.map((c) => [c.id, subjectWords(c.content ?? "")]));
       const leads = new Map(head.map((c) => [c.id, leadingCodeSpan(c.content ?? "")]));
       const occasions = new Map(head.map((c) => [c.id, reportedOccasion(c.content ?? "")]));
+      const things = new Map(head.map((c) => [c.id, namedThings(c.content ?? "")]));
       const plain = new Set<string>();
       // Two statements that open with the same command or file are about it, however they word the rest.
       const sameLead = new Set<string>();
@@ -52,6 +54,8 @@ function wordRecencyStage(options: RecallConfig["recency"]): RecallStage {
           if (a.ref.scope !== b.ref.scope) continue;
           // Reports of different commands or errors are two records, each true: neither is the newer word.
           if (aboutOtherOccasions(occasions.get(a.id), occasions.get(b.id))) continue;
+          // Two numbered things, numbered notes or environments are two subjects, however alike.
+          if (aboutOtherNamedThings(things.get(a.id)!, things.get(b.id)!)) continue;
           if (subjectOverlap(words.get(a.id)!, words.get(b.id)!) >= options.minOverlap) plain.add(`${a.id}:${b.id}`);
           const lead = leads.get(a.id);
           if (lead !== undefined && lead === leads.get(b.id)) sameLead.add(`${a.id}:${b.id}`);
