@@ -69,6 +69,7 @@ import type { HistoryEvent, MemoryRecord } from "./store/types/memoryRecord.js";
 import type { Stage1Output } from "./store/types/stage1Output.js";
 import { type Clock, HOUR_MS, systemClock } from "./util/clock.js";
 import { CairnError, errorMessage } from "./util/errors.js";
+import type { OnProgress } from "./util/progress.js";
 import { SUPERSEDED_FILE_LIMIT, writeSupersededFile } from "./workspace/supersededFile.js";
 
 export interface OpenCairnOptions {
@@ -177,7 +178,11 @@ export class Cairn {
     const report = await scanSources(
       { db: storage.db, files: storage.sourceFiles, collector, clock: this.clock },
       targets,
-      { ...(options.onFile ? { onFile: options.onFile } : {}), ...(lanes ? { lanes } : {}) },
+      {
+        ...(options.onFile ? { onFile: options.onFile } : {}),
+        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+        ...(lanes ? { lanes } : {}),
+      },
     );
     const invalidatedIdle = withWriteTx(storage.db, () =>
       collector.sweepIdle(this.config.collection.idleHours * HOUR_MS),
@@ -318,9 +323,9 @@ export class Cairn {
    * changed), until none are left or the time budget is spent (EmbeddingTracker.drain); a call made
    * while another runs joins it.
    */
-  async refreshEmbeddings(budgetMs?: number): Promise<number> {
+  async refreshEmbeddings(budgetMs?: number, onProgress?: OnProgress): Promise<number> {
     if (!this.config.recall.embeddingTracker.enabled) return 0;
-    return this.embeddingTracker().drain(budgetMs);
+    return this.embeddingTracker().drain(budgetMs, onProgress);
   }
 
   /**

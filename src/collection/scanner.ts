@@ -5,6 +5,7 @@ import type { SourceFile } from "../sources/adapter.js";
 import { adapters, type ScanTarget } from "../sources/registry.js";
 import type { SourceFileState } from "../store/repositories/sourceFilesRepository.js";
 import { withWriteTx } from "../store/tx.js";
+import type { OnProgress } from "../util/progress.js";
 import {
   emptyReport,
   type FileReport,
@@ -48,24 +49,34 @@ const IMPORT_LANES = Math.max(1, Math.min(2, availableParallelism()));
 export async function scanSources(
   deps: ScannerDeps,
   targets: readonly ScanTarget[],
-  options: { onFile?: (report: FileReport, done: number) => void; lanes?: Omit<LaneOptions, "lanes"> } = {},
+  options: {
+    onFile?: (report: FileReport, done: number) => void;
+    /** Files found (no total until all are), then files read of those that changed. */
+    onProgress?: OnProgress;
+    lanes?: Omit<LaneOptions, "lanes">;
+  } = {},
 ): Promise<Omit<ScanReport, "invalidatedIdle" | "citedOutputs">> {
   const started = deps.clock();
   applyExclusions(deps);
   const reports: FileReport[] = [];
+  let found = 0;
+  const foundOne = () => options.onProgress?.({ step: "finding", unit: "files", done: ++found });
   const report = (entry: FileReport) => {
     reports.push(entry);
     options.onFile?.(entry, reports.length);
+    foundOne();
   };
   // The lanes start as soon as the scan knows it will use them: a worker takes about a tenth of a
   // second to load its modules and open the store, which then overlaps the rest of discovery.
   let lanes: ImportLanes | undefined;
   const laneable = targets.every((target) => adapters.includes(target.adapter));
   const onChanged = (count: number) => {
+    foundOne();
     if (options.lanes && laneable && count === LANE_THRESHOLD) lanes = openLanes(deps, options.lanes);
   };
   try {
     const changed = await discoverChanged(targets, deps.files.all(), report, onChanged);
+    options.onProgress?.({ step: "finding", unit: "files", done: found, total: found });
     // Imported in the order of their names: Claude Code, Codex and Gemini CLI name a session's file
     // by its id or its start, and the items index is ordered by session id, so a first import of a
     // long history adds to the index in order instead of splitting its pages all over.
@@ -73,9 +84,16 @@ export async function scanSources(
     // Groups finish out of order in lanes; the report lists files in that order all the same.
     const groups = groupsOf(ordered, groupLimitsFor(ordered.length));
     let finished = reports.length;
+    let read = 0;
+    const reading = (done: number) =>
+      options.onProgress?.({ step: "reading", unit: "files", done, total: ordered.length });
+    if (ordered.length > 0) reading(0);
     const importOne = async (group: readonly PendingFile[]) => {
       const done = lanes ? await lanes.import(group) : await importGroup(deps, group);
-      for (const entry of done) options.onFile?.(entry, ++finished);
+      for (const entry of done) {
+        options.onFile?.(entry, ++finished);
+        reading(++read);
+      }
       return done;
     };
     if (lanes) reports.push(...(await Promise.all(groups.map(importOne))).flat());

@@ -6,6 +6,7 @@ import type { MemoryRepo } from "../store/contracts/memories.js";
 import type { VectorIndexRepo } from "../store/contracts/vectors.js";
 import { withWriteTx } from "../store/tx.js";
 import { type Clock, systemClock } from "../util/clock.js";
+import type { OnProgress } from "../util/progress.js";
 
 /** Wall time one drain may spend; the rest waits for the next pipeline cycle or poll. */
 const DRAIN_BUDGET_MS = 10_000;
@@ -59,20 +60,26 @@ export class EmbeddingTracker {
    * drains from its pipeline cycle and from its own poll, and two drains would embed the same
    * memories twice.
    */
-  drain(budgetMs = DRAIN_BUDGET_MS): Promise<number> {
-    this.draining ??= this.drainCycles(budgetMs).finally(() => {
+  drain(budgetMs = DRAIN_BUDGET_MS, onProgress?: OnProgress): Promise<number> {
+    this.draining ??= this.drainCycles(budgetMs, onProgress).finally(() => {
       this.draining = undefined;
     });
     return this.draining;
   }
 
-  private async drainCycles(budgetMs: number): Promise<number> {
+  /** `onProgress` hears the memories embedded of those waiting when the drain began, after each cycle. */
+  private async drainCycles(budgetMs: number, onProgress: OnProgress | undefined): Promise<number> {
     const started = performance.now();
+    const waiting = onProgress ? this.options.embeddings.countStale(this.options.provider.model) : 0;
+    const progress = (done: number) =>
+      onProgress?.({ step: "embedding", unit: "memories", done, total: Math.max(waiting, done) });
+    if (waiting > 0) progress(0);
     let total = 0;
     for (;;) {
       const written = await this.runCycle();
       if (written === 0) break;
       total += written;
+      progress(total);
       if (performance.now() - started >= budgetMs) break;
     }
     return total;

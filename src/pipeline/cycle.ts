@@ -2,6 +2,7 @@ import type { FileReport, ScanReport } from "../collection/scanner.js";
 import type { ReviseJobsReport } from "../memory/lifecycle/runReviseJobs.js";
 import type { MaintenanceReport } from "../memory/runMaintenanceJobs.js";
 import type { SourceAgent } from "../sources/registry.js";
+import type { OnProgress } from "../util/progress.js";
 import type { HintsReport } from "./hints/generateHints.js";
 import type { Phase1Options, Phase1Report } from "./phase1/runPhase1.js";
 import type { Phase2Report } from "./phase2/runPhase2.js";
@@ -12,6 +13,8 @@ export interface ScanOptions {
   overrides?: Partial<Record<SourceAgent, string[]>>;
   only?: SourceAgent[];
   onFile?: (report: FileReport, done: number) => void;
+  /** Files found, then files read. */
+  onProgress?: OnProgress;
 }
 
 /** What a cycle drives: the library facade (`Cairn`) is one. */
@@ -21,7 +24,8 @@ export interface CycleHost {
   /** Derives the decisions of memories written raw (supersession), from their pending revise jobs. */
   revise(): Promise<ReviseJobsReport>;
   consolidate(options?: { force?: boolean }): Promise<Phase2Report>;
-  refreshEmbeddings(): Promise<number>;
+  /** `onProgress`: memories embedded of those waiting. */
+  refreshEmbeddings(budgetMs?: number, onProgress?: OnProgress): Promise<number>;
   /** Store upkeep that migrations queue (e.g. the concept backfill). */
   maintain(): Promise<MaintenanceReport>;
   generateHints(): Promise<HintsReport>;
@@ -58,6 +62,8 @@ export interface CycleOptions {
   skipMaintenance?: string;
   /** Called after each step, so a caller keeps what finished before a later step failed. */
   onStepDone?: (done: StepDone) => void;
+  /** Hears the long steps' counts (files found and read, sessions extracted, memories embedded). */
+  onProgress?: OnProgress;
 }
 
 interface CycleStep<K extends CycleStepName> {
@@ -81,16 +87,20 @@ const step = <K extends CycleStepName>(name: K, run: CycleStep<K>["run"]): Cycle
  * pass skipped as disabled is up to each front end.
  */
 export const CYCLE_STEPS = [
-  step("scan", (host, options) => host.scan(options.scan)),
+  step("scan", (host, options) =>
+    host.scan({ ...options.scan, ...(options.onProgress ? { onProgress: options.onProgress } : {}) }),
+  ),
   step("maintenance", (host, options) =>
     options.skipMaintenance === undefined
       ? host.maintain()
       : Promise.resolve({ done: [], warnings: [], skipped: options.skipMaintenance }),
   ),
-  step("extract", (host, options) => host.extract(options.extract)),
+  step("extract", (host, options) =>
+    host.extract({ ...options.extract, ...(options.onProgress ? { onProgress: options.onProgress } : {}) }),
+  ),
   step("revise", (host) => host.revise()),
   step("consolidate", (host, options) => host.consolidate({ force: options.force ?? false })),
-  step("embeddings", (host) => host.refreshEmbeddings()),
+  step("embeddings", (host, options) => host.refreshEmbeddings(undefined, options.onProgress)),
   step("hints", (host) => host.generateHints()),
   step("structural", (host) => host.classifyStructure()),
 ] as const;

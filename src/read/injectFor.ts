@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { loadConfigCached } from "../config/loadConfigCached.js";
 import { cairnPaths } from "../config/paths.js";
 import { buildInjection, type Injection } from "./inject.js";
@@ -30,10 +31,11 @@ export async function injectFor(options: {
     remembered: await storeRemembered(paths.database, config.memories.rememberedInjectionLimit),
   });
   if (injection.text !== "") return injection;
-  // Only an empty block pays for saying why: a read-only look at the folder's sessions.
-  const [{ emptyInjectionReason }, { readOnlyFolderState }] = await Promise.all([
+  // Only an empty block pays for saying why: a read-only look at the folder's sessions, when there is
+  // a store (without one, SQLite is not loaded at all).
+  const [{ emptyInjectionReason }, reader] = await Promise.all([
     import("./emptyInjectionReason.js"),
-    import("./readOnlyFolderState.js"),
+    existsSync(paths.database) ? import("./readOnlyFolderState.js") : undefined,
   ]);
   const now = Date.now();
   const reason = emptyInjectionReason({
@@ -42,7 +44,7 @@ export async function injectFor(options: {
     cwd: options.cwd,
     workspace: injection.project,
     now,
-    state: (folder) => readOnlyFolderState({ databasePath: paths.database, config, folder, now }),
+    state: (folder) => reader?.readOnlyFolderState({ databasePath: paths.database, config, folder, now }),
   });
   return { ...injection, reason };
 }

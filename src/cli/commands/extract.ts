@@ -19,13 +19,7 @@ export function registerExtract(program: Command): void {
     .action(async (options: { dryRun?: boolean }, command: Command) => {
       await withCairn(command, async (cairn, global) => {
         const progress = createProgress(global);
-        progress.start(0, "extracting");
-        const report = await cairn.extract({
-          dryRun: options.dryRun ?? false,
-          onJob: (job, done, total) => {
-            progress.update(done, `${job.outcome} ${job.sessionId.slice(0, 12)} of ${total}`);
-          },
-        });
+        const report = await cairn.extract({ dryRun: options.dryRun ?? false, onProgress: progress.report });
         progress.stop();
         // The dry run also says what classifying the extracted facts' entities will cost.
         const structural = options.dryRun ? await cairn.structuralCost() : undefined;

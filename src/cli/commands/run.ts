@@ -36,29 +36,15 @@ export function registerRun(program: Command): void {
       const stopHandingBack = releaseOnSignal(() => cairn.releaseLeases());
       try {
         const progress = createProgress(global);
-        let phase = "";
-        const step = (name: string) => {
-          if (phase) progress.stop();
-          phase = name;
-          progress.start(0, name);
-        };
         // Before the scan, so this run's phase 1 and later steps already take them.
         const retried = options.retryDead ? cairn.retryDead() : undefined;
-        step("scanning");
-        const { scan, extract, revise, consolidate, hints, structural, maintenance } = await cairn.run({
-          scan: {
-            ...(options.demo ? { overrides: demoSources(), only: ["codex", "claude-code", "pi"] } : {}),
-            onFile: (_file, done) => progress.update(done, "files"),
-          },
-          extract: {
-            onJob: (_job, done, total) => {
-              if (phase !== "extracting") step("extracting");
-              progress.update(done, `of ${total}`);
-            },
-          },
-          force: options.force ?? false,
-        });
-        progress.stop();
+        const { scan, extract, revise, consolidate, hints, structural, maintenance } = await cairn
+          .run({
+            scan: options.demo ? { overrides: demoSources(), only: ["codex", "claude-code", "pi"] } : {},
+            onProgress: progress.report,
+            force: options.force ?? false,
+          })
+          .finally(() => progress.stop());
         const leases = cairn.storage.jobs.foreignLeases("phase1");
         const report = {
           home: cairn.paths.home,

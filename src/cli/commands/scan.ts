@@ -21,12 +21,8 @@ export function registerScan(program: Command): void {
     .action(async (options: { source: Partial<Record<SourceAgent, string[]>> }, command: Command) => {
       await withCairn(command, async (cairn, global) => {
         const progress = createProgress(global);
-        progress.start(0, "scanning");
         const overrides = Object.keys(options.source).length > 0 ? options.source : undefined;
-        const report = await cairn.scan({
-          ...(overrides ? { overrides } : {}),
-          onFile: (file, done) => progress.update(done, file.agent),
-        });
+        const report = await cairn.scan({ ...(overrides ? { overrides } : {}), onProgress: progress.report });
         progress.stop();
         if (global.json) printJson(report);
         else printScanSummary(report);

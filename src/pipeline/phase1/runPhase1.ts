@@ -14,6 +14,7 @@ import { rethrowStoreFault } from "../../store/storeFault.js";
 import { withWriteTx } from "../../store/tx.js";
 import type { Clock } from "../../util/clock.js";
 import { errorMessage } from "../../util/errors.js";
+import type { OnProgress } from "../../util/progress.js";
 import { buildStage1Prompt, extractSession } from "./extractSession.js";
 import { oneTurnApart } from "./oneTurnApart.js";
 import { type PreparedSession, PromptsAhead } from "./promptsAhead.js";
@@ -108,6 +109,8 @@ export interface Phase1Options {
   dryRun?: boolean;
   sessionIds?: readonly string[];
   onJob?: (report: Phase1JobReport, done: number, total: number) => void;
+  /** Sessions extracted of those this run took: 0 of all once they are claimed, then one by one. */
+  onProgress?: OnProgress;
   /**
    * Runs in the session's concurrency slot once its output is stored: the fact stage of that session,
    * so that its decisions overlap with the other sessions' model calls instead of waiting for all.
@@ -178,6 +181,9 @@ export async function runPhase1(deps: Phase1Deps, options: Phase1Options = {}): 
     keys: candidates.map((candidate) => candidate.id),
   });
   report.waiting = Math.max(0, pending.eligible - leases.length);
+  const progress = (done: number) =>
+    options.onProgress?.({ step: "extracting", unit: "sessions", done, total: leases.length });
+  if (leases.length > 0) progress(0);
   const { budget } = storage;
   const limit = pLimit(config.extraction.concurrency);
   // Every claimed lease is kept alive until its job ends, including those still waiting for a slot:
@@ -200,6 +206,7 @@ export async function runPhase1(deps: Phase1Deps, options: Phase1Options = {}): 
           report.jobs.push(job);
           done += 1;
           options.onJob?.(job, done, leases.length);
+          progress(done);
         }),
       ),
     );
