@@ -1,5 +1,8 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Cairn } from "../../src/cairn.js";
+import { runCli } from "../helpers/runCli.js";
 import { type TempHome, tempHome } from "../server/tempHome.js";
 
 /**
@@ -92,5 +95,47 @@ describe("look-alikes are two facts: neither replaced nor flagged", () => {
     expect(newer.flagged ?? []).toEqual([]);
     expect(cairn.memories.get(older.id!)!.deletedAt).toBeNull();
     expect(cairn.reviews({ scope: "app" })).toEqual([]);
+  });
+});
+
+describe("through the CLI, as a user tries it", () => {
+  it("remember 'we use npm' then 'we moved to pnpm' supersedes, and says so", () => {
+    cairn.close();
+    const first = runCli(["remember", "We use npm", "--scope", "global"], { env: temp.env });
+    expect(first.status, first.stderr).toBe(0);
+    const second = runCli(["remember", "We moved to pnpm", "--scope", "global"], { env: temp.env });
+    expect(second.status, second.stderr).toBe(0);
+    expect(second.stdout).toMatch(/superseded #\d+ "We use npm" \(tool change: npm -> pnpm\)/);
+    cairn = new Cairn({ home: temp.home, env: temp.env });
+  });
+
+  it("remember --file replays a flag turned off and two environments in date order", () => {
+    cairn.close();
+    const file = join(temp.home, "memories.jsonl");
+    const lines = [
+      { content: "Telemetry is off by default", occurredAt: "2026-06-01" },
+      { content: "Telemetry is on by default", occurredAt: "2026-03-01" },
+      { content: "In staging the API timeout is 30 seconds", occurredAt: "2026-03-01" },
+      { content: "In production the API timeout is 10 seconds", occurredAt: "2026-06-01" },
+    ];
+    writeFileSync(file, lines.map((line) => JSON.stringify(line)).join("\n"));
+    const result = runCli(["remember", "--file", file, "--scope", "global", "--json"], { env: temp.env });
+    expect(result.status, result.stderr).toBe(0);
+    const outcomes = JSON.parse(result.stdout) as Array<{
+      superseded?: { content: string; reason: string }[];
+      supersededBy?: { reason: string };
+      flagged?: unknown[];
+    }>;
+    // The line said first is the one replaced, whatever the order of the lines.
+    expect(outcomes.map((o) => o.superseded?.map((s) => s.content) ?? [])).toEqual([
+      ["Telemetry is on by default"],
+      [],
+      [],
+      [],
+    ]);
+    expect(outcomes[1]?.supersededBy?.reason).toBe("opposite state: on -> off");
+    expect(outcomes.flatMap((o) => o.flagged ?? [])).toEqual([]);
+    expect(outcomes.slice(2).every((o) => o.supersededBy === undefined)).toBe(true);
+    cairn = new Cairn({ home: temp.home, env: temp.env });
   });
 });
