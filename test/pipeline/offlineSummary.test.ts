@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { consolidationPrompt } from "../../src/pipeline/phase2/consolidators/consolidationPrompt.js";
 import { consolidateOffline } from "../../src/pipeline/phase2/consolidators/offlineConsolidator.js";
 import { reportsFailure } from "../../src/pipeline/phase2/consolidators/offlineSummary.js";
 import { openWorkOf } from "../../src/pipeline/phase2/openWork.js";
-import { loadPrompt } from "../../src/prompts/template.js";
 import type { ExtractedFact, Stage1Output } from "../../src/store/types/stage1Output.js";
 import { SUMMARY_INDEX_SECTIONS, summaryHoldsKnowledge } from "../../src/workspace/summarySections.js";
 
@@ -137,7 +137,8 @@ describe("the consolidation prompts", () => {
   it.each(["consolidation_system.md", "consolidation_agent.md"])(
     "%s asks a model for the summary's sections in the offline order, and names the index sections the read path skips",
     (name) => {
-      const prompt = loadPrompt(name).replace(/\s+/g, " ");
+      // The prompt as a model receives it: the file with the shared consolidation rules it includes.
+      const prompt = consolidationPrompt(name, 1000, { workspace: "memory of project shop" }).replace(/\s+/g, " ");
       const summary = consolidateOffline(
         {
           workspace: { key: "k", kind: "project", name: "shop", dir: "" },

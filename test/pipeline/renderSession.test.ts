@@ -25,6 +25,18 @@ describe("renderSession", () => {
     ]);
   });
 
+  it("cuts what the harness showed like a message, not like a tool output", () => {
+    const noise = "[sync] pulled 12 issues\n".repeat(60);
+    const hook = `${noise}This branch is never pushed: merge it into main locally.\n${noise}`;
+    const rendered = renderSession(
+      [item(1, "user", "continue"), item(2, "system", hook), item(3, "tool_result", hook)],
+      { maxInputTokens: 20_000, toolOutputMaxTokens: 100 },
+    );
+    const [, harness, output] = JSON.parse(rendered.json) as Array<{ text: string }>;
+    expect(harness?.text).toContain("merge it into main locally");
+    expect(output?.text).not.toContain("merge it into main locally");
+  });
+
   it("cuts by priority: every user message and compaction and the final answer, then failures, then the newest calls", () => {
     const items: ItemRecord[] = [];
     for (let turn = 0; turn < 60; turn++) {

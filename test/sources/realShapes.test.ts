@@ -61,8 +61,9 @@ const expected: Record<string, Expected> = {
   [`codex/rollout-2026-05-02T10-00-00-${CODEX_THREAD}.jsonl`]: {
     adapter: codexAdapter,
     session: { id: CODEX_THREAD, kind: "interactive", cwd: "/home/dev/kiln" },
-    // exec x2, web search, apply_patch, spawn_agent, wait_agent; the silent mkdir and the spawn have no result.
-    roles: { user: 1, assistant: 2, tool_call: 6, tool_result: 3 },
+    // exec x2, web search, apply_patch, spawn_agent, wait_agent; the spawn has no result, and the silent
+    // mkdir's result says its exit code (a quiet success is still a success).
+    roles: { user: 1, assistant: 2, tool_call: 6, tool_result: 4 },
   },
   "omp/shapes/sessions/--home-dev-kiln--/2026-05-04T08-00-00-000Z_0190ffee-0000-7000-8000-00000000beef.jsonl": {
     adapter: ompAdapter,
@@ -153,6 +154,7 @@ describe("record shapes of real transcripts, in the repository's own fixtures", 
     const results = items.filter((item) => item.role === "tool_result");
     expect(results.map((item) => [item.tool, item.isError])).toEqual([
       ["exec_command", true],
+      ["exec_command", false],
       ["apply_patch", false],
       ["wait_agent", undefined],
     ]);

@@ -363,7 +363,9 @@ function toEntry(item: ItemRecord, options: RenderOptions, failed = false): Rend
   if (trimmed === "") return entry("(no output)");
   const text = guardText(trimmed);
   if (item.role === "user" || item.role === "compaction") return alwaysKeptEntry(text, item.role, options, entry);
-  const isTool = item.role === "tool_result" || item.role === "tool_call" || item.role === "system";
+  // What the harness showed (a hook's or a local command's output) is cut like a message, not like a
+  // tool output: it is short as a rule, and what it states about the repository sits anywhere in it.
+  const isTool = item.role === "tool_result" || item.role === "tool_call";
   const share = Math.floor(options.maxInputTokens * ALWAYS_KEPT_SHARE * 0.8);
   return entry(clip(text, isTool ? options.toolOutputMaxTokens : Math.min(MESSAGE_MAX_TOKENS, share)));
 }

@@ -83,11 +83,9 @@ function addOutput(parse: RolloutParse, line: RolloutLine): boolean {
     if (output.cellId !== undefined) parse.state.runningCells[output.cellId] = resultCallId;
     else parse.state.runningCalls[resultCallId] = tool ?? "exec_command";
   }
-  // A failure with no output still tells a reader the command failed; a silent success tells nothing.
-  const silentFailure = output.text.trim() === "" && output.isError === true;
   pushItem(parse, line, {
     role: "tool_result",
-    text: silentFailure ? failureNote(output.exitCode) : output.text,
+    text: output.text.trim() === "" && !output.unknown ? silentNote(output.isError, output.exitCode) : output.text,
     ...(tool === undefined ? {} : { tool }),
     ...(resultCallId === undefined ? {} : { callId: resultCallId }),
     ...(output.isError === undefined ? {} : { isError: output.isError }),
@@ -150,7 +148,7 @@ export function addExecEnd(parse: RolloutParse, line: RolloutLine): boolean {
   const isError = exitCode === undefined ? undefined : exitCode !== 0;
   pushItem(parse, line, {
     role: "tool_result",
-    text: printed.trim() === "" && isError ? failureNote(exitCode) : printed,
+    text: printed.trim() === "" ? silentNote(isError, exitCode) : printed,
     tool,
     callId,
     ...(isError === undefined ? {} : { isError }),
@@ -158,8 +156,15 @@ export function addExecEnd(parse: RolloutParse, line: RolloutLine): boolean {
   return true;
 }
 
-function failureNote(exitCode: number | undefined): string {
-  return exitCode === undefined ? "(failed, no output)" : `(no output, exit code ${exitCode})`;
+/**
+ * The text of a result that printed nothing: its exit status, which is the whole answer (a build or a
+ * check that passes quietly is a success a reader must see, a quiet failure a failure). A result whose
+ * outcome was not recorded stays empty, and an empty result is not kept: it tells nothing.
+ */
+function silentNote(isError: boolean | undefined, exitCode: number | undefined): string {
+  if (isError === undefined) return "";
+  if (exitCode !== undefined) return `(no output, exit code ${exitCode})`;
+  return isError ? "(failed, no output)" : "(no output, succeeded)";
 }
 
 function webSearchText(value: unknown): string {

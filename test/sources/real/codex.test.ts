@@ -29,14 +29,14 @@ const expected: Record<string, Expected> = {
     branch: "feat/codex-agent-plugin",
     // 2 user_message + 13 agent_message events; 99 function + 3 custom + 3 web search calls;
     // outputs with an empty body are left out unless they failed.
-    roles: { user: 2, assistant: 13, tool_call: 105, tool_result: 94 },
+    roles: { user: 2, assistant: 13, tool_call: 105, tool_result: 96 },
   },
   "legacy-format_rollout-2025-08-06T18-02-11-05997ac9-0e06-4251-8576-cc16266d3022.jsonl": {
     id: "05997ac9-0e06-4251-8576-cc16266d3022",
     kind: "interactive",
     cwd: null,
     branch: "main",
-    roles: { user: 1, assistant: 1, tool_call: 26, tool_result: 16 },
+    roles: { user: 1, assistant: 1, tool_call: 26, tool_result: 26 },
   },
   "codemie-synthetic-turn-2.jsonl": {
     id: "a1b2c3d4-e5f6-7890-abcd-ef1234567890",
