@@ -36,12 +36,13 @@ function output(generator = "openai:gpt-test"): Stage1Output {
     entities: [],
     facts: [
       fact("Themes are defined in `themes/*.json`.", 0.9),
-      fact("The agent said the dark theme contrast fix works; no test result showed it.", 0.6),
       fact('When choosing theme colours, the user said "no rgb indices!": use RGB hex values.', 0.8, "preference"),
+      fact("The agent said the dark theme contrast fix works; no test result showed it.", 0.6),
     ],
   };
 }
 
+/** Least confident first: the input is cut to a budget, and what is under the write threshold is stored nowhere else. */
 const onlyInFacts = [
   "- (fact, project, confidence 0.6) The agent said the dark theme contrast fix works; no test result showed it.",
   '- (preference, project, confidence 0.8) When choosing theme colours, the user said "no rgb indices!": use RGB hex values.',

@@ -30,7 +30,10 @@ export function guardedText(text: string | null): string | null {
 export function otherFacts(output: Stage1Output): string[] {
   if (output.generator === "offline") return [];
   const raw = normalizeStatement(output.rawMemory);
-  return output.facts.flatMap((fact) => {
+  // Least confident first: a consolidator's input is cut to a budget, and the facts under the write
+  // threshold are the ones no stored memory holds (a stable sort keeps the model's order among equals).
+  const byConfidence = [...output.facts].sort((a, b) => a.confidence - b.confidence);
+  return byConfidence.flatMap((fact) => {
     const key = normalizeStatement(fact.content);
     if (!key || raw.includes(key)) return [];
     const label = [fact.type, ...(fact.scope ? [fact.scope] : []), `confidence ${fact.confidence}`].join(", ");
