@@ -23,12 +23,26 @@ export async function injectFor(options: {
   const agent = options.agent ?? "generic";
   const tokenLimit = config.memories.summaryInjectionTokenLimit;
   injectionBudgetFor(agent, tokenLimit); // a misspelt --agent is an error, not the token budget
+  const remembered = await storeRemembered(paths.database, config.memories.rememberedInjectionLimit);
+  // A store that could not be read for the remembered lists (locked, damaged) is not tried again for
+  // the reason: the hook would wait on the lock twice.
+  let storeError: { error: unknown } | undefined;
   const injection = buildInjection({
     memoriesRoot: paths.memories,
     cwd: options.cwd,
     tokenLimit,
     agent,
-    remembered: await storeRemembered(paths.database, config.memories.rememberedInjectionLimit),
+    remembered: remembered && {
+      ...remembered,
+      read: (request) => {
+        try {
+          return remembered.read(request);
+        } catch (error) {
+          storeError = { error };
+          throw error;
+        }
+      },
+    },
   });
   if (injection.text !== "") return injection;
   // Only an empty block pays for saying why: a read-only look at the folder's sessions, when there is
@@ -44,7 +58,10 @@ export async function injectFor(options: {
     cwd: options.cwd,
     workspace: injection.project,
     now,
-    state: (folder) => reader?.readOnlyFolderState({ databasePath: paths.database, config, folder, now }),
+    state: (folder) => {
+      if (storeError) throw storeError.error;
+      return reader?.readOnlyFolderState({ databasePath: paths.database, config, folder, now });
+    },
   });
   return { ...injection, reason };
 }

@@ -256,7 +256,9 @@ describe("cairn remember, forget and inject from the command line", () => {
     expect(before.stdout).toContain("Always run pnpm lint before committing");
     const forgot = cli("memory", "forget", String(id));
     expect(forgot.status, forgot.stderr).toBe(0);
-    expect(cli("inject")).toMatchObject({ status: 0, stdout: "", stderr: "" });
+    const emptied = cli("inject");
+    expect(emptied).toMatchObject({ status: 0, stdout: "" });
+    expect(emptied.stderr).toMatch(/^cairn inject: no memory to give for .*\n$/);
     const holder = new BetterSqlite3(database());
     try {
       holder.pragma("locking_mode = EXCLUSIVE");

@@ -33,7 +33,9 @@ export function registerInject(program: Command): void {
       if (global.json || options.format === "json") return printJson(injection);
       for (const warning of injection.warnings) stderr(`cairn inject: ${warning}\n`);
       if (injection.text) stdout(`${injection.text}\n`);
-      // stdout goes into the agent's context: why nothing came is for the person reading stderr.
-      else if (injection.reason) stderr(`cairn inject: ${injection.reason.message}\n`);
+      // stdout goes into the agent's context: why nothing came is for the person reading stderr (once:
+      // a store that could not be read was said by its warning).
+      else if (injection.reason && !(injection.reason.code === "store_unreadable" && injection.warnings.length > 0))
+        stderr(`cairn inject: ${injection.reason.message}\n`);
     });
 }
