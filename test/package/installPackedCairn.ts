@@ -30,7 +30,7 @@ export default function setup(project: TestProject): () => void {
       encoding: "utf8",
       stdio: ["ignore", "pipe", "inherit"],
     });
-  // The build already ran (and `prepare` would run it again): pack what is in dist/.
+  // The build already ran (and `prepack` would run it again): pack what is in dist/.
   const packed = JSON.parse(npm(["pack", "--json", "--ignore-scripts", "--pack-destination", work], root)) as [
     { filename: string },
   ];

@@ -10,6 +10,14 @@ const version = (JSON.parse(readFileSync(join(installedPackage, "package.json"),
   .version;
 
 describe(`the installed package on Node.js ${process.version}`, () => {
+  it("ships built and runs nothing at install: no build or install script a user's npm would run or warn about", () => {
+    const { scripts = {} } = JSON.parse(readFileSync(join(installedPackage, "package.json"), "utf8")) as {
+      scripts?: Record<string, string>;
+    };
+    for (const hook of ["preinstall", "install", "postinstall", "prepare"]) expect(scripts[hook], hook).toBeUndefined();
+    expect(existsSync(join(installedPackage, "dist", "cli", "main.cjs"))).toBe(true);
+  });
+
   it("prints its version from the prefix's bin", () => {
     const result = cairn(userHome(), ["--version"]);
     expect(result.stderr).toBe("");
