@@ -59,7 +59,8 @@ describe("contextual indexing", () => {
       turn(2, "Dinosaurs, mostly."),
       turn(9, "The weather was fine."),
     ];
-    const on = makeStore();
+    // The conversation profile's weights (the default agent profile leaves the neighbours' text out).
+    const on = makeStore({ config: { contextIndex: { before: 0.5, after: 0.2 } } });
     await on.store.remember(memories);
     const withContext = await on.store.recall({ query: "kids", scopes: ["conv"], countUsage: false });
     expect(withContext.results.map((r) => r.content)).toContain("Dinosaurs, mostly.");
