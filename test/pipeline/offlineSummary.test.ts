@@ -134,7 +134,7 @@ describe("the offline memory_summary.md", () => {
 });
 
 describe("the consolidation prompts", () => {
-  it.each(["consolidation_system.md", "consolidation_agent.md"])(
+  it.each(["consolidation_system.md", "consolidation_agent.md"] as const)(
     "%s asks a model for the summary's sections in the offline order, and names the index sections the read path skips",
     (name) => {
       // The prompt as a model receives it: the file with the shared consolidation rules it includes.
