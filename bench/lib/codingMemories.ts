@@ -10,6 +10,19 @@ import { mulberry32 } from "./syntheticCorpus.js";
 export interface GeneratedMemory {
   content: string;
   occurredAt: string;
+  /** What the memory means, for scoring the lifecycle: bench-side only, never written to cairn. */
+  truth: Truth;
+}
+
+/**
+ * `slot`: the fact a memory sets (template and subject); a later memory of the same slot is its update.
+ * `current`: things it presents as in use; `retires`: things a later memory says were left, which
+ * updates every earlier memory presenting them as current.
+ */
+export interface Truth {
+  slot: string;
+  current: string[];
+  retires: string[];
 }
 
 const DOMAINS = [
@@ -184,37 +197,123 @@ const FIXES = [
 
 type Pick = <T>(list: readonly T[]) => T;
 
+/**
+ * What a template wrote: the sentence, and (bench-side only, never given to cairn) the slot it fills:
+ * the thing and attribute a person would say it sets, so that a later memory of the same slot with
+ * another value is that fact's update and every other pair is two facts. A relation that holds many
+ * values at once (a table's indexes, bugs seen) puts its value in the slot: no later memory updates it.
+ */
+interface Written {
+  text: string;
+  slot: string[];
+}
+
 /** Each template writes one memory about a fresh draw of its subject and values. */
-const TEMPLATES: Array<(p: Pick, n: (max: number) => number, s: () => string) => string> = [
-  (p, n, s) => `The ${s()} service listens on port ${3000 + n(6000)} in ${p(ENVS)}.`,
-  (p, _n, s) => `Run the ${s()} tests with \`${p(RUNNERS)} ${p(["src", "tests", "pkg", "internal"])}/${s()}\`.`,
-  (p, _n, s) => `${s()} reads its database URL from the ${envVar(s())}_${p(["DB_URL", "DSN", "DATABASE"])} variable.`,
-  (p, n, s) =>
-    `We pin ${p(LIBRARIES)} to ${1 + n(9)}.${n(30)}.${n(12)} in ${s()} until the ${p(LIBRARIES)} upgrade lands.`,
-  (_p, n, s) => `Calls from ${s()} to ${s()} retry ${2 + n(6)} times with ${50 * (1 + n(20))} ms backoff.`,
-  (p, _n, s) => `Deploys of ${s()} to ${p(ENVS)} go out from the ${p(BRANCHES)} branch.`,
-  (p, _n, s) => `${p(PEOPLE)} reviews every change under src/${s()}/${p(["handlers", "models", "jobs", "routes"])}.`,
-  (_p, n, s) => `The ${s()} cache keeps entries for ${30 * (1 + n(120))} seconds.`,
-  (p, _n, s) => `Format ${p(LANGUAGES)} code in ${s()} with ${p(FORMATTERS)} before committing.`,
-  (p, _n, s) => `The ${tableOf(s())} table has an index on (${p(COLUMNS)}, ${p(COLUMNS)}).`,
-  (p, _n, s) => `${s()} logs go to ${p(SINKS)} at ${p(LEVELS)} level in ${p(ENVS)}.`,
-  (p, n, s) => `The feature flag ${flagOf(s(), n)} is ${p(["on", "off"])} for ${s()} in ${p(ENVS)}.`,
-  (p, _n, s) => `The ${s()} frontend is bundled with ${p(BUNDLERS)} into dist/${s()}.`,
-  (p, n, s) =>
-    `Migrations for ${s()} live in db/migrations/${s()} and the newest is number ${n(400)}; apply them with \`make migrate-${p(ENVS)}\`.`,
-  (_p, n, s) => `Requests from ${s()} to ${s()} time out after ${1 + n(60)} seconds.`,
-  (p, _n, s) => `${s()} publishes order ${p(EVENTS)} events to the ${s()}.${p(EVENTS)} topic.`,
-  (p, _n, s) => `Secrets for ${s()} in ${p(ENVS)} are kept in ${p(VAULTS)} under ${s()}/${p(ENVS)}.`,
-  (p, _n, s) => `The ${s()} container image is built from ${p(BASES)}.`,
-  (p, n, s) => `CI for ${s()} runs on ${p(CI)} with ${1 + n(16)} parallel jobs.`,
-  (p, n, s) =>
-    `The ${s()} rate limit is ${10 * (1 + n(200))} requests per minute per ${p(["user", "tenant", "IP address", "API key"])}.`,
-  (p, _n, s) => `${p(PEOPLE)} is the escalation contact when ${s()} pages at night.`,
-  (p, _n, s) => `The ${s()} health check is served at /${p(["healthz", "ready", "live", "status"])} on the admin port.`,
-  (p, _n, s) => `Bug in ${s()}: ${p(SYMPTOMS)} when ${p(CONDITIONS)}; fixed with ${p(FIXES)}.`,
-  (p, _n, s) =>
-    `The user wants ${s()} pull requests ${p(["squash-merged", "rebased", "merged with a merge commit"])} after ${p(PEOPLE)} approves.`,
-  (p, n, s) => `${s()} keeps ${1 + n(90)} days of ${p(["audit logs", "metrics", "traces", "backups", "snapshots"])}.`,
+const TEMPLATES: Array<(p: Pick, n: (max: number) => number, s: () => string) => Written> = [
+  (p, n, s) => {
+    const [svc, port, env] = [s(), 3000 + n(6000), p(ENVS)];
+    return { text: `The ${svc} service listens on port ${port} in ${env}.`, slot: [svc, env] };
+  },
+  (p, _n, s) => {
+    const [svc, runner, dir, sub] = [s(), p(RUNNERS), p(["src", "tests", "pkg", "internal"]), s()];
+    return { text: `Run the ${svc} tests with \`${runner} ${dir}/${sub}\`.`, slot: [svc] };
+  },
+  (p, _n, s) => {
+    const [svc, variable, suffix] = [s(), envVar(s()), p(["DB_URL", "DSN", "DATABASE"])];
+    return { text: `${svc} reads its database URL from the ${variable}_${suffix} variable.`, slot: [svc] };
+  },
+  (p, n, s) => {
+    const [lib, version, svc, other] = [p(LIBRARIES), `${1 + n(9)}.${n(30)}.${n(12)}`, s(), p(LIBRARIES)];
+    return { text: `We pin ${lib} to ${version} in ${svc} until the ${other} upgrade lands.`, slot: [lib, svc] };
+  },
+  (_p, n, s) => {
+    const [from, to, times, backoff] = [s(), s(), 2 + n(6), 50 * (1 + n(20))];
+    return { text: `Calls from ${from} to ${to} retry ${times} times with ${backoff} ms backoff.`, slot: [from, to] };
+  },
+  (p, _n, s) => {
+    const [svc, env, branch] = [s(), p(ENVS), p(BRANCHES)];
+    return { text: `Deploys of ${svc} to ${env} go out from the ${branch} branch.`, slot: [svc, env] };
+  },
+  (p, _n, s) => {
+    // Who reviews a path: one reviewer per folder (a later name is a handover); a person reviews many.
+    const [person, svc, dir] = [p(PEOPLE), s(), p(["handlers", "models", "jobs", "routes"])];
+    return { text: `${person} reviews every change under src/${svc}/${dir}.`, slot: [svc, dir] };
+  },
+  (_p, n, s) => {
+    const [svc, seconds] = [s(), 30 * (1 + n(120))];
+    return { text: `The ${svc} cache keeps entries for ${seconds} seconds.`, slot: [svc] };
+  },
+  (p, _n, s) => {
+    const [language, svc, formatter] = [p(LANGUAGES), s(), p(FORMATTERS)];
+    return { text: `Format ${language} code in ${svc} with ${formatter} before committing.`, slot: [language, svc] };
+  },
+  (p, _n, s) => {
+    const text = `The ${tableOf(s())} table has an index on (${p(COLUMNS)}, ${p(COLUMNS)}).`;
+    return { text, slot: [text] };
+  },
+  (p, _n, s) => {
+    const [svc, sink, level, env] = [s(), p(SINKS), p(LEVELS), p(ENVS)];
+    return { text: `${svc} logs go to ${sink} at ${level} level in ${env}.`, slot: [svc, env] };
+  },
+  (p, n, s) => {
+    const [flag, state, svc, env] = [flagOf(s(), n), p(["on", "off"]), s(), p(ENVS)];
+    return { text: `The feature flag ${flag} is ${state} for ${svc} in ${env}.`, slot: [flag, svc, env] };
+  },
+  (p, _n, s) => {
+    const [svc, bundler, out] = [s(), p(BUNDLERS), s()];
+    return { text: `The ${svc} frontend is bundled with ${bundler} into dist/${out}.`, slot: [svc] };
+  },
+  (p, n, s) => {
+    const [svc, folder, newest, env] = [s(), s(), n(400), p(ENVS)];
+    return {
+      text: `Migrations for ${svc} live in db/migrations/${folder} and the newest is number ${newest}; apply them with \`make migrate-${env}\`.`,
+      slot: [svc],
+    };
+  },
+  (_p, n, s) => {
+    const [from, to, seconds] = [s(), s(), 1 + n(60)];
+    return { text: `Requests from ${from} to ${to} time out after ${seconds} seconds.`, slot: [from, to] };
+  },
+  (p, _n, s) => {
+    const [svc, event, topic, topicEvent] = [s(), p(EVENTS), s(), p(EVENTS)];
+    return { text: `${svc} publishes order ${event} events to the ${topic}.${topicEvent} topic.`, slot: [svc, event] };
+  },
+  (p, _n, s) => {
+    const [svc, env, vault, path, pathEnv] = [s(), p(ENVS), p(VAULTS), s(), p(ENVS)];
+    return { text: `Secrets for ${svc} in ${env} are kept in ${vault} under ${path}/${pathEnv}.`, slot: [svc, env] };
+  },
+  (p, _n, s) => {
+    const [svc, base] = [s(), p(BASES)];
+    return { text: `The ${svc} container image is built from ${base}.`, slot: [svc] };
+  },
+  (p, n, s) => {
+    const [svc, ci, jobs] = [s(), p(CI), 1 + n(16)];
+    return { text: `CI for ${svc} runs on ${ci} with ${jobs} parallel jobs.`, slot: [svc] };
+  },
+  (p, n, s) => {
+    const [svc, limit, per] = [s(), 10 * (1 + n(200)), p(["user", "tenant", "IP address", "API key"])];
+    return { text: `The ${svc} rate limit is ${limit} requests per minute per ${per}.`, slot: [svc, per] };
+  },
+  (p, _n, s) => {
+    const [person, svc] = [p(PEOPLE), s()];
+    return { text: `${person} is the escalation contact when ${svc} pages at night.`, slot: [svc] };
+  },
+  (p, _n, s) => {
+    const [svc, path] = [s(), p(["healthz", "ready", "live", "status"])];
+    return { text: `The ${svc} health check is served at /${path} on the admin port.`, slot: [svc] };
+  },
+  (p, _n, s) => {
+    const text = `Bug in ${s()}: ${p(SYMPTOMS)} when ${p(CONDITIONS)}; fixed with ${p(FIXES)}.`;
+    return { text, slot: [text] };
+  },
+  (p, _n, s) => {
+    const [svc, how, person] = [s(), p(["squash-merged", "rebased", "merged with a merge commit"]), p(PEOPLE)];
+    return { text: `The user wants ${svc} pull requests ${how} after ${person} approves.`, slot: [svc] };
+  },
+  (p, n, s) => {
+    const [svc, days, what] = [s(), 1 + n(90), p(["audit logs", "metrics", "traces", "backups", "snapshots"])];
+    return { text: `${svc} keeps ${days} days of ${what}.`, slot: [svc, what] };
+  },
 ];
 
 function envVar(service: string): string {
@@ -228,13 +327,29 @@ function flagOf(service: string, n: (max: number) => number): string {
 }
 
 /** A few subjects told again and again with changing values and wording: a supersession storm. */
-const NEAR_DUPLICATES: Array<(subject: string, p: Pick, n: (max: number) => number) => string> = [
-  (subject, _p, n) => `The ${subject} service listens on port ${3000 + n(2000)}.`,
-  (subject, _p, n) => `${subject} now listens on port ${3000 + n(2000)}.`,
-  (subject, p) => `Deploys of ${subject} go out from the ${p(BRANCHES)} branch.`,
-  (subject, p) => `${subject} now uses ${p(LIBRARIES)} instead of ${p(LIBRARIES)}.`,
-  (subject, _p, n) => `The ${subject} cache keeps entries for ${30 * (1 + n(120))} seconds.`,
-  (subject, p, n) => `We pin ${p(LIBRARIES)} to ${1 + n(9)}.${n(30)} in ${subject}.`,
+const NEAR_DUPLICATES: Array<
+  (subject: string, p: Pick, n: (max: number) => number) => Written & Partial<Omit<Truth, "slot">>
+> = [
+  (subject, _p, n) => ({ text: `The ${subject} service listens on port ${3000 + n(2000)}.`, slot: [subject, "port"] }),
+  (subject, _p, n) => ({ text: `${subject} now listens on port ${3000 + n(2000)}.`, slot: [subject, "port"] }),
+  (subject, p) => ({
+    text: `Deploys of ${subject} go out from the ${p(BRANCHES)} branch.`,
+    slot: [subject, "deploys"],
+  }),
+  (subject, p) => {
+    // Two moves of one service are two facts; each retires what presented the library it left as current.
+    const [to, from] = [p(LIBRARIES), p(LIBRARIES)];
+    const text = `${subject} now uses ${to} instead of ${from}.`;
+    return { text, slot: [text], current: [`${subject}|${to}`], retires: [`${subject}|${from}`] };
+  },
+  (subject, _p, n) => ({
+    text: `The ${subject} cache keeps entries for ${30 * (1 + n(120))} seconds.`,
+    slot: [subject, "cache"],
+  }),
+  (subject, p, n) => {
+    const [lib, version] = [p(LIBRARIES), `${1 + n(9)}.${n(30)}`];
+    return { text: `We pin ${lib} to ${version} in ${subject}.`, slot: [subject, lib], current: [`${subject}|${lib}`] };
+  },
 ];
 
 export class CodingMemories {
@@ -252,19 +367,26 @@ export class CodingMemories {
 
   /** One memory on a subject drawn from the whole space (400 services times every template). */
   varied(): GeneratedMemory {
-    const template = this.pick(TEMPLATES);
-    return this.stamped(template(this.pick, this.n, () => this.pick(this.services)));
+    const index = Math.floor(this.random() * TEMPLATES.length);
+    const written = TEMPLATES[index]!(this.pick, this.n, () => this.pick(this.services));
+    return this.stamped(written.text, { slot: `${index}:${written.slot.join("|")}`, current: [], retires: [] });
   }
 
   /** One memory on one of `subjects` services, from a few templates: near-duplicates and updates. */
   nearDuplicate(subjects: number): GeneratedMemory {
     const subject = this.services[this.n(subjects)]!;
-    return this.stamped(this.pick(NEAR_DUPLICATES)(subject, this.pick, this.n));
+    const index = Math.floor(this.random() * NEAR_DUPLICATES.length);
+    const written = NEAR_DUPLICATES[index]!(subject, this.pick, this.n);
+    return this.stamped(written.text, {
+      slot: `near:${written.slot.join("|")}`,
+      current: written.current ?? [],
+      retires: written.retires ?? [],
+    });
   }
 
   /** A minute apart each, so the file's order is the order things were said. */
-  private stamped(content: string): GeneratedMemory {
+  private stamped(content: string, truth: Truth): GeneratedMemory {
     this.minute += 1;
-    return { content, occurredAt: new Date(Date.UTC(2025, 0, 1) + this.minute * 60_000).toISOString() };
+    return { content, occurredAt: new Date(Date.UTC(2025, 0, 1) + this.minute * 60_000).toISOString(), truth };
   }
 }

@@ -138,3 +138,9 @@ export function toolsOfItsKinds(tool: string): string[] {
   out.delete(tool);
   return [...out];
 }
+
+/** The kinds a lower-case single-word tool belongs to ("pnpm" -> package manager); none for other words. */
+export function kindsOfTool(word: string): readonly string[] {
+  const kinds = toolIndex(identity).get(word);
+  return kinds ? [...kinds] : [];
+}

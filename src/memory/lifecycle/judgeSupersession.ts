@@ -5,6 +5,7 @@ import { changed } from "./changeDetector.js";
 import { impliedSwap } from "./impliedSwap.js";
 import type { Judgement } from "./judgement.js";
 import { oppositeState } from "./oppositeState.js";
+import { aboutOtherSubjects } from "./otherSubjects.js";
 import { polarityFlipped } from "./polarityFlip.js";
 import { toolSwapped } from "./toolSwap.js";
 import { valueChanged } from "./valueChange.js";
@@ -29,8 +30,13 @@ export function judgeSupersession(newer: string, older: string): Judgement | und
   // "Service 3 ..." against "Service 5 ...", "note 15: ..." against "note 18: ...", "in staging ..."
   // against "in production ...": statements about two things of a kind, however alike.
   if (aboutOtherNamedThings(analysed(newer).names, analysed(older).names)) return undefined;
+  // "The payments_cron table ..." against "The feed_worker table ...": two code-like names, two things.
+  if (aboutOtherSubjects(newer, older)) return undefined;
   // "`mix test` fails with ..." against "`mix dialyzer` fails with ...": two occasions, each still true.
   if (aboutOtherOccasions(analysed(newer).occasion, analysed(older).occasion)) return undefined;
+  // Two moves ("x now uses A instead of B", "x now uses C instead of D") are two facts; the newer
+  // updates the older only by leaving what the older brought in, which the change detector reads.
+  if (isMove(newer) && isMove(older)) return changed(newer, older, analysed(older).tokens);
   const n = analysed(newer).tokens;
   const o = analysed(older).tokens;
   const flips = () => analysed(newer).clauses.flatMap((a) => analysed(older).clauses.map((b) => polarityFlipped(a, b)));
@@ -61,4 +67,9 @@ export function judgeSupersession(newer: string, older: string): Judgement | und
     review ??= judgement;
   }
   return review;
+}
+
+/** A statement that something was left for something else ("moved from A to B", "B instead of A"). */
+function isMove(text: string): boolean {
+  return analysed(text).changes.some((change) => change.kind === "obsolete" && change.replacement !== undefined);
 }
