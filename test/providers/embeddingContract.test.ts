@@ -3,11 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHashedEmbeddingProvider, hashedEmbedding } from "../../src/providers/embeddings/hashedEmbedding.js";
 import { OllamaEmbeddingProvider } from "../../src/providers/embeddings/ollamaEmbedding.js";
 import { OpenAiEmbeddingProvider } from "../../src/providers/embeddings/openaiEmbedding.js";
-import {
-  type FeatureExtractor,
-  TransformersEmbeddingProvider,
-  type TransformersLibrary,
-} from "../../src/providers/embeddings/transformersEmbedding.js";
+import { TransformersEmbeddingProvider } from "../../src/providers/embeddings/transformersEmbedding.js";
 import type { EmbeddingProvider } from "../../src/providers/embeddings/types.js";
 import { createWordvecEmbeddingProvider } from "../../src/providers/embeddings/wordvec/wordvecEmbedding.js";
 import { json, type LoopbackServer, startLoopbackServer } from "../helpers/loopbackServer.js";

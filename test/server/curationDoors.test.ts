@@ -125,8 +125,9 @@ describe("CLI: cairn memory forget | edit | restore | review", () => {
   });
 
   it("lists open flags with ids, both sides and dates, and resolves one with --supersede", async () => {
+    // Two memories the detectors leave alone (a "now" would replace the older at once), flagged by hand.
     const old = await remember("The queue is RabbitMQ");
-    const newer = await remember("The queue is NATS now");
+    const newer = await remember("Background jobs go through a NATS stream");
     const id = flag(old, { relatedId: newer });
     const listed = await cli("memory", "review", "--cwd", temp.project, "--list");
     expect(listed.code).toBe(0);
