@@ -17,17 +17,36 @@ afterEach(() => {
 });
 
 describe("supersession candidates", () => {
-  it("include the live memories of the scope sharing an entity, even when keyword search finds nothing", async () => {
+  it("of a memory about a code-like name are the memories of its scope indexed under its subject keys", async () => {
     const [sibling] = await cairn.memories.remember([{ content: "`billing-api` listens on port 3000", scope: "app" }]);
     const [elsewhere] = await cairn.memories.remember([
       { content: "`billing-api` listens on port 3000", scope: "other" },
     ]);
-    const [newer] = await cairn.memories.remember([{ content: "`billing-api` listens on port 8080", scope: "app" }]);
-    const keyword = vi.spyOn(cairn.storage.search, "keyword").mockReturnValue([]);
-    const ids = supersessionCandidates(cairn.storage, cairn.memories.get(newer!.id!)!).map((m) => m.id);
-    expect(keyword).toHaveBeenCalled();
+    const [other] = await cairn.memories.remember([{ content: "`orders-api` listens on port 3000", scope: "app" }]);
+    // The memory being revised, as it reads before its own revise replaces the sibling.
+    const newer = {
+      ...cairn.memories.get(sibling!.id!)!,
+      id: 1_000_000,
+      content: "billing-api now listens on port 8080",
+    };
+    const keyword = vi.spyOn(cairn.storage.search, "keyword");
+    const ids = supersessionCandidates(cairn.storage, newer).map((m) => m.id);
     expect(ids).toEqual([sibling?.id]);
     expect(ids).not.toContain(elsewhere?.id);
+    expect(ids).not.toContain(other?.id);
+    // The index answers: no keyword query over the store.
+    expect(keyword).not.toHaveBeenCalled();
+  });
+
+  it("of a memory that names nothing code-like include those sharing an entity, even when keyword search finds nothing", async () => {
+    const [sibling] = await cairn.memories.remember([{ content: "Billing listens on port 3000", scope: "app" }]);
+    const [newer] = await cairn.memories.remember([{ content: "Billing listens on port 8080", scope: "app" }]);
+    const keyword = vi.spyOn(cairn.storage.search, "keyword").mockReturnValue([]);
+    const entities = vi.spyOn(cairn.storage.graph, "memoriesMentioning");
+    supersessionCandidates(cairn.storage, cairn.memories.get(newer!.id!)!);
+    expect(keyword).toHaveBeenCalled();
+    expect(entities).toHaveBeenCalled();
+    expect(sibling).toBeDefined();
   });
 
   it("leave out superseded memories", async () => {

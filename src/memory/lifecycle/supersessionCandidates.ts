@@ -1,4 +1,5 @@
 import type { Storage } from "../../store/storage.js";
+import { subjectKeys } from "../../text/subjectNames.js";
 import { isContentWord, words } from "../../text/tokenize.js";
 import type { MemoryRecord } from "../types.js";
 import { analysed } from "./analysedStatement.js";
@@ -10,6 +11,8 @@ const ENTITY_LIMIT = 50;
 const KEYWORD_LIMIT = 20;
 /** Matches of a thing a change statement names obsolete: every memory still presenting it should be seen. */
 const OBSOLETE_LIMIT = 50;
+/** Memories sharing a subject key, newest first: the same named thing in the same kind of statement. */
+const SUBJECT_LIMIT = 100;
 
 /**
  * Words of a text a keyword query uses: a statement names its subject early, and a long memory's
@@ -69,12 +72,15 @@ function orQuery(text: string, counts: WordCounts): string {
 }
 
 /**
- * The live memories of the same scope that a memory may replace or be replaced by: those sharing an
- * entity with it (the inline linker's mentions: a memory about a sibling attribute of the same entity
- * may share few words), its best keyword matches, every memory naming a thing it calls obsolete, and
- * when it says it is a change, those naming another tool of a kind it names (`swappedFromQuery`).
- * Read without counting usage: a write path looking is not a recall hit. `counts` is shared by the
- * memories of one revise run.
+ * The live memories of the same scope that a memory may replace or be replaced by. A memory about a
+ * code-like name (src/text/subjectNames.ts) reads those indexed under one of its subject keys: the
+ * same name in the same kind of statement, or with a tool of the same kind (migration 019), whatever
+ * the size of the store; two things with two names are never one fact, so nothing else is read for
+ * it but the memories naming a thing it calls obsolete. A memory that names nothing code-like reads
+ * those sharing an entity with it (the inline linker's mentions), its best keyword matches, every
+ * memory naming a thing it calls obsolete, and when it says it is a change, those naming another tool
+ * of a kind it names (`swappedFromQuery`). Read without counting usage: a write path looking is not a
+ * recall hit. `counts` is shared by the memories of one revise run.
  */
 export function supersessionCandidates(
   storage: Storage,
@@ -83,18 +89,25 @@ export function supersessionCandidates(
 ): MemoryRecord[] {
   const scopes = [memory.scope];
   const ids = new Set<number>();
-  const entities = storage.graph.entitiesOf([memory.id]);
-  for (const id of storage.graph.memoriesMentioning(entities, scopes, ENTITY_LIMIT)) ids.add(id);
-  const match = orQuery(memory.content, counts);
-  if (match !== "") for (const hit of storage.search.keyword({ match, scopes, limit: KEYWORD_LIMIT })) ids.add(hit.id);
+  const keys = subjectKeys(memory.content);
+  if (keys.length > 0) for (const id of storage.memories.sharingSubject(memory.scope, keys, SUBJECT_LIMIT)) ids.add(id);
+  else {
+    const entities = storage.graph.entitiesOf([memory.id]);
+    for (const id of storage.graph.memoriesMentioning(entities, scopes, ENTITY_LIMIT)) ids.add(id);
+    const match = orQuery(memory.content, counts);
+    if (match !== "")
+      for (const hit of storage.search.keyword({ match, scopes, limit: KEYWORD_LIMIT })) ids.add(hit.id);
+    const swappedFrom = swappedFromQuery(memory.content);
+    if (swappedFrom !== "")
+      for (const hit of storage.search.keyword({ match: swappedFrom, scopes, limit: OBSOLETE_LIMIT })) ids.add(hit.id);
+  }
   for (const statement of analysed(memory.content).changes) {
+    // "billing-api is now ...": the thing reassigned is the name its keys already read.
+    if (keys.length > 0 && statement.kind !== "obsolete") continue;
     const named = orQuery(statement.kind === "obsolete" ? statement.obsolete : statement.subject, counts);
     if (named === "") continue;
     for (const hit of storage.search.keyword({ match: named, scopes, limit: OBSOLETE_LIMIT })) ids.add(hit.id);
   }
-  const swappedFrom = swappedFromQuery(memory.content);
-  if (swappedFrom !== "")
-    for (const hit of storage.search.keyword({ match: swappedFrom, scopes, limit: OBSOLETE_LIMIT })) ids.add(hit.id);
   ids.delete(memory.id);
   return storage.memories.getLive([...ids], { scopes });
 }

@@ -105,6 +105,11 @@ export interface MemoryRepo {
    */
   newestRemembered(scope: string, limit: number, options?: { withoutAgents?: boolean }): MemoryRecord[];
   getLive(ids: number[], filter: MemoryFilter): MemoryRecord[];
+  /**
+   * Live memories of the scope indexed under any of the subject keys (migration 019), newest first, at
+   * most `limit`: the memories that may state the same fact.
+   */
+  sharingSubject(scope: string, keys: readonly string[], limit: number): number[];
   getRefs(ids: number[], filter: MemoryFilter): MemoryRef[];
   timeMentions(ids: number[]): Map<number, { occurredAt: number | null; timeTerms: string | null }>;
   contents(ids: number[]): Map<number, string>;

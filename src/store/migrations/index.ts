@@ -17,6 +17,7 @@ import { jobStarted } from "./015_job_started.js";
 import { excludedRebuild } from "./016_excluded_rebuild.js";
 import { offlineEvidenceRefresh } from "./017_offline_evidence_refresh.js";
 import { neighbourTextSwitch } from "./018_neighbour_text_switch.js";
+import { subjectKeysIndex } from "./019_subject_keys.js";
 
 /** Every schema step in order. Append only: a shipped migration never changes. */
 export const migrations: readonly Migration[] = [
@@ -38,4 +39,5 @@ export const migrations: readonly Migration[] = [
   excludedRebuild,
   offlineEvidenceRefresh,
   neighbourTextSwitch,
+  subjectKeysIndex,
 ];

@@ -1,5 +1,6 @@
 import type { Database } from "better-sqlite3";
 import { guardOptional, guardText } from "../../redact/guard.js";
+import { subjectKeys } from "../../text/subjectNames.js";
 import {
   AGENT_WHO_PREFIX,
   FACT_PIPELINE_WHO,
@@ -93,6 +94,8 @@ export class MemoryRepository implements MemoryRepo {
    * vectors and index terms from it, so this changes nothing for rows it built).
    */
   insert(row: NewMemoryRow): number | undefined {
+    const scope = guardText(row.scope);
+    const content = guardText(row.content);
     const result = cached(
       this.db,
       `INSERT INTO memories (content, normalized_content, content_hash, type, confidence, importance, scope, project,
@@ -102,17 +105,33 @@ export class MemoryRepository implements MemoryRepo {
          ON CONFLICT (scope, content_hash) WHERE deleted_at IS NULL DO NOTHING`,
     ).run({
       ...row,
-      scope: guardText(row.scope),
+      scope,
       project: guardOptional(row.project),
       sessionId: guardOptional(row.sessionId),
-      content: guardText(row.content),
+      content,
       normalizedContent: guardText(row.normalizedContent),
       searchTerms: guardOptional(row.searchTerms),
       ref: guardOptional(row.ref),
       who: guardOptional(row.who),
       why: guardOptional(row.why),
     });
-    return result.changes === 0 ? undefined : Number(result.lastInsertRowid);
+    if (result.changes === 0) return undefined;
+    const id = Number(result.lastInsertRowid);
+    // The subject keys (migration 019), for the revise job's candidates.
+    const key = cached(this.db, "INSERT OR IGNORE INTO memory_subjects (scope, key, memory_id) VALUES (?, ?, ?)");
+    for (const subject of subjectKeys(content)) key.run(scope, subject, id);
+    return id;
+  }
+
+  sharingSubject(scope: string, keys: readonly string[], limit: number): number[] {
+    if (keys.length === 0) return [];
+    const rows = cached(
+      this.db,
+      `SELECT DISTINCT s.memory_id AS id FROM memory_subjects s JOIN memories m ON m.id = s.memory_id
+         WHERE s.scope = ? AND s.key IN (SELECT value FROM json_each(?)) AND m.deleted_at IS NULL
+         ORDER BY s.memory_id DESC LIMIT ?`,
+    ).all(scope, JSON.stringify(keys), limit) as { id: number }[];
+    return rows.map((r) => r.id);
   }
 
   findLiveByHash(scope: string, contentHash: string): number | undefined {
