@@ -9,10 +9,13 @@ import type { CairnConfig } from "./config/schema.js";
 import { assertWritable } from "./memory/assertWritable.js";
 import { confirmMemory, editMemory, forgetMemory, type MemoryChange, restoreMemory } from "./memory/curateMemory.js";
 import { EmbeddingTracker } from "./memory/embeddingTracker.js";
+import { exportMemories, type MemoryExport } from "./memory/exportMemories.js";
+import { type ImportReport, importMemories } from "./memory/importMemories.js";
 import { attachSupersessions } from "./memory/lifecycle/attachSupersessions.js";
 import type { ReviseMode } from "./memory/lifecycle/reviseMemories.js";
 import { type ReviseJobsReport, runReviseJobs } from "./memory/lifecycle/runReviseJobs.js";
 import { MemoryStore } from "./memory/memoryStore.js";
+import { readMemoryExport } from "./memory/readMemoryExport.js";
 import { openReviews, type ReviewEntry, resolveReview } from "./memory/reviewQueue.js";
 import { type MaintenanceReport, runMaintenanceJobs } from "./memory/runMaintenanceJobs.js";
 import { PROJECT_SCOPE, recallScopes, rememberScope } from "./memory/scopes.js";
@@ -51,6 +54,7 @@ import { editRequest } from "./requests/edit.js";
 import { forgetRequest } from "./requests/forget.js";
 import { historyRequest } from "./requests/history.js";
 import { injectRequest } from "./requests/inject.js";
+import { exportRequest } from "./requests/memoryTransfer.js";
 import { parseRequest } from "./requests/parseRequest.js";
 import { readRequest } from "./requests/read.js";
 import { recallRequest } from "./requests/recall.js";
@@ -439,6 +443,40 @@ export class Cairn {
     const revised = await this.revise({ ids: created });
     if (revised.superseded.length > 0 || revised.flagged.length > 0) this.refreshStaleGuard();
     return attachSupersessions(outcomes, revised);
+  }
+
+  /**
+   * The memories of a scope (as in recall: default the project of `cwd` plus global) with their
+   * provenance, author, dates and history, every text guarded on the way out; `all` adds the forgotten
+   * and replaced ones, so the links between them travel too.
+   */
+  exportMemories(request: { scope?: string; all?: boolean; cwd?: string } = {}): MemoryExport {
+    const { scope, all, cwd } = parseRequest(exportRequest, request);
+    const scopes = recallScopes(scope, cwd ?? process.cwd());
+    return exportMemories(this.storage, { scopes, withGone: all ?? false, now: this.clock() });
+  }
+
+  /**
+   * Stores the memories of an export file (`text`, named `file` in errors) through the remember write
+   * path, all or none: a bad line is an error naming it and nothing is stored. What the store holds
+   * already is skipped, so importing a file twice adds nothing. The live memories created are revised
+   * like any remembered one.
+   */
+  async importMemories(text: string, file: string): Promise<ImportReport> {
+    const lines = readMemoryExport(text, file, this.clock());
+    const excluded = exclusionMatcher(this.config.memories.exclude);
+    for (const line of lines) {
+      const problem = excludedWriteProblem(excluded, { cwd: null, scope: line.scope });
+      if (problem)
+        throw new CairnError("project_excluded", `import: memory #${line.id}: ${problem}; nothing was imported`);
+    }
+    const report = await importMemories(this.memories, lines, file);
+    if (report.created === 0) return report;
+    this.storage.phase2.requestForceNext();
+    if (report.liveIds.length > 0) await this.revise({ ids: report.liveIds });
+    // Tombstones came in with the file, and revision may have replaced more: injection checks against both.
+    this.refreshStaleGuard();
+    return report;
   }
 
   /**

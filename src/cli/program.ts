@@ -24,6 +24,8 @@ const COMMANDS: [name: string, load: () => Promise<Register>][] = [
   ["memory", async () => (await import("./commands/memory.js")).registerMemory],
   ["remember", async () => (await import("./commands/remember.js")).registerRemember],
   ["recall", async () => (await import("./commands/recall.js")).registerRecall],
+  ["export", async () => (await import("./commands/export.js")).registerExport],
+  ["import", async () => (await import("./commands/import.js")).registerImport],
   ["doctor", async () => (await import("./commands/doctor.js")).registerDoctor],
   ["config", async () => (await import("./commands/config.js")).registerConfig],
   ["embeddings", async () => (await import("./commands/embeddings.js")).registerEmbeddings],

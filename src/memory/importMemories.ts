@@ -1,0 +1,125 @@
+import { guardText } from "../redact/guard.js";
+import type { ExportedMemory } from "../requests/memoryTransfer.js";
+import { memoryWithHash } from "../store/exportedMemoryIds.js";
+import { withWriteTx } from "../store/tx.js";
+import type { MemoryStore } from "./memoryStore.js";
+import { normalizeContent } from "./normalizeContent.js";
+import type { RememberInput } from "./types.js";
+
+export interface ImportReport {
+  /** Memories stored now (live or, from an `--all` export, as the tombstones they were). */
+  created: number;
+  /** Memories the store already held (same scope and text, in any state): importing a file again adds nothing. */
+  known: number;
+  /** Lines with nothing left to store once guarded (a memory that was all secret or `<private>`). */
+  skipped: number;
+  /** Replacement links restored between imported memories. */
+  linked: number;
+  /** The new ids of the live memories created: the caller revises them as it does any remembered memory. */
+  liveIds: number[];
+  warnings: string[];
+}
+
+/**
+ * Stores the memories of an export file through the remember write path (prepared, guarded,
+ * embedded, deduplicated and queued for revision like every remembered memory), all in one write
+ * transaction: a failure stores none of them. Each keeps its type, scope, author, provenance and when
+ * it was said; a forgotten or replaced one is stored as the tombstone it was, the links between
+ * imported memories (what replaced what, and when) restored, and its history copied with its dates.
+ */
+export async function importMemories(store: MemoryStore, lines: ExportedMemory[], file: string): Promise<ImportReport> {
+  const { storage } = store;
+  // What this store holds already, in any state, is matched by scope and the text's hash: the ids of the
+  // exporting store mean nothing here.
+  const fresh = lines.filter((line) => memoryWithHash(storage.db, guardText(line.scope), hashOf(line)) === undefined);
+  const staged = await store.stage(fresh.map(rememberInputOf));
+  const report: ImportReport = {
+    created: 0,
+    known: lines.length - fresh.length,
+    skipped: 0,
+    linked: 0,
+    liveIds: [],
+    warnings: [],
+  };
+  withWriteTx(storage.db, () => {
+    const now = staged.now;
+    const ids = new Map<number, number>();
+    // In file order (oldest first), each tombstone laid down as it is stored: a later line restating a
+    // replaced memory's text is then a memory of its own, as it was in the exporting store.
+    fresh.forEach((line, index) => {
+      const outcome = staged.write(index);
+      for (const warning of outcome.warnings ?? []) report.warnings.push(warning);
+      if (outcome.status === "skipped") report.skipped++;
+      if (outcome.status === "deduped") report.known++;
+      if (outcome.status !== "created" || outcome.id === undefined) return;
+      report.created++;
+      ids.set(line.id, outcome.id);
+      if (line.state === "live") {
+        report.liveIds.push(outcome.id);
+        return;
+      }
+      storage.memories.tombstone(outcome.id, line.deletedAt ?? now);
+      storage.vectors.remove(outcome.id);
+    });
+    for (const line of fresh) {
+      const id = ids.get(line.id);
+      if (id === undefined) continue;
+      const successor = line.supersededBy === null ? undefined : ids.get(line.supersededBy);
+      if (successor !== undefined && storage.memories.nameSuccessor(id, successor, line.supersededAt ?? now))
+        report.linked++;
+      for (const event of line.history)
+        storage.history.add({
+          memoryId: id,
+          event: event.event,
+          oldContent: event.oldContent,
+          newContent: event.newContent,
+          who: event.who,
+          reason: event.reason,
+          metadata: remapped(event.metadata, ids),
+          now: event.at,
+        });
+      storage.history.add({
+        memoryId: id,
+        event: "imported",
+        reason: `imported from ${file}`,
+        metadata: { exportedId: line.id, createdAt: line.createdAt },
+        now,
+      });
+    }
+  });
+  return report;
+}
+
+function hashOf(line: ExportedMemory): string {
+  return normalizeContent(guardText(line.content)).contentHash;
+}
+
+/** The remember input of a line: what it says, where, who said it, when, and where it came from. */
+function rememberInputOf(line: ExportedMemory): RememberInput {
+  return {
+    content: line.content,
+    type: line.type,
+    scope: line.scope,
+    confidence: line.confidence,
+    importance: line.importance,
+    provenance: line.provenance,
+    // When it was said decides which of two memories on a subject is newer: kept, or the creation date.
+    occurredAt: line.occurredAt ?? line.createdAt,
+    ...(line.project === null ? {} : { project: line.project }),
+    ...(line.ref === null ? {} : { ref: line.ref }),
+    ...(line.who === null ? {} : { who: line.who }),
+    ...(line.why === null ? {} : { why: line.why }),
+  };
+}
+
+/** A history event's links to other memories (`supersededBy`) named by their new ids. */
+function remapped(
+  metadata: Record<string, unknown> | null,
+  ids: Map<number, number>,
+): Record<string, unknown> | undefined {
+  if (metadata === null) return undefined;
+  const by = metadata.supersededBy;
+  if (typeof by !== "number") return metadata;
+  const mapped = ids.get(by);
+  return mapped === undefined ? { ...metadata, supersededBy: null } : { ...metadata, supersededBy: mapped };
+}

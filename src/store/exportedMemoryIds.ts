@@ -1,0 +1,31 @@
+import type { Database } from "better-sqlite3";
+import { cached } from "./statements.js";
+
+/**
+ * The ids of the memories an export writes, oldest first (so a memory's successor, newer, follows it):
+ * live ones in the scopes, and with `withGone` the forgotten and replaced ones too. Pipeline audits
+ * with no memory are not memories and are never exported.
+ */
+export function exportedMemoryIds(db: Database, scopes: string[] | "all", withGone: boolean): number[] {
+  const live = withGone ? "" : " AND deleted_at IS NULL";
+  const sql =
+    scopes === "all"
+      ? `SELECT id FROM memories WHERE 1 = 1${live} ORDER BY id`
+      : `SELECT id FROM memories WHERE scope IN (SELECT value FROM json_each(?))${live} ORDER BY id`;
+  const rows = (scopes === "all" ? cached(db, sql).all() : cached(db, sql).all(JSON.stringify(scopes))) as {
+    id: number;
+  }[];
+  return rows.map((row) => row.id);
+}
+
+/**
+ * A memory of the scope with this content hash in any state (live, forgotten or replaced): an import
+ * finds what it stored before by it, so the same file imported twice adds nothing.
+ */
+export function memoryWithHash(db: Database, scope: string, contentHash: string): number | undefined {
+  const row = cached(db, "SELECT id FROM memories WHERE scope = ? AND content_hash = ? ORDER BY id LIMIT 1").get(
+    scope,
+    contentHash,
+  ) as { id: number } | undefined;
+  return row?.id;
+}
