@@ -473,7 +473,8 @@ export class Cairn {
     const report = await importMemories(this.memories, lines, file);
     if (report.created === 0) return report;
     this.storage.phase2.requestForceNext();
-    if (report.liveIds.length > 0) await this.revise({ ids: report.liveIds });
+    // Every write queued a revise job: run now, as remember does (the tombstones' jobs end at once).
+    await this.revise({ ids: report.createdIds });
     // Tombstones came in with the file, and revision may have replaced more: injection checks against both.
     this.refreshStaleGuard();
     return report;

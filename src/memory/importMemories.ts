@@ -15,8 +15,8 @@ export interface ImportReport {
   skipped: number;
   /** Replacement links restored between imported memories. */
   linked: number;
-  /** The new ids of the live memories created: the caller revises them as it does any remembered memory. */
-  liveIds: number[];
+  /** The new ids of the memories created: the caller revises them as it does any remembered memory (tombstones are passed over). */
+  createdIds: number[];
   warnings: string[];
 }
 
@@ -38,7 +38,7 @@ export async function importMemories(store: MemoryStore, lines: ExportedMemory[]
     known: lines.length - fresh.length,
     skipped: 0,
     linked: 0,
-    liveIds: [],
+    createdIds: [],
     warnings: [],
   };
   withWriteTx(storage.db, () => {
@@ -54,10 +54,8 @@ export async function importMemories(store: MemoryStore, lines: ExportedMemory[]
       if (outcome.status !== "created" || outcome.id === undefined) return;
       report.created++;
       ids.set(line.id, outcome.id);
-      if (line.state === "live") {
-        report.liveIds.push(outcome.id);
-        return;
-      }
+      report.createdIds.push(outcome.id);
+      if (line.state === "live") return;
       storage.memories.tombstone(outcome.id, line.deletedAt ?? now);
       storage.vectors.remove(outcome.id);
     });
