@@ -231,8 +231,12 @@ export function subjectNames(text: string): SubjectNames {
   }
   const { label, sentence } = leading(text);
   const labelNames = label === undefined ? [] : tokensOf(label).filter((token) => token.name);
-  if (labelNames.length > 0) for (const token of labelNames) subject.add(nameOf(token));
-  else {
+  if (labelNames.length > 0) {
+    for (const token of labelNames) subject.add(nameOf(token));
+    // "Bug in billing-api: ...": the label's words say what kind of statement it is.
+    for (const token of tokensOf(label ?? ""))
+      if (plain(token) && isContentWord(token.word)) kinds.add(stem(token.word));
+  } else {
     const tokens = tokensOf(label === undefined ? sentence : sentence.slice(sentence.indexOf(":") + 1));
     const { start, end, verb } = subjectSlot(tokens);
     const slot = tokens.slice(start, end);
@@ -253,6 +257,8 @@ export function subjectNames(text: string): SubjectNames {
     const verbToken = verbOfKind(tokens, verb);
     if (verbToken !== undefined) kinds.add(`verb:${verbToken}`);
   }
+  // A statement whose kind was not read is still keyed by its names.
+  if (kinds.size === 0) kinds.add("statement");
   const names = { subject, all, afterBeing, spans, definite, oneOfMany, kinds: [...kinds] };
   if (known.size >= KNOWN_CAP) known.clear();
   known.set(text, names);

@@ -1,6 +1,7 @@
 import { REVISE_KIND } from "../../store/queue/jobKinds.js";
 import type { Lease } from "../../store/queue/types.js";
 import { rethrowStoreFault } from "../../store/storeFault.js";
+import { withWriteTx } from "../../store/tx.js";
 import { errorMessage } from "../../util/errors.js";
 import type { MemoryStore } from "../memoryStore.js";
 import type { MemoryRecord } from "../types.js";
@@ -59,7 +60,10 @@ export async function runReviseJobs(options: ReviseJobsOptions): Promise<ReviseJ
         const live = ids.map((id) => store.get(id)).filter((m): m is MemoryRecord => m?.deletedAt === null);
         if (live.length > 0) await options.decisions(live);
       }
-      for (const lease of leases) jobs.succeed(lease);
+      // One commit for the batch's jobs, not one each (a savepoint per job inside it).
+      withWriteTx(store.storage.db, () => {
+        for (const lease of leases) jobs.succeed(lease);
+      });
       report.superseded.push(...revised.superseded);
       report.flagged.push(...revised.flagged);
       report.done += leases.length;
