@@ -31,11 +31,16 @@ export const subjectKeysIndex: Migration = {
       END;
     `);
     const insert = db.prepare("INSERT OR IGNORE INTO memory_subjects (scope, key, memory_id) VALUES (?, ?, ?)");
-    const live = db.prepare("SELECT id, scope, content FROM memories WHERE deleted_at IS NULL").iterate() as Iterable<{
-      id: number;
-      scope: string;
-      content: string;
-    }>;
-    for (const row of live) for (const key of subjectKeys(row.content)) insert.run(row.scope, key, row.id);
+    // A page at a time: better-sqlite3 runs no other statement on a connection while one iterates, and a
+    // page bounds what is held for a large store.
+    const page = db.prepare(
+      "SELECT id, scope, content FROM memories WHERE deleted_at IS NULL AND id > ? ORDER BY id LIMIT 1000",
+    );
+    for (let after = 0; ; ) {
+      const rows = page.all(after) as Array<{ id: number; scope: string; content: string }>;
+      if (rows.length === 0) break;
+      for (const row of rows) for (const key of subjectKeys(row.content)) insert.run(row.scope, key, row.id);
+      after = rows.at(-1)!.id;
+    }
   },
 };
