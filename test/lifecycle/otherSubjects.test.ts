@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { judgeSupersession } from "../../src/memory/lifecycle/judgeSupersession.js";
+import { aboutOtherSubjects } from "../../src/memory/lifecycle/otherSubjects.js";
 import { subjectKeys, subjectNames } from "../../src/text/subjectNames.js";
 
 /**
@@ -49,6 +50,24 @@ describe("code-like names decide the subject", () => {
     ["cart-api now uses vitest instead of jest.", "cart-api now uses bun test instead of vitest."],
   ])("%s is updated by %s", (older, newer) => {
     expect(judgeSupersession(newer, older)).toBeDefined();
+  });
+
+  it.each([
+    // One name written two ways: `_` for `-`, or as a folder of a path.
+    ["Exports in src/billing_jobs/export are written with csv-writer.", "billing-jobs exports use fast-csv now."],
+    [
+      "worker-pool is started by the supervisor with `pm2 start`.",
+      "Starts are systemd units now: see ops/worker-pool/unit.service.",
+    ],
+    // The newer says it is a change and names the thing its own way; the older's file holds a setting.
+    [
+      "Lint the site with `npm run lint` (rules in .eslintrc.json).",
+      "site-web replaced ESLint with oxlint: run `npm run lint:ox`.",
+    ],
+    // The newer adds a detail the older lacks.
+    ["Both clusters run Kafka 3.4.", "The clusters are on Kafka 3.7; upgrade edge-east first."],
+  ])("%s and %s may be one fact: the detectors judge them", (older, newer) => {
+    expect(aboutOtherSubjects(newer, older)).toBe(false);
   });
 
   it("reads which names are the subject and which are values", () => {

@@ -2,8 +2,18 @@ import { type SubjectNames, subjectNames } from "../../text/subjectNames.js";
 import { analysed } from "./analysedStatement.js";
 import { SAYS_CHANGE } from "./toolSwap.js";
 
-const some = <T>(a: ReadonlySet<T>, has: (x: T) => boolean) => [...a].some(has);
-const within = <T>(a: ReadonlySet<T>, b: ReadonlySet<T>) => [...a].every((x) => b.has(x));
+/**
+ * One name as another writes it: case, `_` against `-`, and a name that is a segment of the other's
+ * path or dotted name ("orders_etl" in "src/orders-etl/transform", "inventory-svc" in
+ * "charts/inventory-svc/values.yaml") are the same thing.
+ */
+function sameName(x: string, y: string): boolean {
+  const a = x.toLowerCase().replaceAll("_", "-");
+  const b = y.toLowerCase().replaceAll("_", "-");
+  return a === b || b.split(/[/.]/).includes(a) || a.split(/[/.]/).includes(b);
+}
+const holds = (names: ReadonlySet<string>, name: string) => [...names].some((other) => sameName(name, other));
+const within = (a: ReadonlySet<string>, b: ReadonlySet<string>) => [...a].every((x) => holds(b, x));
 
 /**
  * Whether two statements are about different named things (code-like names, src/text/subjectNames.ts),
@@ -26,14 +36,25 @@ export function aboutOtherSubjects(newer: string, older: string): boolean {
   const b = subjectNames(older);
   if (a.subject.size > 0 && b.subject.size > 0 && !within(a.subject, b.subject) && !within(b.subject, a.subject))
     return true;
-  if (namesOtherThing(a, b) || namesOtherThing(b, a)) return true;
+  // A newer statement that says it is a change ("now", "replaced ... with") may name the thing
+  // differently from the older one ("the dashboard" / "web-dashboard"): the detectors judge it.
+  const saysChange = SAYS_CHANGE.test(newer) || analysed(newer).changes.length > 0;
+  // Unless the other names, as the place it holds, a thing of its own ("We pin zod in orders-api"
+  // against "media-api now uses valibot instead of zod").
+  const otherPlace = (x: SubjectNames, text: string) =>
+    placeNames(text, x === a ? b.all : a.all).some((name) => !holds(x.subject, name));
+  if (namesOtherThing(a, b) && (!saysChange || otherPlace(a, older))) return true;
+  if (namesOtherThing(b, a) && (!saysChange || otherPlace(b, newer))) return true;
   // "The orders table has an index on (sku)" / "... on (user_id)": two entries of one set.
   if (a.oneOfMany && b.oneOfMany) return true;
   if (a.subject.size > 0 || b.subject.size > 0) return false;
-  const added = [...a.all].filter((name) => !b.all.has(name));
-  const dropped = [...b.all].filter((name) => !a.all.has(name));
-  if (added.length === 0 && dropped.length === 0) return false;
-  if (SAYS_CHANGE.test(newer) || analysed(newer).changes.length > 0) return false;
+  const added = [...a.all].filter((name) => !holds(b.all, name));
+  const dropped = [...b.all].filter((name) => !holds(a.all, name));
+  // Only two statements that each name something the other does not can be two entries of a
+  // relation ("... reviews src/a" / "... reviews src/b"); one that adds a detail to the other
+  // ("..., staging-main first") is judged by the detectors.
+  if (added.length === 0 || dropped.length === 0) return false;
+  if (saysChange) return false;
   // A thing described as one ("The staging config lives in ...") holds one value of what the verb says.
   if (a.definite && b.definite) return false;
   const value = (x: SubjectNames) => (name: string) => x.afterBeing.has(name) || x.spans.has(name);
@@ -47,5 +68,17 @@ export function aboutOtherSubjects(newer: string, older: string): boolean {
 function namesOtherThing(x: SubjectNames, y: SubjectNames): boolean {
   if (x.subject.size === 0) return false;
   const things = [...y.all].filter((name) => !y.spans.has(name) && !y.afterBeing.has(name));
-  return things.length > 0 && !some(x.subject, (name) => y.all.has(name));
+  return things.length > 0 && ![...x.subject].some((name) => holds(y.all, name));
+}
+
+/**
+ * The names a statement gives as the place it holds: after "in", "for", "on" or "at" ("in orders-api").
+ * A file is where a setting is written ("the flat config in eslint.config.js"), not a thing of its own.
+ */
+function placeNames(text: string, names: ReadonlySet<string>): string[] {
+  return [...names].filter((name) => {
+    if (/\.[a-z]{1,5}$/i.test(name)) return false;
+    const at = text.indexOf(name);
+    return at > 0 && /\b(?:in|for|on|at)\s+(?:the\s+)?$/i.test(text.slice(Math.max(0, at - 12), at));
+  });
 }
