@@ -4,8 +4,8 @@ import { SAYS_CHANGE } from "./toolSwap.js";
 
 /**
  * One name as another writes it: case, `_` against `-`, and a name that is a segment of the other's
- * path or dotted name ("orders_etl" in "src/orders-etl/transform", "inventory-svc" in
- * "charts/inventory-svc/values.yaml") are the same thing.
+ * path or dotted name ("billing_jobs" in "src/billing-jobs/export", "worker-pool" in
+ * "ops/worker-pool/unit.service") are the same thing.
  */
 function sameName(x: string, y: string): boolean {
   const a = x.toLowerCase().replaceAll("_", "-");
@@ -73,7 +73,7 @@ function namesOtherThing(x: SubjectNames, y: SubjectNames): boolean {
 
 /**
  * The names a statement gives as the place it holds: after "in", "for", "on" or "at" ("in orders-api").
- * A file is where a setting is written ("the flat config in eslint.config.js"), not a thing of its own.
+ * A file is where a setting is written ("the rules in .eslintrc.json"), not a thing of its own.
  */
 function placeNames(text: string, names: ReadonlySet<string>): string[] {
   return [...names].filter((name) => {
