@@ -26,3 +26,9 @@ export function codexHome(env: NodeJS.ProcessEnv): string {
   const fromEnv = env.CODEX_HOME?.trim();
   return fromEnv ? resolve(fromEnv) : join(userHome(env), ".codex");
 }
+
+/** Gemini CLI's user folder: `$GEMINI_CLI_HOME/.gemini` when that is set, else `~/.gemini`. */
+export function geminiDir(env: NodeJS.ProcessEnv): string {
+  const fromEnv = env.GEMINI_CLI_HOME?.trim();
+  return join(fromEnv ? resolve(fromEnv) : userHome(env), ".gemini");
+}

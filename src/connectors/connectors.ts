@@ -1,11 +1,13 @@
 import { CairnError } from "../util/errors.js";
 import { claudeCodeConnector } from "./claudeCodeConnector.js";
 import { codexConnector } from "./codexConnector.js";
+import { geminiConnector } from "./geminiConnector.js";
 import { type Connector, connectorAgents } from "./types.js";
 
 const byAgent: Record<string, Connector> = {
   [claudeCodeConnector.agent]: claudeCodeConnector,
   [codexConnector.agent]: codexConnector,
+  [geminiConnector.agent]: geminiConnector,
 };
 
 export function connectorFor(agent: string): Connector {

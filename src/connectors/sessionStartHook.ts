@@ -62,10 +62,13 @@ export async function sessionStartHook(request: SessionStartRequest): Promise<Se
   return { stdout, injected: injection.text !== "", run, warnings: injection.warnings };
 }
 
-/** Claude Code reads `additionalContext` from its hook JSON; other agents take stdout as text. */
+/**
+ * Claude Code and Gemini CLI read `hookSpecificOutput.additionalContext` from their hook JSON (Gemini CLI
+ * shows plain text to the user instead of giving it to the model); other agents take stdout as text.
+ */
 export function renderForAgent(agent: string, text: string): string {
   if (text === "") return "";
-  if (agent === "claude-code") {
+  if (agent === "claude-code" || agent === "gemini") {
     return `${JSON.stringify({ hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: text } })}\n`;
   }
   return `${text}\n`;

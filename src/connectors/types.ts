@@ -1,6 +1,6 @@
 /** The contract between the installer and each agent's connector. Imports nothing. */
 
-export const connectorAgents = ["claude-code", "codex"] as const;
+export const connectorAgents = ["claude-code", "codex", "gemini"] as const;
 export type ConnectorAgent = (typeof connectorAgents)[number];
 
 /** What to write into agents' configs to run this cairn (see cairnInvocation). */

@@ -18,7 +18,11 @@ export function registerHook(program: Command): void {
   hook
     .command("session-start")
     .description("print the memory block for a starting session and start the pipeline in the background")
-    .option("--agent <name>", "the calling agent: claude-code (hook JSON) or codex / other (plain text)", "other")
+    .option(
+      "--agent <name>",
+      "the calling agent: claude-code or gemini (hook JSON), codex / other (plain text)",
+      "other",
+    )
     .option("--cwd <dir>", "the session's directory (default: the hook input's cwd, else the current directory)")
     .action(async (options: { agent: string; cwd?: string }, command: Command) => {
       // A hook must never fail or block the agent: every problem becomes one stderr line and exit 0.

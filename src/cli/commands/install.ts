@@ -1,23 +1,31 @@
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { cairnHome, cairnPaths } from "../../config/paths.js";
-import type { FileChange } from "../../connectors/types.js";
+import { connectorAgents, type FileChange } from "../../connectors/types.js";
 import type { GlobalOptions } from "../context.js";
 import { printJson, printLine } from "../output.js";
 
 type Direction = "install" | "uninstall";
 
+/** How each agent calls itself, for the restart note. */
+const AGENT_NAMES: Record<string, string> = {
+  "claude-code": "Claude Code",
+  codex: "Codex",
+  gemini: "Gemini CLI",
+  opencode: "OpenCode",
+};
+
 export function registerInstall(program: Command): void {
   program
     .command("install")
-    .description("wire cairn into an agent: its session-start hook and MCP server (claude-code, codex)")
-    .argument("<agent>", "claude-code or codex")
+    .description(`wire cairn into an agent: its session-start hook and MCP server (${connectorAgents.join(", ")})`)
+    .argument("<agent>", connectorAgents.join(", "))
     .option("--json", "print the changes as JSON")
     .action((agent: string, _options: unknown, command: Command) => apply("install", agent, command));
   program
     .command("uninstall")
     .description("remove what 'cairn install <agent>' added, restoring the agent's files")
-    .argument("<agent>", "claude-code or codex")
+    .argument("<agent>", connectorAgents.join(", "))
     .option("--json", "print the changes as JSON")
     .action((agent: string, _options: unknown, command: Command) => apply("uninstall", agent, command));
 }
@@ -74,6 +82,6 @@ function notesFor(direction: Direction, agent: string, changes: FileChange[], en
       "note: memories.enabled is false, so the hook injects nothing and starts no runs until you run 'cairn config set memories.enabled true'",
     );
   }
-  if (changed) notes.push(`restart ${agent === "codex" ? "Codex" : "Claude Code"} for the change to take effect`);
+  if (changed) notes.push(`restart ${AGENT_NAMES[agent] ?? agent} for the change to take effect`);
   return notes;
 }

@@ -1,0 +1,67 @@
+import { join } from "node:path";
+import { shellCommand } from "../util/cairnInvocation.js";
+import { geminiDir } from "./agentHomes.js";
+import { appendHookGroup, cairnHooks, removeCairnHooks } from "./hookGroups.js";
+import { refuseJsonc } from "./jsoncRefusal.js";
+import { type JsonObject, parseJsonObject, stringifyLike } from "./jsonDocument.js";
+import { removeServerEntry, setServerEntry } from "./jsonServerEntry.js";
+import type { Connector, InstallContext, ManagedEdit } from "./types.js";
+
+/** How cairn recognizes its own hook among the user's: the command line ends with these words. */
+const HOOK_SUFFIX = "hook session-start --agent gemini";
+/** Gemini CLI counts hook timeouts in milliseconds (docs/hooks/reference.md, "Hook configuration"). */
+const HOOK_TIMEOUT_MS = 10_000;
+const HOOK_NAME = "cairn-memory";
+
+/**
+ * Gemini CLI: one user `settings.json` (`$GEMINI_CLI_HOME/.gemini/`, else `~/.gemini/`) holds both what
+ * cairn adds: a `SessionStart` hook whose `hookSpecificOutput.additionalContext` Gemini CLI injects as the
+ * session's first turn (and which starts the background run), and the MCP server `mcpServers.cairn`.
+ * One edit for both, since the installer records and restores per file.
+ */
+export const geminiConnector: Connector = {
+  agent: "gemini",
+  edits: (context) => [settingsEdit(context)],
+};
+
+function settingsEdit(context: InstallContext): ManagedEdit {
+  const file = join(geminiDir(context.env), "settings.json");
+  const hook = {
+    name: HOOK_NAME,
+    type: "command",
+    command: shellCommand(context.invocation, HOOK_SUFFIX.split(" ")),
+    timeout: HOOK_TIMEOUT_MS,
+  };
+  // No underscore in the server's name: Gemini CLI splits `mcp_<server>_<tool>` at the first one.
+  const server = { command: context.invocation.command, args: [...context.invocation.args, "mcp"] };
+  const parse = (text: string | null, rerun: string): JsonObject => {
+    refuseJsonc(text, file, rerun);
+    return parseJsonObject(text, file);
+  };
+  return {
+    file,
+    what: "SessionStart hook and MCP server 'cairn'",
+    install(current) {
+      const settings = parse(current, "cairn install gemini");
+      const ours = cairnHooks(settings, "SessionStart", HOOK_SUFFIX, file);
+      const hookInPlace =
+        ours.length === 1 &&
+        ours[0]?.command === hook.command &&
+        ours[0].timeout === hook.timeout &&
+        ours[0].name === hook.name;
+      if (!hookInPlace) {
+        removeCairnHooks(settings, "SessionStart", HOOK_SUFFIX, file);
+        appendHookGroup(settings, "SessionStart", hook);
+      }
+      const serverChanged = setServerEntry(settings, "mcpServers", server, file);
+      return hookInPlace && !serverChanged ? (current ?? "") : stringifyLike(current, settings);
+    },
+    uninstall(current) {
+      const settings = parse(current, "cairn uninstall gemini");
+      const hookRemoved = removeCairnHooks(settings, "SessionStart", HOOK_SUFFIX, file);
+      const serverRemoved = removeServerEntry(settings, "mcpServers");
+      return hookRemoved || serverRemoved ? stringifyLike(current, settings) : current;
+    },
+    isEmpty: (content) => Object.keys(parseJsonObject(content, file)).length === 0,
+  };
+}

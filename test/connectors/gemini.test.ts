@@ -1,0 +1,162 @@
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { installConnector, uninstallConnector } from "../../src/connectors/applyConnector.js";
+import { geminiConnector } from "../../src/connectors/geminiConnector.js";
+import { renderForAgent } from "../../src/connectors/sessionStartHook.js";
+import type { InstallContext } from "../../src/connectors/types.js";
+import {
+  actionsOf as actions,
+  backupsOf as backups,
+  readConfig as read,
+  writeConfig as write,
+} from "../helpers/connectorFiles.js";
+import { type TempHome, tempHome } from "../server/tempHome.js";
+
+// A user settings.json as Gemini CLI documents and writes it (provenance: the fixture's README.md).
+const fixture = readFileSync(
+  join(import.meta.dirname, "..", "fixtures", "gemini", "user-settings", "settings.json"),
+  "utf8",
+);
+const hookCommand = "/opt/node/bin/node /opt/cairn/dist/cli/main.js hook session-start --agent gemini";
+
+let temp: TempHome;
+let context: InstallContext;
+let settingsFile: string;
+const options = () => ({ stateDir: join(temp.home, "connectors"), now: () => new Date("2026-05-01T10:00:00Z") });
+
+beforeEach(() => {
+  temp = tempHome();
+  context = { invocation: { command: "/opt/node/bin/node", args: ["/opt/cairn/dist/cli/main.js"] }, env: temp.env };
+  // tempHome sets GEMINI_CLI_HOME, under which Gemini CLI keeps its `.gemini` folder.
+  settingsFile = join(temp.root, ".gemini-home", ".gemini", "settings.json");
+});
+
+afterEach(() => temp.cleanup());
+
+describe("cairn install gemini", () => {
+  it("adds the SessionStart hook and mcpServers.cairn, idempotently, and uninstall restores the file byte for byte", () => {
+    write(settingsFile, fixture);
+    expect(actions(installConnector(geminiConnector, context, options()))).toEqual(["updated"]);
+    const installed = read(settingsFile);
+    const settings = JSON.parse(installed);
+    const user = JSON.parse(fixture);
+    expect(settings.hooks.SessionStart).toEqual([
+      ...user.hooks.SessionStart,
+      { hooks: [{ name: "cairn-memory", type: "command", command: hookCommand, timeout: 10000 }] },
+    ]);
+    expect(settings.hooks.BeforeTool).toEqual(user.hooks.BeforeTool);
+    expect(settings.mcpServers).toEqual({
+      ...user.mcpServers,
+      cairn: { command: "/opt/node/bin/node", args: ["/opt/cairn/dist/cli/main.js", "mcp"] },
+    });
+    // The user's lines are all still there, in order and unchanged: cairn only inserted its own.
+    const lines = installed.split("\n");
+    let at = 0;
+    for (const line of fixture.split("\n")) {
+      at = lines.indexOf(line, at);
+      expect(at, line).toBeGreaterThanOrEqual(0);
+    }
+    expect(backups(settingsFile)).toEqual([fixture]);
+
+    expect(actions(installConnector(geminiConnector, context, options()))).toEqual(["unchanged"]);
+    expect(read(settingsFile)).toBe(installed);
+    expect(backups(settingsFile)).toHaveLength(1);
+
+    expect(actions(uninstallConnector(geminiConnector, context, options()))).toEqual(["restored"]);
+    expect(read(settingsFile)).toBe(fixture);
+    expect(existsSync(join(temp.home, "connectors", "gemini.json"))).toBe(false);
+    expect(actions(uninstallConnector(geminiConnector, context, options()))).toEqual(["unchanged"]);
+  });
+
+  it("after the user edits settings.json, uninstall removes only cairn's entries", () => {
+    write(settingsFile, fixture);
+    installConnector(geminiConnector, context, options());
+    const edited = JSON.parse(read(settingsFile));
+    edited.ui.theme = "Dracula";
+    write(settingsFile, JSON.stringify(edited, null, 2));
+    expect(actions(uninstallConnector(geminiConnector, context, options()))).toEqual(["removed-entries"]);
+    const user = JSON.parse(fixture);
+    expect(JSON.parse(read(settingsFile))).toEqual({ ...user, ui: { ...user.ui, theme: "Dracula" } });
+  });
+
+  it("creates a missing settings.json and deletes it again on uninstall", () => {
+    expect(installConnector(geminiConnector, context, options()).map((c) => [c.action, c.backup])).toEqual([
+      ["created", undefined],
+    ]);
+    expect(JSON.parse(read(settingsFile)).hooks.SessionStart).toHaveLength(1);
+    expect(actions(uninstallConnector(geminiConnector, context, options()))).toEqual(["deleted"]);
+    expect(existsSync(settingsFile)).toBe(false);
+  });
+
+  it("replaces its hook and server when cairn moved, keeping exactly one of each", () => {
+    write(settingsFile, fixture);
+    installConnector(geminiConnector, context, options());
+    const moved = { ...context, invocation: { command: "/usr/bin/node", args: ["/srv/my cairn/main.js"] } };
+    expect(actions(installConnector(geminiConnector, moved, options()))).toEqual(["updated"]);
+    const settings = JSON.parse(read(settingsFile));
+    const ours = settings.hooks.SessionStart.flatMap((group: { hooks: { name?: string }[] }) =>
+      group.hooks.filter((hook) => hook.name === "cairn-memory"),
+    );
+    expect(ours.map((hook: { command: string }) => hook.command)).toEqual([
+      "/usr/bin/node '/srv/my cairn/main.js' hook session-start --agent gemini",
+    ]);
+    expect(settings.mcpServers.cairn.args).toEqual(["/srv/my cairn/main.js", "mcp"]);
+    expect(actions(uninstallConnector(geminiConnector, moved, options()))).toEqual(["restored"]);
+    expect(read(settingsFile)).toBe(fixture);
+  });
+
+  it("writes through a settings.json linked from a dotfiles folder, leaving the link", () => {
+    const target = join(temp.root, "dotfiles", "gemini-settings.json");
+    write(target, fixture);
+    mkdirSync(dirname(settingsFile), { recursive: true });
+    symlinkSync(target, settingsFile);
+    installConnector(geminiConnector, context, options());
+    expect(lstatSync(settingsFile).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(read(target)).mcpServers.cairn).toBeDefined();
+    uninstallConnector(geminiConnector, context, options());
+    expect(lstatSync(settingsFile).isSymbolicLink()).toBe(true);
+    expect(read(target)).toBe(fixture);
+  });
+
+  it("refuses a read-only settings.json with one line and changes nothing", () => {
+    write(settingsFile, fixture);
+    chmodSync(settingsFile, 0o444);
+    expect(() => installConnector(geminiConnector, context, options())).toThrow(
+      /^[^\n]*settings\.json is read-only \(mode 0444\), so cairn changed nothing; make it writable \(chmod u\+w [^\n]*\) and run 'cairn install gemini' again$/,
+    );
+    chmodSync(settingsFile, 0o644);
+    expect(read(settingsFile)).toBe(fixture);
+    expect(backups(settingsFile)).toEqual([]);
+  });
+
+  it("refuses a settings.json with comments or trailing commas rather than drop them", () => {
+    const commented = fixture.replace('"ui": {', '// my theme\n  "ui": {');
+    write(settingsFile, commented);
+    expect(() => installConnector(geminiConnector, context, options())).toThrow(
+      /^[^\n]*settings\.json holds comments, which cairn would lose when it rewrites the file, so it changed nothing; [^\n]*'cairn install gemini' again$/,
+    );
+    expect(read(settingsFile)).toBe(commented);
+    write(settingsFile, '{ "ui": { "theme": "GitHub", }, "url": "https://example.com/a//b" }');
+    expect(() => installConnector(geminiConnector, context, options())).toThrow(/holds trailing commas/);
+    // A `//` inside a string is no comment.
+    write(settingsFile, '{ "url": "https://example.com/a//b" }\n');
+    expect(actions(installConnector(geminiConnector, context, options()))).toEqual(["updated"]);
+  });
+
+  it("refuses hooks it cannot merge into, naming the key", () => {
+    write(settingsFile, '{"hooks": {"SessionStart": {}}}');
+    expect(() => installConnector(geminiConnector, context, options())).toThrow(/hooks\.SessionStart is not a list/);
+    write(settingsFile, '{"mcpServers": []}');
+    expect(() => installConnector(geminiConnector, context, options())).toThrow(/mcpServers is not an object/);
+  });
+});
+
+describe("the Gemini CLI session-start hook output", () => {
+  it("is the hook JSON Gemini CLI injects (plain text would only be shown to the user)", () => {
+    expect(JSON.parse(renderForAgent("gemini", "- Prefer small pull requests."))).toEqual({
+      hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: "- Prefer small pull requests." },
+    });
+    expect(renderForAgent("gemini", "")).toBe("");
+  });
+});
