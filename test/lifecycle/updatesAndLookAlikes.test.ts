@@ -38,6 +38,9 @@ const UNSURE: ReadonlyArray<readonly [older: string, newer: string]> = [
 ];
 
 const LOOK_ALIKES: ReadonlyArray<readonly [string, string]> = [
+  // A move that names what it left says nothing of another tool of that kind.
+  ["We pin zod to 3.2.1 in the orders service.", "The orders service now uses valibot instead of legacy-checks."],
+  ["Vite bundles the docs site.", "The admin app now uses esbuild instead of make-bundle."],
   ["The orders service listens on port 3000", "The billing service listens on port 4000"],
   ["Staging uses Postgres 14", "Production uses Postgres 16"],
   ["In staging the API timeout is 30 seconds", "In production the API timeout is 10 seconds"],

@@ -23,6 +23,9 @@ function role(tokens: StatementTokens, tools: Set<string>): Set<string> {
   return new Set([...tokens.subject].filter((word) => !toolStems.has(word) && !USE_VERBS.has(word)));
 }
 
+/** The tool a statement of change says it left: "instead of X", "from X to", "replaced X", "X was replaced". */
+const LEFT_TOOL = /\binstead of\s+([\w.@/-]+)|\bfrom\s+([\w.@/-]+)\s+to\b|\breplaced\s+([\w.@/-]+)\s+with\b/i;
+
 /** At most this many words of role, an older memory the newer one does not echo is worth a person's look. */
 const SHORT_ROLE = 4;
 
@@ -48,6 +51,12 @@ export function impliedSwap(
   const swaps = added.flatMap((to) => gone.filter((from) => oneKindOfTool(from, to)).map((from) => ({ from, to })));
   if (swaps.length !== 1) return undefined;
   const { from, to } = swaps[0]!;
+  // A newer memory that names what it left ("x now uses valibot instead of joi") is an explicit move,
+  // judged by the tool-swap detector against memories naming that tool; it says nothing of another
+  // tool of the kind an older memory names ("we pin zod to 3.2").
+  const left = LEFT_TOOL.exec(texts.newer);
+  const leftName = (left?.[1] ?? left?.[2] ?? left?.[3])?.toLowerCase();
+  if (leftName !== undefined && leftName !== from) return undefined;
   const names = (tool: string) => (clause: string) => words(clause).includes(tool);
   // "Never use npm" already agrees; "we no longer use pnpm" is no move to it.
   if (negatedWhereNamed(texts.older, names(from)) || negatedWhereNamed(texts.newer, names(to))) return undefined;
