@@ -23,7 +23,7 @@ function role(tokens: StatementTokens, tools: Set<string>): Set<string> {
   return new Set([...tokens.subject].filter((word) => !toolStems.has(word) && !USE_VERBS.has(word)));
 }
 
-/** The tool a statement of change says it left: "instead of X", "from X to", "replaced X", "X was replaced". */
+/** The tool a statement of change says it left: "instead of X", "from X to ...", "replaced X with ...". */
 const LEFT_TOOL = /\binstead of\s+([\w.@/-]+)|\bfrom\s+([\w.@/-]+)\s+to\b|\breplaced\s+([\w.@/-]+)\s+with\b/i;
 
 /** At most this many words of role, an older memory the newer one does not echo is worth a person's look. */
