@@ -112,7 +112,7 @@ function uninstallFile(edit: ManagedEdit, record: FileRecord | undefined, now: D
   }
   if (next === current) return { ...base, action: "unchanged" };
   const backup = backupFile(edit.file, current, now);
-  const emptied = record && !record.existed && edit.isEmpty(next) && !isLink(edit.file);
+  const emptied = ((record && !record.existed) || edit.ownsFile) && edit.isEmpty(next) && !isLink(edit.file);
   const done = commitConfig({ file: edit.file, based: current, next: emptied ? null : next, recompute: removeEntries });
   if (done.based !== current && done.based !== null) writeFileSync(backup, done.based, { mode: modeOf(edit.file) });
   if (done.next === null) return { ...base, action: done.based === null ? "absent" : "deleted", backup };

@@ -1,6 +1,6 @@
 /** The contract between the installer and each agent's connector. Imports nothing. */
 
-export const connectorAgents = ["claude-code", "codex", "gemini"] as const;
+export const connectorAgents = ["claude-code", "codex", "gemini", "opencode", "pi", "omp"] as const;
 export type ConnectorAgent = (typeof connectorAgents)[number];
 
 /** What to write into agents' configs to run this cairn (see cairnInvocation). */
@@ -24,6 +24,8 @@ export interface ManagedEdit {
   uninstall(current: string): string;
   /** Whether content left after uninstall holds nothing at all (a file cairn created may then go). */
   isEmpty(content: string): boolean;
+  /** The whole file is cairn's (pi's extension): emptied by uninstall, it goes even without an install record. */
+  ownsFile?: boolean;
 }
 
 export interface Connector {

@@ -13,6 +13,8 @@ const AGENT_NAMES: Record<string, string> = {
   codex: "Codex",
   gemini: "Gemini CLI",
   opencode: "OpenCode",
+  pi: "pi",
+  omp: "oh-my-pi",
 };
 
 export function registerInstall(program: Command): void {
