@@ -1,11 +1,11 @@
 import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { installConnector, uninstallConnector } from "../../src/connectors/applyConnector.js";
 import { ompConnector, piConnector } from "../../src/connectors/piConnector.js";
 import type { InstallContext } from "../../src/connectors/types.js";
-import { type TempHome, tempHome } from "../server/tempHome.js";
+import { cliArgs, type TempHome, tempHome, writeSummary } from "../server/tempHome.js";
 
 // A pi agent folder as pi writes it (settings.json keys from pi-mono packages/coding-agent/docs/settings.md,
 // an extension from its examples/extensions/hello.ts); `.txt` keeps the extension out of this project's tsc.
@@ -147,10 +147,13 @@ describe("the pi extension", () => {
   }
 
   /** Loads the installed extension into a stand-in for pi's ExtensionAPI, with a cairn that echoes its call. */
-  async function loadExtension(cairnScript: string) {
+  async function loadExtension(cairnScript: string | "real") {
     const script = join(temp.root, "fake-cairn.mjs");
-    writeFileSync(script, cairnScript);
-    const invocation = { command: process.execPath, args: [script] };
+    if (cairnScript !== "real") writeFileSync(script, cairnScript);
+    const invocation =
+      cairnScript === "real"
+        ? { command: process.execPath, args: [...cliArgs(), "--home", temp.home] }
+        : { command: process.execPath, args: [script] };
     installConnector(piConnector, { invocation, env: temp.env }, options());
     // The file is plain JavaScript: loaded as a module the way pi's loader runs it.
     const module = join(temp.root, "cairn-extension.mjs");
@@ -165,7 +168,9 @@ describe("the pi extension", () => {
         tools[tool.name] = tool;
       },
     };
-    const extension = (await import(pathToFileURL(module).href)) as { default: (pi: typeof api) => void };
+    const extension = (await import(`${pathToFileURL(module).href}?${Math.random()}`)) as {
+      default: (pi: typeof api) => void;
+    };
     extension.default(api);
     return { handlers, tools };
   }
@@ -220,4 +225,26 @@ process.stdin.on("end", () => process.stdout.write(JSON.stringify({ args: proces
     await failing.handlers.session_start?.({}, ctx);
     expect(await failing.handlers.before_agent_start?.({ systemPrompt: "BASE" }, ctx)).toBeUndefined();
   });
+
+  it("with the real cairn, a session in the project gets its memory summary in the system prompt", async () => {
+    writeFileSync(
+      join(temp.home, "config.yaml"),
+      `${read(join(temp.home, "config.yaml"))}memories:\n  enabled: true\n`,
+    );
+    writeSummary(temp.home, { cwd: temp.project }, "- Releases are tagged from main.");
+    // The extension passes pi's environment on: a fake home, and no background run from this test.
+    vi.stubEnv("HOME", temp.root);
+    vi.stubEnv("CLAUDE_CODE_ENTRYPOINT", "sdk-test");
+    try {
+      const { handlers } = await loadExtension("real");
+      await handlers.session_start?.({}, { cwd: temp.project });
+      const answer = (await handlers.before_agent_start?.({ systemPrompt: "BASE" }, { cwd: temp.project })) as {
+        systemPrompt: string;
+      };
+      expect(answer.systemPrompt.startsWith("BASE\n\n")).toBe(true);
+      expect(answer.systemPrompt).toContain("- Releases are tagged from main.");
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  }, 30_000);
 });
