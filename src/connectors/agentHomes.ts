@@ -32,3 +32,9 @@ export function geminiDir(env: NodeJS.ProcessEnv): string {
   const fromEnv = env.GEMINI_CLI_HOME?.trim();
   return join(fromEnv ? resolve(fromEnv) : userHome(env), ".gemini");
 }
+
+/** OpenCode's global config folder: `$XDG_CONFIG_HOME/opencode`, else `~/.config/opencode`. */
+export function opencodeConfigDir(env: NodeJS.ProcessEnv): string {
+  const fromEnv = env.XDG_CONFIG_HOME?.trim();
+  return join(fromEnv ? resolve(fromEnv) : join(userHome(env), ".config"), "opencode");
+}

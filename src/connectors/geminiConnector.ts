@@ -2,8 +2,8 @@ import { join } from "node:path";
 import { shellCommand } from "../util/cairnInvocation.js";
 import { geminiDir } from "./agentHomes.js";
 import { appendHookGroup, cairnHooks, removeCairnHooks } from "./hookGroups.js";
-import { refuseJsonc } from "./jsoncRefusal.js";
-import { type JsonObject, parseJsonObject, stringifyLike } from "./jsonDocument.js";
+import { parseJsonSettings } from "./jsoncRefusal.js";
+import { parseJsonObject, stringifyLike } from "./jsonDocument.js";
 import { removeServerEntry, setServerEntry } from "./jsonServerEntry.js";
 import type { Connector, InstallContext, ManagedEdit } from "./types.js";
 
@@ -34,15 +34,11 @@ function settingsEdit(context: InstallContext): ManagedEdit {
   };
   // No underscore in the server's name: Gemini CLI splits `mcp_<server>_<tool>` at the first one.
   const server = { command: context.invocation.command, args: [...context.invocation.args, "mcp"] };
-  const parse = (text: string | null, rerun: string): JsonObject => {
-    refuseJsonc(text, file, rerun);
-    return parseJsonObject(text, file);
-  };
   return {
     file,
     what: "SessionStart hook and MCP server 'cairn'",
     install(current) {
-      const settings = parse(current, "cairn install gemini");
+      const settings = parseJsonSettings(current, file, "cairn install gemini");
       const ours = cairnHooks(settings, "SessionStart", HOOK_SUFFIX, file);
       const hookInPlace =
         ours.length === 1 &&
@@ -57,7 +53,7 @@ function settingsEdit(context: InstallContext): ManagedEdit {
       return hookInPlace && !serverChanged ? (current ?? "") : stringifyLike(current, settings);
     },
     uninstall(current) {
-      const settings = parse(current, "cairn uninstall gemini");
+      const settings = parseJsonSettings(current, file, "cairn uninstall gemini");
       const hookRemoved = removeCairnHooks(settings, "SessionStart", HOOK_SUFFIX, file);
       const serverRemoved = removeServerEntry(settings, "mcpServers");
       return hookRemoved || serverRemoved ? stringifyLike(current, settings) : current;

@@ -1,4 +1,5 @@
 import { CairnError } from "../util/errors.js";
+import { type JsonObject, parseJsonObject } from "./jsonDocument.js";
 
 /**
  * Refuses a settings file written as JSONC (comments or trailing commas), which Gemini CLI and OpenCode
@@ -36,4 +37,10 @@ function closesNext(text: string, start: number): boolean {
   let i = start;
   while (i < text.length && /\s/.test(text[i] ?? "")) i++;
   return text[i] === "}" || text[i] === "]";
+}
+
+/** A JSON settings file that may be written as JSONC by the agent, as an object; `rerun` is the command to repeat. */
+export function parseJsonSettings(text: string | null, file: string, rerun: string): JsonObject {
+  refuseJsonc(text, file, rerun);
+  return parseJsonObject(text, file);
 }

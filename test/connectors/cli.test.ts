@@ -74,4 +74,43 @@ describe("cairn install / uninstall (whole process)", () => {
     expect(removed.stdout).toMatch(/^deleted \(cairn had created it\) .*config\.toml: MCP server/m);
     expect(existsSync(join(temp.root, ".codex", "config.toml"))).toBe(false);
   });
+  it("installs gemini: the hook command it wrote prints Gemini CLI's hook JSON with the memory; uninstall deletes the file it created", () => {
+    const installed = cairn(["install", "gemini"]);
+    expect(installed.status).toBe(0);
+    expect(installed.stdout).toMatch(/^created .*settings\.json: SessionStart hook and MCP server 'cairn'$/m);
+    expect(installed.stdout).toMatch(/^restart Gemini CLI for the change to take effect$/m);
+    const settingsFile = join(temp.root, ".gemini-home", ".gemini", "settings.json");
+    const settings = JSON.parse(readFileSync(settingsFile, "utf8"));
+    const hook = settings.hooks.SessionStart[0].hooks[0];
+    expect(hook).toMatchObject({ name: "cairn-memory", type: "command", timeout: 10000 });
+    // Gemini CLI runs it through a shell with the session on stdin (here a sub-agent's: no background run).
+    const input = JSON.stringify({ session_id: "g1", cwd: temp.project, source: "startup", parent_session_id: "p" });
+    const ran = spawnSync("sh", ["-c", hook.command], { cwd: temp.project, env: temp.env, input, encoding: "utf8" });
+    expect(ran.status).toBe(0);
+    expect(JSON.parse(ran.stdout).hookSpecificOutput.additionalContext).toContain("Prefer small pull requests.");
+    expect(cairn(["install", "gemini"]).stdout).toMatch(/already installed: nothing changed/);
+    expect(cairn(["uninstall", "gemini"]).status).toBe(0);
+    expect(existsSync(settingsFile)).toBe(false);
+  });
+
+  it("installs opencode and uninstalls it again", () => {
+    const installed = cairn(["install", "opencode", "--json"]);
+    expect(installed.status).toBe(0);
+    const report = JSON.parse(installed.stdout);
+    expect(report.changes.map((change: { action: string }) => change.action)).toEqual(["created", "created"]);
+    expect(report.notes).toContain("restart OpenCode for the change to take effect");
+    const configFile = join(temp.root, ".config", "opencode", "opencode.json");
+    expect(JSON.parse(readFileSync(configFile, "utf8")).mcp.cairn.command).toEqual([
+      process.execPath,
+      expect.stringMatching(/^--import$/),
+      expect.any(String),
+      expect.stringMatching(/main\.ts$/),
+      "--home",
+      temp.home,
+      "mcp",
+      "--background-run",
+    ]);
+    expect(cairn(["uninstall", "opencode"]).status).toBe(0);
+    expect(existsSync(configFile)).toBe(false);
+  });
 });

@@ -119,6 +119,56 @@ describe("install and uninstall for each agent, into a fresh home", () => {
     expect(uninstall.status).toBe(0);
     expect(existsSync(config) ? readFileSync(config, "utf8") : "").not.toContain("cairn");
   });
+
+  it("gemini: settings.json gets the hook and the MCP server, the hook injects what was remembered, and both go again", () => {
+    const user = userHome();
+    expect(cairn(user, ["remember", "--scope", "global", "Releases are tagged from main"]).status).toBe(0);
+    expect(cairn(user, ["config", "set", "memories.enabled", "true"]).status).toBe(0);
+    const install = cairn(user, ["install", "gemini"]);
+    expect(install.stderr).toBe("");
+    expect(install.status).toBe(0);
+    const settingsPath = join(user.home, ".gemini", "settings.json");
+    const settings = JSON.parse(readFileSync(settingsPath, "utf8")) as {
+      hooks: { SessionStart: Array<{ hooks: Array<{ command: string }> }> };
+      mcpServers: Record<string, unknown>;
+    };
+    expect(settings.mcpServers.cairn).toBeDefined();
+    const command = settings.hooks.SessionStart.flatMap((entry) => entry.hooks)[0]?.command;
+    // Gemini CLI runs the command through a shell with the session on stdin (a sub-agent's, so no background run).
+    const hook = spawnSync("sh", ["-c", command ?? "false"], {
+      cwd: user.home,
+      env: user.env,
+      input: JSON.stringify({
+        session_id: "s1",
+        cwd: user.home,
+        hook_event_name: "SessionStart",
+        source: "startup",
+        parent_session_id: "p1",
+      }),
+      encoding: "utf8",
+    });
+    expect(hook.stderr).toBe("");
+    expect(hook.status).toBe(0);
+    expect(JSON.parse(hook.stdout).hookSpecificOutput.additionalContext).toContain("Releases are tagged from main");
+    const uninstall = cairn(user, ["uninstall", "gemini"]);
+    expect(uninstall.stderr).toBe("");
+    expect(uninstall.status).toBe(0);
+    expect(existsSync(settingsPath)).toBe(false);
+  });
+
+  it("opencode: opencode.json gets the MCP server and AGENTS.md the block, and both go again", () => {
+    const user = userHome();
+    const install = cairn(user, ["install", "opencode"]);
+    expect(install.stderr).toBe("");
+    expect(install.status).toBe(0);
+    const config = join(user.home, ".config", "opencode", "opencode.json");
+    expect(JSON.parse(readFileSync(config, "utf8")).mcp.cairn.command).toContain("--background-run");
+    expect(readFileSync(join(user.home, ".config", "opencode", "AGENTS.md"), "utf8")).toContain("cairn");
+    const uninstall = cairn(user, ["uninstall", "opencode"]);
+    expect(uninstall.stderr).toBe("");
+    expect(uninstall.status).toBe(0);
+    expect(existsSync(config)).toBe(false);
+  });
 });
 
 describe("the servers of the installed package", () => {
