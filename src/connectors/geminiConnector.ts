@@ -1,9 +1,10 @@
 import { join } from "node:path";
 import { shellCommand } from "../util/cairnInvocation.js";
 import { geminiDir } from "./agentHomes.js";
+import { readOrNull } from "./configFileWrite.js";
 import { appendHookGroup, cairnHooks, removeCairnHooks } from "./hookGroups.js";
 import { parseJsonSettings } from "./jsoncRefusal.js";
-import { parseJsonObject, stringifyLike } from "./jsonDocument.js";
+import { isJsonObject, parseJsonObject, stringifyLike } from "./jsonDocument.js";
 import { removeServerEntry, setServerEntry } from "./jsonServerEntry.js";
 import type { Connector, InstallContext, ManagedEdit } from "./types.js";
 
@@ -60,4 +61,27 @@ function settingsEdit(context: InstallContext): ManagedEdit {
     },
     isEmpty: (content) => Object.keys(parseJsonObject(content, file)).length === 0,
   };
+}
+
+/**
+ * Why Gemini CLI would not run the installed hook, for the install report: hooks switched off as a whole
+ * (`hooksConfig.enabled: false`) or cairn's by name (`hooksConfig.disabled`, what `/hooks disable` writes).
+ * A file cairn cannot read gives no warning (the install itself reports it).
+ */
+export function geminiHooksOffWarning(env: NodeJS.ProcessEnv): string | undefined {
+  const file = join(geminiDir(env), "settings.json");
+  let config: unknown;
+  try {
+    config = parseJsonSettings(readOrNull(file), file, "cairn install gemini").hooksConfig;
+  } catch {
+    return undefined;
+  }
+  if (!isJsonObject(config)) return undefined;
+  if (config.enabled === false) {
+    return `warning: ${file} sets hooksConfig.enabled to false, so Gemini CLI runs no hooks and starts sessions without cairn's memory; set it to true (or run /hooks enable-all in Gemini CLI)`;
+  }
+  if (Array.isArray(config.disabled) && config.disabled.includes(HOOK_NAME)) {
+    return `warning: ${file} lists '${HOOK_NAME}' in hooksConfig.disabled, so Gemini CLI starts sessions without cairn's memory; run /hooks enable ${HOOK_NAME} in Gemini CLI`;
+  }
+  return undefined;
 }

@@ -2,7 +2,7 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync 
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { installConnector, uninstallConnector } from "../../src/connectors/applyConnector.js";
-import { geminiConnector } from "../../src/connectors/geminiConnector.js";
+import { geminiConnector, geminiHooksOffWarning } from "../../src/connectors/geminiConnector.js";
 import { renderForAgent } from "../../src/connectors/sessionStartHook.js";
 import type { InstallContext } from "../../src/connectors/types.js";
 import {
@@ -149,6 +149,22 @@ describe("cairn install gemini", () => {
     expect(() => installConnector(geminiConnector, context, options())).toThrow(/hooks\.SessionStart is not a list/);
     write(settingsFile, '{"mcpServers": []}');
     expect(() => installConnector(geminiConnector, context, options())).toThrow(/mcpServers is not an object/);
+  });
+});
+
+describe("hooks switched off in Gemini CLI", () => {
+  it("warns when hooks are off as a whole or cairn's is disabled by name, and not otherwise", () => {
+    expect(geminiHooksOffWarning(temp.env)).toBeUndefined();
+    write(settingsFile, fixture);
+    expect(geminiHooksOffWarning(temp.env)).toBeUndefined();
+    write(settingsFile, JSON.stringify({ hooksConfig: { enabled: false } }));
+    expect(geminiHooksOffWarning(temp.env)).toMatch(
+      /^warning: \S+settings\.json sets hooksConfig\.enabled to false, so Gemini CLI runs no hooks and starts sessions without cairn's memory; /,
+    );
+    write(settingsFile, JSON.stringify({ hooksConfig: { disabled: ["cairn-memory"] } }));
+    expect(geminiHooksOffWarning(temp.env)).toMatch(
+      /lists 'cairn-memory' in hooksConfig\.disabled, .*\/hooks enable cairn-memory/,
+    );
   });
 });
 

@@ -56,6 +56,11 @@ async function apply(direction: Direction, agent: string, command: Command): Pro
     const warning = codexAgentsOverrideWarning(process.env);
     if (warning) notes.push(warning);
   }
+  if (direction === "install" && agent === "gemini") {
+    const { geminiHooksOffWarning } = await import("../../connectors/geminiConnector.js");
+    const warning = geminiHooksOffWarning(process.env);
+    if (warning) notes.push(warning);
+  }
   if (global.json) return printJson({ agent, direction, changes, notes });
   for (const change of changes) printLine(describe(change));
   for (const note of notes) printLine(note);
