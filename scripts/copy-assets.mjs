@@ -1,7 +1,7 @@
-// Copies the non-TypeScript assets that the runtime reads (prompt templates, the concept lexicon with its
-// license) next to the compiled code, and marks the CLI entry executable: tsc writes it 0644, and npm sets
-// the bit only on packages it installs, not on the project it builds, so `npx cairn` in a fresh clone
-// would fail with "Permission denied".
+// Copies the non-TypeScript assets that the runtime reads (prompt templates, the memory browser's page,
+// the concept lexicon with its license) next to the compiled code, and marks the CLI entry executable:
+// tsc writes it 0644, and npm sets the bit only on packages it installs, not on the project it builds, so
+// `npx cairn` in a fresh clone would fail with "Permission denied".
 import { chmodSync, cpSync, existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -9,6 +9,8 @@ import { fileURLToPath } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 if (existsSync(join(root, "src/prompts")))
   cpSync(join(root, "src/prompts"), join(root, "dist/prompts"), { recursive: true });
+// The memory browser's page (`cairn ui`), served from the package: no CDN, no build step of its own.
+if (existsSync(join(root, "src/ui"))) cpSync(join(root, "src/ui"), join(root, "dist/ui"), { recursive: true });
 for (const file of ["concepts.txt", "LICENSE-WORDNET"]) {
   if (existsSync(join(root, "src/text/lexicon", file)))
     cpSync(join(root, "src/text/lexicon", file), join(root, "dist/text/lexicon", file));

@@ -30,6 +30,7 @@ const COMMANDS: [name: string, load: () => Promise<Register>][] = [
   ["config", async () => (await import("./commands/config.js")).registerConfig],
   ["embeddings", async () => (await import("./commands/embeddings.js")).registerEmbeddings],
   ["serve", async () => (await import("./commands/serve.js")).registerServe],
+  ["ui", async () => (await import("./commands/ui.js")).registerUi],
   ["mcp", async () => (await import("./commands/mcp.js")).registerMcp],
   // One module registers both: see the set in buildProgram.
   ["install", async () => (await import("./commands/install.js")).registerInstall],

@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { getCookie } from "hono/cookie";
 import { HTTPException } from "hono/http-exception";
 import type { Cairn } from "../cairn.js";
 import { HTTP_AGENT_AUTHOR } from "../memory/memoryAuthor.js";
@@ -12,8 +13,11 @@ import { hostNameOf } from "./bindPolicy.js";
 import { createMcpServer, MCP_SERVER_VERSION } from "./createMcpServer.js";
 import {
   editBody,
+  exportBody,
   forgetBody,
+  historyBody,
   injectBody,
+  projectsBody,
   readBody,
   recallBody,
   rememberBody,
@@ -21,15 +25,24 @@ import {
   restoreBody,
   reviewBody,
   runBody,
+  sessionsBody,
+  uiCodeBody,
 } from "./httpSchemas.js";
+import { projectList } from "./projectList.js";
 import { readJsonBody } from "./readJsonBody.js";
+import { serveUi, UI_PUBLIC_PATHS } from "./serveUi.js";
+import { sessionRows } from "./sessionRows.js";
 import { statusForError } from "./statusForError.js";
+import { UI_COOKIE, UI_HEADER, UiAccess } from "./uiAccess.js";
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 export interface HttpAppOptions {
   cairn: Cairn;
-  /** When set, every route but /health requires `Authorization: Bearer <token>`. */
+  /**
+   * When set, every route but /health and the memory browser's page requires `Authorization: Bearer
+   * <token>`, or the memory browser's session cookie with its header (serveUi.ts, uiAccess.ts).
+   */
   token?: string;
   maxBodyBytes?: number;
   /**
@@ -70,10 +83,14 @@ export function createHttpApp(options: HttpAppOptions): Hono {
       await next();
     });
   }
+  const uiAccess = options.token ? new UiAccess() : undefined;
   if (options.token) {
     const expected = digest(options.token);
     app.use("*", async (c, next) => {
-      if (c.req.path === "/health") return next();
+      if (c.req.path === "/health" || (c.req.method === "GET" && UI_PUBLIC_PATHS.has(c.req.path))) return next();
+      // The browser's session cookie counts only with the page's header: another origin on this machine
+      // (same site for cookies) cannot add that header without a CORS preflight, which is never granted.
+      if (c.req.header(UI_HEADER) === "1" && uiAccess?.isSession(getCookie(c, UI_COOKIE))) return next();
       const header = c.req.header("authorization") ?? "";
       const given = /^Bearer (.+)$/i.exec(header)?.[1];
       if (!given || !timingSafeEqual(digest(given), expected)) {
@@ -151,6 +168,26 @@ export function createHttpApp(options: HttpAppOptions): Hono {
     const body = await readJsonBody(c, readBody);
     return c.json(cairn.readMemory(body.url, body.cwd, body.offset));
   });
+
+  app.post("/api/memory/export", async (c) => c.json(cairn.exportMemories(await readJsonBody(c, exportBody))));
+
+  app.post("/api/memory/history", async (c) => c.json(cairn.memoryHistory(await readJsonBody(c, historyBody))));
+
+  app.post("/api/projects", async (c) => {
+    await readJsonBody(c, projectsBody);
+    return c.json(projectList(cairn.paths.memories));
+  });
+
+  app.post("/api/sessions", async (c) => c.json({ sessions: sessionRows(cairn, await readJsonBody(c, sessionsBody)) }));
+
+  // `cairn ui` holds the token and asks for a one-time code the browser exchanges for a session cookie;
+  // without a token the page needs none.
+  app.post("/api/ui/code", async (c) => {
+    await readJsonBody(c, uiCodeBody);
+    return c.json({ code: uiAccess?.mintCode() ?? null });
+  });
+
+  serveUi(app, uiAccess);
 
   app.post("/api/run", async (c) => {
     const body = await readJsonBody(c, runBody);

@@ -1,14 +1,18 @@
 import { isAbsolute } from "node:path";
 import type { z } from "zod";
 import { editRequest } from "../requests/edit.js";
+import { emptyRequest } from "../requests/emptyRequest.js";
 import { forgetRequest } from "../requests/forget.js";
+import { historyRequest } from "../requests/history.js";
 import { injectRequest } from "../requests/inject.js";
+import { exportRequest } from "../requests/memoryTransfer.js";
 import { readRequest } from "../requests/read.js";
 import { recallRequest } from "../requests/recall.js";
 import { rememberRequest } from "../requests/remember.js";
 import { restoreRequest } from "../requests/restore.js";
 import { reviewListRequest, reviewResolveRequest } from "../requests/review.js";
 import { runRequest } from "../requests/run.js";
+import { sessionsRequest } from "../requests/sessions.js";
 
 // Request bodies of the HTTP API: each operation's shared request schema (src/requests/, the same limits
 // as the CLI, MCP and library) plus the one rule of a server: its own directory is nobody's project, so
@@ -63,3 +67,15 @@ export const reviewBody = reviewListRequest.superRefine((body, ctx) => {
   absoluteCwd(body, ctx);
   cwdForProject([body.scope], body, ctx);
 });
+
+export const historyBody = historyRequest;
+
+/** The memories of a scope with provenance and history, as `cairn export` writes them. */
+export const exportBody = exportRequest.superRefine((body, ctx) => {
+  absoluteCwd(body, ctx);
+  cwdForProject([body.scope], body, ctx);
+});
+
+export const projectsBody = emptyRequest;
+export const sessionsBody = sessionsRequest;
+export const uiCodeBody = emptyRequest;

@@ -29,6 +29,7 @@ export const cairnErrorStatus = {
   weak_token: 500,
   unsafe_bind: 500,
   listen_failed: 500,
+  ui_unavailable: 500,
   prompt_missing: 500,
   prompt_variable: 500,
   // The store.

@@ -26,7 +26,7 @@ export function workspaceForCwd(memoriesRoot: string, cwd: string): WorkspaceRef
   const direct = projectWorkspace(memoriesRoot, projectIdentity(cwd).key);
   if (existsSync(direct.dir)) return direct;
   let best: { key: string; length: number } | undefined;
-  for (const entry of readIndex(memoriesRoot)) {
+  for (const entry of readProjectIndex(memoriesRoot)) {
     for (const recorded of entry.cwds) {
       const matches = cwd === recorded || cwd.startsWith(recorded.endsWith(sep) ? recorded : `${recorded}${sep}`);
       if (matches && recorded.length > (best?.length ?? -1)) best = { key: entry.key, length: recorded.length };
@@ -40,7 +40,7 @@ export function workspaceForCwd(memoriesRoot: string, cwd: string): WorkspaceRef
  * to the identity workspace above, which is right for every repository whose identity did not change,
  * and the next phase-2 run rewrites it; `cairn doctor` reports it meanwhile (`projectIndexProblem`).
  */
-function readIndex(memoriesRoot: string): ProjectIndexEntry[] {
+export function readProjectIndex(memoriesRoot: string): ProjectIndexEntry[] {
   const read = parseIndex(memoriesRoot);
   return "entries" in read ? read.entries : [];
 }

@@ -22,41 +22,52 @@ export function registerServe(program: Command): void {
     )
     .option("--no-schedule", "serve the API only; run no pipeline cycles")
     .action(async (options: { host?: string; port?: number; schedule: boolean }, command: Command) => {
-      const global = command.optsWithGlobals<GlobalOptions>();
-      const { port } = options;
-      const [{ Cairn }, { startDaemon }, { loadNativeModule }] = await Promise.all([
-        import("../../cairn.js"),
-        import("../../server/startDaemon.js"),
-        import("../../store/nativeModuleFault.js"),
-      ]);
-      // Without SQLite's native module every request and cycle would fail: refuse to start instead.
-      loadNativeModule();
-      const cairn = new Cairn(global.home ? { home: global.home } : {});
-      let daemon: Awaited<ReturnType<typeof startDaemon>>;
-      try {
-        daemon = await startDaemon({
-          cairn,
-          ...(options.host ? { host: options.host } : {}),
-          ...(port === undefined ? {} : { port }),
-          schedule: options.schedule,
-        });
-      } catch (error) {
-        cairn.close();
-        throw error;
-      }
-      const resident = await startResidentFor(cairn.paths.home);
-      let signals = 0;
-      const onSignal = (signal: NodeJS.Signals) => {
-        signals += 1;
-        // A second signal means "now": do not wait for the running step any longer.
-        if (signals > 1) process.exit(130);
-        process.stderr.write(`cairn serve: ${signal}: stopping (waiting for the running step)\n`);
-        void Promise.all([daemon.stop(), resident?.close()]).then(() => process.exit(0));
-      };
-      process.on("SIGINT", onSignal);
-      process.on("SIGTERM", onSignal);
+      await startServing(command.optsWithGlobals<GlobalOptions>(), options);
       // The action returns; the HTTP server and the scheduler keep the process alive until a signal.
     });
+}
+
+/**
+ * Starts the daemon and the resident socket, stopped by SIGINT or SIGTERM: `cairn serve`, and `cairn ui`
+ * when no server is running. Returns the daemon's base URL.
+ */
+export async function startServing(
+  global: GlobalOptions,
+  options: { host?: string; port?: number; schedule: boolean },
+): Promise<string> {
+  const { port } = options;
+  const [{ Cairn }, { startDaemon }, { loadNativeModule }] = await Promise.all([
+    import("../../cairn.js"),
+    import("../../server/startDaemon.js"),
+    import("../../store/nativeModuleFault.js"),
+  ]);
+  // Without SQLite's native module every request and cycle would fail: refuse to start instead.
+  loadNativeModule();
+  const cairn = new Cairn(global.home ? { home: global.home } : {});
+  let daemon: Awaited<ReturnType<typeof startDaemon>>;
+  try {
+    daemon = await startDaemon({
+      cairn,
+      ...(options.host ? { host: options.host } : {}),
+      ...(port === undefined ? {} : { port }),
+      schedule: options.schedule,
+    });
+  } catch (error) {
+    cairn.close();
+    throw error;
+  }
+  const resident = await startResidentFor(cairn.paths.home);
+  let signals = 0;
+  const onSignal = (signal: NodeJS.Signals) => {
+    signals += 1;
+    // A second signal means "now": do not wait for the running step any longer.
+    if (signals > 1) process.exit(130);
+    process.stderr.write(`cairn serve: ${signal}: stopping (waiting for the running step)\n`);
+    void Promise.all([daemon.stop(), resident?.close()]).then(() => process.exit(0));
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  return daemon.url;
 }
 
 /**

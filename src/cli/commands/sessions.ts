@@ -1,8 +1,6 @@
 import type { Command } from "commander";
-import { EXCLUDED_MARK } from "../../project/exclusion.js";
+import { sessionRows } from "../../server/sessionRows.js";
 import { agentNames } from "../../sources/types.js";
-import { PHASE1_KIND } from "../../store/queue/jobKinds.js";
-import { toIso } from "../../util/clock.js";
 import { withCairn } from "../context.js";
 import { oneOf, wholeNumber } from "../flags.js";
 import { printJson, printLine, printTable, shorten } from "../output.js";
@@ -16,31 +14,10 @@ export function registerSessions(program: Command): void {
     .option("--json", "print a JSON array")
     .action(async (options: { agent?: string; limit?: number }, command: Command) => {
       await withCairn(command, (cairn, global) => {
-        const sessions = cairn.sessions({
+        const rows = sessionRows(cairn, {
           ...(options.agent ? { agent: options.agent } : {}),
           ...(options.limit ? { limit: options.limit } : {}),
         });
-        // A session whose extraction failed for good is not "pending": no run picks it up until
-        // `cairn run --retry-dead` (or a change to its transcript) gives it fresh attempts.
-        const dead = new Set(
-          cairn.storage.jobs.list({ kind: PHASE1_KIND, status: "dead", limit: 100_000 }).map((job) => job.key),
-        );
-        const rows = sessions.map((session) => ({
-          id: session.id,
-          agent: session.agent,
-          kind: session.kind,
-          cwd: session.cwd,
-          project: session.projectKey,
-          title: session.title,
-          parentId: session.parentId,
-          items: session.items,
-          startedAt: toIso(session.startedAt),
-          updatedAt: toIso(session.updatedAt),
-          invalidatedAt: session.invalidatedAt,
-          processedUntil: session.processedUntil,
-          excluded: session.contentHash === EXCLUDED_MARK,
-          dead: dead.has(session.id),
-        }));
         if (global.json) return printJson(rows);
         if (rows.length === 0) return printLine("no sessions yet: run 'cairn scan'");
         printTable(
@@ -50,15 +27,7 @@ export function registerSessions(program: Command): void {
             row.agent,
             row.kind,
             String(row.items),
-            row.excluded
-              ? "excluded"
-              : row.dead
-                ? "dead"
-                : row.invalidatedAt !== null
-                  ? "pending"
-                  : row.processedUntil !== null
-                    ? "processed"
-                    : "new",
+            row.state,
             shorten(row.id, 40),
             shorten(row.cwd ?? "-", 60),
           ]),

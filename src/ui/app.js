@@ -1,0 +1,348 @@
+// The memory browser (`cairn ui`): a page of cairn's own HTTP API, without dependencies. Memory text is
+// untrusted (it comes from agent sessions): everything is put on the page as text nodes, never as HTML.
+
+const state = { projects: null, cwd: null, view: "workspace" };
+
+/** An element with attributes and children; strings become text nodes. */
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs ?? {})) {
+    if (key === "onclick") node.addEventListener("click", value);
+    else if (key === "onsubmit") node.addEventListener("submit", value);
+    else if (value !== undefined && value !== null && value !== false) node.setAttribute(key, String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+async function api(path, body) {
+  // The header lets the server accept the session cookie (a page of another origin cannot send it).
+  const response = await fetch(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-Cairn-UI": "1" },
+    body: JSON.stringify(body ?? {}),
+    credentials: "same-origin",
+  });
+  const data = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
+  if (!response.ok) {
+    const message =
+      response.status === 401
+        ? "not signed in: run 'cairn ui' again for a fresh link"
+        : data.error || `HTTP ${response.status}`;
+    throw new Error(message);
+  }
+  return data;
+}
+
+function showError(error) {
+  const box = document.getElementById("error");
+  box.hidden = !error;
+  box.textContent = error ? String(error.message ?? error) : "";
+}
+
+const when = (ms) => (typeof ms === "number" ? new Date(ms).toISOString().slice(0, 16).replace("T", " ") : "");
+
+function render(...nodes) {
+  document.getElementById("view").replaceChildren(...nodes);
+}
+
+async function show(view) {
+  state.view = view;
+  for (const button of document.querySelectorAll("#tabs button"))
+    button.toggleAttribute("aria-current", button.dataset.view === view);
+  for (const button of document.querySelectorAll("#tabs button"))
+    if (button.dataset.view === view) button.setAttribute("aria-current", "page");
+  showError(null);
+  render(el("p", {}, "loading…"));
+  try {
+    await views[view]();
+  } catch (error) {
+    render();
+    showError(error);
+  }
+}
+
+/** Scope arguments of the chosen project (or the global workspace alone). */
+function scoped() {
+  return state.cwd ? { cwd: state.cwd } : { scope: "global" };
+}
+
+function memoryCard(memory, extra) {
+  const gone = memory.state && memory.state !== "live";
+  const provenance = memory.provenance ?? {};
+  return el(
+    "div",
+    { class: `card memory${gone ? " gone" : ""}`, "data-id": memory.id },
+    el("div", { class: "content" }, memory.content),
+    el(
+      "div",
+      { class: "meta" },
+      el("span", { class: "tag" }, memory.type),
+      el("span", {}, `scope ${memory.scope}`),
+      el("span", {}, `#${memory.id}`),
+      memory.state ? el("span", { class: "state" }, memory.state) : null,
+      memory.who ? el("span", {}, `by ${memory.who}`) : null,
+      provenance.sessionId ? el("span", {}, `session ${provenance.sessionId}`) : null,
+      provenance.itemFrom != null
+        ? el("span", {}, `items ${provenance.itemFrom}–${provenance.itemTo ?? provenance.itemFrom}`)
+        : null,
+      memory.supersededBy ? el("span", {}, `replaced by #${memory.supersededBy}`) : null,
+      extra,
+    ),
+    el("button", { class: "act history", onclick: () => openHistory(memory.id) }, "Evidence & history"),
+    !gone ? el("button", { class: "act forget", onclick: () => forget(memory.id) }, "Forget") : null,
+    el("div", { class: "history-box" }),
+  );
+}
+
+async function openHistory(id) {
+  const box = document.querySelector(`.memory[data-id="${CSS.escape(String(id))}"] .history-box`);
+  if (!box) return;
+  try {
+    const { memory, events } = await api("/api/memory/history", { id });
+    const provenance = memory.provenance ?? {};
+    box.replaceChildren(
+      el(
+        "details",
+        { open: true },
+        el("summary", {}, "Provenance"),
+        el("pre", { class: "provenance" }, JSON.stringify(provenance, null, 2)),
+        memory.why ? el("p", {}, `why: ${memory.why}`) : null,
+      ),
+      el(
+        "table",
+        { class: "events" },
+        el(
+          "tr",
+          {},
+          el("th", {}, "when"),
+          el("th", {}, "event"),
+          el("th", {}, "who"),
+          el("th", {}, "why"),
+          el("th", {}, "change"),
+        ),
+        events.map((event) =>
+          el(
+            "tr",
+            {},
+            el("td", {}, when(event.createdAt)),
+            el("td", {}, event.event),
+            el("td", {}, event.who ?? ""),
+            el("td", {}, event.reason ?? ""),
+            el("td", {}, [event.oldContent, event.newContent].filter(Boolean).join(" → ")),
+          ),
+        ),
+      ),
+    );
+  } catch (error) {
+    showError(error);
+  }
+}
+
+async function forget(id) {
+  if (
+    !window.confirm(
+      `Forget memory #${id}? It stays in its history and can be restored with 'cairn memory restore ${id}'.`,
+    )
+  )
+    return;
+  try {
+    await api("/api/memory/forget", { id, reason: "forgotten in the memory browser" });
+    await show(state.view);
+  } catch (error) {
+    showError(error);
+  }
+}
+
+const views = {
+  async workspace() {
+    const { global, projects } = state.projects;
+    const chosen = state.cwd ? projects.find((project) => project.cwds[0] === state.cwd) : undefined;
+    const sections = [chosen ? [chosen, "root"] : null, [global, "global"]].filter(Boolean);
+    const content = el("pre", { class: "file" }, "choose a file");
+    const lists = sections.map(([workspace, root]) =>
+      el(
+        "div",
+        { class: "card files" },
+        el("h2", {}, root === "global" ? "Global workspace" : `Project ${workspace.name}`),
+        workspace.files.length === 0 ? el("p", {}, "no memory files yet: 'cairn run' writes them") : null,
+        workspace.files.map((file) =>
+          el(
+            "button",
+            {
+              "data-file": `${root}/${file}`,
+              onclick: async () => {
+                const body = { url: `memory://${root}/${file}`, ...(root === "root" ? { cwd: state.cwd } : {}) };
+                const read = await api("/api/read", body).catch((error) => ({ content: `(${error.message})` }));
+                content.textContent = read.content;
+              },
+            },
+            file,
+          ),
+        ),
+      ),
+    );
+    render(...lists, content);
+    const first = document.querySelector(".files button");
+    if (first) first.click();
+  },
+
+  async memories() {
+    const { memories } = await api("/api/memory/export", { ...scoped(), all: true });
+    const live = memories.filter((memory) => memory.state === "live").length;
+    render(
+      el("p", {}, `${live} live, ${memories.length - live} forgotten or replaced`),
+      memories.reverse().map((memory) => memoryCard(memory)),
+    );
+  },
+
+  async search() {
+    const input = el("input", {
+      type: "search",
+      name: "query",
+      placeholder: "what an agent would ask…",
+      required: true,
+    });
+    const results = el("div", { id: "results" });
+    const run = async (event) => {
+      event.preventDefault();
+      try {
+        showError(null);
+        const response = await api("/api/memory/recall", { query: input.value, ...scoped(), k: 10 });
+        results.replaceChildren(
+          response.results.length === 0
+            ? el("p", { class: "empty" }, response.reason?.message ?? "nothing found")
+            : null,
+          response.results.map((result, rank) =>
+            memoryCard(
+              result,
+              el(
+                "span",
+                { class: "score" },
+                `rank ${rank + 1} · score ${Number(result.score).toFixed(3)} · found by ${(result.sources ?? []).join(", ")}`,
+              ),
+            ),
+          ),
+          response.warnings?.length ? el("p", {}, `warnings: ${response.warnings.join("; ")}`) : null,
+        );
+      } catch (error) {
+        showError(error);
+      }
+    };
+    render(el("form", { onsubmit: run }, input, " ", el("button", { type: "submit" }, "Recall")), results);
+  },
+
+  async review() {
+    const { flags } = await api("/api/memory/review", scoped());
+    const side = (label, memory) =>
+      memory ? el("div", {}, el("strong", {}, `${label} #${memory.id}: `), memory.content) : null;
+    const decide = (flag, action) => async () => {
+      try {
+        await api("/api/memory/review/resolve", { flag, action });
+        await show("review");
+      } catch (error) {
+        showError(error);
+      }
+    };
+    render(
+      flags.length === 0 ? el("p", { class: "empty" }, "nothing to review") : null,
+      flags.map((entry) =>
+        el(
+          "div",
+          { class: "card review", "data-flag": entry.flag },
+          el(
+            "div",
+            { class: "meta" },
+            el("span", {}, `flag ${entry.flag}`),
+            el("span", {}, entry.detector),
+            el("span", {}, when(entry.createdAt)),
+          ),
+          el("p", {}, entry.reason),
+          side("flagged", entry.memory),
+          side("related", entry.related),
+          ["keep", "supersede", "forget"].map((action) =>
+            el("button", { class: `act ${action}`, onclick: decide(entry.flag, action) }, action),
+          ),
+        ),
+      ),
+    );
+  },
+
+  async sessions() {
+    const { sessions } = await api("/api/sessions", { limit: 200 });
+    render(
+      sessions.length === 0 ? el("p", { class: "empty" }, "no sessions yet: 'cairn scan' collects them") : null,
+      el(
+        "table",
+        {},
+        el(
+          "tr",
+          {},
+          ["updated", "agent", "items", "state", "title", "folder"].map((h) => el("th", {}, h)),
+        ),
+        sessions.map((s) =>
+          el(
+            "tr",
+            { class: "session" },
+            el("td", {}, (s.updatedAt ?? "").slice(0, 16).replace("T", " ")),
+            el("td", {}, s.agent),
+            el("td", {}, s.items),
+            el("td", { class: "state" }, s.state),
+            el("td", {}, s.title ?? ""),
+            el("td", {}, s.cwd ?? ""),
+          ),
+        ),
+      ),
+    );
+  },
+
+  async inject() {
+    const input = el("input", {
+      type: "text",
+      name: "folder",
+      value: state.cwd ?? "",
+      placeholder: "/absolute/path/of/a/folder",
+    });
+    const out = el("pre", { class: "injected" });
+    const run = async (event) => {
+      event?.preventDefault();
+      try {
+        showError(null);
+        const injection = await api("/api/inject", { cwd: input.value });
+        out.textContent = injection.text || injection.reason?.message || "(empty)";
+      } catch (error) {
+        showError(error);
+      }
+    };
+    render(el("form", { onsubmit: run }, input, " ", el("button", { type: "submit" }, "Show")), out);
+    if (input.value) await run();
+  },
+};
+
+async function start() {
+  for (const button of document.querySelectorAll("#tabs button"))
+    button.addEventListener("click", () => show(button.dataset.view));
+  try {
+    state.projects = await api("/api/projects");
+  } catch (error) {
+    showError(error);
+    return;
+  }
+  const select = document.getElementById("project");
+  select.replaceChildren(
+    el("option", { value: "" }, "global only"),
+    state.projects.projects.map((project) => el("option", { value: project.cwds[0] ?? "" }, project.name)),
+  );
+  state.cwd = state.projects.projects[0]?.cwds[0] ?? null;
+  select.value = state.cwd ?? "";
+  select.addEventListener("change", () => {
+    state.cwd = select.value || null;
+    show(state.view);
+  });
+  await show("workspace");
+}
+
+start();
