@@ -5,8 +5,8 @@ export const PI_EXTENSION_HEADER = "// cairn memory extension";
 
 /**
  * The source of the pi / oh-my-pi extension `cairn install pi|omp` writes to `<agent dir>/extensions/cairn.ts`.
- * Both agents load it with the same API (`pi.on`, `pi.registerTool`; pi-mono
- * packages/coding-agent/docs/extensions.md, oh-my-pi packages/coding-agent/docs/extensions.md):
+ * Both agents load it with the same API (`pi.on`, `pi.registerTool`; the extensions page of each
+ * agent's documentation, docs/integration.md cites both):
  *
  * - `session_start` / `session_switch`: runs `cairn hook session-start` once per session, which prints the
  *   Memory Guidance block and starts the background pipeline run, as the Claude Code hook does.
