@@ -18,7 +18,7 @@ import { MemoryStore } from "./memory/memoryStore.js";
 import { readMemoryExport } from "./memory/readMemoryExport.js";
 import { openReviews, type ReviewEntry, resolveReview } from "./memory/reviewQueue.js";
 import { type MaintenanceReport, runMaintenanceJobs } from "./memory/runMaintenanceJobs.js";
-import { PROJECT_SCOPE, recallScopes, rememberScope } from "./memory/scopes.js";
+import { PROJECT_SCOPE, projectKeysOnce, recallScopes, rememberScope } from "./memory/scopes.js";
 import type { RecallResponse, RememberInput, RememberOutcome } from "./memory/types.js";
 import { type CycleOptions, type CycleReports, runCycle, type ScanOptions } from "./pipeline/cycle.js";
 import { ingestConfigOf } from "./pipeline/facts/ingestFacts.js";
@@ -425,11 +425,12 @@ export class Cairn {
   ): Promise<RememberOutcome[]> {
     const now = this.clock();
     const excluded = exclusionMatcher(this.config.memories.exclude);
+    const projectKey = projectKeysOnce();
     const list = (Array.isArray(input) ? input : [input]).map(({ cwd, ...entry }) => {
       parseRequest(rememberEntry, entry);
       const future = futureProblem(entry.occurredAt, now);
       if (future) throw new CairnError("bad_input", future);
-      const scoped = rememberScope(entry, cwd ?? process.cwd());
+      const scoped = rememberScope(entry, cwd ?? process.cwd(), projectKey);
       // A project memory is about the folder it runs in, given or not; another scope only about a given one.
       const folder = cwd ?? (scoped.scope === entry.scope ? null : process.cwd());
       const problem = excludedWriteProblem(excluded, { cwd: folder, scope: scoped.scope });

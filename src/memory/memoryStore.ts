@@ -64,7 +64,7 @@ export class MemoryStore {
   async remember(input: RememberInput | RememberInput[]): Promise<RememberOutcome | RememberOutcome[]> {
     const inputs = Array.isArray(input) ? input : [input];
     const staged = await this.stage(inputs);
-    const outcomes = withWriteTx(this.storage.db, () => inputs.map((_, i) => staged.write(i)));
+    const outcomes = withWriteTx(this.storage.db, () => staged.writeAll());
     this.storeTranscripts(inputs, staged.now);
     return Array.isArray(input) ? outcomes : outcomes[0]!;
   }
@@ -81,7 +81,16 @@ export class MemoryStore {
     const concepts = depth > 0 ? { lexicon: shippedLexicon(), depth } : undefined;
     const prepared = inputs.map((i) => prepareRemember(i, now, concepts));
     const embedded = await this.embedOutsideTx(prepared.filter((p) => !p.skip).map((p) => p.row.content));
-    return { now, write: (index) => this.writeOne(prepared[index]!, embedded, now) };
+    return {
+      now,
+      write: (index) => this.writeOne(prepared[index]!, embedded, now),
+      writeAll: () => {
+        const queued: number[] = [];
+        const outcomes = prepared.map((p) => this.writeOne(p, embedded, now, queued));
+        this.storage.jobs.enqueueMany(queued.map(reviseJobFor));
+        return outcomes;
+      },
+    };
   }
 
   /**
@@ -129,7 +138,11 @@ export class MemoryStore {
     }
   }
 
-  private writeOne(p: PreparedMemory, embedded: Embedded, now: number): RememberOutcome {
+  /**
+   * Stores one prepared memory. Its revise job is enqueued here, or, given `queued`, its id is added
+   * there for the caller to enqueue with the rest of its batch.
+   */
+  private writeOne(p: PreparedMemory, embedded: Embedded, now: number, queued?: number[]): RememberOutcome {
     const { row } = p;
     if (p.skip) return { status: "skipped", contentHash: row.contentHash, reason: p.skip };
     const { memories, history, embeddings, vectors, graph } = this.storage;
@@ -148,7 +161,8 @@ export class MemoryStore {
     }
     history.add({ memoryId: id, event: "created", newContent: row.content, who: row.who, reason: row.why, now });
     // Raw first: the memory is stored now; its decisions (supersession) are derived by this job.
-    this.storage.jobs.enqueue(reviseJobFor(id));
+    if (queued) queued.push(id);
+    else this.storage.jobs.enqueue(reviseJobFor(id));
     if (vector) {
       embeddings.upsert(row.contentHash, this.provider.model, vector, now);
       vectors.upsert(id, row.scope, vector, false);
@@ -338,6 +352,8 @@ export interface StagedMemories {
   now: number;
   /** Stores the input at `index` (dedupe, history, vector, entities); call inside `withWriteTx`. */
   write(index: number): RememberOutcome;
+  /** Stores every input in order, their revise jobs queued together; call inside `withWriteTx`. */
+  writeAll(): RememberOutcome[];
 }
 
 /** Vectors computed for a write, and why some are missing when the provider failed. */

@@ -16,9 +16,34 @@ export const NO_PROJECT_SCOPE = "no-project";
  * `global` and any other label stay as given. `who` defaults to the user, since an entry stored through
  * the API or the CLI is the user's own statement unless the caller says otherwise.
  */
-export function rememberScope(entry: RememberInput, cwd: string): RememberInput & { scope: string } {
-  const scope = entry.scope === undefined || entry.scope === PROJECT_SCOPE ? projectIdentity(cwd).key : entry.scope;
+export function rememberScope(
+  entry: RememberInput,
+  cwd: string,
+  projectKey: (cwd: string) => string = projectKeyOf,
+): RememberInput & { scope: string } {
+  const scope = entry.scope === undefined || entry.scope === PROJECT_SCOPE ? projectKey(cwd) : entry.scope;
   return { ...entry, scope, who: entry.who ?? "user" };
+}
+
+function projectKeyOf(cwd: string): string {
+  return projectIdentity(cwd).key;
+}
+
+/**
+ * The project key of a folder, looked up once per folder for the life of the returned function: a
+ * command storing a file of memories asks for the same folder's key for every line, and each lookup
+ * walks up the folders looking for `.git`.
+ */
+export function projectKeysOnce(): (cwd: string) => string {
+  const keys = new Map<string, string>();
+  return (cwd) => {
+    let key = keys.get(cwd);
+    if (key === undefined) {
+      key = projectKeyOf(cwd);
+      keys.set(cwd, key);
+    }
+    return key;
+  };
 }
 
 /**

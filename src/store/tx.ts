@@ -5,6 +5,18 @@ import { assertStoreStillOpen } from "./storeIdentity.js";
 /** The store-level error (full disk, damaged or read-only store) the last write transaction of a connection met. */
 const lastStoreFault = new WeakMap<Database, unknown>();
 
+/** Connections inside a write transaction whose store was checked when it began. */
+const checkedTx = new WeakSet<Database>();
+
+function checkedRun<T>(db: Database, fn: () => T): T {
+  checkedTx.add(db);
+  try {
+    return db.transaction(fn).immediate();
+  } finally {
+    checkedTx.delete(db);
+  }
+}
+
 /**
  * Runs `fn` in one IMMEDIATE transaction: the write lock is taken up front, so two writers never
  * deadlock upgrading a read lock. Never await inside `fn`: no model, embedding or network call
@@ -14,8 +26,11 @@ const lastStoreFault = new WeakMap<Database, unknown>();
  */
 export function withWriteTx<T>(db: Database, fn: () => T): T {
   try {
-    assertStoreStillOpen(db);
-    const result = db.transaction(fn).immediate();
+    // A nested call is a savepoint of a write transaction that already checked: a batch of writes
+    // with a savepoint per row paid the two stats per row.
+    const outermost = !checkedTx.has(db);
+    if (outermost) assertStoreStillOpen(db);
+    const result = outermost ? checkedRun(db, fn) : db.transaction(fn).immediate();
     lastStoreFault.delete(db);
     return result;
   } catch (error) {

@@ -1,3 +1,4 @@
+import { RecentMemo } from "./recentMemo.js";
 import { stem } from "./stem.js";
 import { isContentWord } from "./tokenize.js";
 import { kindsOfTool } from "./toolKinds.js";
@@ -205,13 +206,15 @@ function leading(text: string): { label: string | undefined; sentence: string } 
 
 const nameOf = (token: Token) => token.word.replace(/^`|`$/g, "").replace(/\/$/, "");
 
-const known = new Map<string, SubjectNames>();
-const KNOWN_CAP = 4096;
+/** Texts read lately: a memory is keyed when written, then judged against many others. */
+const known = new RecentMemo<SubjectNames>(16_384);
 
 /** The names a text gives and those it is about (see the interface); memoised for the texts of a batch. */
 export function subjectNames(text: string): SubjectNames {
-  const cachedNames = known.get(text);
-  if (cachedNames) return cachedNames;
+  return known.get(text, readSubjectNames);
+}
+
+function readSubjectNames(text: string): SubjectNames {
   const all = new Set<string>();
   const afterBeing = new Set<string>();
   const spans = new Set<string>();
@@ -259,10 +262,7 @@ export function subjectNames(text: string): SubjectNames {
   }
   // A statement whose kind was not read is still keyed by its names.
   if (kinds.size === 0) kinds.add("statement");
-  const names = { subject, all, afterBeing, spans, definite, oneOfMany, kinds: [...kinds] };
-  if (known.size >= KNOWN_CAP) known.clear();
-  known.set(text, names);
-  return names;
+  return { subject, all, afterBeing, spans, definite, oneOfMany, kinds: [...kinds] };
 }
 
 /** The stem of what the main verb says: past a word of being or having to its participle ("was upgraded" -> upgrad). */

@@ -1,5 +1,7 @@
+import { mkdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { recallScopes, rememberScope } from "../../src/memory/scopes.js";
+import { projectKeysOnce, recallScopes, rememberScope } from "../../src/memory/scopes.js";
 import { projectIdentity } from "../../src/project/projectKey.js";
 import { tempDir } from "../helpers/tempDir.js";
 
@@ -15,6 +17,22 @@ describe("memory scopes", () => {
     });
     expect(rememberScope({ content: "x", scope: "global" }, cwd).scope).toBe("global");
     expect(rememberScope({ content: "x", scope: "team-notes" }, cwd).scope).toBe("team-notes");
+  });
+
+  it("a command's project keys: each folder's key as projectIdentity gives it, looked up once", () => {
+    const repo = tempDir("cairn-scopes-repo-");
+    mkdirSync(join(repo, ".git"));
+    const sub = join(repo, "src");
+    mkdirSync(sub);
+    const keyOf = projectKeysOnce();
+    const key = projectIdentity(sub).key;
+    expect(keyOf(sub)).toBe(key);
+    expect(keyOf(cwd)).toBe(project);
+    expect(rememberScope({ content: "x" }, sub, keyOf).scope).toBe(key);
+    // The folder is not looked at again within the command: the repository going away changes nothing.
+    rmSync(join(repo, ".git"), { recursive: true });
+    expect(projectIdentity(sub).key).not.toBe(key);
+    expect(keyOf(sub)).toBe(key);
   });
 
   it("recall searches the project of cwd plus global by default, everything with all, else the label", () => {

@@ -1,4 +1,5 @@
 import { type NamedThings, namedThings } from "../../text/otherNamedThings.js";
+import { RecentMemo } from "../../text/recentMemo.js";
 import { type ReportedOccasion, reportedOccasion } from "../../text/reportedOccasion.js";
 import { type VersionedNames, versionedNames } from "../../text/versionedNames.js";
 import { type ChangeStatement, changeStatements } from "./changeStatements.js";
@@ -17,16 +18,18 @@ export interface Analysis {
   occasion: ReportedOccasion | undefined;
 }
 
-/** Texts analysed lately; a revise batch compares each memory with up to a hundred candidates. */
-const ANALYSED_CAP = 4096;
-
-const analyses = new Map<string, Analysis>();
+/**
+ * Texts analysed lately: a revise batch compares each memory with up to a hundred candidates, and a
+ * bulk import compares older memories again batch after batch (a few MB for the lot).
+ */
+const analyses = new RecentMemo<Analysis>(16_384);
 
 export function analysed(text: string): Analysis {
-  const known = analyses.get(text);
-  if (known) return known;
-  if (analyses.size >= ANALYSED_CAP) analyses.clear();
-  const analysis = {
+  return analyses.get(text, analyse);
+}
+
+function analyse(text: string): Analysis {
+  return {
     tokens: statementTokens(text),
     changes: changeStatements(text),
     clauses: statedClauses(text),
@@ -34,6 +37,4 @@ export function analysed(text: string): Analysis {
     versions: versionedNames(text),
     occasion: reportedOccasion(text),
   };
-  analyses.set(text, analysis);
-  return analysis;
 }

@@ -40,6 +40,11 @@ const BE = String.raw`(?:was|were|is|are|has\s+been|have\s+been|got|had\s+been)`
 const WAS = String.raw`(?:was|were|has\s+been|have\s+been|got|had\s+been)`;
 
 interface Pattern {
+  /**
+   * Words the pattern cannot match without (case aside): a sentence without them skips the pattern,
+   * whose leading phrase makes it try every position of the sentence.
+   */
+  cue: RegExp;
   re: RegExp;
   /** The obsolete thing or the subject is the phrase that opens the match (its capital may be grammar). */
   leads?: boolean;
@@ -60,6 +65,7 @@ const obsolete = (x: string | undefined, y?: string): ChangeStatement | undefine
 const PATTERNS: readonly Pattern[] = [
   // "moved/migrated/switched (the build) from X to Y", "went from X to Y", "raised the timeout from 30s to 60s"
   {
+    cue: /from/i,
     re: new RegExp(
       String.raw`\b(?:moved|moving|migrated|migrating|switched|switching|changed|converted|ported|transitioned|upgraded|downgraded|went|going|raised|bumped|increased|decreased|lowered|reduced)\s+(?:over\s+)?(?:\S+\s+){0,3}?from\s+${PHRASE}\s+(?:over\s+|back\s+)?(?:to|onto|into)\s+${PHRASE}${END}`,
       "i",
@@ -68,11 +74,13 @@ const PATTERNS: readonly Pattern[] = [
   },
   // "replaced X with/by Y"
   {
+    cue: /replac/i,
     re: new RegExp(String.raw`\breplac(?:ed|ing|e)\s+${PHRASE}\s+(?:with|by)\s+${PHRASE}${END}`, "i"),
     read: (m) => obsolete(m[1], m[2]),
   },
   // "X was replaced by/with Y", "X has been superseded by Y"
   {
+    cue: /replaced|superseded/i,
     leads: true,
     re: new RegExp(
       String.raw`${PHRASE_BEFORE}\s+${WAS}\s+(?:replaced|superseded)\s+(?:with|by)\s+${PHRASE}${END}`,
@@ -83,6 +91,7 @@ const PATTERNS: readonly Pattern[] = [
   // "pnpm replaced npm", "Vitest has replaced Jest": the active form, the new thing first. Not "replaced
   // X with Y" (read above), and a pronoun as the new thing names nothing ("we replaced npm").
   {
+    cue: /replace|supersede/i,
     re: new RegExp(
       String.raw`${PHRASE_BEFORE}\s+(?:has\s+|have\s+)?(?:replaced|replaces|superseded|supersedes)\s+(?![^.;]*\b(?:with|by)\s)${PHRASE}${END}`,
       "i",
@@ -91,6 +100,7 @@ const PATTERNS: readonly Pattern[] = [
   },
   // "dropped X (for Y)", "removed X", "got rid of X", "stopped using X", "no longer use X", "ditched X in favour of Y"
   {
+    cue: /dropped|removed|ditched|deprecated|retired|abandoned|rid|stopped|longer|away/i,
     re: new RegExp(
       // Not "a removed block" (an adjective), not "removed from go.mod" (no object).
       String.raw`(?<!\b(?:a|an|the)\s)\b(?:dropped|removed|ditched|deprecated|retired|abandoned|got\s+rid\s+of|stopped\s+using|no\s+longer\s+(?:use|uses|using|used|need|needs|run|runs)|moved\s+away\s+from|migrated\s+away\s+from|switched\s+away\s+from)\s+(?!(?:from|in|to|on|at|by|into)\s)(?:support\s+for\s+|the\s+use\s+of\s+|use\s+of\s+)?${PHRASE}${END}(?:\s+in\s+favou?r\s+of\s+${PHRASE}${END})?`,
@@ -100,6 +110,7 @@ const PATTERNS: readonly Pattern[] = [
   },
   // "don't use X anymore": without "anymore" it is a standing rule, not a change
   {
+    cue: /any/i,
     re: new RegExp(
       String.raw`\b(?:don'?t|do\s+not|doesn'?t|does\s+not|aren'?t|are\s+not)\s+(?:use|using|need|run)\s+${PHRASE}\s+(?:anymore|any\s+more)\b`,
       "i",
@@ -108,6 +119,7 @@ const PATTERNS: readonly Pattern[] = [
   },
   // "use Y instead of X", "Y rather than X"
   {
+    cue: /instead|rather|place/i,
     re: new RegExp(
       String.raw`${PHRASE_BEFORE}\s+(?:instead\s+of|rather\s+than|in\s+place\s+of)\s+${PHRASE}${END}`,
       "i",
@@ -117,6 +129,7 @@ const PATTERNS: readonly Pattern[] = [
   // "use Y, not X", "always run Y, not X": the imperative choice of "Y instead of X". Only after a verb
   // of choice: ", not" is also plain contrast ("a bug in the parser, not the lexer").
   {
+    cue: /,\s*not/i,
     re: new RegExp(
       String.raw`(?:^|[;:]\s*)(?:always\s+)?(?:use|prefer|run|install\s+with|build\s+with|deploy\s+with|test\s+with)\s+${PHRASE},\s*not\s+${PHRASE}${END}`,
       "i",
@@ -125,6 +138,7 @@ const PATTERNS: readonly Pattern[] = [
   },
   // "X is gone", "X was removed", "X is no longer used", "X is deprecated"
   {
+    cue: /gone|removed|dropped|deleted|deprecated|retired|obsolete|longer|anymore/i,
     leads: true,
     re: new RegExp(
       String.raw`${PHRASE_BEFORE}\s+(?:${BE}\s+(?:gone|removed|dropped|deleted|deprecated|retired|obsolete|no\s+longer\s+(?:used|needed|supported|in\s+use))|(?:is|are)\s+not\s+used\s+anymore)${END}`,
@@ -134,6 +148,7 @@ const PATTERNS: readonly Pattern[] = [
   },
   // "X was ported/moved/migrated/rewritten to Y": X keeps existing, its value changes
   {
+    cue: /ported|moved|migrated|rewritten|converted|switched|changed|upgraded|bumped|postponed|rescheduled|pushed|delayed/i,
     leads: true,
     re: new RegExp(
       String.raw`${PHRASE_BEFORE}\s+${BE}\s+(?:ported|moved|migrated|rewritten|converted|switched|changed|upgraded|bumped|postponed|rescheduled|pushed\s+back|delayed)\s+(?:over\s+)?(?:to|in|into|onto|until)\s+${PHRASE}${END}`,
@@ -144,6 +159,7 @@ const PATTERNS: readonly Pattern[] = [
   // "the release moved to March 10", "the default branch changed to main": the same change, said of X
   // itself. A pronoun or "we" as X names nothing ("we moved to pnpm"), and reassigned() ignores it.
   {
+    cue: /moved|changed|switched|slipped|shifted/i,
     leads: true,
     re: new RegExp(
       String.raw`${PHRASE_BEFORE}\s+(?:moved|changed|switched|slipped|shifted)\s+(?:over\s+)?(?:to|onto)\s+${PHRASE}${END}`,
@@ -157,6 +173,7 @@ const PATTERNS: readonly Pattern[] = [
   // "we moved the API to port 8080", "changed the default timeout to 30s": the active "X was moved to Y".
   // Not "moved from X to Y" (the first pattern), "moved away from X", "moved on to", "switched back to".
   {
+    cue: /moved|migrated|switched|changed|converted|ported|upgraded|downgraded|bumped|pinned|pointed/i,
     re: new RegExp(
       String.raw`\b(?:moved|migrated|switched|changed|converted|ported|upgraded|downgraded|bumped|pinned|pointed)\s+(?!(?:from|away|over|on|back|to|it|them|this|that)\s)${PHRASE}\s+(?:over\s+|back\s+)?(?:to|onto|into)\s+${PHRASE}${END}`,
       "i",
@@ -166,6 +183,7 @@ const PATTERNS: readonly Pattern[] = [
   },
   // "X is now Y", "X now uses Y", "X now runs on / with Y", "X now goes through Y"
   {
+    cue: /now/i,
     leads: true,
     re: new RegExp(
       String.raw`${PHRASE_BEFORE}\s+(?:(?:is|are)\s+now|now\s+(?:is|are|(uses?|runs?\s+(?:on|with|through|via)|builds?\s+with|deploys?\s+(?:to|with|through|via)|goe?s?\s+through|lives?\s+in|listens?\s+on|points?\s+to|defaults?\s+to)))\s+${PHRASE}${END}`,
@@ -188,7 +206,8 @@ function clean(phrase: string | undefined): string | undefined {
 export function changeStatements(text: string): ChangeStatement[] {
   const out: ChangeStatement[] = [];
   for (const sentence of statementSentences(text)) {
-    for (const { re, read, leads } of PATTERNS) {
+    for (const { cue, re, read, leads } of PATTERNS) {
+      if (!cue.test(sentence)) continue;
       const match = sentence.match(re);
       const statement = match ? read(match) : undefined;
       if (!match || !statement) continue;

@@ -44,13 +44,17 @@ export async function runReviseJobs(options: ReviseJobsOptions): Promise<ReviseJ
   const { store } = options;
   const { jobs } = store.storage;
   const report: ReviseJobsReport = { superseded: [], flagged: [], done: 0, warnings: [] };
-  const keys = options.ids?.map(String);
+  // The keys not yet claimed.
+  let keys = options.ids?.map(String);
   const maxJobs = options.maxJobs ?? Number.MAX_SAFE_INTEGER;
   // Word counts are shared by every batch of this run: an import asks for the same words again and again.
   const counts = new WordCounts(store.storage);
   while (report.done < maxJobs) {
     const limit = Math.min(BATCH, maxJobs - report.done, keys?.length ?? BATCH);
-    const leases = jobs.claim({ kind: REVISE_KIND, limit, ...(keys ? { keys } : {}) });
+    // The next keys in order, not every key left: the claim matches its keys against the queue, and
+    // the whole list for every batch made a large import's claims grow with its size squared. Jobs the
+    // run just enqueued come in that order (run_after, then id), so the batches are the same.
+    const leases = jobs.claim({ kind: REVISE_KIND, limit, ...(keys ? { keys: keys.slice(0, limit) } : {}) });
     if (leases.length === 0) break;
     jobs.start(...leases);
     try {
@@ -73,7 +77,11 @@ export async function runReviseJobs(options: ReviseJobsOptions): Promise<ReviseJ
       report.warnings.push(`revise failed for ${leases.length} memories: ${errorMessage(error)}`);
       break;
     }
-    if (keys && leases.length >= keys.length) break;
+    if (keys) {
+      if (leases.length >= keys.length) break;
+      const claimed = new Set(leases.map((lease) => lease.key));
+      keys = keys.filter((key) => !claimed.has(key));
+    }
   }
   return report;
 }

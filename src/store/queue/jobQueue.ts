@@ -5,7 +5,7 @@ import { cached } from "../statements.js";
 import { takeStoreFault, withWriteTx } from "../tx.js";
 import { backoffDelay } from "./backoff.js";
 import { localProbe, newLeaseToken, type OwnerProbe, ownerIsDead } from "./leaseOwner.js";
-import type { EnqueueRequest, FailOutcome, ForeignLeases, Job, JobStatus, Lease } from "./types.js";
+import type { Enqueued, EnqueueRequest, FailOutcome, ForeignLeases, Job, JobStatus, Lease } from "./types.js";
 
 export interface JobQueueOptions {
   clock?: Clock;
@@ -77,48 +77,59 @@ export class JobQueue {
    * Adds a job or refreshes the one with the same (kind, key). A newer watermark resets the retry
    * budget and makes a finished, failed or dead job runnable again.
    */
-  enqueue(request: EnqueueRequest): { id: number; created: boolean; reopened: boolean } {
+  enqueue(request: EnqueueRequest): Enqueued {
     const now = this.clock();
+    return withWriteTx(this.db, () => this.enqueueIn(request, now));
+  }
+
+  /**
+   * Enqueues every request in one write transaction, each as `enqueue` would (the same dedupe and
+   * reopening): a batch of memories queues its jobs with one commit, not one each.
+   */
+  enqueueMany(requests: readonly EnqueueRequest[]): Enqueued[] {
+    if (requests.length === 0) return [];
+    const now = this.clock();
+    return withWriteTx(this.db, () => requests.map((request) => this.enqueueIn(request, now)));
+  }
+
+  /** One enqueue inside the caller's write transaction. */
+  private enqueueIn(request: EnqueueRequest, now: number): Enqueued {
     const watermark = request.watermark ?? 0;
     const payload = request.payload === undefined ? null : JSON.stringify(guardDeep(request.payload));
-    return withWriteTx(this.db, () => {
-      const existing = this.row(request.kind, request.key);
-      if (!existing) {
-        const info = cached(
-          this.db,
-          `INSERT INTO jobs (kind, key, status, payload, max_attempts, run_after, input_watermark, created_at, updated_at)
-             VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?)`,
-        ).run(
-          request.kind,
-          request.key,
-          payload,
-          request.maxAttempts ?? this.maxAttempts,
-          request.runAfter ?? now,
-          watermark,
-          now,
-          now,
-        );
-        return { id: Number(info.lastInsertRowid), created: true, reopened: false };
-      }
-      const newer = watermark > existing.input_watermark;
-      if (!newer && !request.force) return { id: existing.id, created: false, reopened: false };
-      if (existing.status === "running") {
-        // The holder keeps its lease; succeed/fail see the newer watermark and re-queue the job.
-        this.db
-          .prepare(
-            "UPDATE jobs SET input_watermark = max(input_watermark, ?), attempts = 0, updated_at = ? WHERE id = ?",
-          )
-          .run(watermark, now, existing.id);
-        return { id: existing.id, created: false, reopened: false };
-      }
+    const existing = this.row(request.kind, request.key);
+    if (!existing) {
+      const info = cached(
+        this.db,
+        `INSERT INTO jobs (kind, key, status, payload, max_attempts, run_after, input_watermark, created_at, updated_at)
+           VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?)`,
+      ).run(
+        request.kind,
+        request.key,
+        payload,
+        request.maxAttempts ?? this.maxAttempts,
+        request.runAfter ?? now,
+        watermark,
+        now,
+        now,
+      );
+      return { id: Number(info.lastInsertRowid), created: true, reopened: false };
+    }
+    const newer = watermark > existing.input_watermark;
+    if (!newer && !request.force) return { id: existing.id, created: false, reopened: false };
+    if (existing.status === "running") {
+      // The holder keeps its lease; succeed/fail see the newer watermark and re-queue the job.
       this.db
-        .prepare(
-          `UPDATE jobs SET input_watermark = max(input_watermark, ?), attempts = 0, status = 'pending', run_after = ?,
-             payload = coalesce(?, payload), last_error = NULL, finished_at = NULL, updated_at = ? WHERE id = ?`,
-        )
-        .run(watermark, request.runAfter ?? now, payload, now, existing.id);
-      return { id: existing.id, created: false, reopened: true };
-    });
+        .prepare("UPDATE jobs SET input_watermark = max(input_watermark, ?), attempts = 0, updated_at = ? WHERE id = ?")
+        .run(watermark, now, existing.id);
+      return { id: existing.id, created: false, reopened: false };
+    }
+    this.db
+      .prepare(
+        `UPDATE jobs SET input_watermark = max(input_watermark, ?), attempts = 0, status = 'pending', run_after = ?,
+           payload = coalesce(?, payload), last_error = NULL, finished_at = NULL, updated_at = ? WHERE id = ?`,
+      )
+      .run(watermark, request.runAfter ?? now, payload, now, existing.id);
+    return { id: existing.id, created: false, reopened: true };
   }
 
   /**

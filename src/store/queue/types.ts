@@ -33,6 +33,13 @@ export interface Lease {
   inputWatermark: number;
 }
 
+/** What an enqueue did: the job's id, and whether it was added or made runnable again. */
+export interface Enqueued {
+  id: number;
+  created: boolean;
+  reopened: boolean;
+}
+
 export interface EnqueueRequest {
   kind: string;
   key: string;

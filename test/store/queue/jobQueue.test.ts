@@ -29,6 +29,29 @@ describe("JobQueue", () => {
     expect(queue.get("k", "a")?.status).toBe("succeeded");
   });
 
+  it("enqueues a batch in one call with the dedupe of one enqueue each", () => {
+    queue.enqueue({ kind: "k", key: "a" });
+    const [lease] = queue.claim({ kind: "k" });
+    queue.succeed(lease!);
+    const results = queue.enqueueMany([
+      { kind: "k", key: "a" },
+      { kind: "k", key: "b", payload: { n: 1 } },
+      { kind: "k", key: "b", payload: { n: 2 } },
+      { kind: "k", key: "a", watermark: 5 },
+    ]);
+    expect(results.map(({ created, reopened }) => ({ created, reopened }))).toEqual([
+      { created: false, reopened: false },
+      { created: true, reopened: false },
+      { created: false, reopened: false },
+      { created: false, reopened: true },
+    ]);
+    expect(results[2]!.id).toBe(results[1]!.id);
+    expect(results[3]!.id).toBe(results[0]!.id);
+    expect(queue.get("k", "b")?.payload).toEqual({ n: 1 });
+    expect(queue.claim({ kind: "k", limit: 10 }).map((l) => l.key)).toEqual(["a", "b"]);
+    expect(queue.enqueueMany([])).toEqual([]);
+  });
+
   it("refuses calls from a holder whose lease was taken over", () => {
     queue.enqueue({ kind: "k", key: "a" });
     const [first] = queue.claim({ kind: "k" });
