@@ -1,5 +1,6 @@
 import { isNegated } from "../../text/negation.js";
 import { isNumberedName } from "../../text/numberedNames.js";
+import { RecentMemo } from "../../text/recentMemo.js";
 import { stem } from "../../text/stem.js";
 import { isContentWord } from "../../text/tokenize.js";
 import { oneKindOfTool } from "../../text/toolKinds.js";
@@ -39,7 +40,17 @@ interface KeyPart {
   word: string;
 }
 
-function keyParts(phrase: string, startsSentence: boolean): KeyPart[] {
+/**
+ * Phrases read lately, by whether they open a sentence: a change statement's phrase is read against
+ * every older memory of its subject. Callers only read the parts.
+ */
+const readParts = new RecentMemo<readonly KeyPart[]>(16_384);
+
+function keyParts(phrase: string, startsSentence: boolean): readonly KeyPart[] {
+  return readParts.get(`${startsSentence ? "^" : "-"}${phrase}`, (key) => readKeyParts(key.slice(1), startsSentence));
+}
+
+function readKeyParts(phrase: string, startsSentence: boolean): KeyPart[] {
   const distinctive: KeyPart[] = [];
   const all: KeyPart[] = [];
   const partsOf = (word: string, keys: string[]) => keys.map((key) => ({ key, word }));
@@ -134,7 +145,7 @@ function undone(newer: string, olderStatements: ChangeStatement[], newerStatemen
  * How the text names X: `uses`, right after a verb or preposition of use ("use Gulp", "runs with
  * Jest"); `back`, as come back ("back to Gulp", "reverted to MySQL", "we use Gulp for builds again").
  */
-function usesOf(text: string, parts: KeyPart[]): { uses: boolean; back: boolean } {
+function usesOf(text: string, parts: readonly KeyPart[]): { uses: boolean; back: boolean } {
   let uses = false;
   let back = false;
   for (const part of parts) {
@@ -285,7 +296,7 @@ function reassigned(
  * content word ("the npm registry", "the Heroku bill"), never on its own ("use npm"). An indefinite
  * article introduces something made with X ("lives in a Redux store"), which goes with X.
  */
-function onlyAsModifier(text: string, parts: KeyPart[]): boolean {
+function onlyAsModifier(text: string, parts: readonly KeyPart[]): boolean {
   let seen = false;
   for (const part of parts) {
     const at = wholeName(part, "gi");
@@ -309,7 +320,7 @@ function onlyAsModifier(text: string, parts: KeyPart[]): boolean {
  * publish", "npm is not used"). A negation elsewhere is about something else (`negationClauses`). A
  * text that does not name X whole is read as a whole.
  */
-function negatedAbout(text: string, parts: KeyPart[]): boolean {
+function negatedAbout(text: string, parts: readonly KeyPart[]): boolean {
   return negatedWhereNamed(text, (clause) => parts.some((part) => namesWhole(clause, part))) ?? isNegated(text);
 }
 

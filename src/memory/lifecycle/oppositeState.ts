@@ -1,5 +1,6 @@
 import { isNegationWord } from "../../text/negation.js";
 import { OPPOSITE_STATES, type OppositePair } from "../../text/oppositeStates.js";
+import { RecentMemo } from "../../text/recentMemo.js";
 import { stem } from "../../text/stem.js";
 import { isContentWord, words } from "../../text/tokenize.js";
 import type { Judgement } from "./judgement.js";
@@ -38,18 +39,14 @@ interface StateReading {
   negated: boolean;
 }
 
-/** Texts read lately: a revise batch compares each memory with many candidates. */
-const readings = new Map<string, StateReading>();
-const READINGS_CAP = 4096;
+/**
+ * Texts read lately: a revise batch compares each memory with many candidates, and a bulk import
+ * judges older memories again batch after batch.
+ */
+const readings = new RecentMemo<StateReading>(16_384);
 
 function read(text: string): StateReading {
-  let reading = readings.get(text);
-  if (!reading) {
-    if (readings.size >= READINGS_CAP) readings.clear();
-    reading = readState(text);
-    readings.set(text, reading);
-  }
-  return reading;
+  return readings.get(text, readState);
 }
 
 function readState(text: string): StateReading {

@@ -66,9 +66,13 @@ export function reviseMemories(
     // A pair meets twice when both were just written (each is the other's candidate); the second
     // reading would come to the same judgement on the same texts, and its flag is already open.
     const judged = new Set<string>();
+    // Candidate rows read for this batch; one retired since is in `retired` and skipped below.
+    const known = new Map<number, MemoryRecord>();
     for (const memory of memories) {
       if (retired.has(memory.id)) continue;
-      const candidates = supersessionCandidates(storage, memory, counts).sort((a, b) => (isNewer(a, b) ? 1 : -1));
+      const candidates = supersessionCandidates(storage, memory, counts, known).sort((a, b) =>
+        isNewer(a, b) ? 1 : -1,
+      );
       for (const candidate of candidates) {
         if (retired.has(memory.id)) break;
         if (retired.has(candidate.id)) continue;

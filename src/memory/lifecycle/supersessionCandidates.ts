@@ -80,12 +80,16 @@ function orQuery(text: string, counts: WordCounts): string {
  * those sharing an entity with it (the inline linker's mentions), its best keyword matches, every
  * memory naming a thing it calls obsolete, and when it says it is a change, those naming another tool
  * of a kind it names (`swappedFromQuery`). Read without counting usage: a write path looking is not a
- * recall hit. `counts` is shared by the memories of one revise run.
+ * recall hit. `counts` is shared by the memories of one revise run. `known` holds the rows read for
+ * the memories before this one in a batch that no other writer can change (one write transaction):
+ * memories on a few subjects read the same candidates again and again, and only the rows not read yet
+ * are fetched. A row it holds may have been replaced since within the batch; the caller skips those.
  */
 export function supersessionCandidates(
   storage: Storage,
   memory: MemoryRecord,
   counts: WordCounts = new WordCounts(storage),
+  known?: Map<number, MemoryRecord>,
 ): MemoryRecord[] {
   const scopes = [memory.scope];
   const ids = new Set<number>();
@@ -109,5 +113,8 @@ export function supersessionCandidates(
     for (const hit of storage.search.keyword({ match: named, scopes, limit: OBSOLETE_LIMIT })) ids.add(hit.id);
   }
   ids.delete(memory.id);
-  return storage.memories.getLive([...ids], { scopes });
+  if (!known) return storage.memories.getLive([...ids], { scopes });
+  const missing = [...ids].filter((id) => !known.has(id));
+  for (const row of storage.memories.getLive(missing, { scopes })) known.set(row.id, row);
+  return [...ids].flatMap((id) => known.get(id) ?? []);
 }
