@@ -3,7 +3,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
-    exclude: ["test/chaos/**", "test/package/**"],
+    exclude: ["test/chaos/**", "test/package/**", "test/ui/**"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",

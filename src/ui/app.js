@@ -45,8 +45,11 @@ function showError(error) {
 
 const when = (ms) => (typeof ms === "number" ? new Date(ms).toISOString().slice(0, 16).replace("T", " ") : "");
 
+/** Replaces the view with nodes (lists flattened, null and false left out). */
 function render(...nodes) {
-  document.getElementById("view").replaceChildren(...nodes);
+  document
+    .getElementById("view")
+    .replaceChildren(...nodes.flat(2).filter((node) => node !== null && node !== undefined && node !== false));
 }
 
 async function show(view) {
@@ -213,20 +216,24 @@ const views = {
         showError(null);
         const response = await api("/api/memory/recall", { query: input.value, ...scoped(), k: 10 });
         results.replaceChildren(
-          response.results.length === 0
-            ? el("p", { class: "empty" }, response.reason?.message ?? "nothing found")
-            : null,
-          response.results.map((result, rank) =>
-            memoryCard(
-              result,
-              el(
-                "span",
-                { class: "score" },
-                `rank ${rank + 1} · score ${Number(result.score).toFixed(3)} · found by ${(result.sources ?? []).join(", ")}`,
+          ...[
+            response.results.length === 0
+              ? el("p", { class: "empty" }, response.reason?.message ?? "nothing found")
+              : null,
+            response.results.map((result, rank) =>
+              memoryCard(
+                result,
+                el(
+                  "span",
+                  { class: "score" },
+                  `rank ${rank + 1} · score ${Number(result.score).toFixed(3)} · found by ${(result.sources ?? []).join(", ")}`,
+                ),
               ),
             ),
-          ),
-          response.warnings?.length ? el("p", {}, `warnings: ${response.warnings.join("; ")}`) : null,
+            response.warnings?.length ? el("p", {}, `warnings: ${response.warnings.join("; ")}`) : null,
+          ]
+            .flat()
+            .filter(Boolean),
         );
       } catch (error) {
         showError(error);
@@ -334,7 +341,7 @@ async function start() {
   const select = document.getElementById("project");
   select.replaceChildren(
     el("option", { value: "" }, "global only"),
-    state.projects.projects.map((project) => el("option", { value: project.cwds[0] ?? "" }, project.name)),
+    ...state.projects.projects.map((project) => el("option", { value: project.cwds[0] ?? "" }, project.name)),
   );
   state.cwd = state.projects.projects[0]?.cwds[0] ?? null;
   select.value = state.cwd ?? "";

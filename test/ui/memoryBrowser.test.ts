@@ -1,0 +1,151 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Cairn } from "../../src/cairn.js";
+import { projectIdentity } from "../../src/project/projectKey.js";
+import { createHttpApp } from "../../src/server/createHttpApp.js";
+import { type RunningHttpServer, startHttpServer } from "../../src/server/startHttpServer.js";
+import { writeProjectIndex } from "../../src/workspace/projectIndex.js";
+import { projectWorkspace } from "../../src/workspace/workspacePaths.js";
+import { type TempHome, tempHome, writeSummary } from "../server/tempHome.js";
+import { findChromium } from "./findChromium.js";
+
+// The memory browser (`cairn ui`) in a real Chromium: a server with a token, the page signed in through
+// a one-time code, and each view used as a person would. CAIRN_UI_SCREENSHOTS=1 also writes the
+// README's screenshots to docs/ui/.
+
+const executablePath = findChromium();
+if (!executablePath) {
+  console.warn("memory browser suite skipped: no Chromium found (apt-get install chromium, or set CHROMIUM_PATH)");
+}
+const TOKEN = "9f8e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c";
+const HOSTILE = '<img src=x onerror="window.__pwned=1">Use <b>pnpm</b>, never npm';
+const SCREENSHOTS =
+  process.env.CAIRN_UI_SCREENSHOTS === "1" ? join(import.meta.dirname, "..", "..", "docs", "ui") : undefined;
+
+let temp: TempHome;
+let cairn: Cairn;
+let server: RunningHttpServer;
+let browser: Browser;
+let page: Page;
+const ids: Record<string, number> = {};
+let flag = 0;
+
+async function remember(content: string, scope?: string): Promise<number> {
+  const [result] = await cairn.remember([{ content, cwd: temp.project, ...(scope ? { scope } : {}) }]);
+  return (result as { id: number }).id;
+}
+
+describe.skipIf(!executablePath)("memory browser in Chromium", () => {
+  beforeAll(async () => {
+    temp = tempHome();
+    cairn = new Cairn({ home: temp.home, env: temp.env });
+    ids.deploy = await remember("Deploys go through the staging cluster first, then production");
+    ids.hostile = await remember(HOSTILE);
+    ids.oldCi = await remember("The CI runs on Jenkins");
+    ids.newCi = await remember("The CI moved to GitHub Actions in March");
+    flag = cairn.storage.reviews.add({
+      memoryId: ids.oldCi,
+      relatedId: ids.newCi,
+      reason: "contradicted",
+      detector: "syntactic",
+      now: Date.now(),
+    });
+    const memories = join(temp.home, "memories");
+    const key = projectIdentity(temp.project).key;
+    writeSummary(temp.home, { cwd: temp.project }, "## Build\n- The project builds with make release");
+    writeSummary(temp.home, "global", "## Habits\n- Prefers small commits");
+    mkdirSync(projectWorkspace(memories, key).dir, { recursive: true });
+    writeFileSync(
+      join(projectWorkspace(memories, key).dir, "MEMORY.md"),
+      "# Project memory\nRelease notes live in CHANGES.md\n",
+    );
+    writeProjectIndex(memories, [{ key, name: "project", cwds: [temp.project] }]);
+    server = await startHttpServer(createHttpApp({ cairn, token: TOKEN }), { host: "127.0.0.1", port: 0 });
+    browser = await chromium.launch({
+      executablePath: executablePath as string,
+      // Chromium's sandbox cannot start as root (CI containers); the page only ever loads this server.
+      args: process.getuid?.() === 0 ? ["--no-sandbox"] : [],
+      // Its profile, caches and crash reports go to the test's home, never the user's.
+      env: { ...process.env, ...temp.env, XDG_CACHE_HOME: join(temp.root, ".cache") },
+      timeout: 30_000,
+    });
+    page = await browser.newPage({ viewport: { width: 1000, height: 640 } });
+    page.setDefaultTimeout(10_000);
+    page.on("dialog", (dialog) => void dialog.accept());
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    cairn?.close();
+    temp?.cleanup();
+  });
+
+  it("signs in with a one-time code and shows the workspace files", async () => {
+    const minted = await fetch(`${server.url}/api/ui/code`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+      body: "{}",
+    });
+    const { code } = (await minted.json()) as { code: string };
+    await page.goto(`${server.url}/ui/login?code=${code}`);
+    expect(new URL(page.url()).pathname).toBe("/ui/");
+    await expect.poll(() => page.locator("#project option").allTextContents()).toEqual(["global only", "project"]);
+    await expect.poll(() => page.locator("pre.file").textContent()).toContain("Release notes live in CHANGES.md");
+    await page.locator('button[data-file="root/memory_summary.md"]').click();
+    await expect.poll(() => page.locator("pre.file").textContent()).toContain("builds with make release");
+    await page.locator('button[data-file="global/memory_summary.md"]').click();
+    await expect.poll(() => page.locator("pre.file").textContent()).toContain("Prefers small commits");
+    if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOTS, "workspace.png") });
+  });
+
+  it("lists memories as text (markup in a memory never runs) and opens one's history", async () => {
+    await page.locator('#tabs button[data-view="memories"]').click();
+    const hostile = page.locator(`.memory[data-id="${ids.hostile}"] .content`);
+    await expect.poll(() => hostile.textContent()).toBe(HOSTILE);
+    expect(await page.locator(".memory img").count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    await page.locator(`.memory[data-id="${ids.deploy}"] button.history`).click();
+    const events = page.locator(`.memory[data-id="${ids.deploy}"] table.events`);
+    await expect.poll(() => events.textContent()).toContain("created");
+  });
+
+  it("recalls as agents do, with each result's score", async () => {
+    await page.locator('#tabs button[data-view="search"]').click();
+    await page.locator('input[name="query"]').fill("how do we deploy to staging");
+    await page.locator('form button[type="submit"]').click();
+    const first = page.locator("#results .memory").first();
+    await expect.poll(() => first.locator(".content").textContent()).toContain("staging cluster");
+    expect(await first.locator(".score").textContent()).toMatch(/rank 1 · score \d\.\d{3} · found by \w+/);
+    if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOTS, "search.png") });
+  });
+
+  it("forgets a memory", async () => {
+    await page.locator(`#results .memory[data-id="${ids.deploy}"] button.forget`).click();
+    await expect.poll(() => cairn.memories.get(ids.deploy)?.deletedAt ?? null).not.toBeNull();
+  });
+
+  it("decides a review item", async () => {
+    await page.locator('#tabs button[data-view="review"]').click();
+    const card = page.locator(`.review[data-flag="${flag}"]`);
+    await expect.poll(() => card.textContent()).toContain("The CI runs on Jenkins");
+    await card.locator("button.keep").click();
+    await expect.poll(() => cairn.storage.reviews.get(flag)?.resolvedAt ?? null).not.toBeNull();
+    await expect.poll(() => page.locator(".review").count()).toBe(0);
+  });
+
+  it("lists sessions with their pipeline state", async () => {
+    await page.locator('#tabs button[data-view="sessions"]').click();
+    await expect.poll(() => page.locator("main").textContent()).toMatch(/no sessions yet|processed|pending|new/);
+  });
+
+  it("shows the injected block for a folder", async () => {
+    await page.locator('#tabs button[data-view="inject"]').click();
+    const block = page.locator("pre.injected");
+    await expect.poll(() => block.textContent()).toContain("builds with make release");
+    expect(await block.textContent()).toBe(cairn.inject(temp.project).text);
+    if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOTS, "inject.png") });
+  });
+});
