@@ -18,12 +18,14 @@ function el(tag, attrs, ...children) {
   return node;
 }
 
+/** Calls the API: POST with a JSON body, or GET when `body` is "GET" (the status route). */
 async function api(path, body) {
   // The header lets the server accept the session cookie (a page of another origin cannot send it).
+  const get = body === "GET";
   const response = await fetch(path, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", "X-Cairn-UI": "1" },
-    body: JSON.stringify(body ?? {}),
+    method: get ? "GET" : "POST",
+    headers: get ? { "X-Cairn-UI": "1" } : { "Content-Type": "application/json", "X-Cairn-UI": "1" },
+    ...(get ? {} : { body: JSON.stringify(body ?? {}) }),
     credentials: "same-origin",
   });
   const data = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
@@ -326,6 +328,72 @@ const views = {
     };
     render(el("form", { onsubmit: run }, input, " ", el("button", { type: "submit" }, "Show")), out);
     if (input.value) await run();
+  },
+
+  async health() {
+    const status = await api("/api/status", "GET");
+    const daemon = status.daemon ?? {};
+    const kinds = Object.keys(status.jobs ?? {}).sort();
+    const states = [...new Set(kinds.flatMap((kind) => Object.keys(status.jobs[kind])))].sort();
+    render(
+      el(
+        "div",
+        { class: "card health" },
+        el(
+          "div",
+          {},
+          `sessions ${status.sessions} · live memories ${status.memories?.live ?? 0} · review flags open ${status.reviews?.open ?? 0}`,
+        ),
+        el(
+          "div",
+          {},
+          daemon.schedule
+            ? `pipeline every ${daemon.schedule.intervalSeconds} s, ${daemon.running ? "running now" : "idle"}`
+            : "this server runs no pipeline schedule",
+        ),
+        el("div", {}, status.phase2?.dirty ? "phase 2: new input waiting" : "phase 2: up to date"),
+        status.dead?.jobs
+          ? el("div", { class: "dead" }, `${status.dead.jobs} jobs failed for good: ${status.dead.retry ?? ""}`)
+          : null,
+        status.memories?.embeddingProblem ? el("div", {}, `embeddings: ${status.memories.embeddingProblem}`) : null,
+      ),
+      el(
+        "table",
+        { class: "jobs" },
+        el(
+          "tr",
+          {},
+          el("th", {}, "job kind"),
+          states.map((state) => el("th", {}, state)),
+        ),
+        kinds.map((kind) =>
+          el(
+            "tr",
+            {},
+            el("td", {}, kind),
+            states.map((state) => el("td", {}, status.jobs[kind][state] ?? 0)),
+          ),
+        ),
+      ),
+      status.failedJobs?.length
+        ? el(
+            "table",
+            { class: "failed" },
+            el(
+              "tr",
+              {},
+              ["kind", "key", "state", "attempts", "error"].map((h) => el("th", {}, h)),
+            ),
+            status.failedJobs.map((job) =>
+              el(
+                "tr",
+                {},
+                [job.kind, job.key, job.status, job.attempts, job.error ?? ""].map((v) => el("td", {}, v)),
+              ),
+            ),
+          )
+        : null,
+    );
   },
 };
 

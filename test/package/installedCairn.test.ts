@@ -222,4 +222,29 @@ describe("the servers of the installed package", () => {
     expect(await exited).toBe(0);
     expect(stderr).toContain("stopped");
   });
+
+  it("ui starts a server on loopback and serves the memory browser's page from the package", async () => {
+    const user = userHome();
+    const ui = spawn(bin, ["ui", "--no-open", "--port", "0"], { cwd: user.home, env: user.env });
+    const exited = new Promise<number | null>((resolve) => ui.once("exit", (code) => resolve(code)));
+    let stdout = "";
+    const url = await new Promise<string>((resolve, reject) => {
+      ui.stdout.on("data", (chunk: Buffer) => {
+        stdout += chunk.toString();
+        const printed = /^(http:\/\/127\.0\.0\.1:\d+\/ui\/)$/m.exec(stdout);
+        if (printed?.[1]) resolve(printed[1]);
+      });
+      void exited.then((code) => reject(new Error(`ui exited with ${code}: ${stdout}`)));
+    });
+    try {
+      const page = await fetch(url);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<script src="app.js"');
+      expect((await fetch(`${url}app.js`)).status).toBe(200);
+      expect((await fetch(`${url}style.css`)).status).toBe(200);
+    } finally {
+      ui.kill("SIGTERM");
+    }
+    expect(await exited).toBe(0);
+  });
 });

@@ -52,6 +52,11 @@ describe.skipIf(!executablePath)("memory browser in Chromium", () => {
       detector: "syntactic",
       now: Date.now(),
     });
+    cairn.appendHistory(
+      "browser-session-1",
+      { role: "user", text: "Which cluster do deploys use?", ts: Date.now() },
+      { cwd: temp.project, title: "Which cluster do deploys use?" },
+    );
     const memories = join(temp.home, "memories");
     const key = projectIdentity(temp.project).key;
     writeSummary(temp.home, { cwd: temp.project }, "## Build\n- The project builds with make release");
@@ -106,7 +111,7 @@ describe.skipIf(!executablePath)("memory browser in Chromium", () => {
     const hostile = page.locator(`.memory[data-id="${ids.hostile}"] .content`);
     await expect.poll(() => hostile.textContent()).toBe(HOSTILE);
     expect(await page.locator(".memory img").count()).toBe(0);
-    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
     await page.locator(`.memory[data-id="${ids.deploy}"] button.history`).click();
     const events = page.locator(`.memory[data-id="${ids.deploy}"] table.events`);
     await expect.poll(() => events.textContent()).toContain("created");
@@ -124,7 +129,7 @@ describe.skipIf(!executablePath)("memory browser in Chromium", () => {
 
   it("forgets a memory", async () => {
     await page.locator(`#results .memory[data-id="${ids.deploy}"] button.forget`).click();
-    await expect.poll(() => cairn.memories.get(ids.deploy)?.deletedAt ?? null).not.toBeNull();
+    await expect.poll(() => cairn.memories.get(ids.deploy as number)?.deletedAt ?? null).not.toBeNull();
   });
 
   it("decides a review item", async () => {
@@ -138,7 +143,15 @@ describe.skipIf(!executablePath)("memory browser in Chromium", () => {
 
   it("lists sessions with their pipeline state", async () => {
     await page.locator('#tabs button[data-view="sessions"]').click();
-    await expect.poll(() => page.locator("main").textContent()).toMatch(/no sessions yet|processed|pending|new/);
+    const row = page.locator("tr.session").first();
+    await expect.poll(() => row.textContent()).toContain("Which cluster do deploys use?");
+    expect(await row.locator(".state").textContent()).toBe("new");
+  });
+
+  it("shows job and worker health", async () => {
+    await page.locator('#tabs button[data-view="health"]').click();
+    await expect.poll(() => page.locator(".health").textContent()).toContain("review flags open 0");
+    expect(await page.locator(".health").textContent()).toContain("sessions 1");
   });
 
   it("shows the injected block for a folder", async () => {
