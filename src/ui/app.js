@@ -103,6 +103,23 @@ function memoryCard(memory, extra) {
   );
 }
 
+/** Adds what recall's `expand` brought: the session items a memory came from, or its pushed transcript. */
+function withEvidence(card, result) {
+  const items = result.evidence ?? [];
+  const transcript = result.transcript?.content;
+  if (items.length === 0 && !transcript) return card;
+  card.append(
+    el(
+      "details",
+      { class: "evidence" },
+      el("summary", {}, "Evidence"),
+      items.map((item) => el("div", {}, el("strong", {}, `${item.role} #${item.seq}: `), item.text)),
+      transcript ? el("pre", {}, transcript.length > 4000 ? `${transcript.slice(0, 4000)}…` : transcript) : null,
+    ),
+  );
+  return card;
+}
+
 async function openHistory(id) {
   const box = document.querySelector(`.memory[data-id="${CSS.escape(String(id))}"] .history-box`);
   if (!box) return;
@@ -216,20 +233,23 @@ const views = {
       event.preventDefault();
       try {
         showError(null);
-        const response = await api("/api/memory/recall", { query: input.value, ...scoped(), k: 10 });
+        const response = await api("/api/memory/recall", { query: input.value, ...scoped(), k: 10, expand: true });
         results.replaceChildren(
           ...[
             response.results.length === 0
               ? el("p", { class: "empty" }, response.reason?.message ?? "nothing found")
               : null,
             response.results.map((result, rank) =>
-              memoryCard(
-                result,
-                el(
-                  "span",
-                  { class: "score" },
-                  `rank ${rank + 1} · score ${Number(result.score).toFixed(3)} · found by ${(result.sources ?? []).join(", ")}`,
+              withEvidence(
+                memoryCard(
+                  result,
+                  el(
+                    "span",
+                    { class: "score" },
+                    `rank ${rank + 1} · score ${Number(result.score).toFixed(3)} · found by ${(result.sources ?? []).join(", ")}`,
+                  ),
                 ),
+                result,
               ),
             ),
             response.warnings?.length ? el("p", {}, `warnings: ${response.warnings.join("; ")}`) : null,

@@ -7,7 +7,7 @@ import { delimiter, join } from "node:path";
  */
 export function findChromium(env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (env.CHROMIUM_PATH) return env.CHROMIUM_PATH;
-  const dirs = [...(env.PATH ?? "").split(delimiter), "/usr/bin", "/usr/local/bin"].filter(Boolean);
+  const dirs = (env.PATH ?? "").split(delimiter).filter(Boolean);
   for (const name of ["chromium", "chromium-browser", "google-chrome"]) {
     for (const dir of dirs) {
       try {

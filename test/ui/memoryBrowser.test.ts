@@ -32,8 +32,10 @@ let page: Page;
 const ids: Record<string, number> = {};
 let flag = 0;
 
-async function remember(content: string, scope?: string): Promise<number> {
-  const [result] = await cairn.remember([{ content, cwd: temp.project, ...(scope ? { scope } : {}) }]);
+async function remember(content: string, transcript?: string): Promise<number> {
+  const [result] = await cairn.remember([
+    { content, cwd: temp.project, ...(transcript ? { transcript, sessionKey: "deploy-chat" } : {}) },
+  ]);
   return (result as { id: number }).id;
 }
 
@@ -41,7 +43,10 @@ describe.skipIf(!executablePath)("memory browser in Chromium", () => {
   beforeAll(async () => {
     temp = tempHome();
     cairn = new Cairn({ home: temp.home, env: temp.env });
-    ids.deploy = await remember("Deploys go through the staging cluster first, then production");
+    ids.deploy = await remember(
+      "Deploys go through the staging cluster first, then production",
+      "user: where do deploys go first?\nassistant: to the staging cluster, then production",
+    );
     ids.hostile = await remember(HOSTILE);
     ids.oldCi = await remember("The CI runs on Jenkins");
     ids.newCi = await remember("The CI moved to GitHub Actions in March");
@@ -124,6 +129,8 @@ describe.skipIf(!executablePath)("memory browser in Chromium", () => {
     const first = page.locator("#results .memory").first();
     await expect.poll(() => first.locator(".content").textContent()).toContain("staging cluster");
     expect(await first.locator(".score").textContent()).toMatch(/rank 1 · score \d\.\d{3} · found by \w+/);
+    await first.locator(".evidence summary").click();
+    expect(await first.locator(".evidence").textContent()).toContain("where do deploys go first?");
     if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOTS, "search.png") });
   });
 
