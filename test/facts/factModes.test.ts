@@ -126,7 +126,10 @@ describe("the fact stage on the path cairn extract and cairn run take", () => {
       // The whole phase-1 report and the audited events in the message: this failed once under a loaded
       // full run (both proposals NONE) and never alone; what it printed will say why.
       const seen = JSON.stringify({ extract, proposals, requests: server.requests.length });
-      expect(proposals.map((e) => [e.reason, (e.metadata as { action: string }).action]), seen).toEqual([
+      expect(
+        proposals.map((e) => [e.reason, (e.metadata as { action: string }).action]),
+        seen,
+      ).toEqual([
         ["shadow_mode", "UPDATE"],
         ["shadow_mode", "UPDATE"],
       ]);
