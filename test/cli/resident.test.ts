@@ -14,6 +14,7 @@ import { connect, createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Cairn } from "../../src/cairn.js";
+import { finished } from "../helpers/runCli.js";
 import { tempDir } from "../helpers/tempDir.js";
 
 // The resident process (src/cli/resident/): `cairn serve` answers recall and inject for the built
@@ -73,16 +74,7 @@ function run(
   home: string,
   cwd = dir,
 ): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [bin, ...args], { env: { ...env, CAIRN_HOME: home }, cwd });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-    stdout += chunk;
-  });
-  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-    stderr += chunk;
-  });
-  return new Promise((done) => child.once("close", (status) => done({ status, stdout, stderr })));
+  return finished(spawn(process.execPath, [bin, ...args], { env: { ...env, CAIRN_HOME: home }, cwd }));
 }
 
 /** Recall's JSON reports how long each stage took; those figures differ between any two runs. */

@@ -1,5 +1,6 @@
-import { spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { join } from "node:path";
+import type { Readable } from "node:stream";
 
 const MAIN = join(import.meta.dirname, "..", "..", "src", "cli", "main.ts");
 
@@ -33,6 +34,11 @@ export function runCliAsync(args: string[], options: { env?: NodeJS.ProcessEnv }
     env: { ...process.env, CAIRN_LLM_PROVIDER: "offline", ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  return finished(child);
+}
+
+/** A spawned process's exit status and whole output, once it closes. */
+export function finished(child: { stdout: Readable; stderr: Readable } & ChildProcess): Promise<CliResult> {
   let stdout = "";
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
