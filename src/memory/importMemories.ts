@@ -1,6 +1,6 @@
 import { guardText } from "../redact/guard.js";
 import type { ExportedMemory } from "../requests/memoryTransfer.js";
-import { memoryWithHash } from "../store/exportedMemoryIds.js";
+import { contentHashesIn } from "../store/exportedMemoryIds.js";
 import { withWriteTx } from "../store/tx.js";
 import type { MemoryStore } from "./memoryStore.js";
 import { normalizeContent } from "./normalizeContent.js";
@@ -31,7 +31,13 @@ export async function importMemories(store: MemoryStore, lines: ExportedMemory[]
   const { storage } = store;
   // What this store holds already, in any state, is matched by scope and the text's hash: the ids of the
   // exporting store mean nothing here.
-  const fresh = lines.filter((line) => memoryWithHash(storage.db, guardText(line.scope), hashOf(line)) === undefined);
+  const known = new Map<string, Set<string>>();
+  const hashesOf = (scope: string) => {
+    let hashes = known.get(scope);
+    if (!hashes) known.set(scope, (hashes = contentHashesIn(storage.db, scope)));
+    return hashes;
+  };
+  const fresh = lines.filter((line) => !hashesOf(guardText(line.scope)).has(hashOf(line)));
   const staged = await store.stage(fresh.map(rememberInputOf));
   const report: ImportReport = {
     created: 0,

@@ -19,13 +19,13 @@ export function exportedMemoryIds(db: Database, scopes: string[] | "all", withGo
 }
 
 /**
- * A memory of the scope with this content hash in any state (live, forgotten or replaced): an import
- * finds what it stored before by it, so the same file imported twice adds nothing.
+ * The content hashes of a scope's memories in any state (live, forgotten or replaced): an import finds
+ * what it stored before by them, so the same file imported twice adds nothing. Read once per scope, as
+ * only live rows have a hash index.
  */
-export function memoryWithHash(db: Database, scope: string, contentHash: string): number | undefined {
-  const row = cached(db, "SELECT id FROM memories WHERE scope = ? AND content_hash = ? ORDER BY id LIMIT 1").get(
-    scope,
-    contentHash,
-  ) as { id: number } | undefined;
-  return row?.id;
+export function contentHashesIn(db: Database, scope: string): Set<string> {
+  const rows = cached(db, "SELECT content_hash AS hash FROM memories WHERE scope = ?").all(scope) as {
+    hash: string | null;
+  }[];
+  return new Set(rows.flatMap((row) => (row.hash === null ? [] : [row.hash])));
 }
