@@ -93,13 +93,7 @@ export function consolidateOffline(input: ConsolidationInput, inputs: readonly S
 
 /** What each session left open, newest session first, citing its summary. */
 function openWorkLines(inputs: readonly Stage1Output[], files: ReadonlyMap<string, string>): string[] {
-  return [...inputs]
-    .sort((a, b) => b.sourceUpdatedAt - a.sourceUpdatedAt)
-    .flatMap((output) => {
-      const cite = files.get(output.sessionId);
-      return openWorkOf(output).map((item) => `- ${day(output.sourceUpdatedAt)}: ${item}${cite ? ` [${cite}]` : ""}`);
-    })
-    .slice(0, SECTION_ENTRIES);
+  return newestFirstLines(inputs, files, openWorkOf).slice(0, SECTION_ENTRIES);
 }
 
 /**
@@ -107,14 +101,24 @@ function openWorkLines(inputs: readonly Stage1Output[], files: ReadonlyMap<strin
  * or could not finish. A later session reads it as the agent's claim, which the section title says.
  */
 function reportLines(inputs: readonly Stage1Output[], files: ReadonlyMap<string, string>): string[] {
+  return newestFirstLines(inputs, files, (output) => {
+    const report = reportOf(output);
+    return report ? [report] : [];
+  }).slice(0, REPORTS_LISTED);
+}
+
+/** Each session's entries, newest session first, one dated line each citing the session's summary. */
+function newestFirstLines(
+  inputs: readonly Stage1Output[],
+  files: ReadonlyMap<string, string>,
+  entriesOf: (output: Stage1Output) => string[],
+): string[] {
   return [...inputs]
     .sort((a, b) => b.sourceUpdatedAt - a.sourceUpdatedAt)
     .flatMap((output) => {
-      const report = reportOf(output);
       const cite = files.get(output.sessionId);
-      return report ? [`- ${day(output.sourceUpdatedAt)}: ${report}${cite ? ` [${cite}]` : ""}`] : [];
-    })
-    .slice(0, REPORTS_LISTED);
+      return entriesOf(output).map((item) => `- ${day(output.sourceUpdatedAt)}: ${item}${cite ? ` [${cite}]` : ""}`);
+    });
 }
 
 /** Reports of this many of the newest sessions: older ones are history the task groups already name. */
