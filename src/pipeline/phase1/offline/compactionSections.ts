@@ -1,4 +1,5 @@
 import { pointsToTranscript } from "./preferences.js";
+import { withoutEmphasis } from "./sentences.js";
 
 /**
  * What a section of a compaction summary holds, told by its heading: errors met and how they were
@@ -249,9 +250,7 @@ function kindOf(title: string): CompactionKind | "skip" | null {
 }
 
 function stripMarkup(text: string): string {
-  return text
-    .replace(/\*\*([^*]+)\*\*/g, "$1")
-    .replace(/__([^_]+)__/g, "$1")
+  return withoutEmphasis(text)
     .replace(/^\[[ xX]\]\s+/, "")
     .trim();
 }

@@ -72,9 +72,10 @@ export function reportDigest(text: string, max = 600): string {
 
 /** Markdown emphasis and runs of white space removed; code spans kept (they name things). */
 function plain(text: string): string {
-  return text
-    .replace(/\*\*([^*]+)\*\*/g, "$1")
-    .replace(/__([^_]+)__/g, "$1")
-    .replace(/\s+/g, " ")
-    .trim();
+  return withoutEmphasis(text).replace(/\s+/g, " ").trim();
+}
+
+/** Markdown's strong emphasis (`**x**`, `__x__`) reduced to its text. */
+export function withoutEmphasis(text: string): string {
+  return text.replace(/\*\*([^*]+)\*\*/g, "$1").replace(/__([^_]+)__/g, "$1");
 }
