@@ -33,8 +33,8 @@ export async function importMemories(store: MemoryStore, lines: ExportedMemory[]
   // exporting store mean nothing here.
   const known = new Map<string, Set<string>>();
   const hashesOf = (scope: string) => {
-    let hashes = known.get(scope);
-    if (!hashes) known.set(scope, (hashes = contentHashesIn(storage.db, scope)));
+    const hashes = known.get(scope) ?? contentHashesIn(storage.db, scope);
+    known.set(scope, hashes);
     return hashes;
   };
   const fresh = lines.filter((line) => !hashesOf(guardText(line.scope)).has(hashOf(line)));
