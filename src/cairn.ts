@@ -461,9 +461,10 @@ export class Cairn {
    * Stores the memories of an export file (`text`, named `file` in errors) through the remember write
    * path, all or none: a bad line is an error naming it and nothing is stored. What the store holds
    * already is skipped, so importing a file twice adds nothing. The live memories created are revised
-   * like any remembered one.
+   * like any remembered one. `by.who` names the agent whose door imports (MCP, HTTP): the file's
+   * statements of the user are then stored as that agent's notes (memory/importMemories.ts).
    */
-  async importMemories(text: string, file: string): Promise<ImportReport> {
+  async importMemories(text: string, file: string, by: { who?: string } = {}): Promise<ImportReport> {
     const lines = readMemoryExport(text, file, this.clock());
     const excluded = exclusionMatcher(this.config.memories.exclude);
     for (const line of lines) {
@@ -471,7 +472,7 @@ export class Cairn {
       if (problem)
         throw new CairnError("project_excluded", `import: memory #${line.id}: ${problem}; nothing was imported`);
     }
-    const report = await importMemories(this.memories, lines, file);
+    const report = await importMemories(this.memories, lines, file, by);
     if (report.created === 0) return report;
     this.storage.phase2.requestForceNext();
     // Every write queued a revise job: run now, as remember does (the tombstones' jobs end at once).

@@ -2,6 +2,7 @@ import { guardText } from "../redact/guard.js";
 import type { ExportedMemory } from "../requests/memoryTransfer.js";
 import { contentHashesIn } from "../store/exportedMemoryIds.js";
 import { withWriteTx } from "../store/tx.js";
+import { isAgentWritten } from "./memoryAuthor.js";
 import type { MemoryStore } from "./memoryStore.js";
 import { normalizeContent } from "./normalizeContent.js";
 import type { RememberInput } from "./types.js";
@@ -26,8 +27,18 @@ export interface ImportReport {
  * transaction: a failure stores none of them. Each keeps its type, scope, author, provenance and when
  * it was said; a forgotten or replaced one is stored as the tombstone it was, the links between
  * imported memories (what replaced what, and when) restored, and its history copied with its dates.
+ *
+ * `by.who`: an agent's door (MCP, HTTP) imports. A file is whatever the agent hands over, so a line
+ * the file calls the user's statement is stored as that agent's note (the file's author is kept in the
+ * history): an agent cannot make the user say something by importing it (memory/memoryAuthor.ts).
  */
-export async function importMemories(store: MemoryStore, lines: ExportedMemory[], file: string): Promise<ImportReport> {
+export async function importMemories(
+  store: MemoryStore,
+  lines: ExportedMemory[],
+  file: string,
+  by: { who?: string } = {},
+): Promise<ImportReport> {
+  const authorOf = (line: ExportedMemory) => (by.who === undefined || isAgentWritten(line.who) ? line.who : by.who);
   const { storage } = store;
   // What this store holds already, in any state, is matched by scope and the text's hash: the ids of the
   // exporting store mean nothing here.
@@ -38,7 +49,7 @@ export async function importMemories(store: MemoryStore, lines: ExportedMemory[]
     return hashes;
   };
   const fresh = lines.filter((line) => !hashesOf(guardText(line.scope)).has(hashOf(line)));
-  const staged = await store.stage(fresh.map(rememberInputOf));
+  const staged = await store.stage(fresh.map((line) => rememberInputOf(line, authorOf(line))));
   const report: ImportReport = {
     created: 0,
     known: lines.length - fresh.length,
@@ -86,7 +97,11 @@ export async function importMemories(store: MemoryStore, lines: ExportedMemory[]
         memoryId: id,
         event: "imported",
         reason: `imported from ${file}`,
-        metadata: { exportedId: line.id, createdAt: line.createdAt },
+        metadata: {
+          exportedId: line.id,
+          createdAt: line.createdAt,
+          ...(authorOf(line) === line.who ? {} : { exportedWho: line.who }),
+        },
         now,
       });
     }
@@ -99,7 +114,7 @@ function hashOf(line: ExportedMemory): string {
 }
 
 /** The remember input of a line: what it says, where, who said it, when, and where it came from. */
-function rememberInputOf(line: ExportedMemory): RememberInput {
+function rememberInputOf(line: ExportedMemory, who: string | null): RememberInput {
   return {
     content: line.content,
     type: line.type,
@@ -111,7 +126,7 @@ function rememberInputOf(line: ExportedMemory): RememberInput {
     occurredAt: line.occurredAt ?? line.createdAt,
     ...(line.project === null ? {} : { project: line.project }),
     ...(line.ref === null ? {} : { ref: line.ref }),
-    ...(line.who === null ? {} : { who: line.who }),
+    ...(who === null ? {} : { who }),
     ...(line.why === null ? {} : { why: line.why }),
   };
 }
@@ -126,4 +141,14 @@ function remapped(
   if (typeof by !== "number") return metadata;
   const mapped = ids.get(by);
   return mapped === undefined ? { ...metadata, supersededBy: null } : { ...metadata, supersededBy: mapped };
+}
+
+/** What an import did, as the lines a person or an agent reads (the CLI and the MCP tool print them). */
+export function importSummary(report: ImportReport): string[] {
+  const links = report.linked > 0 ? `, ${report.linked} replacement link(s) restored` : "";
+  const skipped = report.skipped > 0 ? `, ${report.skipped} skipped (nothing left once secrets were removed)` : "";
+  return [
+    `${report.created} imported, ${report.known} already here${skipped}${links}`,
+    ...[...new Set(report.warnings)].map((warning) => `warning: ${warning}`),
+  ];
 }

@@ -11,6 +11,15 @@ export const EXPORT_VERSION = 1;
 /** An export: `scope` as in recall (default: the project of `cwd` plus global); `all` adds forgotten and replaced memories. */
 export const exportRequest = request({ scope: scope.optional(), all: flag.optional(), cwd: cwd.optional() });
 
+/**
+ * An export in parts, for a caller that takes a limited text at once (an MCP client): `offset` skips
+ * that many memory lines of the export; each part is an export file of its own.
+ */
+export const exportPartRequest = exportRequest.extend({ offset: z.int({ error: issueMessage }).min(0).optional() });
+
+/** An import: the text of an export file (its JSON lines), stored all or none. */
+export const importRequest = request({ text: z.string({ error: issueMessage }).min(1) });
+
 /** The first line of an export file. */
 export const exportHeader = z.looseObject(
   { format: z.literal(EXPORT_FORMAT, { error: issueMessage }), version: z.int({ error: issueMessage }) },

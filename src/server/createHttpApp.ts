@@ -16,6 +16,7 @@ import {
   exportBody,
   forgetBody,
   historyBody,
+  importBody,
   injectBody,
   projectsBody,
   readBody,
@@ -170,6 +171,11 @@ export function createHttpApp(options: HttpAppOptions): Hono {
   });
 
   app.post("/api/memory/export", async (c) => c.json(cairn.exportMemories(await readJsonBody(c, exportBody))));
+
+  // An agent's door: the file's statements of the user are stored as this API's notes (memory/importMemories.ts).
+  app.post("/api/memory/import", async (c) =>
+    c.json(await cairn.importMemories((await readJsonBody(c, importBody)).text, "text", { who: HTTP_AGENT_AUTHOR })),
+  );
 
   app.post("/api/memory/history", async (c) => c.json(cairn.memoryHistory(await readJsonBody(c, historyBody))));
 

@@ -2,11 +2,13 @@ import { isAbsolute } from "node:path";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Cairn } from "../cairn.js";
+import { importSummary } from "../memory/importMemories.js";
 import { MCP_AGENT_AUTHOR } from "../memory/memoryAuthor.js";
 import { GLOBAL_SCOPE } from "../memory/scopes.js";
 import { editRequest } from "../requests/edit.js";
 import { emptyRequest } from "../requests/emptyRequest.js";
 import { forgetRequest } from "../requests/forget.js";
+import { exportPartRequest, importRequest } from "../requests/memoryTransfer.js";
 import { readRequest } from "../requests/read.js";
 import { recallRequest } from "../requests/recall.js";
 import { rememberFields } from "../requests/remember.js";
@@ -16,6 +18,7 @@ import { nativeModuleFault } from "../store/nativeModuleFault.js";
 import { explainStoreError } from "../store/storeFault.js";
 import { withoutControls } from "../text/controlCharacters.js";
 import { CairnError, errorMessage } from "../util/errors.js";
+import { formatExportPart } from "./formatExportPart.js";
 import { formatReadPart } from "./formatReadPart.js";
 import {
   fitToolText,
@@ -162,6 +165,7 @@ export function createMcpServer(cairn: Cairn, options: McpServerOptions): McpSer
   );
 
   registerCurationTools(server, cairn, options, guard);
+  registerTransferTools(server, cairn, options, guard);
 
   server.registerTool(
     "status",
@@ -267,6 +271,63 @@ function registerCurationTools(server: McpServer, cairn: Cairn, options: McpServ
       annotations: { ...change, destructiveHint: false },
     },
     (args) => guard(async () => formatChange(cairn.restoreMemory(args))),
+  );
+}
+
+/**
+ * Moving memories between stores: `export` gives an export file's text (in parts that each import by
+ * themselves, so no part is cut by the client) and `import` stores one, all or none, as `cairn export`
+ * and `cairn import` do. Secrets never leave: the export goes through the same guard as every export.
+ */
+function registerTransferTools(server: McpServer, cairn: Cairn, options: McpServerOptions, guard: Guard): void {
+  const fields = exportPartRequest.shape;
+  server.registerTool(
+    "export",
+    {
+      title: "Export memories",
+      description:
+        "Export memories as the JSON lines of a cairn export file (a header line, then one memory per line with " +
+        "its provenance and history), for the user to keep or move to another cairn with import. Secrets and " +
+        "<private> blocks are never exported. A large export comes in parts: the header says the offset of the next.",
+      inputSchema: {
+        scope: fields.scope.describe(
+          "project (this project and global, the default), global, all, or a label given to remember",
+        ),
+        all: fields.all.describe("also export forgotten and replaced memories, so what replaced what travels too"),
+        offset: fields.offset.describe("skip this many memories (the header of a part names the next offset)"),
+        cwd: cwdField,
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) =>
+      guard(async () => {
+        const cwd = callCwd(args.cwd, options.cwd, scopeNeedsCwd(args.scope));
+        const exported = cairn.exportMemories({
+          ...(args.scope ? { scope: args.scope } : {}),
+          ...(args.all ? { all: true } : {}),
+          ...(cwd ? { cwd } : {}),
+        });
+        return formatExportPart(exported, args.offset ?? 0, toolTextBudget(server.server.getClientVersion()?.name));
+      }),
+  );
+
+  server.registerTool(
+    "import",
+    {
+      title: "Import memories",
+      description:
+        "Store the memories of a cairn export file (its JSON lines, as export gives them), when the user asks to: " +
+        "all or none, a bad line is an error naming it and nothing is stored; what is already here is skipped. " +
+        "The memories are stored as saved by an agent, for the user to confirm.",
+      inputSchema: {
+        text: importRequest.shape.text.describe("the export file's text: its header line, then memories"),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    (args) =>
+      guard(async () =>
+        importSummary(await cairn.importMemories(args.text, "text", { who: MCP_AGENT_AUTHOR })).join("\n"),
+      ),
   );
 }
 

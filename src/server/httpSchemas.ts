@@ -5,7 +5,7 @@ import { emptyRequest } from "../requests/emptyRequest.js";
 import { forgetRequest } from "../requests/forget.js";
 import { historyRequest } from "../requests/history.js";
 import { injectRequest } from "../requests/inject.js";
-import { exportRequest } from "../requests/memoryTransfer.js";
+import { exportRequest, importRequest } from "../requests/memoryTransfer.js";
 import { readRequest } from "../requests/read.js";
 import { recallRequest } from "../requests/recall.js";
 import { rememberRequest } from "../requests/remember.js";
@@ -75,6 +75,9 @@ export const exportBody = exportRequest.superRefine((body, ctx) => {
   absoluteCwd(body, ctx);
   cwdForProject([body.scope], body, ctx);
 });
+
+/** The text of an export file, stored all or none (the JSON lines as `cairn export` writes them). */
+export const importBody = importRequest;
 
 export const projectsBody = emptyRequest;
 export const sessionsBody = sessionsRequest;

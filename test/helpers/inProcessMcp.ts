@@ -11,3 +11,16 @@ export async function inProcessMcpClient(
   await client.connect(new StreamableHTTPClientTransport(new URL("http://localhost/mcp"), { fetch: fetchApp }));
   return client;
 }
+
+/** Calls a tool: whether it failed, and its text. */
+export async function callTool(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ isError: boolean; text: string }> {
+  const result = (await client.callTool({ name, arguments: args })) as {
+    isError?: boolean;
+    content: Array<{ text?: string }>;
+  };
+  return { isError: result.isError ?? false, text: result.content.map((part) => part.text ?? "").join("") };
+}

@@ -26,11 +26,8 @@ export function registerImport(program: Command): void {
       await withCairn(command, async (cairn, global) => {
         const report = await cairn.importMemories(text, file);
         if (global.json) return printJson(report);
-        const links = report.linked > 0 ? `, ${report.linked} replacement link(s) restored` : "";
-        const skipped =
-          report.skipped > 0 ? `, ${report.skipped} skipped (nothing left once secrets were removed)` : "";
-        printLine(`${report.created} imported, ${report.known} already here${skipped}${links}`);
-        for (const warning of new Set(report.warnings)) printLine(`warning: ${warning}`);
+        const { importSummary } = await import("../../memory/importMemories.js");
+        for (const line of importSummary(report)) printLine(line);
       });
     });
 }
