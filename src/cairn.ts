@@ -74,6 +74,9 @@ import type { Stage1Output } from "./store/types/stage1Output.js";
 import { type Clock, HOUR_MS, systemClock } from "./util/clock.js";
 import { CairnError, errorMessage } from "./util/errors.js";
 import type { OnProgress } from "./util/progress.js";
+import type { WorkerCycle, WorkerStats } from "./workers/backgroundWorker.js";
+import { WorkerSet, workerNames } from "./workers/workerSet.js";
+import { readWorkerStats } from "./workers/workerStatsStore.js";
 import { SUPERSEDED_FILE_LIMIT, writeSupersededFile } from "./workspace/supersededFile.js";
 
 export interface OpenCairnOptions {
@@ -101,6 +104,9 @@ export interface PushSession {
   title?: string;
 }
 
+/** `cairn status`: the pipeline's state and each background worker's stats. */
+export type CairnStatus = PipelineStatus & { workers: Record<string, WorkerStats> };
+
 export function openCairn(options: OpenCairnOptions = {}): Cairn {
   return new Cairn(options);
 }
@@ -119,6 +125,7 @@ export class Cairn {
   private store: MemoryStore | undefined;
   private embeddingProvider: EmbeddingProvider | undefined;
   private tracker: EmbeddingTracker | undefined;
+  private workerSet: WorkerSet | undefined;
 
   constructor(options: OpenCairnOptions = {}) {
     this.env = options.env ?? process.env;
@@ -757,12 +764,11 @@ export class Cairn {
     hints: HintsReport;
     structural: StructuralReport;
     maintenance: MaintenanceReport;
+    workers: CycleReports["workers"];
   }> {
-    const { scan, extract, revise, consolidate, hints, structural, maintenance }: CycleReports = await runCycle(
-      this,
-      options,
-    );
-    return { scan, extract, revise, consolidate, hints, structural, maintenance };
+    const { scan, extract, revise, consolidate, hints, structural, maintenance, workers }: CycleReports =
+      await runCycle(this, options);
+    return { scan, extract, revise, consolidate, hints, structural, maintenance, workers };
   }
 
   /** Phase 2: consolidate stage-1 memories into the workspaces. */
@@ -787,8 +793,32 @@ export class Cairn {
     return selectConsolidator(this.config, async () => (await this.providers()).smol);
   }
 
-  /** What the pipeline is doing and whether phase 2 has new input (dirty) since its last success. */
-  status(): PipelineStatus {
+  /**
+   * The background workers of this process (src/workers/workerSet.ts), built on first use: the daemon
+   * starts their schedules, a `cairn run` ticks each once as the last step of its cycle.
+   */
+  workers(): WorkerSet {
+    if (!this.workerSet) {
+      const cairn = this;
+      this.workerSet = new WorkerSet({
+        get storage() {
+          return cairn.storage;
+        },
+        config: this.config,
+        clock: this.clock,
+        log: (line) => process.stderr.write(`cairn: ${line}\n`),
+      });
+    }
+    return this.workerSet;
+  }
+
+  /** One cycle of each background worker, by name (the last step of a pipeline cycle). */
+  async runWorkers(): Promise<Record<string, WorkerCycle>> {
+    return this.workers().tickAll();
+  }
+
+  /** What the pipeline and the background workers are doing; phase 2's dirty flag says new input waits. */
+  status(): CairnStatus {
     // A status is asked for most when something is wrong: a provider that cannot be built is reported in
     // it, not a reason to print nothing.
     let embedding: { model: string } | { problem: string };
@@ -797,13 +827,14 @@ export class Cairn {
     } catch (error) {
       embedding = { problem: errorMessage(error) };
     }
-    return pipelineStatus({
+    const pipeline = pipelineStatus({
       storage: this.storage,
       config: this.config,
       home: this.paths.home,
       now: this.clock(),
       embedding,
     });
+    return { ...pipeline, workers: readWorkerStats(this.storage.meta, workerNames(), this.workerSet?.live()) };
   }
 
   /**

@@ -3,6 +3,7 @@ import { globProblem } from "../project/exclusion.js";
 import { int, num } from "./boundedNumbers.js";
 import { withDerivedDefaults } from "./derivedDefaults.js";
 import { recallConfigSchema } from "./recallConfig.js";
+import { workersConfigSchema } from "./workersConfig.js";
 
 export const sessionKinds = ["interactive", "exec", "subagent", "internal"] as const;
 export const llmProviderNames = [
@@ -197,6 +198,7 @@ export const configObjectSchema = z
       .strict()
       .prefault({}),
     recall: recallConfigSchema,
+    workers: workersConfigSchema,
   })
   .strict();
 

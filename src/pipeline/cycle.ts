@@ -33,6 +33,16 @@ export interface CycleHost {
   classifyStructure(): Promise<StructuralReport>;
   /** Hands back every lease this process holds; returns how many. */
   releaseLeases(): number;
+  /** One cycle of each background worker (retention, maintenance, ...), by worker name. */
+  runWorkers?(): Promise<Record<string, WorkerCycleReport>>;
+}
+
+/** What one cycle of a background worker did (src/workers/backgroundWorker.ts). */
+export interface WorkerCycleReport {
+  processed: number;
+  failed: number;
+  queueDepth: number;
+  skipped?: string;
 }
 
 /** What each step of a cycle reports, by step name. */
@@ -46,6 +56,7 @@ export interface CycleReports {
   maintenance: MaintenanceReport;
   hints: HintsReport;
   structural: StructuralReport;
+  workers: Record<string, WorkerCycleReport>;
 }
 
 export type CycleStepName = keyof CycleReports;
@@ -103,6 +114,8 @@ export const CYCLE_STEPS = [
   step("embeddings", (host, options) => host.refreshEmbeddings(undefined, options.onProgress)),
   step("hints", (host) => host.generateHints()),
   step("structural", (host) => host.classifyStructure()),
+  // Last: the workers look after what the steps above wrote (retention, health, documents, checkpoints).
+  step("workers", (host) => host.runWorkers?.() ?? Promise.resolve({})),
 ] as const;
 
 /**

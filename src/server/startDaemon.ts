@@ -82,6 +82,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         })
       : undefined,
   ].filter((s): s is Scheduler => s !== undefined);
+  // Seed 004's workers (retention, maintenance, documents, ...) on their own schedules; each also runs as
+  // the last step of every pipeline cycle, and the queue keeps the two from doing a job twice.
+  const workers = options.schedule === false ? undefined : cairn.workers();
   const app = createHttpApp({
     cairn,
     ...(token ? { token } : { allowedHostNames: loopbackHostNames(host) }),
@@ -95,6 +98,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const http = await startHttpServer(app, { host, port });
   scheduler?.start();
   for (const s of background) s.start();
+  for (const started of workers?.start() ?? []) {
+    if (!started.started) log(`${started.name} worker not scheduled: ${started.reason}`);
+  }
   log(
     `listening on ${http.url}${token ? " (token required)" : ""}; ${
       scheduler ? `pipeline every ${cairn.config.collection.scanIntervalSeconds} s` : "no schedule"
@@ -105,9 +111,12 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const stop = () => {
     stopping ??= (async () => {
       const waitMs = options.stopWaitMs ?? 30_000;
-      const idle = (await Promise.all([scheduler, ...background].map((s) => (s ? s.stop(waitMs) : true)))).every(
-        Boolean,
-      );
+      const idle = (
+        await Promise.all([
+          ...[scheduler, ...background].map((s) => (s ? s.stop(waitMs) : true)),
+          workers ? workers.stop(waitMs) : true,
+        ])
+      ).every(Boolean);
       if (!idle) log("a pipeline step is still running; leaving it (its leases will expire and be taken over)");
       await http.close();
       if (idle) cairn.close();

@@ -21,6 +21,8 @@ export interface CycleReport {
   hints?: { indexed: number; failed: number; pending: number; skipped?: string };
   /** Structural classification, when `pipeline.structural.enabled`. */
   structural?: { classified: number; failed: number; waiting: number; skipped?: string };
+  /** Background workers that did work this cycle, by name: units done and failed. */
+  workers?: Record<string, { processed: number; failed: number }>;
   error?: string;
 }
 
@@ -80,6 +82,13 @@ export async function runPipelineCycle(
         } else if (done.name === "structural" && done.report.reason !== STRUCTURAL_OFF) {
           const { classified, failed, waiting, reason } = done.report;
           report.structural = { classified, failed, waiting, ...(reason === undefined ? {} : { skipped: reason }) };
+        } else if (done.name === "workers") {
+          const busy = Object.entries(done.report).filter(([, cycle]) => cycle.processed > 0 || cycle.failed > 0);
+          if (busy.length > 0) {
+            report.workers = Object.fromEntries(
+              busy.map(([name, cycle]) => [name, { processed: cycle.processed, failed: cycle.failed }]),
+            );
+          }
         }
       },
     });
@@ -133,6 +142,9 @@ export function formatCycle(report: CycleReport): string {
         ? `structural skipped: ${st.skipped} (${st.waiting} waiting)`
         : `structural ${st.classified} classified, ${st.failed} failed, ${st.waiting} waiting`,
     );
+  }
+  for (const [name, cycle] of Object.entries(report.workers ?? {})) {
+    parts.push(`${name} ${cycle.processed} done${cycle.failed > 0 ? `, ${cycle.failed} failed` : ""}`);
   }
   if (report.error) parts.push(`error: ${report.error.split("\n")[0]}`);
   return parts.join("; ");

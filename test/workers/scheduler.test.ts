@@ -1,51 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { Scheduler, type Timers } from "../../src/workers/scheduler.js";
-
-/** Timers driven by the test: `advance` fires what is due, in order. */
-class FakeTimers implements Timers {
-  now = 0;
-  private pending = new Map<number, { fn: () => void; at: number }>();
-  private next = 1;
-
-  set(fn: () => void, ms: number): unknown {
-    const id = this.next++;
-    this.pending.set(id, { fn, at: this.now + ms });
-    return id;
-  }
-
-  clear(handle: unknown): void {
-    this.pending.delete(handle as number);
-  }
-
-  get count(): number {
-    return this.pending.size;
-  }
-
-  async advance(ms: number): Promise<void> {
-    const until = this.now + ms;
-    for (;;) {
-      const due = [...this.pending.entries()].filter(([, t]) => t.at <= until).sort((a, b) => a[1].at - b[1].at)[0];
-      if (!due) break;
-      this.pending.delete(due[0]);
-      this.now = due[1].at;
-      due[1].fn();
-      await flush();
-    }
-    this.now = until;
-  }
-}
-
-async function flush(): Promise<void> {
-  for (let i = 0; i < 5; i += 1) await Promise.resolve();
-}
-
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => {
-    resolve = r;
-  });
-  return { promise, resolve };
-}
+import { Scheduler } from "../../src/workers/scheduler.js";
+import { deferred, FakeTimers, flush } from "../helpers/fakeTimers.js";
 
 describe("Scheduler", () => {
   it("runs at start, then every interval after the previous run ends", async () => {

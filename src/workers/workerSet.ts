@@ -1,0 +1,91 @@
+import type { CairnConfig } from "../config/schema.js";
+import type { Storage } from "../store/storage.js";
+import type { Clock } from "../util/clock.js";
+import { BackgroundWorker, type WorkerCycle, type WorkerSpec, type WorkerStats } from "./backgroundWorker.js";
+import type { Timers } from "./scheduler.js";
+import { storeStatsSink } from "./workerStatsStore.js";
+
+/**
+ * What every worker may use. `storage` is read at each cycle, never kept: a long-lived process reopens
+ * the store when it is replaced (`cairn doctor --repair`), and a worker must follow.
+ */
+export interface WorkerHost {
+  readonly storage: Storage;
+  config: CairnConfig;
+  clock: Clock;
+  /** One line per notable event (a purge, a halted repair); the daemon's log, stderr for a run. */
+  log: (line: string) => void;
+}
+
+/** Builds one worker's spec from the host; registered by name in `workerFactories`. */
+export type WorkerFactory<H extends WorkerHost = WorkerHost> = (host: H) => WorkerSpec;
+
+/**
+ * The background workers, in the order a `cairn run` ticks them. Adding a worker is one entry here,
+ * its config section in src/config/workersConfig.ts and its section in docs/operations.md.
+ */
+export const workerFactories: ReadonlyArray<readonly [string, WorkerFactory]> = [];
+
+export const workerNames = (): string[] => workerFactories.map(([name]) => name);
+
+/**
+ * The workers of one process: the daemon starts their schedules, a `cairn run` ticks each once after
+ * its pipeline cycle, and both report their stats (stored, so `cairn status` in another process sees
+ * them).
+ */
+export class WorkerSet {
+  readonly workers: BackgroundWorker[];
+
+  constructor(
+    host: WorkerHost,
+    options: { timers?: Timers; factories?: ReadonlyArray<readonly [string, WorkerFactory]> } = {},
+  ) {
+    const sink = storeStatsSink(() => host.storage);
+    this.workers = (options.factories ?? workerFactories).map(
+      ([, factory]) =>
+        new BackgroundWorker(factory(host), {
+          sink,
+          clock: host.clock,
+          onError: (name, error) =>
+            host.log(`${name} worker: ${error instanceof Error ? error.message : String(error)}`),
+          ...(options.timers ? { timers: options.timers } : {}),
+        }),
+    );
+  }
+
+  /** Starts every schedule that may start; returns what each did (started, or why not). */
+  start(): Array<{ name: string; started: boolean; reason?: string }> {
+    return this.workers.map((worker) => {
+      const started = worker.start();
+      return { name: worker.name, started, ...(started ? {} : { reason: worker.spec.scheduleOff ?? "stopped" }) };
+    });
+  }
+
+  /** Stops every schedule; true when no cycle is still running after `waitMs`. */
+  async stop(waitMs = 30_000): Promise<boolean> {
+    return (await Promise.all(this.workers.map((worker) => worker.stop(waitMs)))).every(Boolean);
+  }
+
+  /** One cycle of each worker, in order (a `cairn run`). A worker whose schedule is off is skipped, said why. */
+  async tickAll(): Promise<Record<string, WorkerCycle>> {
+    const out: Record<string, WorkerCycle> = {};
+    for (const worker of this.workers) {
+      out[worker.name] =
+        worker.spec.scheduleOff !== undefined
+          ? { processed: 0, failed: 0, queueDepth: 0, skipped: worker.spec.scheduleOff }
+          : await worker.tick();
+    }
+    return out;
+  }
+
+  get(name: string): BackgroundWorker | undefined {
+    return this.workers.find((worker) => worker.name === name);
+  }
+
+  /** This process's live stats by name (for `running`). */
+  live(): Map<string, WorkerStats> {
+    return new Map(this.workers.map((worker) => [worker.name, worker.stats()]));
+  }
+}
+
+export type { WorkerSpec };
