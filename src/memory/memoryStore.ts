@@ -8,7 +8,7 @@ import { type Clock, systemClock } from "../util/clock.js";
 import { errorMessage } from "../util/errors.js";
 import { assertWritable } from "./assertWritable.js";
 import { linkEntities } from "./entityLinker.js";
-import { reviseJobFor } from "./lifecycle/reviseJobFor.js";
+import { reviseJobFor, reviseJobsFor } from "./lifecycle/reviseJobFor.js";
 import { adoptAsUsers, isAgentWritten, USER_AUTHOR } from "./memoryAuthor.js";
 import { type PreparedMemory, prepareRemember } from "./prepareRemember.js";
 import { reviveMemory } from "./reviveMemory.js";
@@ -87,7 +87,7 @@ export class MemoryStore {
       writeAll: () => {
         const queued: number[] = [];
         const outcomes = prepared.map((p) => this.writeOne(p, embedded, now, queued));
-        this.storage.jobs.enqueueMany(queued.map(reviseJobFor));
+        this.storage.jobs.enqueueMany(reviseJobsFor(queued));
         return outcomes;
       },
     };
@@ -140,7 +140,7 @@ export class MemoryStore {
 
   /**
    * Stores one prepared memory. Its revise job is enqueued here, or, given `queued`, its id is added
-   * there for the caller to enqueue with the rest of its batch.
+   * there for the caller to enqueue in one job with the rest of its batch.
    */
   private writeOne(p: PreparedMemory, embedded: Embedded, now: number, queued?: number[]): RememberOutcome {
     const { row } = p;
@@ -162,7 +162,7 @@ export class MemoryStore {
     history.add({ memoryId: id, event: "created", newContent: row.content, who: row.who, reason: row.why, now });
     // Raw first: the memory is stored now; its decisions (supersession) are derived by this job.
     if (queued) queued.push(id);
-    else this.storage.jobs.enqueue(reviseJobFor(id));
+    else this.storage.jobs.enqueue(reviseJobFor([id]));
     if (vector) {
       embeddings.upsert(row.contentHash, this.provider.model, vector, now);
       vectors.upsert(id, row.scope, vector, false);
@@ -352,7 +352,7 @@ export interface StagedMemories {
   now: number;
   /** Stores the input at `index` (dedupe, history, vector, entities); call inside `withWriteTx`. */
   write(index: number): RememberOutcome;
-  /** Stores every input in order, their revise jobs queued together; call inside `withWriteTx`. */
+  /** Stores every input in order, one revise job per batch of them (reviseJobsFor); call inside `withWriteTx`. */
   writeAll(): RememberOutcome[];
 }
 

@@ -17,7 +17,8 @@ export const MAINTENANCE_KIND = "maintenance";
 export const STRUCTURAL_KIND = "structural_classify";
 
 /**
- * One job per stored memory: derive its decisions after the raw write (supersession of the older
- * memories of its scope it replaces). The key is the memory's id.
+ * One job per batch of stored memories (at most 200, written together): derive their decisions after
+ * the raw write (supersession of the older memories of their scope they replace). The key is the
+ * batch's first memory id; the payload names them all (src/memory/lifecycle/reviseJobFor.ts).
  */
 export const REVISE_KIND = "revise";
