@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { getCookie } from "hono/cookie";
 import { HTTPException } from "hono/http-exception";
@@ -85,13 +85,18 @@ export function createHttpApp(options: HttpAppOptions): Hono {
     });
   }
   const uiAccess = options.token ? new UiAccess() : undefined;
+  // Requests of a person signed in to the memory browser: see the edit route.
+  const signedIn = new WeakSet<Context>();
   if (options.token) {
     const expected = digest(options.token);
     app.use("*", async (c, next) => {
       if (c.req.path === "/health" || (c.req.method === "GET" && UI_PUBLIC_PATHS.has(c.req.path))) return next();
       // The browser's session cookie counts only with the page's header: another origin on this machine
       // (same site for cookies) cannot add that header without a CORS preflight, which is never granted.
-      if (c.req.header(UI_HEADER) === "1" && uiAccess?.isSession(getCookie(c, UI_COOKIE))) return next();
+      if (c.req.header(UI_HEADER) === "1" && uiAccess?.isSession(getCookie(c, UI_COOKIE))) {
+        signedIn.add(c);
+        return next();
+      }
       const header = c.req.header("authorization") ?? "";
       const given = /^Bearer (.+)$/i.exec(header)?.[1];
       if (!given || !timingSafeEqual(digest(given), expected)) {
@@ -153,8 +158,10 @@ export function createHttpApp(options: HttpAppOptions): Hono {
 
   app.post("/api/memory/forget", async (c) => c.json(cairn.forgetMemory(await readJsonBody(c, forgetBody))));
 
+  // A person signed in to the memory browser (a session only `cairn ui`'s one-time code gives, on a server
+  // with a token) edits as the user, as `cairn memory edit` does; any other caller is an agent's door.
   app.post("/api/memory/edit", async (c) =>
-    c.json(await cairn.editMemory(await readJsonBody(c, editBody), { who: HTTP_AGENT_AUTHOR })),
+    c.json(await cairn.editMemory(await readJsonBody(c, editBody), signedIn.has(c) ? {} : { who: HTTP_AGENT_AUTHOR })),
   );
 
   app.post("/api/memory/restore", async (c) => c.json(cairn.restoreMemory(await readJsonBody(c, restoreBody))));

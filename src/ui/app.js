@@ -3,6 +3,9 @@
 
 const state = { projects: null, cwd: null, view: "workspace" };
 
+/** The kinds of memory an edit may give (src/requests/memoryTypes.ts). */
+const MEMORY_TYPES = ["fact", "preference", "decision", "procedural", "semantic", "constraint", "note"];
+
 /** An element with attributes and children; strings become text nodes. */
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -45,6 +48,13 @@ function showError(error) {
   box.textContent = error ? String(error.message ?? error) : "";
 }
 
+/** What a change did ("#3 replaced by #7"), until the next view. */
+function showNotice(text) {
+  const box = document.getElementById("notice");
+  box.hidden = !text;
+  box.textContent = text ?? "";
+}
+
 const when = (ms) => (typeof ms === "number" ? new Date(ms).toISOString().slice(0, 16).replace("T", " ") : "");
 
 /** Replaces the view with nodes (lists flattened, null and false left out). */
@@ -61,6 +71,7 @@ async function show(view) {
   for (const button of document.querySelectorAll("#tabs button"))
     if (button.dataset.view === view) button.setAttribute("aria-current", "page");
   showError(null);
+  showNotice(null);
   render(el("p", {}, "loading…"));
   try {
     await views[view]();
@@ -98,7 +109,9 @@ function memoryCard(memory, extra) {
       extra,
     ),
     el("button", { class: "act history", onclick: () => openHistory(memory.id) }, "Evidence & history"),
+    !gone ? el("button", { class: "act edit", onclick: () => openEdit(memory) }, "Edit") : null,
     !gone ? el("button", { class: "act forget", onclick: () => forget(memory.id) }, "Forget") : null,
+    el("div", { class: "edit-box" }),
     el("div", { class: "history-box" }),
   );
 }
@@ -162,6 +175,58 @@ async function openHistory(id) {
   } catch (error) {
     showError(error);
   }
+}
+
+/**
+ * An edit form in the memory's card. Saving goes through the API's edit (as `cairn memory edit`): the new
+ * text is stored like any remembered one and replaces the old, which stays in the history with the reason.
+ */
+function openEdit(memory) {
+  const box = document.querySelector(`.memory[data-id="${CSS.escape(String(memory.id))}"] .edit-box`);
+  if (!box) return;
+  const content = el("textarea", { name: "content", rows: 3 }, memory.content);
+  const type = el(
+    "select",
+    { name: "type" },
+    MEMORY_TYPES.map((name) => el("option", { value: name, selected: name === memory.type }, name)),
+  );
+  const reason = el("input", { type: "text", name: "reason", placeholder: "why (kept in its history)" });
+  const save = async (event) => {
+    event.preventDefault();
+    const body = { id: memory.id, reason: reason.value.trim() || "edited in the memory browser" };
+    if (content.value.trim() !== memory.content) body.content = content.value;
+    if (type.value !== memory.type) body.type = type.value;
+    if (body.content === undefined && body.type === undefined) {
+      showError(new Error("nothing to save: change the text or the type"));
+      return;
+    }
+    try {
+      const change = await api("/api/memory/edit", body);
+      await show(state.view);
+      showNotice([change.message, ...(change.warnings ?? [])].join("; "));
+    } catch (error) {
+      showError(error);
+    }
+  };
+  box.replaceChildren(
+    el(
+      "form",
+      { class: "edit", onsubmit: save },
+      content,
+      el(
+        "div",
+        {},
+        type,
+        " ",
+        reason,
+        " ",
+        el("button", { type: "submit" }, "Save"),
+        " ",
+        el("button", { type: "button", class: "cancel", onclick: () => box.replaceChildren() }, "Cancel"),
+      ),
+    ),
+  );
+  content.focus();
 }
 
 async function forget(id) {

@@ -66,6 +66,23 @@ describe("memory browser access", () => {
     );
   });
 
+  it("records an edit made in the signed-in page as the user's, and one with the bearer token as the API's", async () => {
+    const app = createHttpApp({ cairn, token: TOKEN });
+    const [one, two] = await cairn.remember([
+      { content: "Backups run at 02:00 UTC", scope: "global" },
+      { content: "Logs are kept for 30 days", scope: "global" },
+    ]);
+    const edit = async (headers: Record<string, string>, id: number | undefined, content: string) => {
+      const response = await app.request("/api/memory/edit", post(headers, { id, content }));
+      expect(response.status).toBe(200);
+      const { replacedBy } = (await response.json()) as { replacedBy: number };
+      return cairn.memories.get(replacedBy)?.who;
+    };
+    const cookie = await signIn(app);
+    expect(await edit({ cookie, "x-cairn-ui": "1" }, one?.id, "Backups run at 03:00 UTC")).toBe("user");
+    expect(await edit({ authorization: `Bearer ${TOKEN}` }, two?.id, "Logs are kept for 90 days")).toBe("agent:http");
+  });
+
   it("spends a code on first use", async () => {
     const app = createHttpApp({ cairn, token: TOKEN });
     const minted = await app.request("/api/ui/code", post({ authorization: `Bearer ${TOKEN}` }));

@@ -1,4 +1,5 @@
 import { mkdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -32,6 +33,26 @@ let page: Page;
 const ids: Record<string, number> = {};
 let flag = 0;
 
+/**
+ * Writes a README screenshot (with CAIRN_UI_SCREENSHOTS=1). The page shows this test's temporary
+ * folders: they are shown as a plain home folder instead, so no machine's path reaches docs/.
+ */
+async function screenshot(name: string, options: { fullPage?: boolean } = {}): Promise<void> {
+  if (!SCREENSHOTS) return;
+  // Browser code, as text: this project's TypeScript has no DOM types.
+  const [from, to] = [JSON.stringify(temp.root), JSON.stringify("/home/you")];
+  const shown = (await page.evaluate(`(() => {
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode())
+      node.textContent = node.textContent.split(${from}).join(${to});
+    const fields = [...document.querySelectorAll("input, textarea")];
+    for (const field of fields) field.value = field.value.split(${from}).join(${to});
+    return [document.body.innerText, ...fields.map((field) => field.value)].join("\\n");
+  })()`)) as string;
+  expect(shown).not.toContain(tmpdir());
+  await page.screenshot({ path: join(SCREENSHOTS, name), ...options });
+}
+
 async function remember(content: string, transcript?: string): Promise<number> {
   const [result] = await cairn.remember([
     { content, cwd: temp.project, ...(transcript ? { transcript, sessionKey: "deploy-chat" } : {}) },
@@ -48,6 +69,7 @@ describe.skipIf(!executablePath)("memory browser in Chromium", () => {
       "user: where do deploys go first?\nassistant: to the staging cluster, then production",
     );
     ids.hostile = await remember(HOSTILE);
+    ids.node = await remember("Release builds use Node 22");
     ids.oldCi = await remember("The CI runs on Jenkins");
     ids.newCi = await remember("The CI moved to GitHub Actions in March");
     flag = cairn.storage.reviews.add({
@@ -108,7 +130,7 @@ describe.skipIf(!executablePath)("memory browser in Chromium", () => {
     await expect.poll(() => page.locator("pre.file").textContent()).toContain("builds with make release");
     await page.locator('button[data-file="global/memory_summary.md"]').click();
     await expect.poll(() => page.locator("pre.file").textContent()).toContain("Prefers small commits");
-    if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOTS, "workspace.png") });
+    await screenshot("workspace.png");
   });
 
   it("lists memories as text (markup in a memory never runs) and opens one's history", async () => {
@@ -122,6 +144,32 @@ describe.skipIf(!executablePath)("memory browser in Chromium", () => {
     await expect.poll(() => events.textContent()).toContain("created");
   });
 
+  it("edits a memory: the new text replaces the old, which stays in the history with the reason", async () => {
+    const card = page.locator(`.memory[data-id="${ids.node}"]`);
+    await card.locator("button.edit").click();
+    const form = card.locator("form.edit");
+    expect(await form.locator("textarea").inputValue()).toBe("Release builds use Node 22");
+    await form.locator("textarea").fill("Release builds use Node 24");
+    await form.locator('input[name="reason"]').fill("moved to the new LTS");
+    await form.locator('button[type="submit"]').click();
+    await expect.poll(() => page.locator("#notice").textContent()).toMatch(/^#\d+ replaced by #\d+$/);
+    const old = cairn.memories.get(ids.node as number);
+    const replacement = cairn.memories.get(old?.supersededBy as number);
+    expect(replacement?.content).toBe("Release builds use Node 24");
+    // The person signed in to the page edits as the user (as `cairn memory edit`), not as an agent's API call.
+    expect(replacement?.who).toBe("user");
+    expect(cairn.memoryHistory({ id: ids.node as number }).events).toContainEqual(
+      expect.objectContaining({ event: "superseded", reason: "moved to the new LTS" }),
+    );
+    // The list shows the new text, and the old one as replaced, its history saying by what and why.
+    const fresh = page.locator(`.memory[data-id="${replacement?.id}"] .content`);
+    await expect.poll(() => fresh.textContent()).toBe("Release builds use Node 24");
+    await card.locator("button.history").click();
+    await expect.poll(() => card.locator("table.events").textContent()).toContain("moved to the new LTS");
+    expect(await card.locator(".state").textContent()).toBe("superseded");
+    await screenshot("memories.png", { fullPage: true });
+  });
+
   it("recalls as agents do, with each result's score", async () => {
     await page.locator('#tabs button[data-view="search"]').click();
     await page.locator('input[name="query"]').fill("how do we deploy to staging");
@@ -131,7 +179,7 @@ describe.skipIf(!executablePath)("memory browser in Chromium", () => {
     expect(await first.locator(".score").textContent()).toMatch(/rank 1 · score \d\.\d{3} · found by \w+/);
     await first.locator(".evidence summary").click();
     expect(await first.locator(".evidence").textContent()).toContain("where do deploys go first?");
-    if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOTS, "search.png") });
+    await screenshot("search.png");
   });
 
   it("forgets a memory", async () => {
@@ -166,6 +214,6 @@ describe.skipIf(!executablePath)("memory browser in Chromium", () => {
     const block = page.locator("pre.injected");
     await expect.poll(() => block.textContent()).toContain("builds with make release");
     expect(await block.textContent()).toBe(cairn.inject(temp.project).text);
-    if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOTS, "inject.png") });
+    await screenshot("inject.png");
   });
 });
