@@ -70,7 +70,9 @@ describe("cairn serve daemon", () => {
       await client.connect(new StreamableHTTPClientTransport(new URL(`${daemon.url}/mcp`)));
       expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual([
         "edit",
+        "export",
         "forget",
+        "import",
         "read",
         "recall",
         "remember",

@@ -40,7 +40,9 @@ describe("cairn mcp over stdio, through a real MCP client", () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       "edit",
+      "export",
       "forget",
+      "import",
       "read",
       "recall",
       "remember",
