@@ -807,6 +807,15 @@ export class Cairn {
         config: this.config,
         clock: this.clock,
         log: (line) => process.stderr.write(`cairn: ${line}\n`),
+        embeddingModel: () => {
+          try {
+            return cairn.embedder.model;
+          } catch {
+            return null;
+          }
+        },
+        refreshEmbeddings: (budgetMs) => cairn.refreshEmbeddings(budgetMs),
+        runWorker: async (name) => cairn.workers().get(name)?.tick(),
       });
     }
     return this.workerSet;

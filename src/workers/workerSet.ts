@@ -2,6 +2,7 @@ import type { CairnConfig } from "../config/schema.js";
 import type { Storage } from "../store/storage.js";
 import type { Clock } from "../util/clock.js";
 import { BackgroundWorker, type WorkerCycle, type WorkerSpec, type WorkerStats } from "./backgroundWorker.js";
+import { maintenanceWorker } from "./maintenanceWorker.js";
 import type { Timers } from "./scheduler.js";
 import { storeStatsSink } from "./workerStatsStore.js";
 
@@ -15,6 +16,12 @@ export interface WorkerHost {
   clock: Clock;
   /** One line per notable event (a purge, a halted repair); the daemon's log, stderr for a run. */
   log: (line: string) => void;
+  /** The configured embedding model, or null when no provider can be built. */
+  embeddingModel: () => string | null;
+  /** Writes missing and stale vectors for at most `budgetMs`; returns how many. */
+  refreshEmbeddings: (budgetMs?: number) => Promise<number>;
+  /** Runs another worker's cycle now (the maintenance worker triggering a retention sweep). */
+  runWorker: (name: string) => Promise<unknown>;
 }
 
 /** Builds one worker's spec from the host; registered by name in `workerFactories`. */
@@ -24,7 +31,9 @@ export type WorkerFactory<H extends WorkerHost = WorkerHost> = (host: H) => Work
  * The background workers, in the order a `cairn run` ticks them. Adding a worker is one entry here,
  * its config section in src/config/workersConfig.ts and its section in docs/operations.md.
  */
-export const workerFactories: ReadonlyArray<readonly [string, WorkerFactory]> = [];
+export const workerFactories: ReadonlyArray<readonly [string, WorkerFactory]> = [
+  ["maintenance", maintenanceWorker],
+];
 
 export const workerNames = (): string[] => workerFactories.map(([name]) => name);
 

@@ -193,7 +193,15 @@ describe("worker stats", () => {
     const cairn = openCairn({ home, env: { CAIRN_HOME: home } });
     let ticks = 0;
     const set = new WorkerSet(
-      { storage: cairn.storage, config: configSchema.parse({}), clock: () => 1234, log: () => {} },
+      {
+        storage: cairn.storage,
+        config: configSchema.parse({}),
+        clock: () => 1234,
+        log: () => {},
+        embeddingModel: () => null,
+        refreshEmbeddings: async () => 0,
+        runWorker: async () => undefined,
+      },
       { factories: [["demo", () => ({ name: "demo", intervalMs: 1000, cycle: async () => cycleOf(++ticks) })]] },
     );
     expect(await set.tickAll()).toEqual({ demo: cycleOf(1) });

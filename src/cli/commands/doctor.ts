@@ -1,6 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import type { Command } from "commander";
 import type { Cairn } from "../../cairn.js";
+import type { HealthReport } from "../../memory/health/runHealthCycle.js";
 import { type SummarySizeWarning, summarySizeWarnings } from "../../read/summarySizeWarnings.js";
 import { projectIndexProblem } from "../../workspace/projectIndex.js";
 import { withCairn } from "../context.js";
@@ -22,6 +23,8 @@ export interface DoctorReport {
   codexAgentsOverride: string | null;
   /** Set when memories/projects.json cannot be used: injection then finds moved checkouts by identity only. */
   projectIndex: string | null;
+  /** The maintenance worker's diagnostics and health score now (observe: nothing repaired by doctor). */
+  health: HealthReport;
 }
 
 export function registerDoctor(program: Command): void {
@@ -78,7 +81,34 @@ export async function doctor(cairn: Cairn): Promise<DoctorReport> {
     }),
     codexAgentsOverride: codexAgentsOverrideWarning(cairn.env) ?? null,
     projectIndex: projectIndexProblem(cairn.paths.memories),
+    health: await observeHealth(cairn),
   };
+}
+
+/** One maintenance cycle in observe mode: what the worker would repair, with the limits it would apply. */
+async function observeHealth(cairn: Cairn): Promise<HealthReport> {
+  const { runHealthCycle } = await import("../../memory/health/runHealthCycle.js");
+  let model: string | null = null;
+  try {
+    model = cairn.embedder.model;
+  } catch {
+    // No provider: the vector check is left out; the embeddings line says why.
+  }
+  const never = async () => 0;
+  return runHealthCycle({
+    storage: cairn.storage,
+    now: cairn.clock,
+    mode: "observe",
+    limits: cairn.config.workers.maintenance,
+    embeddingModel: model,
+    repairs: {
+      requeueDeadJobs: never,
+      releaseStaleLeases: never,
+      rebuildFts: never,
+      reembed: never,
+      triggerRetention: never,
+    },
+  });
 }
 
 function printDoctor(report: DoctorReport): void {
@@ -110,4 +140,18 @@ function printDoctor(report: DoctorReport): void {
   for (const warning of report.summarySizes) printLine(`warning       ${warning.message}`);
   if (report.codexAgentsOverride) printLine(`codex         ${report.codexAgentsOverride}`);
   if (report.projectIndex) printLine(`warning       ${report.projectIndex}; "cairn consolidate --force" rewrites it`);
+  const { health } = report;
+  const d = health.diagnostics;
+  printLine(
+    `health        ${health.health.score.toFixed(2)} (queue ${d.queue.dead} dead of ${d.queue.jobs}, ${d.queue.staleLeases} stale leases; index ${d.index.ftsRows} rows for ${d.index.liveMemories} memories; ${d.vectors.missing} without a vector; ${d.storage.tombstones} tombstones of ${d.storage.memories})`,
+  );
+  for (const r of health.recommendations) {
+    const halted = health.halted.includes(r.action) ? " [halted until health is good]" : "";
+    printLine(`  would ${r.action}: ${r.reason}${halted}`);
+  }
+  if (health.recommendations.length > 0) {
+    printLine(
+      "  the maintenance worker repairs these (workers.maintenance.mode execute) in `cairn serve` and `cairn run`",
+    );
+  }
 }

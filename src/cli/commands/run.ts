@@ -38,7 +38,7 @@ export function registerRun(program: Command): void {
         const progress = createProgress(global);
         // Before the scan, so this run's phase 1 and later steps already take them.
         const retried = options.retryDead ? cairn.retryDead() : undefined;
-        const { scan, extract, revise, consolidate, hints, structural, maintenance } = await cairn
+        const { scan, extract, revise, consolidate, hints, structural, maintenance, workers } = await cairn
           .run({
             scan: options.demo ? { overrides: demoSources(), only: ["codex", "claude-code", "pi"] } : {},
             onProgress: progress.report,
@@ -56,6 +56,7 @@ export function registerRun(program: Command): void {
           hints,
           structural,
           maintenance,
+          workers,
           leases,
           ...(retried ? { retried } : {}),
         };
@@ -85,6 +86,11 @@ export function registerRun(program: Command): void {
         if (cairn.config.recall.hints.enabled) printHints(hints);
         const structuralLine = describeStructural(structural);
         if (structuralLine) printLine(structuralLine);
+        for (const [name, cycle] of Object.entries(workers)) {
+          if (cycle.processed > 0 || cycle.failed > 0) {
+            printLine(`${name}: ${cycle.processed} done${cycle.failed > 0 ? `, ${cycle.failed} failed` : ""}`);
+          }
+        }
         printLine("");
         printLine(`memory is in ${cairn.paths.memories}`);
         const starts = [

@@ -22,3 +22,8 @@ export const STRUCTURAL_KIND = "structural_classify";
  * batch's first memory id; the payload names them all (src/memory/lifecycle/reviseJobFor.ts).
  */
 export const REVISE_KIND = "revise";
+
+/** The retention worker's periodic sweep; one job whose key is the kind. */
+export const RETENTION_KIND = "retention";
+/** The maintenance worker's periodic health cycle; one job whose key is the kind. */
+export const HEALTH_KIND = "health";

@@ -325,6 +325,25 @@ export class JobQueue {
   }
 
   /**
+   * Puts every running job whose lease ran out back to pending (the maintenance worker's repair of
+   * stale leases): a job its holder had started keeps the attempt it spent, one it never started gets
+   * it back, as a takeover by `claim` would do. Returns how many.
+   */
+  releaseExpired(): number {
+    const now = this.clock();
+    return withWriteTx(this.db, () => {
+      const info = this.db
+        .prepare(
+          `UPDATE jobs SET status = 'pending', attempts = CASE WHEN started_at IS NULL THEN max(attempts - 1, 0) ELSE attempts END,
+             run_after = ?, lease_owner = NULL, lease_expires_at = NULL, started_at = NULL, updated_at = ?
+           WHERE status = 'running' AND lease_expires_at <= ?`,
+        )
+        .run(now, now, now);
+      return info.changes;
+    });
+  }
+
+  /**
    * Gives back every lease this queue still holds (a command failed or was interrupted): the jobs go
    * back to pending at once, their attempts not spent, instead of waiting for the leases to expire.
    * Best-effort per lease, since the store may be the reason the command failed. Returns how many.

@@ -248,6 +248,32 @@ export class SearchRepository {
     return true;
   }
 
+  /**
+   * Brings the search index back to one row per live memory (the maintenance worker's repair): drops
+   * rows of memories that are gone or forgotten, and re-indexes live memories that lost theirs by
+   * touching them, so the same triggers that index every write build the row. At most `limit` of each
+   * per call, in one short transaction; returns what it did.
+   */
+  repairIndex(limit: number): { removed: number; added: number } {
+    return withWriteTx(this.db, () => {
+      const removed = this.db
+        .prepare(
+          `DELETE FROM memories_fts WHERE rowid IN (SELECT f.rowid FROM memories_fts f
+             WHERE NOT EXISTS (SELECT 1 FROM memories m WHERE m.id = f.rowid AND m.deleted_at IS NULL) LIMIT ?)`,
+        )
+        .run(limit).changes;
+      const missing = this.db
+        .prepare(
+          `SELECT id FROM memories m WHERE m.deleted_at IS NULL
+             AND NOT EXISTS (SELECT 1 FROM memories_fts f WHERE f.rowid = m.id) LIMIT ?`,
+        )
+        .all(limit) as Array<{ id: number }>;
+      const touch = this.db.prepare("UPDATE memories SET content = content WHERE id = ?");
+      for (const { id } of missing) touch.run(id);
+      return { removed, added: missing.length };
+    });
+  }
+
   /** An upper bound of the indexed rows (ids only grow), cheap at any size; used only inside a log. */
   corpusSizeEstimate(): number {
     return (cached(this.db, "SELECT coalesce(max(id), 0) AS n FROM memories").get() as { n: number }).n;

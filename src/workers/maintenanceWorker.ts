@@ -1,0 +1,69 @@
+import { runHealthCycle, storeRepairs } from "../memory/health/runHealthCycle.js";
+import { HEALTH_KIND, RETENTION_KIND } from "../store/queue/jobKinds.js";
+import { enqueuePeriodic, runQueuedJobs } from "./runQueuedJobs.js";
+import type { WorkerFactory } from "./workerSet.js";
+
+/** Wall time the re-embed repair may spend in one cycle; the embeddings worker does the rest. */
+const REEMBED_BUDGET_MS = 10_000;
+
+/**
+ * The maintenance worker (seed 004): every `workers.maintenance.intervalMs`, one health cycle on the
+ * queue (a periodic job, so two processes never run it at once). Its schedule stays off when the
+ * worker is disabled or `pipeline.autonomousFrozen` is set; `cairn doctor` still runs a cycle on
+ * demand in observe mode.
+ */
+export const maintenanceWorker: WorkerFactory = (host) => {
+  const settings = host.config.workers.maintenance;
+  const off = !settings.enabled
+    ? "workers.maintenance.enabled is false"
+    : host.config.pipeline.autonomousFrozen
+      ? "pipeline.autonomousFrozen is true"
+      : undefined;
+  return {
+    name: "maintenance",
+    intervalMs: settings.intervalMs,
+    ...(off === undefined ? {} : { scheduleOff: off }),
+    cycle: async () => {
+      const storage = host.storage;
+      enqueuePeriodic(storage.jobs, {
+        kind: HEALTH_KIND,
+        key: HEALTH_KIND,
+        intervalMs: settings.intervalMs,
+        now: host.clock(),
+      });
+      return runQueuedJobs({
+        jobs: storage.jobs,
+        kind: HEALTH_KIND,
+        limit: 1,
+        leaseMs: host.config.queue.leaseSeconds * 1000,
+        work: async () => {
+          const report = await runHealthCycle({
+            storage,
+            now: host.clock,
+            mode: settings.mode,
+            limits: settings,
+            embeddingModel: host.embeddingModel(),
+            repairs: {
+              ...storeRepairs(storage),
+              reembed: () => host.refreshEmbeddings(REEMBED_BUDGET_MS),
+              triggerRetention: async () => {
+                storage.jobs.enqueue({ kind: RETENTION_KIND, key: RETENTION_KIND, force: true });
+                await host.runWorker("retention");
+                return 1;
+              },
+            },
+          });
+          for (const action of report.actions) {
+            if (action.outcome === "ran" || action.outcome === "failed") {
+              host.log(
+                `maintenance: ${action.action} ${action.outcome} (${action.reason}; health ${action.delta && action.delta >= 0 ? "+" : ""}${action.delta ?? 0})`,
+              );
+            }
+          }
+          const done = report.actions.filter((a) => a.outcome === "ran").length;
+          return { processed: done, result: { score: report.health.score, after: report.healthAfter?.score } };
+        },
+      });
+    },
+  };
+};

@@ -1,0 +1,182 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { type Cairn, openCairn } from "../../src/cairn.js";
+import type { RepairAction } from "../../src/memory/health/diagnostics.js";
+import { healthScore, readDiagnostics, recommend } from "../../src/memory/health/diagnostics.js";
+import { type Repair, runHealthCycle, storeRepairs } from "../../src/memory/health/runHealthCycle.js";
+import { removeTempDirs, tempDir } from "../helpers/tempDir.js";
+
+const MINUTE = 60_000;
+const limits = { cooldownMs: MINUTE, hourlyBudget: 10, haltAfter: 3 };
+
+let now = 1_800_000_000_000;
+const clock = () => now;
+
+function cairnWith(memories: number): Promise<Cairn> {
+  const home = tempDir();
+  const cairn = openCairn({ home, env: { CAIRN_HOME: home }, clock });
+  return cairn
+    .remember(
+      Array.from({ length: memories }, (_, i) => ({
+        content: `service-${i} listens on port ${4000 + i} behind the gateway`,
+        scope: "global",
+      })),
+    )
+    .then(() => cairn);
+}
+
+const noRepairs = (): Record<RepairAction, Repair> => ({
+  requeueDeadJobs: async () => 0,
+  releaseStaleLeases: async () => 0,
+  rebuildFts: async () => 0,
+  reembed: async () => 0,
+  triggerRetention: async () => 0,
+});
+
+const keywordHits = (cairn: Cairn) =>
+  (
+    cairn.storage.db.prepare("SELECT count(*) AS n FROM memories_fts WHERE memories_fts MATCH 'gateway'").get() as {
+      n: number;
+    }
+  ).n;
+
+afterEach(removeTempDirs);
+
+describe("store diagnostics", () => {
+  it("finds dead jobs, stale leases, a search index out of step and tombstones, and scores them", async () => {
+    const cairn = await cairnWith(10);
+    const { storage } = cairn;
+    const healthy = readDiagnostics(storage, now, null);
+    expect(healthy.index).toEqual({ liveMemories: 10, ftsRows: 10 });
+    expect(recommend(healthy)).toEqual([]);
+    expect(healthScore(healthy).score).toBe(1);
+
+    for (let i = 0; i < 4; i++) storage.jobs.enqueue({ kind: "probe", key: `k${i}`, maxAttempts: 1 });
+    for (const lease of storage.jobs.claim({ kind: "probe", limit: 2 })) storage.jobs.fail(lease, "broken");
+    storage.jobs.claim({ kind: "probe", limit: 1, leaseMs: 1000 });
+    storage.db.prepare("DELETE FROM memories_fts WHERE rowid IN (SELECT id FROM memories LIMIT 2)").run();
+    const ids = (storage.db.prepare("SELECT id FROM memories LIMIT 6").all() as Array<{ id: number }>).map((r) => r.id);
+    for (const id of ids.slice(2)) cairn.forgetMemory({ id });
+    now += 5000;
+
+    const sick = readDiagnostics(storage, now, null);
+    expect(sick.queue).toMatchObject({ dead: 2, staleLeases: 1 });
+    expect(sick.index).toEqual({ liveMemories: 6, ftsRows: 4 });
+    expect(sick.storage.tombstoneRatio).toBeCloseTo(0.4);
+    expect(recommend(sick).map((r) => r.action)).toEqual([
+      "requeueDeadJobs",
+      "releaseStaleLeases",
+      "rebuildFts",
+      "triggerRetention",
+    ]);
+    expect(healthScore(sick).score).toBeLessThan(0.8);
+    cairn.close();
+  });
+});
+
+describe("the maintenance cycle", () => {
+  it("in observe mode reports and repairs nothing; in execute mode repairs and the score rises", async () => {
+    const cairn = await cairnWith(8);
+    const { storage } = cairn;
+    storage.jobs.enqueue({ kind: "probe", key: "a", maxAttempts: 1 });
+    for (const lease of storage.jobs.claim({ kind: "probe" })) storage.jobs.fail(lease, "broken");
+    storage.db.prepare("DELETE FROM memories_fts WHERE rowid IN (SELECT id FROM memories LIMIT 3)").run();
+
+    const observed = await runHealthCycle({
+      storage,
+      now: clock,
+      mode: "observe",
+      limits,
+      embeddingModel: null,
+      repairs: { ...noRepairs(), ...storeRepairs(storage) },
+    });
+    expect(observed.actions.map((a) => a.outcome)).toEqual(["observed", "observed"]);
+    expect(readDiagnostics(storage, now, null).index.ftsRows).toBe(5);
+    expect(keywordHits(cairn)).toBe(5);
+
+    const executed = await runHealthCycle({
+      storage,
+      now: clock,
+      mode: "execute",
+      limits,
+      embeddingModel: null,
+      repairs: { ...noRepairs(), ...storeRepairs(storage) },
+    });
+    expect(executed.actions.map((a) => [a.action, a.outcome])).toEqual([
+      ["requeueDeadJobs", "ran"],
+      ["rebuildFts", "ran"],
+    ]);
+    expect(executed.actions.every((a) => (a.delta ?? 0) > 0)).toBe(true);
+    expect(readDiagnostics(storage, now, null).index.ftsRows).toBe(8);
+    expect(storage.jobs.get("probe", "a")?.status).toBe("pending");
+    expect(executed.healthAfter?.score).toBe(1);
+    // The rebuilt rows are found by keyword again.
+    expect(keywordHits(cairn)).toBe(8);
+    cairn.close();
+  });
+
+  it("holds an action to its cooldown and hourly budget, and halts one that does not help until health is good", async () => {
+    const cairn = await cairnWith(4);
+    const { storage } = cairn;
+    storage.db.prepare("DELETE FROM memories_fts WHERE rowid IN (SELECT id FROM memories LIMIT 1)").run();
+    let runs = 0;
+    const useless = { ...noRepairs(), rebuildFts: async () => ++runs };
+    const cycle = () =>
+      runHealthCycle({ storage, now: clock, mode: "execute", limits, embeddingModel: null, repairs: useless });
+
+    expect((await cycle()).actions[0]).toMatchObject({ outcome: "ran", delta: 0 });
+    now += 10_000;
+    expect((await cycle()).actions[0]).toMatchObject({
+      outcome: "skipped",
+      why: expect.stringMatching(/cooling down/),
+    });
+    now += MINUTE;
+    await cycle();
+    now += MINUTE;
+    const third = await cycle();
+    expect(third.halted).toEqual(["rebuildFts"]);
+    now += MINUTE;
+    expect((await cycle()).actions[0]).toMatchObject({ outcome: "skipped", why: expect.stringMatching(/^halted/) });
+    expect(runs).toBe(3);
+
+    // Health good again (the index mended by other means): the halt is lifted.
+    storeRepairs(storage).rebuildFts();
+    expect((await cycle()).halted).toEqual([]);
+    storage.db.prepare("DELETE FROM memories_fts WHERE rowid IN (SELECT id FROM memories LIMIT 1)").run();
+    now += MINUTE;
+    expect((await cycle()).actions[0]?.outcome).toBe("ran");
+
+    // Budget: two runs an hour at most.
+    const tight = { ...limits, hourlyBudget: 2, haltAfter: 100 };
+    const budgeted = () =>
+      runHealthCycle({ storage, now: clock, mode: "execute", limits: tight, embeddingModel: null, repairs: useless });
+    now += MINUTE;
+    await budgeted();
+    now += MINUTE;
+    expect((await budgeted()).actions[0]).toMatchObject({ outcome: "skipped", why: expect.stringMatching(/budget/) });
+    now += 60 * MINUTE;
+    expect((await budgeted()).actions[0]?.outcome).toBe("ran");
+    cairn.close();
+  });
+
+  it("runs as a worker on the queue, and its schedule stays off under pipeline.autonomousFrozen", async () => {
+    const home = tempDir();
+    const frozen = openCairn({
+      home,
+      env: { CAIRN_HOME: home },
+      clock,
+      config: { pipeline: { autonomousFrozen: true } },
+    });
+    expect(frozen.workers().get("maintenance")?.start()).toBe(false);
+    frozen.close();
+
+    const cairn = await cairnWith(3);
+    cairn.storage.db.prepare("DELETE FROM memories_fts WHERE rowid IN (SELECT id FROM memories LIMIT 1)").run();
+    const report = await cairn.run();
+    expect(report.workers.maintenance).toMatchObject({ processed: 1, failed: 0 });
+    expect(readDiagnostics(cairn.storage, now, null).index.ftsRows).toBe(3);
+    // Same period: nothing due; the stats say so.
+    expect((await cairn.run()).workers.maintenance?.skipped).toBe("nothing due");
+    expect(cairn.status().workers.maintenance).toMatchObject({ processed: 1, skippedCycles: 1 });
+    cairn.close();
+  });
+});
