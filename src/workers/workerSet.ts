@@ -2,6 +2,7 @@ import type { CairnConfig } from "../config/schema.js";
 import type { Storage } from "../store/storage.js";
 import type { Clock } from "../util/clock.js";
 import { BackgroundWorker, type WorkerCycle, type WorkerSpec, type WorkerStats } from "./backgroundWorker.js";
+import { CHECKPOINTS_WORKER, checkpointWorker } from "./checkpoints/checkpointWorker.js";
 import { maintenanceWorker } from "./maintenanceWorker.js";
 import type { Timers } from "./scheduler.js";
 import { storeStatsSink } from "./workerStatsStore.js";
@@ -33,6 +34,7 @@ export type WorkerFactory<H extends WorkerHost = WorkerHost> = (host: H) => Work
  */
 export const workerFactories: ReadonlyArray<readonly [string, WorkerFactory]> = [
   ["maintenance", maintenanceWorker],
+  [CHECKPOINTS_WORKER, checkpointWorker],
 ];
 
 export const workerNames = (): string[] => workerFactories.map(([name]) => name);

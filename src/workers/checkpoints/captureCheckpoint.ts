@@ -1,0 +1,119 @@
+import type { SessionRecord } from "../../collection/types.js";
+import { projectIdentity } from "../../project/projectKey.js";
+import type { CheckpointTrigger } from "../../store/repositories/checkpointRepository.js";
+import type { Storage } from "../../store/storage.js";
+import { sessionSnapshot } from "./sessionSnapshot.js";
+import { transcriptItems } from "./transcriptItems.js";
+import {
+  type CheckpointCapture,
+  type CheckpointWrite,
+  type ContinuitySettings,
+  writeCheckpoint,
+} from "./writeCheckpoint.js";
+
+/** Which session to checkpoint, and where to read it from. */
+export interface CheckpointSource {
+  trigger: CheckpointTrigger;
+  /** The session's id as the agent names it (a hook's `session_id`, a pushed session's id). */
+  sessionKey?: string;
+  /** The agent (`claude-code`, `gemini`, ...): says how to read `transcriptPath`. */
+  agent?: string;
+  /** The session's folder: without a session key, the newest stored session of its project is taken. */
+  cwd?: string;
+  /** A transcript the agent handed over (a hook's `transcript_path`): read it instead of the store. */
+  transcriptPath?: string;
+}
+
+export type CheckpointOutcome = ({ written: true } & CheckpointWrite) | { written: false; reason: string };
+
+/**
+ * Writes one checkpoint of a session (src/workers/checkpoints/writeCheckpoint.ts), read from the
+ * transcript a hook names when it can be read (the freshest state: the scan may not have seen its last
+ * turns), else from the store (pushed or scanned items). Says why nothing was written: checkpoints off,
+ * no such session, a session without items.
+ */
+export async function captureCheckpoint(
+  storage: Storage,
+  settings: Pick<ContinuitySettings, "enabled" | "flushDebounceMs" | "maxCheckpointsPerSession">,
+  source: CheckpointSource,
+  now: number,
+): Promise<CheckpointOutcome> {
+  if (!settings.enabled) return { written: false, reason: "workers.continuity.enabled is false" };
+  const capture = await readCheckpointSource(storage, source, now);
+  if ("reason" in capture) return { written: false, reason: capture.reason };
+  return { written: true, ...writeCheckpoint(storage.db, capture, settings, now) };
+}
+
+/** What a checkpoint of `source` would hold, read without writing; or why there is nothing to read. */
+export async function readCheckpointSource(
+  storage: Storage,
+  source: CheckpointSource,
+  now: number,
+): Promise<CheckpointCapture | { reason: string }> {
+  const fromTranscript =
+    source.transcriptPath && source.agent
+      ? await transcriptItems(source.agent, source.transcriptPath, source.sessionKey)
+      : undefined;
+  let session: SessionRecord | undefined;
+  let items: Parameters<typeof sessionSnapshot>[1];
+  let extraPrompts = 0;
+  if (fromTranscript && fromTranscript.items.length > 0) {
+    const info = fromTranscript.session;
+    session =
+      storage.sessions.get(info.id) ?? transientSession(info.id, info.agent, info.cwd ?? source.cwd ?? null, now);
+    items = fromTranscript.items;
+    extraPrompts = fromTranscript.droppedPrompts;
+  } else {
+    session = storedSession(storage, source);
+    if (!session) return { reason: noSessionReason(source) };
+    items = storage.items.list(session.id);
+    if (items.length === 0) return { reason: `session ${session.id} has no items yet` };
+  }
+  const snapshot = sessionSnapshot(session, items);
+  snapshot.promptTotal += extraPrompts;
+  const cwd = session.cwd ?? source.cwd ?? null;
+  return {
+    sessionKey: source.sessionKey ?? session.id,
+    agent: session.agent === "push" && source.agent ? source.agent : session.agent,
+    cwd,
+    projectKey: session.projectKey ?? (cwd ? projectIdentity(cwd).key : null),
+    trigger: source.trigger,
+    snapshot,
+  };
+}
+
+function storedSession(storage: Storage, source: CheckpointSource): SessionRecord | undefined {
+  if (source.sessionKey) return storage.sessions.get(source.sessionKey);
+  if (!source.cwd) return undefined;
+  return storage.sessions.list({ projectKey: projectIdentity(source.cwd).key, limit: 1 })[0];
+}
+
+function noSessionReason(source: CheckpointSource): string {
+  if (source.sessionKey) return `no session ${source.sessionKey} is stored (run 'cairn scan', or push its items first)`;
+  if (source.cwd) return `no session of the project at ${source.cwd} is stored yet (run 'cairn scan' first)`;
+  return "name a session (its id) or a folder of a project";
+}
+
+/** A session the store has not collected yet, known only from its transcript. */
+function transientSession(id: string, agent: SessionRecord["agent"], cwd: string | null, now: number): SessionRecord {
+  return {
+    id,
+    agent,
+    kind: "interactive",
+    cwd,
+    projectKey: cwd ? projectIdentity(cwd).key : null,
+    gitBranch: null,
+    gitCommit: null,
+    gitRemote: null,
+    title: null,
+    parentId: null,
+    sourcePath: null,
+    startedAt: now,
+    updatedAt: now,
+    endedAt: null,
+    contentHash: null,
+    invalidatedAt: null,
+    processedUntil: null,
+    createdAt: now,
+  };
+}
