@@ -7,7 +7,7 @@ import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const BOTTOM = ["util", "text"];
-const BASE = [...BOTTOM, "project", "config", "redact", "prompts", "requests"];
+const BASE = [...BOTTOM, "agents", "project", "config", "redact", "prompts", "requests"];
 const STORE = [...BASE, "sources", "store", "providers"];
 const SERVICES = [...STORE, "workspace", "memory", "collection", "recall"];
 const PIPELINE = ["pipeline/phase1", "pipeline/facts", "pipeline/hints", "pipeline/phase2", "pipeline/structural"];
@@ -16,12 +16,14 @@ const PIPELINE = ["pipeline/phase1", "pipeline/facts", "pipeline/hints", "pipeli
 export const LAYERS = {
   util: [],
   text: [],
+  // What cairn knows of each coding agent, as data (src/agents/registry.ts): no adapter, no connector.
+  agents: ["util", "text"],
   requests: ["util", "text"],
   project: ["util"],
-  config: ["util", "text", "project"],
+  config: ["util", "text", "agents", "project"],
   redact: ["util", "text"],
   prompts: ["util", "text"],
-  sources: ["util", "text"],
+  sources: ["util", "text", "agents"],
   providers: ["util", "text", "redact", "config"],
   store: ["util", "text", "project", "config", "redact", "sources"],
   workspace: ["util", "text", "project", "config"],

@@ -3,6 +3,7 @@ import { globProblem } from "../project/exclusion.js";
 import { int, num } from "./boundedNumbers.js";
 import { withDerivedDefaults } from "./derivedDefaults.js";
 import { recallConfigSchema } from "./recallConfig.js";
+import { sourcesConfigSchema } from "./sourcesConfig.js";
 import { workersConfigSchema } from "./workersConfig.js";
 
 export const sessionKinds = ["interactive", "exec", "subagent", "internal"] as const;
@@ -79,17 +80,7 @@ export const configObjectSchema = z
       })
       .strict()
       .prefault({}),
-    sources: z
-      .object({
-        codex: z.array(z.string()).optional(),
-        "claude-code": z.array(z.string()).optional(),
-        pi: z.array(z.string()).optional(),
-        omp: z.array(z.string()).optional(),
-        gemini: z.array(z.string()).optional(),
-        opencode: z.array(z.string()).optional(),
-      })
-      .strict()
-      .prefault({}),
+    sources: sourcesConfigSchema,
     llm: llmRole,
     smol: z
       .object({

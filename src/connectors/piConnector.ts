@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { CairnError } from "../util/errors.js";
-import { userHome } from "./agentHomes.js";
+import { ompAgentDir, piAgentDir } from "./agentHomes.js";
 import { PI_EXTENSION_HEADER, piExtensionSource } from "./piExtension.js";
 import type { Connector, InstallContext, ManagedEdit } from "./types.js";
 
@@ -21,23 +21,6 @@ export const ompConnector: Connector = {
   agent: "omp",
   edits: (context) => [extensionEdit(context, "omp", ompAgentDir(context.env))],
 };
-
-/** pi's folder: `$PI_CODING_AGENT_DIR` (a leading `~` expanded, as pi does), else `~/.pi/agent`. */
-export function piAgentDir(env: NodeJS.ProcessEnv): string {
-  return agentDir(env, "PI_CODING_AGENT_DIR", ".pi");
-}
-
-/** oh-my-pi's folder: `$OMP_CODING_AGENT_DIR`, else `~/.omp/agent`. */
-export function ompAgentDir(env: NodeJS.ProcessEnv): string {
-  return agentDir(env, "OMP_CODING_AGENT_DIR", ".omp");
-}
-
-function agentDir(env: NodeJS.ProcessEnv, variable: string, folder: string): string {
-  const fromEnv = env[variable]?.trim();
-  if (!fromEnv) return join(userHome(env), folder, "agent");
-  if (fromEnv === "~") return userHome(env);
-  return fromEnv.startsWith("~/") ? join(userHome(env), fromEnv.slice(2)) : resolve(fromEnv);
-}
 
 function extensionEdit(context: InstallContext, agent: "pi" | "omp", dir: string): ManagedEdit {
   const file = join(dir, "extensions", "cairn.ts");

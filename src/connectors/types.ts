@@ -1,7 +1,7 @@
-/** The contract between the installer and each agent's connector. Imports nothing. */
+/** The contract between the installer and each agent's connector. Imports only the agent registry. */
+import type { ConnectorAgent } from "../agents/registry.js";
 
-export const connectorAgents = ["claude-code", "codex", "gemini", "opencode", "pi", "omp"] as const;
-export type ConnectorAgent = (typeof connectorAgents)[number];
+export { type ConnectorAgent, connectorAgents } from "../agents/registry.js";
 
 /** What to write into agents' configs to run this cairn (see cairnInvocation). */
 export interface InstallContext {

@@ -1,3 +1,7 @@
+import { claudeCode } from "../agents/claudeCode/descriptor.js";
+import { codex } from "../agents/codex/descriptor.js";
+import { agents } from "../agents/registry.js";
+import type { ToolTextBudget } from "../agents/types.js";
 import type { MemoryChange } from "../memory/curateMemory.js";
 import { describeSupersessions } from "../memory/lifecycle/describeSupersessions.js";
 import type { ReviewEntry, ReviewSide } from "../memory/reviewQueue.js";
@@ -37,33 +41,32 @@ export function formatRecall(query: string, response: RecallResponse): string {
 }
 
 /** What one tool result may hold: UTF-8 bytes and lines, the note about the rest included. */
-export interface ToolTextBudget {
-  bytes: number;
-  lines: number;
-}
+export type { ToolTextBudget };
+
+/** Claude Code's budget (its descriptor, src/agents/claudeCode, cites the limits). */
+export const CLAUDE_CODE_TOOL_TEXT: ToolTextBudget = budgetOf(claudeCode.mcp.toolText);
+
+/** Codex's budget (its descriptor, src/agents/codex, cites the limits). */
+export const CODEX_TOOL_TEXT: ToolTextBudget = budgetOf(codex.mcp.toolText);
+
+/** The smallest documented budget of the registered agents: for a client no descriptor names. */
+const SMALLEST_TOOL_TEXT: ToolTextBudget = agents
+  .flatMap((agent) => (agent.mcp.toolText ? [budgetOf(agent.mcp.toolText)] : []))
+  .reduce((a, b) => (b.bytes < a.bytes ? b : a));
 
 /**
- * Claude Code keeps an MCP tool result in the conversation up to 50,000 characters (a longer one is
- * saved to a file and the model sees a short preview), refuses more than 25,000 tokens
- * (`MAX_MCP_OUTPUT_TOKENS`) and warns above 10,000 (https://code.claude.com/docs/en/mcp): 40,000 bytes
- * stay under all three even for dense text.
- */
-export const CLAUDE_CODE_TOOL_TEXT: ToolTextBudget = { bytes: 40_000, lines: 100_000 };
-
-/**
- * Codex cuts every tool result, MCP included, to its model's truncation policy, 10,000 bytes for most
- * (`TruncationPolicy::Bytes(10_000)`; some versions also 256 lines), keeping the head and the tail and
- * dropping the middle: a result cut here instead loses nothing it does not say it left out.
- */
-export const CODEX_TOOL_TEXT: ToolTextBudget = { bytes: 9_000, lines: 250 };
-
-/**
- * The budget for the client that connected, by the name it gave in `initialize`. An unknown client
- * (or a stateless HTTP call, which carries none) gets the smaller one: a result in parts always
+ * The budget for the client that connected, by the name it gave in `initialize`: the documented one
+ * of the agent whose descriptor gives that name. An unknown client, an agent with no documented limit
+ * (or a stateless HTTP call, which carries no name) gets the smallest: a result in parts always
  * arrives, one cut in its middle by the client does not.
  */
 export function toolTextBudget(clientName: string | undefined): ToolTextBudget {
-  return clientName === "claude-code" ? CLAUDE_CODE_TOOL_TEXT : CODEX_TOOL_TEXT;
+  const mcp = agents.find((agent) => agent.mcp.clientName === clientName)?.mcp;
+  return mcp?.toolText ? budgetOf(mcp.toolText) : SMALLEST_TOOL_TEXT;
+}
+
+function budgetOf(limit: ToolTextBudget): ToolTextBudget {
+  return { bytes: limit.bytes, lines: limit.lines };
 }
 
 /** Room kept for the closing note. */

@@ -76,8 +76,6 @@ export interface ReadResult extends ParseOutput {
 
 export interface SourceAdapter {
   agent: AgentName;
-  /** Default roots from the agent's own environment variables and home layout. */
-  defaultRoots(env: NodeJS.ProcessEnv, home: string): string[];
   /** Every session file under a root. Must not throw on a missing root (returns nothing). */
   discover(root: string): Promise<SourceFile[]>;
   /** Parses one file. Never throws for bad content: problems are returned, located and counted. */

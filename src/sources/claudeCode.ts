@@ -1,5 +1,4 @@
 import { statSync } from "node:fs";
-import { join } from "node:path";
 import { errorMessage } from "../util/errors.js";
 import { discovered, type ReadRequest, type ReadResult, type SourceAdapter } from "./adapter.js";
 import { claudeIdentity } from "./claudeCode/claudeIdentity.js";
@@ -14,10 +13,6 @@ import type { SkippedPath } from "./walk.js";
 /** Claude Code transcripts: `$CLAUDE_CONFIG_DIR` (default `~/.claude`) `projects/`. */
 export const claudeCodeAdapter: SourceAdapter = {
   agent: "claude-code",
-  defaultRoots(env, home) {
-    const configured = env.CLAUDE_CONFIG_DIR;
-    return [configured && configured.length > 0 ? configured : join(home, ".claude")];
-  },
   async discover(root) {
     const skipped: SkippedPath[] = [];
     return discovered("claude-code", discoverTranscripts(root, skipped), skipped);

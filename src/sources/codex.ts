@@ -1,5 +1,5 @@
 import { statSync } from "node:fs";
-import { basename, join } from "node:path";
+import { basename } from "node:path";
 import { discovered, type ReadRequest, type ReadResult, type SourceAdapter } from "./adapter.js";
 import { discoverRollouts } from "./codex/discoverRollouts.js";
 import { readRolloutRecords } from "./codex/readRolloutRecords.js";
@@ -14,9 +14,6 @@ import type { SkippedPath } from "./walk.js";
 /** OpenAI Codex CLI rollouts: `$CODEX_HOME` (default `~/.codex`) `sessions/` and `archived_sessions/`. */
 export const codexAdapter: SourceAdapter = {
   agent: "codex",
-  defaultRoots(env, home) {
-    return [env.CODEX_HOME && env.CODEX_HOME.length > 0 ? env.CODEX_HOME : join(home, ".codex")];
-  },
   async discover(root) {
     const skipped: SkippedPath[] = [];
     return discovered("codex", discoverRollouts(root, skipped), skipped);

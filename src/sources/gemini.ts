@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import { discovered, type ReadRequest, type ReadResult, type SourceAdapter, type SourceFile } from "./adapter.js";
 import { isChatFile } from "./gemini/geminiLayout.js";
 import { readGeminiFile } from "./gemini/readGeminiFile.js";
@@ -10,10 +9,6 @@ import { layoutDir, type SkippedPath, walkFiles } from "./walk.js";
  */
 export const geminiAdapter: SourceAdapter = {
   agent: "gemini",
-  defaultRoots(env: NodeJS.ProcessEnv, home: string): string[] {
-    const cliHome = env.GEMINI_CLI_HOME;
-    return [join(cliHome !== undefined && cliHome.length > 0 ? cliHome : home, ".gemini")];
-  },
   async discover(root: string): Promise<SourceFile[]> {
     const tmpDir = layoutDir(root, "tmp");
     // Outside a Gemini home (`--source gemini=<folder>`), any session file below the folder is a chat.

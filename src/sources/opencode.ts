@@ -1,5 +1,5 @@
 import { readdirSync, statSync } from "node:fs";
-import { isAbsolute, join } from "node:path";
+import { join } from "node:path";
 import { discovered, type ReadRequest, type ReadResult, type SourceAdapter, type SourceFile } from "./adapter.js";
 import { readLegacySession } from "./opencode/readLegacySession.js";
 import { readOpencodeDb } from "./opencode/readOpencodeDb.js";
@@ -14,13 +14,6 @@ const DATABASE = /^opencode(-[\w.-]+)?\.db$/;
  */
 export const opencodeAdapter: SourceAdapter = {
   agent: "opencode",
-  defaultRoots(env: NodeJS.ProcessEnv, home: string): string[] {
-    const dataDir = join(env.XDG_DATA_HOME || join(home, ".local", "share"), "opencode");
-    const db = env.OPENCODE_DB;
-    // ":memory:" is an in-process database with nothing on disk; a relative name lives in the data dir.
-    if (db && db !== ":memory:") return [isAbsolute(db) ? db : join(dataDir, db)];
-    return [dataDir];
-  },
   async discover(root: string): Promise<SourceFile[]> {
     if (isFile(root)) return [databaseFile(root)];
     const databases = listNames(root)

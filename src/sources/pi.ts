@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import { discovered, type ReadRequest, type ReadResult, type SourceAdapter, type SourceFile } from "./adapter.js";
 import { readPiFile } from "./pi/readPiFile.js";
 import { resumePiFile } from "./pi/resumePiFile.js";
@@ -9,13 +8,9 @@ import { layoutDir, type SkippedPath, walkFiles } from "./walk.js";
  * pi (badlogic/pi-mono) and its fork oh-my-pi share one session format and layout: `<agent dir>/sessions/
  * --<cwd>--/<time>_<id>.jsonl`, plus omp task subagents in `<parent session minus .jsonl>/<task>.jsonl`.
  */
-function piFamilyAdapter(agent: AgentName, envVar: string, homeDir: string): SourceAdapter {
+function piFamilyAdapter(agent: AgentName): SourceAdapter {
   return {
     agent,
-    defaultRoots(env: NodeJS.ProcessEnv, home: string): string[] {
-      const configured = env[envVar];
-      return [configured && configured.length > 0 ? configured : join(home, homeDir, "agent")];
-    },
     async discover(root: string): Promise<SourceFile[]> {
       const skipped: SkippedPath[] = [];
       return discovered(
@@ -31,5 +26,5 @@ function piFamilyAdapter(agent: AgentName, envVar: string, homeDir: string): Sou
   };
 }
 
-export const piAdapter: SourceAdapter = piFamilyAdapter("pi", "PI_CODING_AGENT_DIR", ".pi");
-export const ompAdapter: SourceAdapter = piFamilyAdapter("omp", "OMP_CODING_AGENT_DIR", ".omp");
+export const piAdapter: SourceAdapter = piFamilyAdapter("pi");
+export const ompAdapter: SourceAdapter = piFamilyAdapter("omp");

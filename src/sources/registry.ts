@@ -1,22 +1,27 @@
 import { homedir } from "node:os";
+import { type AgentId, agents } from "../agents/registry.js";
 import type { SourceAdapter } from "./adapter.js";
 import { claudeCodeAdapter } from "./claudeCode.js";
 import { codexAdapter } from "./codex.js";
 import { geminiAdapter } from "./gemini.js";
 import { opencodeAdapter } from "./opencode.js";
 import { ompAdapter, piAdapter } from "./pi.js";
-import type { AgentName } from "./types.js";
 
-export const adapters: readonly SourceAdapter[] = [
-  codexAdapter,
-  claudeCodeAdapter,
-  piAdapter,
-  ompAdapter,
-  geminiAdapter,
-  opencodeAdapter,
-];
+/** Each registered agent's adapter: a registered agent without one does not compile. */
+const adapterOf: { readonly [agent in AgentId]: SourceAdapter } = {
+  codex: codexAdapter,
+  "claude-code": claudeCodeAdapter,
+  pi: piAdapter,
+  omp: ompAdapter,
+  gemini: geminiAdapter,
+  opencode: opencodeAdapter,
+};
 
-export type SourceAgent = Exclude<AgentName, "push">;
+/** The adapters, in the registry's order. */
+export const adapters: readonly SourceAdapter[] = agents.map((agent) => adapterOf[agent.name]);
+
+/** An agent whose sessions cairn reads from files (every registered agent; `push` arrives over HTTP). */
+export type SourceAgent = AgentId;
 
 /** One adapter and the roots a scan walks for it. */
 export interface ScanTarget {
@@ -26,7 +31,8 @@ export interface ScanTarget {
 
 /**
  * Where to look for each agent: explicit roots (flags, then config) replace an agent's defaults;
- * otherwise the agent's own environment variables and home layout decide.
+ * otherwise the agent's own environment variables and home layout decide (its descriptor's
+ * `sessionFolders`).
  */
 export function scanTargets(options: {
   env?: NodeJS.ProcessEnv;
@@ -37,11 +43,10 @@ export function scanTargets(options: {
 }): ScanTarget[] {
   const env = options.env ?? process.env;
   const home = options.home ?? homedir();
-  return adapters
-    .filter((adapter) => !options.only || options.only.includes(adapter.agent as SourceAgent))
-    .map((adapter) => {
-      const agent = adapter.agent as SourceAgent;
-      const roots = options.overrides?.[agent] ?? options.configured?.[agent] ?? adapter.defaultRoots(env, home);
-      return { adapter, roots };
-    });
+  return agents
+    .filter((agent) => !options.only || options.only.includes(agent.name))
+    .map((agent) => ({
+      adapter: adapterOf[agent.name],
+      roots: options.overrides?.[agent.name] ?? options.configured?.[agent.name] ?? agent.sessionFolders(env, home),
+    }));
 }

@@ -1,9 +1,13 @@
+import { type AgentId, agentIds } from "../agents/registry.js";
+
 /**
  * The normalized shape every agent adapter produces. Nothing here imports an adapter: adapters,
  * the scanner and the collector all depend on this file, never the reverse.
  */
-export const agentNames = ["codex", "claude-code", "pi", "omp", "gemini", "opencode", "push"] as const;
-export type AgentName = (typeof agentNames)[number];
+
+/** Who a stored session came from: a registered agent (src/agents/registry.ts), or `push` (the HTTP API). */
+export type AgentName = AgentId | "push";
+export const agentNames: readonly AgentName[] = [...agentIds, "push"];
 
 export type SessionKind = "interactive" | "exec" | "subagent" | "internal";
 

@@ -15,6 +15,14 @@ describe("layering (docs/architecture.md)", () => {
     expect(LAYERS.util).toEqual([]);
   });
 
+  it("keeps the agent registry data below the config and the adapters that derive from it", () => {
+    // src/agents is read by the config schema and the start hook on every command: an adapter or a
+    // connector imported there would load with each of them (they are bound in maps above instead).
+    expect(LAYERS.agents).toEqual(["util", "text"]);
+    expect(LAYERS.config).toContain("agents");
+    expect(LAYERS.sources).toContain("agents");
+  });
+
   it("reports an upward import, type-only ones included, with the file and the edge", () => {
     const root = tempDir();
     mkdirSync(join(root, "text"));

@@ -168,6 +168,8 @@ describe("connector registry", () => {
   it("names the available agents for an unknown one", async () => {
     const { connectorFor } = await import("../../src/connectors/connectors.js");
     expect(connectorFor("codex")).toBe(codexConnector);
-    expect(() => connectorFor("vim")).toThrow("no connector for 'vim'; available: claude-code, codex");
+    expect(() => connectorFor("vim")).toThrow(
+      "no connector for 'vim'; available: codex, claude-code, pi, omp, gemini, opencode",
+    );
   });
 });

@@ -180,7 +180,9 @@ describe("cairn inject --agent", () => {
     expect(injection.global).toMatchObject({ included: false, truncated: true, keptChars: 0, totalChars: 23 });
     const wrong = cli("--agent", "claude");
     expect(wrong.status).toBe(1);
-    expect(wrong.stderr).toContain("unknown agent 'claude'; use one of claude-code, codex");
+    expect(wrong.stderr).toContain(
+      "unknown agent 'claude'; use one of codex, claude-code, pi, omp, gemini, opencode, generic",
+    );
     expect(wrong.stdout).toBe("");
   });
 });

@@ -2,6 +2,7 @@ import { appendFileSync, cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { claudeCode as claudeCodeAgent } from "../../src/agents/claudeCode/descriptor.js";
 import type { ReadResult } from "../../src/sources/adapter.js";
 import { claudeCodeAdapter } from "../../src/sources/claudeCode.js";
 import type { SessionItem } from "../../src/sources/types.js";
@@ -239,8 +240,8 @@ describe("claude code adapter: subagents and runs", () => {
 
 describe("claude code adapter: files and roots", () => {
   it("uses $CLAUDE_CONFIG_DIR, else ~/.claude", () => {
-    expect(claudeCodeAdapter.defaultRoots({ CLAUDE_CONFIG_DIR: "/opt/claude" }, "/home/dev")).toEqual(["/opt/claude"]);
-    expect(claudeCodeAdapter.defaultRoots({}, "/home/dev")).toEqual([join("/home/dev", ".claude")]);
+    expect(claudeCodeAgent.sessionFolders({ CLAUDE_CONFIG_DIR: "/opt/claude" }, "/home/dev")).toEqual(["/opt/claude"]);
+    expect(claudeCodeAgent.sessionFolders({}, "/home/dev")).toEqual([join("/home/dev", ".claude")]);
   });
 
   it("finds main, subagents/ and flat agent transcripts, and nothing else", async () => {

@@ -3,6 +3,7 @@ import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
+import { codex as codexAgent } from "../../src/agents/codex/descriptor.js";
 import type { ReadResult } from "../../src/sources/adapter.js";
 import {
   droppedRecord,
@@ -352,9 +353,9 @@ describe("codex adapter: session kinds", () => {
 
 describe("codex adapter: files and roots", () => {
   it("uses $CODEX_HOME, else ~/.codex", () => {
-    expect(codexAdapter.defaultRoots({ CODEX_HOME: "/opt/codex" }, "/home/dev")).toEqual(["/opt/codex"]);
-    expect(codexAdapter.defaultRoots({}, "/home/dev")).toEqual([join("/home/dev", ".codex")]);
-    expect(codexAdapter.defaultRoots({ CODEX_HOME: "" }, "/home/dev")).toEqual([join("/home/dev", ".codex")]);
+    expect(codexAgent.sessionFolders({ CODEX_HOME: "/opt/codex" }, "/home/dev")).toEqual(["/opt/codex"]);
+    expect(codexAgent.sessionFolders({}, "/home/dev")).toEqual([join("/home/dev", ".codex")]);
+    expect(codexAgent.sessionFolders({ CODEX_HOME: "" }, "/home/dev")).toEqual([join("/home/dev", ".codex")]);
   });
 
   it("finds dated and archived rollouts, preferring a plain file over its compressed twin", async () => {

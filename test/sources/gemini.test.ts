@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { gemini as geminiAgent } from "../../src/agents/gemini/descriptor.js";
 import type { ReadResult } from "../../src/sources/adapter.js";
 import { geminiAdapter } from "../../src/sources/gemini.js";
 import type { ParsedSession } from "../../src/sources/types.js";
@@ -195,9 +196,9 @@ describe("gemini discovery", () => {
   });
 
   it("roots at GEMINI_CLI_HOME/.gemini when set, else ~/.gemini", () => {
-    expect(geminiAdapter.defaultRoots({ GEMINI_CLI_HOME: "/cli-home" }, "/home/u")).toEqual([
+    expect(geminiAgent.sessionFolders({ GEMINI_CLI_HOME: "/cli-home" }, "/home/u")).toEqual([
       join("/cli-home", ".gemini"),
     ]);
-    expect(geminiAdapter.defaultRoots({}, "/home/u")).toEqual([join("/home/u", ".gemini")]);
+    expect(geminiAgent.sessionFolders({}, "/home/u")).toEqual([join("/home/u", ".gemini")]);
   });
 });

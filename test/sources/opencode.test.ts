@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
+import { opencode as opencodeAgent } from "../../src/agents/opencode/descriptor.js";
 import type { ReadResult } from "../../src/sources/adapter.js";
 import { opencodeAdapter } from "../../src/sources/opencode.js";
 import { type ContractRecord, MALFORMED_LINE, runAdapterContract } from "./adapterContract.js";
@@ -392,11 +393,11 @@ describe("opencode discovery", () => {
 
   it("roots at OPENCODE_DB, else the XDG data dir", () => {
     const home = "/home/u";
-    expect(opencodeAdapter.defaultRoots({ OPENCODE_DB: "/data/oc.db" }, home)).toEqual(["/data/oc.db"]);
-    expect(opencodeAdapter.defaultRoots({ OPENCODE_DB: ":memory:" }, home)).toEqual([
+    expect(opencodeAgent.sessionFolders({ OPENCODE_DB: "/data/oc.db" }, home)).toEqual(["/data/oc.db"]);
+    expect(opencodeAgent.sessionFolders({ OPENCODE_DB: ":memory:" }, home)).toEqual([
       join(home, ".local", "share", "opencode"),
     ]);
-    expect(opencodeAdapter.defaultRoots({ XDG_DATA_HOME: "/xdg" }, home)).toEqual([join("/xdg", "opencode")]);
-    expect(opencodeAdapter.defaultRoots({}, home)).toEqual([join(home, ".local", "share", "opencode")]);
+    expect(opencodeAgent.sessionFolders({ XDG_DATA_HOME: "/xdg" }, home)).toEqual([join("/xdg", "opencode")]);
+    expect(opencodeAgent.sessionFolders({}, home)).toEqual([join(home, ".local", "share", "opencode")]);
   });
 });

@@ -3,6 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { omp as ompAgent } from "../../src/agents/omp/descriptor.js";
+import { pi as piAgent } from "../../src/agents/pi/descriptor.js";
 import type { ReadResult, SourceAdapter } from "../../src/sources/adapter.js";
 import { ompAdapter, piAdapter } from "../../src/sources/pi.js";
 import type { ParsedSession } from "../../src/sources/types.js";
@@ -224,10 +226,14 @@ describe("omp files", () => {
 
 describe("roots", () => {
   it("uses the agent dir variables, else the home layout", () => {
-    expect(piAdapter.defaultRoots({ PI_CODING_AGENT_DIR: "/x/pi" }, "/home/u")).toEqual(["/x/pi"]);
-    expect(piAdapter.defaultRoots({}, "/home/u")).toEqual([join("/home/u", ".pi", "agent")]);
-    expect(ompAdapter.defaultRoots({ OMP_CODING_AGENT_DIR: "/x/omp" }, "/home/u")).toEqual(["/x/omp"]);
-    expect(ompAdapter.defaultRoots({}, "/home/u")).toEqual([join("/home/u", ".omp", "agent")]);
+    expect(piAgent.sessionFolders({ PI_CODING_AGENT_DIR: "/x/pi" }, "/home/u")).toEqual(["/x/pi"]);
+    expect(piAgent.sessionFolders({}, "/home/u")).toEqual([join("/home/u", ".pi", "agent")]);
+    // pi expands a leading ~ itself, so the scan reads the folder pi writes to (as the connector does).
+    expect(piAgent.sessionFolders({ PI_CODING_AGENT_DIR: "~/pi-data" }, "/home/u")).toEqual([
+      join("/home/u", "pi-data"),
+    ]);
+    expect(ompAgent.sessionFolders({ OMP_CODING_AGENT_DIR: "/x/omp" }, "/home/u")).toEqual(["/x/omp"]);
+    expect(ompAgent.sessionFolders({}, "/home/u")).toEqual([join("/home/u", ".omp", "agent")]);
   });
 });
 

@@ -16,7 +16,6 @@ import { tempDir } from "../helpers/tempDir.js";
 function lineAdapter(reads: ReadRequest[]): SourceAdapter {
   return {
     agent: "codex",
-    defaultRoots: () => [],
     discover: async (root) =>
       walkFiles(root, (name) => name.endsWith(".jsonl")).map((path) => ({ path, agent: "codex" })),
     read: async (request): Promise<ReadResult> => {

@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
+import { agents } from "../../agents/registry.js";
 import { type GlobalOptions, homeOf } from "../context.js";
 import { invocation } from "../invocation.js";
 import { printJson } from "../output.js";
@@ -15,7 +16,7 @@ export function registerInject(program: Command): void {
     .option("--json", "same as --format json; says per summary how much was kept and whether it was cut")
     .option(
       "--agent <agent>",
-      "fit the block to this agent's budget: claude-code (its 10,000-character hook output cap), codex, pi, gemini, opencode, generic (the token budget)",
+      `fit the block to this agent's budget: ${agentBudgetsHelp()}, generic (the token budget)`,
       "generic",
     )
     .action(async (options: { cwd: string; format: string; agent: string }, command: Command) => {
@@ -38,4 +39,13 @@ export function registerInject(program: Command): void {
       else if (injection.reason && !(injection.reason.code === "store_unreadable" && injection.warnings.length > 0))
         stderr(`cairn inject: ${injection.reason.message}\n`);
     });
+}
+
+/** Each registered agent, with its cap when it documents one ("claude-code (its 10,000-character cap)"). */
+function agentBudgetsHelp(): string {
+  return agents
+    .map(({ name, injection }) =>
+      injection.unit === "chars" ? `${name} (its ${injection.cap.toLocaleString("en-US")}-character cap)` : name,
+    )
+    .join(", ");
 }

@@ -1,21 +1,12 @@
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
+import { agentDescriptor, connectorAgents } from "../../agents/registry.js";
 import { cairnHome, cairnPaths } from "../../config/paths.js";
-import { connectorAgents, type FileChange } from "../../connectors/types.js";
+import type { FileChange } from "../../connectors/types.js";
 import type { GlobalOptions } from "../context.js";
 import { printJson, printLine } from "../output.js";
 
 type Direction = "install" | "uninstall";
-
-/** How each agent calls itself, for the restart note. */
-const AGENT_NAMES: Record<string, string> = {
-  "claude-code": "Claude Code",
-  codex: "Codex",
-  gemini: "Gemini CLI",
-  opencode: "OpenCode",
-  pi: "pi",
-  omp: "oh-my-pi",
-};
 
 export function registerInstall(program: Command): void {
   program
@@ -89,6 +80,6 @@ function notesFor(direction: Direction, agent: string, changes: FileChange[], en
       "note: memories.enabled is false, so the hook injects nothing and starts no runs until you run 'cairn config set memories.enabled true'",
     );
   }
-  if (changed) notes.push(`restart ${AGENT_NAMES[agent] ?? agent} for the change to take effect`);
+  if (changed) notes.push(`restart ${agentDescriptor(agent)?.displayName ?? agent} for the change to take effect`);
   return notes;
 }

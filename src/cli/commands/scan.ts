@@ -1,7 +1,7 @@
 import type { Command } from "commander";
+import { agentIds, isAgentId } from "../../agents/registry.js";
 import type { ScanReport } from "../../collection/scanner.js";
 import type { SourceAgent } from "../../sources/registry.js";
-import { agentNames } from "../../sources/types.js";
 import { CairnError } from "../../util/errors.js";
 import { withCairn } from "../context.js";
 import { printJson, printLine } from "../output.js";
@@ -35,9 +35,9 @@ export function registerScan(program: Command): void {
 /** `agent=path`; checked against the agent names only, so parsing flags loads no adapter. */
 function parseSourceFlag(value: string): { agent: SourceAgent; path: string } | undefined {
   const index = value.indexOf("=");
-  const agent = value.slice(0, index).trim() as SourceAgent;
+  const agent = value.slice(0, index).trim();
   const path = value.slice(index + 1).trim();
-  if (index <= 0 || path.length === 0 || agent === ("push" as string) || !agentNames.includes(agent)) return undefined;
+  if (index <= 0 || path.length === 0 || !isAgentId(agent)) return undefined;
   return { agent, path };
 }
 
@@ -46,7 +46,7 @@ function collectSource(value: string, previous: Partial<Record<SourceAgent, stri
   if (!parsed) {
     throw new CairnError(
       "bad_flag",
-      `--source expects agent=path with agent one of codex, claude-code, pi, omp, gemini, opencode (got "${value}")`,
+      `--source expects agent=path with agent one of ${agentIds.join(", ")} (got "${value}")`,
     );
   }
   return { ...previous, [parsed.agent]: [...(previous[parsed.agent] ?? []), parsed.path] };
