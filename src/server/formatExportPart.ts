@@ -43,8 +43,9 @@ export function formatExportPart(exported: MemoryExport, offset: number, budget:
 }
 
 /**
- * One JSON line, its control and direction characters written as `\u` escapes: the tool result's guard
- * (`withoutControls`) then has nothing to replace, and the memory's text imports exactly as it was.
+ * One JSON line, its control and direction characters written as `\u` escapes (a store written before
+ * remember replaced them may hold some): the tool result's guard (`withoutControls`) then has nothing to
+ * replace, so the part measured here is the part sent, never cut again by the guard.
  */
 function jsonLine(value: unknown): string {
   return JSON.stringify(value).replace(/[^\u0000-\u007e]/g, (char) =>

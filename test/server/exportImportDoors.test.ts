@@ -163,7 +163,8 @@ describe("hostile input at each door", () => {
     // Written past the door on purpose: a secret stored before a redaction rule could catch it.
     const db = new Database(join(source.temp.home, "cairn.db"));
     db.prepare("UPDATE memories SET content = ?, why = ? WHERE id = ?").run(
-      `The deploy key is ${SECRET}`,
+      // A control character too, as a store from before remember replaced them may hold one.
+      `The deploy key is ${SECRET}\u0085`,
       `copied from ${SECRET}`,
       kept?.id,
     );
@@ -171,6 +172,7 @@ describe("hostile input at each door", () => {
     const [text] = await mcpExportParts(source.client, { scope: "global" });
     expect(text).toContain("The deploy key is");
     expect(text).not.toContain(SECRET);
+    expect(text).toContain("\\u0085");
     const http = await (await post(source.app, "/api/memory/export", { scope: "global" })).text();
     expect(http).toContain("The deploy key is");
     expect(http).not.toContain(SECRET);
