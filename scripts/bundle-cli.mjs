@@ -105,13 +105,12 @@ copyFileSync(join(tomlEdit, "index_bg.wasm"), join(outdir, "index_bg.wasm"));
 
 // Every file the bundle opens beside itself by a literal `new URL("…", import.meta.url)` must be there:
 // a missing one fails only at run time, in the one command that loads it (the WASM above once did).
-// Folders it reads (examples/) ship with the package; the compile cache is made at run time.
-const madeAtRunTime = new Set([".compile-cache"]);
+// Folders it reads (examples/) ship with the package.
 const missing = [];
 for (const file of bundled) {
   const code = readFileSync(join(outdir, file), "utf8");
   for (const [, asset] of code.matchAll(/new URL\(\s*["'`]([^"'`$]+)["'`]\s*,\s*import\.meta\.url\s*\)/g)) {
-    if (!madeAtRunTime.has(asset) && !existsSync(resolve(outdir, asset))) missing.push(`${asset} (loaded by ${file})`);
+    if (!existsSync(resolve(outdir, asset))) missing.push(`${asset} (loaded by ${file})`);
   }
 }
 if (missing.length > 0) throw new Error(`the bundle loads files it does not ship: ${missing.join(", ")}`);

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { enableCompileCache } from "./compileCache.js";
 import { askResident, streamInfo } from "./resident/askResident.js";
 import { printAnswer } from "./resident/printAnswer.js";
 
@@ -17,6 +18,8 @@ void askResident({
 }).then(async (answer) => {
   if (answer)
     return printAnswer({ stdout: answer.stdout ?? "", stderr: answer.stderr ?? "", exitCode: answer.exitCode ?? 1 });
+  // Before the program's modules load, so that their compiled code is kept for the next run.
+  enableCompileCache();
   const { runCli } = await import("./runCli.js");
   process.exitCode = await runCli(process.argv);
 });

@@ -38,8 +38,9 @@ export default function setup(project: TestProject): () => void {
   const prefix = join(work, "prefix");
   // Dependencies come from npm's cache where `npm ci` put them; the registry is asked only for what is missing.
   npm(["install", "--global", "--prefix", prefix, "--prefer-offline", tarball], work);
-  const installed = JSON.parse(readFileSync(join(prefix, "lib", "node_modules", "cairn", "package.json"), "utf8"));
-  if (typeof installed.version !== "string") throw new Error(`no cairn in ${prefix}`);
+  const { name } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { name: string };
+  const installed = JSON.parse(readFileSync(join(prefix, "lib", "node_modules", name, "package.json"), "utf8"));
+  if (typeof installed.version !== "string") throw new Error(`no ${name} in ${prefix}`);
   project.provide("packagePrefix", prefix);
   return () => rmSync(work, { recursive: true, force: true });
 }

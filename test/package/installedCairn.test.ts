@@ -1,10 +1,12 @@
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, realpathSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { describe, expect, it } from "vitest";
-import { bin, cairn, installedPackage, userHome } from "./installedCli.js";
+import { findOnPath } from "../../src/providers/llm/findOnPath.js";
+import { bin, cairn, installedPackage, packageName, prefix, userHome } from "./installedCli.js";
 
 const version = (JSON.parse(readFileSync(join(installedPackage, "package.json"), "utf8")) as { version: string })
   .version;
@@ -22,6 +24,63 @@ describe(`the installed package on Node.js ${process.version}`, () => {
     const result = cairn(userHome(), ["--version"]);
     expect(result.stderr).toBe("");
     expect(result.stdout.trim()).toBe(version);
+  });
+
+  // `npx <package>` runs the bin named like the package when a package has several (npm exec's rule).
+  it(`installs two commands, \`cairn\` and \`${packageName}\` (what \`npx ${packageName}\` runs), the same program`, () => {
+    const { bin: bins } = JSON.parse(readFileSync(join(installedPackage, "package.json"), "utf8")) as {
+      bin: Record<string, string>;
+    };
+    expect(bins[packageName]).toBe(bins.cairn);
+    const user = userHome();
+    const named = spawnSync(join(prefix, "bin", packageName), ["--version"], {
+      cwd: user.home,
+      env: user.env,
+      encoding: "utf8",
+    });
+    expect(named.stderr).toBe("");
+    expect(named.stdout.trim()).toBe(version);
+    const remembered = spawnSync(
+      join(prefix, "bin", packageName),
+      ["remember", "--scope", "global", "Deploys go out on Tuesdays"],
+      {
+        cwd: user.home,
+        env: user.env,
+        encoding: "utf8",
+      },
+    );
+    expect(remembered.status, remembered.stderr).toBe(0);
+    expect(cairn(user, ["recall", "--scope", "global", "when do deploys go out"]).stdout).toContain(
+      "Deploys go out on Tuesdays",
+    );
+  });
+
+  it("keeps Node's compiled code in the user's cache folder, never in the package", () => {
+    const user = userHome();
+    const before = readdirSync(installedPackage, { recursive: true }).sort();
+    const cache = join(user.home, "cache-home");
+    expect(cairn({ ...user, env: { ...user.env, XDG_CACHE_HOME: cache } }, ["recall", "anything"]).status).toBe(0);
+    // One folder per Node.js version, holding an entry per compiled module.
+    const entries = readdirSync(join(cache, "cairn", "compile-cache"), { recursive: true, withFileTypes: true });
+    expect(entries.filter((entry) => entry.isFile()).length).toBeGreaterThan(10);
+    // Without XDG_CACHE_HOME: ~/.cache, as on any Linux desktop.
+    expect(cairn(user, ["recall", "anything"]).status).toBe(0);
+    expect(readdirSync(join(user.home, ".cache", "cairn", "compile-cache")).length).toBe(1);
+    expect(readdirSync(installedPackage, { recursive: true }).sort()).toEqual(before);
+  });
+
+  // npm checks a package's `os` field with npm-install-checks before it installs anything (EBADPLATFORM).
+  it("is refused by npm on Windows and accepted here, by the check npm runs on the manifest it ships", () => {
+    const npm = realpathSync(findOnPath("npm") ?? "npm");
+    const npmChecks = createRequire(npm)("npm-install-checks") as {
+      checkPlatform(manifest: object, force: boolean, environment: { os: string; cpu: string }): void;
+    };
+    const manifest = JSON.parse(readFileSync(join(installedPackage, "package.json"), "utf8")) as object;
+    expect(() => npmChecks.checkPlatform(manifest, false, { os: "win32", cpu: "x64" })).toThrow(
+      expect.objectContaining({ code: "EBADPLATFORM" }),
+    );
+    for (const os of ["linux", "darwin"])
+      expect(() => npmChecks.checkPlatform(manifest, false, { os, cpu: "x64" })).not.toThrow();
   });
 
   it("runs the demo: scan, extraction in worker threads, consolidation", () => {

@@ -18,7 +18,9 @@ export function isolatedEnv(root: string): Record<string, string> {
     XDG_CONFIG_HOME: join(home, ".config"),
     XDG_DATA_HOME: join(home, ".local", "share"),
     XDG_STATE_HOME: join(home, ".local", "state"),
-    XDG_CACHE_HOME: join(home, ".cache"),
+    // Outside the home, whose emptiness the run checks: every built CLI a test starts keeps Node's
+    // compile cache in the user's cache folder (src/cli/compileCache.ts), and a cache is no leftover.
+    XDG_CACHE_HOME: join(root, "cache"),
     XDG_RUNTIME_DIR: join(root, "run"),
     TMPDIR: tmp,
     TMP: tmp,

@@ -102,7 +102,7 @@ export function registerRun(program: Command): void {
             `  start with: ${starts.map((path) => (path.endsWith(".md") ? path : `the MEMORY.md of each project under ${path}`)).join(" and ")}`,
           );
         if (options.demo)
-          printLine(`  (demo memory root: ${cairn.paths.home}; try: CAIRN_HOME=${cairn.paths.home} npx cairn status)`);
+          printLine(`  (demo memory root: ${cairn.paths.home}; try: CAIRN_HOME=${cairn.paths.home} cairn status)`);
         if (consolidate.outcome === "failed") process.exitCode = 1;
         if (notStored) throw notStored;
       } catch (error) {
