@@ -26,11 +26,20 @@ export interface ChangeOptions {
   reason?: string;
 }
 
-/** The memory `id`, of any scope (ids are global), or a not-found error that changes nothing. */
+/**
+ * The memory `id`, of any scope (ids are global), or a not-found error that changes nothing; for an id
+ * whose row is gone for good (retention, purge, clear), the error says so and why restore cannot help.
+ */
 export function requireMemory(store: MemoryStore, id: number): MemoryRecord {
   const record = store.get(id);
-  if (!record) throw new CairnError("memory_not_found", `no memory #${id}; nothing was changed`);
-  return record;
+  if (record) return record;
+  if (store.storage.retention.wasRemoved(id)) {
+    throw new CairnError(
+      "memory_not_found",
+      `memory #${id} was removed for good: a forgotten memory can be restored for workers.retention.tombstoneDays days (30 by default) and a replaced one for historyDays (180), then retention purges it; memory purge and memory clear remove at once. Nothing was changed`,
+    );
+  }
+  throw new CairnError("memory_not_found", `no memory #${id}; nothing was changed`);
 }
 
 /** "live", "forgotten" or "replaced by #40". */

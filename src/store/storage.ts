@@ -23,6 +23,7 @@ import { ItemsRepository } from "./repositories/itemsRepository.js";
 import { MemoryRepository } from "./repositories/memoryRepository.js";
 import { MetaRepository } from "./repositories/metaRepository.js";
 import { Phase2State } from "./repositories/phase2State.js";
+import { RetentionRepository } from "./repositories/retentionRepository.js";
 import { ReviewRepository } from "./repositories/reviewRepository.js";
 import { SearchRepository } from "./repositories/searchRepository.js";
 import { SessionsRepository } from "./repositories/sessionsRepository.js";
@@ -75,6 +76,8 @@ export class Storage {
   readonly transcripts: TranscriptRepo;
   /** Hard deletion of whole scopes (`cairn memory clear`). */
   readonly erase: EraseRepo;
+  /** The retention sweep's purge steps (src/memory/retention/runRetention.ts). */
+  readonly retention: RetentionRepository;
   /** Phase 2's watermark, force-next flag and last run, over meta. */
   readonly phase2: Phase2State;
 
@@ -103,6 +106,7 @@ export class Storage {
     this.vectors = new VectorIndex(db, options.dimensions ?? DEFAULT_DIMENSIONS, indexed);
     this.transcripts = new TranscriptRepository(db);
     this.erase = new EraseRepository(db, this.vectors);
+    this.retention = new RetentionRepository(db, this.vectors);
     this.phase2 = new Phase2State(this.meta);
   }
 

@@ -4,6 +4,7 @@ import type { Clock } from "../util/clock.js";
 import { BackgroundWorker, type WorkerCycle, type WorkerSpec, type WorkerStats } from "./backgroundWorker.js";
 import { CHECKPOINTS_WORKER, checkpointWorker } from "./checkpoints/checkpointWorker.js";
 import { maintenanceWorker } from "./maintenanceWorker.js";
+import { retentionWorker } from "./retentionWorker.js";
 import type { Timers } from "./scheduler.js";
 import { storeStatsSink } from "./workerStatsStore.js";
 
@@ -33,6 +34,7 @@ export type WorkerFactory<H extends WorkerHost = WorkerHost> = (host: H) => Work
  * its config section in src/config/workersConfig.ts and its section in docs/operations.md.
  */
 export const workerFactories: ReadonlyArray<readonly [string, WorkerFactory]> = [
+  ["retention", retentionWorker],
   ["maintenance", maintenanceWorker],
   [CHECKPOINTS_WORKER, checkpointWorker],
 ];

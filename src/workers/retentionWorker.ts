@@ -1,0 +1,65 @@
+import { purgedRows, type RetentionReport, runRetention } from "../memory/retention/runRetention.js";
+import type { WorkerSpec } from "./backgroundWorker.js";
+import { enqueuePeriodic, runQueuedJobs } from "./runQueuedJobs.js";
+import type { WorkerHost } from "./workerSet.js";
+
+/** The retention worker's periodic job on the queue: one row, reopened once a period. */
+export const RETENTION_KIND = "retention";
+const RETENTION_KEY = "sweep";
+
+/**
+ * The retention worker (seed 004): every `workers.retention.intervalMs` (6 h), whichever cairn process
+ * claims the period's job first runs one sweep (src/memory/retention/runRetention.ts). A sweep that
+ * fails is retried with the queue's backoff; the next period starts afresh. `force` (an on-demand
+ * sweep) runs one now even when this period's is done.
+ */
+export function retentionWorker(host: WorkerHost, options: { force?: boolean } = {}): WorkerSpec {
+  const { intervalMs, enabled } = host.config.workers.retention;
+  return {
+    name: "retention",
+    intervalMs,
+    ...(enabled ? {} : { scheduleOff: "workers.retention.enabled is false" }),
+    cycle: async () => {
+      const { storage, config } = host;
+      const now = host.clock();
+      enqueuePeriodic(storage.jobs, {
+        kind: RETENTION_KIND,
+        key: RETENTION_KEY,
+        intervalMs,
+        now,
+        ...(options.force ? { force: true } : {}),
+      });
+      return runQueuedJobs({
+        jobs: storage.jobs,
+        kind: RETENTION_KIND,
+        keys: [RETENTION_KEY],
+        limit: 1,
+        leaseMs: config.queue.leaseSeconds * 1000,
+        work: async () => {
+          const report = runRetention({ storage, settings: config.workers.retention, now: host.clock() });
+          const rows = purgedRows(report);
+          if (rows > 0) host.log(`retention: ${describeRetention(report)}`);
+          return { processed: rows, result: { ...report, bytes: undefined } };
+        },
+      });
+    },
+  };
+}
+
+/** "3 memories, 12 history rows, 500 finished jobs purged (more next sweep)". */
+export function describeRetention(report: RetentionReport): string {
+  const parts = [
+    [report.memories, "expired memory", "expired memories"],
+    [report.entities, "orphan entity", "orphan entities"],
+    [report.embeddings, "embedding", "embeddings"],
+    [report.history, "history row", "history rows"],
+    [report.completedJobs + report.deadJobs, "finished job", "finished jobs"],
+  ] as const;
+  const said = parts.filter(([n]) => n > 0).map(([n, one, many]) => `${n} ${n === 1 ? one : many}`);
+  if (said.length === 0) return "nothing has outlived its window";
+  const log =
+    report.bytes && !report.bytes.walEmptied
+      ? "; the write-ahead log still holds old pages (another process reads)"
+      : "";
+  return `${said.join(", ")} purged${report.more ? " (more at the next sweep)" : ""}${log}`;
+}

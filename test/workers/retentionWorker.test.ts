@@ -1,0 +1,94 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { Cairn } from "../../src/cairn.js";
+import { DAY_MS, HOUR_MS } from "../../src/util/clock.js";
+import { RETENTION_KIND } from "../../src/workers/retentionWorker.js";
+import { type TempHome, tempHome } from "../server/tempHome.js";
+
+// The retention worker on the one queue: a sweep once a period in whichever process claims it, its
+// stats in status, and a purged memory's text gone from the store's files, not only from its tables.
+
+// Words the stemmer leaves whole, so the full-text index stores them as written.
+const SECRET = "the vault passphrase is zorbulk quaxim";
+
+/** Whether the store's files (database and write-ahead log) hold the text, in any letter case. */
+function filesHold(home: string, text: string): boolean {
+  return ["cairn.db", "cairn.db-wal"].some((name) => {
+    const file = join(home, name);
+    if (!existsSync(file)) return false;
+    const bytes = readFileSync(file);
+    return bytes.includes(Buffer.from(text)) || bytes.includes(Buffer.from(text.toLowerCase()));
+  });
+}
+
+describe("retention worker", () => {
+  let temp: TempHome;
+  let cairn: Cairn;
+  let now = Date.UTC(2026, 2, 1, 1);
+
+  beforeEach(() => {
+    temp = tempHome();
+    now = Date.UTC(2026, 2, 1, 1);
+    cairn = new Cairn({ home: temp.home, env: temp.env, clock: () => now });
+  });
+
+  afterEach(() => {
+    cairn.close();
+    temp.cleanup();
+  });
+
+  const tick = () => {
+    const worker = cairn.workers().get("retention");
+    if (!worker) throw new Error("no retention worker registered");
+    return worker.tick();
+  };
+
+  it("purges a memory forgotten 31 days ago, and its text is gone from cairn.db and cairn.db-wal", async () => {
+    const [stored] = await cairn.remember({ content: SECRET, cwd: temp.project, scope: "global" });
+    const id = stored?.id;
+    if (id === undefined) throw new Error("not stored");
+    cairn.storage.search.addHints(id, ["what is zorbulk"], now);
+    cairn.forgetMemory({ id });
+    now += 31 * DAY_MS;
+    // Forgotten, the text is still there (restore needs it): the check below can see it.
+    expect(filesHold(temp.home, "zorbulk")).toBe(true);
+
+    const cycle = await tick();
+    expect(cycle.skipped).toBeUndefined();
+    expect(cycle.processed).toBeGreaterThan(0);
+    expect(cairn.memories.get(id)).toBeUndefined();
+    // While the store is open (a daemon's), and after it closed.
+    for (const word of ["zorbulk", "quaxim"]) expect(filesHold(temp.home, word)).toBe(false);
+    cairn.close();
+    for (const word of ["zorbulk", "quaxim"]) expect(filesHold(temp.home, word)).toBe(false);
+    cairn = new Cairn({ home: temp.home, env: temp.env, clock: () => now });
+  });
+
+  it("sweeps once a period whichever process asks, reports its stats in status, and runs again next period", async () => {
+    const first = await tick();
+    expect(first.skipped).toBeUndefined();
+    expect((await tick()).skipped).toBe("nothing due");
+    // Another process on the same store sees this period's sweep done.
+    const other = new Cairn({ home: temp.home, env: temp.env, clock: () => now });
+    try {
+      expect((await other.workers().get("retention")?.tick())?.skipped).toBe("nothing due");
+    } finally {
+      other.close();
+    }
+    now += 6 * HOUR_MS;
+    expect((await tick()).skipped).toBeUndefined();
+    expect(cairn.storage.jobs.list({ kind: RETENTION_KIND })).toHaveLength(1);
+    expect(cairn.status().workers.retention).toMatchObject({ skippedCycles: 2, lastCycleAt: now, lastError: null });
+  });
+
+  it("does not schedule itself when workers.retention.enabled is false", () => {
+    cairn.close();
+    temp.cleanup();
+    temp = tempHome({ "workers.retention": { enabled: false } });
+    cairn = new Cairn({ home: temp.home, env: temp.env, clock: () => now });
+    const worker = cairn.workers().get("retention");
+    expect(worker?.spec.scheduleOff).toBe("workers.retention.enabled is false");
+    expect(worker?.start()).toBe(false);
+  });
+});
