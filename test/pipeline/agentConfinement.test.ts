@@ -134,3 +134,86 @@ writeFileSync("memory_summary.md", "v1\\nsummary\\n");
     expect(JSON.parse(readFileSync(log, "utf8"))).toEqual({ matcher: "*", inside: 0, outside: 2, strictMcp: true });
   });
 });
+
+describe("agent-mode consolidation through the codex CLI", () => {
+  let now: number;
+  let storage: Storage;
+  let base: string;
+  let path: string | undefined;
+  const clock = () => now;
+  const config = validateConfig({});
+  beforeEach(() => {
+    now = 100 * DAY_MS;
+    storage = memoryStorage(clock);
+    base = mkdtempSync(join(tmpdir(), "cairn-confine-codex-"));
+    path = process.env.PATH;
+  });
+  afterEach(() => {
+    process.env.PATH = path;
+    rmSync(base, { recursive: true, force: true });
+  });
+
+  it("overrides a permissive user config: workspace-write sandbox, no approvals, no network, no delegation", async () => {
+    const log = join(base, "codex-effective.json");
+    // A stand-in for `codex` on PATH that resolves its settings as codex does: the user's config.toml
+    // first (here as permissive as a user can make it), then `--sandbox` and each `-c key=value` on
+    // top. It records the settings the run would have, so a dropped flag shows as the user's value.
+    const bin = join(base, "bin");
+    mkdirSync(bin);
+    writeFileSync(
+      join(bin, "codex"),
+      `#!${process.execPath}
+const { writeFileSync } = require("node:fs");
+const args = process.argv.slice(2);
+const settings = {
+  sandbox_mode: "danger-full-access",
+  approval_policy: "on-request",
+  "sandbox_workspace_write.network_access": true,
+  "features.collab": true,
+  "memories.enabled": true,
+};
+let cd = process.cwd();
+for (let i = 0; i < args.length; i++) {
+  const arg = args[i];
+  if (arg === "--sandbox" || arg === "-s") settings.sandbox_mode = args[++i];
+  else if (arg === "--cd" || arg === "-C") cd = args[++i];
+  else if (arg === "-c" || arg === "--config") {
+    const [key, ...rest] = args[++i].split("=");
+    settings[key] = JSON.parse(rest.join("="));
+  } else if (arg === "--dangerously-bypass-approvals-and-sandbox" || arg === "--yolo") {
+    settings.sandbox_mode = "danger-full-access";
+    settings.approval_policy = "never";
+  }
+}
+let stdin = "";
+process.stdin.on("data", (chunk) => { stdin += chunk; });
+process.stdin.on("end", () => {
+  writeFileSync(${JSON.stringify(log)}, JSON.stringify({ subcommand: args[0], cd, cwd: process.cwd(), prompt: stdin.length > 0, settings }));
+  writeFileSync(cd + "/MEMORY.md", "# Memory\\n- consolidated\\n");
+  writeFileSync(cd + "/memory_summary.md", "v1\\nsummary\\n");
+});
+`,
+    );
+    chmodSync(join(bin, "codex"), 0o755);
+    process.env.PATH = `${bin}:${path ?? ""}`;
+    addSession(storage, clock, { id: "s1", updatedAt: now - 3 * DAY_MS });
+    await runPhase1({ storage, config, clock, llm: null });
+    const consolidator = agentConsolidator({ cli: "codex", timeoutMs: 60_000, summaryTokenLimit: 5000 });
+    const report = await runPhase2({ storage, config, clock, memoriesRoot: join(base, "memories"), consolidator });
+    expect(report.outcome).toBe("succeeded");
+    const run = JSON.parse(readFileSync(log, "utf8")) as { cd: string; cwd: string };
+    expect(run).toMatchObject({ subcommand: "exec", prompt: true });
+    // The agent works in the staging folder cairn validates, whatever folder it is told to use.
+    expect(run.cd).toBe(run.cwd);
+    expect(run.cwd.startsWith(join(base, "memories"))).toBe(true);
+    expect(run).toMatchObject({
+      settings: {
+        sandbox_mode: "workspace-write",
+        approval_policy: "never",
+        "sandbox_workspace_write.network_access": false,
+        "features.collab": false,
+        "memories.enabled": false,
+      },
+    });
+  });
+});
