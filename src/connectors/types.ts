@@ -1,7 +1,5 @@
-/** The contract between the installer and each agent's connector. Imports only the agent registry. */
+/** The contract between the installer and each agent's connector. Imports only the agent registry's names. */
 import type { ConnectorAgent } from "../agents/registry.js";
-
-export { type ConnectorAgent, connectorAgents } from "../agents/registry.js";
 
 /** What to write into agents' configs to run this cairn (see cairnInvocation). */
 export interface InstallContext {
