@@ -2,8 +2,9 @@ import { withWriteTx } from "../../store/tx.js";
 import { isNewer } from "../../store/types/memoryRecord.js";
 import type { MemoryStore } from "../memoryStore.js";
 import type { MemoryRecord } from "../types.js";
+import { BatchSubjects } from "./batchSubjects.js";
 import { judgeSupersession } from "./judgeSupersession.js";
-import { supersessionCandidates, WordCounts } from "./supersessionCandidates.js";
+import { SUBJECT_LIMIT, supersessionCandidates, WordCounts } from "./supersessionCandidates.js";
 
 /** The name supersession writes in the history's `who`. */
 export const SUPERSESSION_WHO = "supersession";
@@ -63,6 +64,7 @@ export function reviseMemories(
       .filter((m): m is MemoryRecord => m !== undefined && m.deletedAt === null)
       .sort((a, b) => (isNewer(a, b) ? 1 : isNewer(b, a) ? -1 : 0));
     const retired = new Set<number>();
+    const subjects = new BatchSubjects(storage, memories, retired, SUBJECT_LIMIT);
     // A pair meets twice when both were just written (each is the other's candidate); the second
     // reading would come to the same judgement on the same texts, and its flag is already open.
     const judged = new Set<string>();
@@ -70,7 +72,7 @@ export function reviseMemories(
     const known = new Map<number, MemoryRecord>();
     for (const memory of memories) {
       if (retired.has(memory.id)) continue;
-      const candidates = supersessionCandidates(storage, memory, counts, known).sort((a, b) =>
+      const candidates = supersessionCandidates(storage, memory, counts, known, subjects).sort((a, b) =>
         isNewer(a, b) ? 1 : -1,
       );
       for (const candidate of candidates) {

@@ -3,6 +3,7 @@ import { subjectKeys } from "../../text/subjectNames.js";
 import { isContentWord, words } from "../../text/tokenize.js";
 import type { MemoryRecord } from "../types.js";
 import { analysed } from "./analysedStatement.js";
+import type { BatchSubjects } from "./batchSubjects.js";
 import { swappedFromQuery } from "./swapCandidates.js";
 
 /** Memories that share an entity with the new one: enough for the siblings of any entity but a hub. */
@@ -12,7 +13,7 @@ const KEYWORD_LIMIT = 20;
 /** Matches of a thing a change statement names obsolete: every memory still presenting it should be seen. */
 const OBSOLETE_LIMIT = 50;
 /** Memories sharing a subject key, newest first: the same named thing in the same kind of statement. */
-const SUBJECT_LIMIT = 100;
+export const SUBJECT_LIMIT = 100;
 
 /**
  * Words of a text a keyword query uses: a statement names its subject early, and a long memory's
@@ -84,18 +85,23 @@ function orQuery(text: string, counts: WordCounts): string {
  * the memories before this one in a batch that no other writer can change (one write transaction):
  * memories on a few subjects read the same candidates again and again, and only the rows not read yet
  * are fetched. A row it holds may have been replaced since within the batch; the caller skips those.
+ * `subjects` answers the subject-key lookup from what was read for the whole batch at once.
  */
 export function supersessionCandidates(
   storage: Storage,
   memory: MemoryRecord,
   counts: WordCounts = new WordCounts(storage),
   known?: Map<number, MemoryRecord>,
+  subjects?: BatchSubjects,
 ): MemoryRecord[] {
   const scopes = [memory.scope];
   const ids = new Set<number>();
   const keys = subjectKeys(memory.content);
-  if (keys.length > 0) for (const id of storage.memories.sharingSubject(memory.scope, keys, SUBJECT_LIMIT)) ids.add(id);
-  else {
+  if (keys.length > 0) {
+    const sharing =
+      subjects?.of(memory.scope, keys) ?? storage.memories.sharingSubject(memory.scope, keys, SUBJECT_LIMIT);
+    for (const id of sharing) ids.add(id);
+  } else {
     const entities = storage.graph.entitiesOf([memory.id]);
     for (const id of storage.graph.memoriesMentioning(entities, scopes, ENTITY_LIMIT)) ids.add(id);
     const match = orQuery(memory.content, counts);

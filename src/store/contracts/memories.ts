@@ -110,6 +110,11 @@ export interface MemoryRepo {
    * most `limit`: the memories that may state the same fact.
    */
   sharingSubject(scope: string, keys: readonly string[], limit: number): number[];
+  /**
+   * For each subject key, the live memories of the scope indexed under it, newest first, at most `limit`
+   * each: what `sharingSubject` reads, for the keys of a whole batch of memories in one query.
+   */
+  liveBySubject(scope: string, keys: readonly string[], limit: number): Map<string, number[]>;
   getRefs(ids: number[], filter: MemoryFilter): MemoryRef[];
   timeMentions(ids: number[]): Map<number, { occurredAt: number | null; timeTerms: string | null }>;
   contents(ids: number[]): Map<number, string>;

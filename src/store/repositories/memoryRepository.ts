@@ -134,6 +134,25 @@ export class MemoryRepository implements MemoryRepo {
     return rows.map((r) => r.id);
   }
 
+  liveBySubject(scope: string, keys: readonly string[], limit: number): Map<string, number[]> {
+    const lists = new Map<string, number[]>();
+    if (keys.length === 0) return lists;
+    // One ordered, limited index read per key, all in one statement: a revise batch asked once per
+    // memory, and the statement's own cost was most of each answer.
+    const rows = cached(
+      this.db,
+      `SELECT k.value AS key, (SELECT json_group_array(id) FROM (SELECT s.memory_id AS id FROM memory_subjects s
+           JOIN memories m ON m.id = s.memory_id WHERE s.scope = ? AND s.key = k.value AND m.deleted_at IS NULL
+           ORDER BY s.memory_id DESC LIMIT ?)) AS ids FROM json_each(?) k`,
+    ).all(scope, limit, JSON.stringify(keys)) as { key: string; ids: string }[];
+    for (const row of rows)
+      lists.set(
+        row.key,
+        (JSON.parse(row.ids) as number[]).sort((a, b) => b - a),
+      );
+    return lists;
+  }
+
   findLiveByHash(scope: string, contentHash: string): number | undefined {
     const row = cached(
       this.db,
