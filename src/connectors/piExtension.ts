@@ -54,7 +54,7 @@ function text(value) {
 export default function cairnMemory(pi) {
   let memory = "";
   const load = async (ctx) => {
-    const result = await cairn(["hook", "session-start", "--agent", "pi", "--cwd", ctx.cwd], ctx.cwd, 10000);
+    const result = await cairn(["hook", "session-start", "--agent", ${JSON.stringify(agent)}, "--cwd", ctx.cwd], ctx.cwd, 10000);
     memory = result.stdout.trim();
   };
   pi.on("session_start", async (_event, ctx) => load(ctx));

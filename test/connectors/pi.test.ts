@@ -127,6 +127,8 @@ describe("cairn install omp", () => {
     const before = snapshot(ompDir);
     expect(installConnector(ompConnector, context, options()).map((c) => c.action)).toEqual(["created"]);
     expect(read(join(ompDir, "extensions", "cairn.ts"))).toContain("added by 'cairn install omp'");
+    // The hook is told which agent starts, so omp's block is fitted to omp's budget.
+    expect(read(join(ompDir, "extensions", "cairn.ts"))).toContain('"session-start", "--agent", "omp"');
     expect(uninstallConnector(ompConnector, context, options()).map((c) => c.action)).toEqual(["deleted"]);
     expect(snapshot(ompDir)).toEqual(before);
   });
