@@ -12,7 +12,8 @@ import { agentNames } from "../../src/sources/types.js";
 
 // What every agent in src/agents/registry.ts must come with. A sixth agent added to the registry
 // without its adapter, fixture, connector (or the documented reason for none), folders, budgets or
-// docs fails here, naming the agent (docs/contributing/add-an-agent.md).
+// docs (docs/collection.md, docs/integration.md, the README) fails here, naming the agent
+// (docs/contributing/add-an-agent.md).
 
 const repo = fileURLToPath(new URL("../..", import.meta.url));
 const home = join("/", "home", "someone");
@@ -90,6 +91,13 @@ describe.each(agents.map((agent) => [agent.name, agent] as const))("registered a
     if (agent.install.connector)
       expect(readFileSync(join(repo, "docs", "integration.md"), "utf8")).toContain(`cairn install ${name}`);
     for (const doc of agent.docs) expect(doc).toMatch(/^https:\/\//);
+  });
+
+  it("is in the README: its sources key and, with a connector, its install command", () => {
+    const readme = readFileSync(join(repo, "README.md"), "utf8");
+    const sourcesRow = readme.split("\n").find((line) => line.startsWith("| `sources.<agent>`"));
+    expect(sourcesRow).toContain(`\`${name}\``);
+    if (agent.install.connector) expect(readme).toContain(`cairn install ${name}`);
   });
 });
 
