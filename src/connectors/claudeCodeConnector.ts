@@ -6,38 +6,53 @@ import { parseJsonObject, stringifyLike } from "./jsonDocument.js";
 import { removeServerEntry, setServerEntry } from "./jsonServerEntry.js";
 import type { Connector, InstallContext, ManagedEdit } from "./types.js";
 
-/** How cairn recognizes its own hook among the user's: the command line ends with these words. */
-const HOOK_SUFFIX = "hook session-start --agent claude-code";
-const HOOK_TIMEOUT_SECONDS = 10;
+/**
+ * cairn's hooks in `settings.json`, by event: how it recognizes each among the user's (the command line
+ * ends with these words) and its timeout in seconds. SessionStart gives the memory block (and a
+ * checkpoint's digest after a compaction or a clear); PreCompact and SessionEnd write a session
+ * checkpoint. SessionEnd hooks share a 1.5-second budget unless a hook declares a longer `timeout`
+ * (Claude Code's hooks reference), so each declares one.
+ */
+const HOOKS = [
+  { event: "SessionStart", suffix: "hook session-start --agent claude-code", timeout: 10 },
+  { event: "PreCompact", suffix: "hook pre-compact --agent claude-code", timeout: 10 },
+  { event: "SessionEnd", suffix: "hook session-end --agent claude-code", timeout: 10 },
+] as const;
 
 /**
- * Claude Code: a SessionStart hook in `settings.json` (the injection and the background run) and the
- * MCP server at user scope in `.claude.json` (`mcpServers.cairn`, where `claude mcp add -s user` puts it).
+ * Claude Code: hooks in `settings.json` (SessionStart: the injection and the background run;
+ * PreCompact and SessionEnd: session checkpoints) and the MCP server at user scope in `.claude.json`
+ * (`mcpServers.cairn`, where `claude mcp add -s user` puts it).
  */
 export const claudeCodeConnector: Connector = {
   agent: "claude-code",
-  edits: (context) => [sessionStartHookEdit(context), mcpServerEdit(context)],
+  edits: (context) => [hooksEdit(context), mcpServerEdit(context)],
 };
 
-function sessionStartHookEdit(context: InstallContext): ManagedEdit {
+/** One edit for the three hooks: the installer records and restores per file. */
+function hooksEdit(context: InstallContext): ManagedEdit {
   const file = join(claudeConfigDir(context.env), "settings.json");
-  const command = shellCommand(context.invocation, HOOK_SUFFIX.split(" "));
+  const wanted = HOOKS.map((hook) => ({ ...hook, command: shellCommand(context.invocation, hook.suffix.split(" ")) }));
   return {
     file,
-    what: "SessionStart hook",
+    what: "SessionStart, PreCompact and SessionEnd hooks",
     install(current) {
       const settings = parseJsonObject(current, file);
-      const ours = cairnHooks(settings, "SessionStart", HOOK_SUFFIX, file);
-      if (ours.length === 1 && ours[0]?.command === command && ours[0].timeout === HOOK_TIMEOUT_SECONDS) {
-        return current ?? "";
+      let changed = false;
+      for (const hook of wanted) {
+        const ours = cairnHooks(settings, hook.event, hook.suffix, file);
+        if (ours.length === 1 && ours[0]?.command === hook.command && ours[0].timeout === hook.timeout) continue;
+        removeCairnHooks(settings, hook.event, hook.suffix, file);
+        appendHookGroup(settings, hook.event, { type: "command", command: hook.command, timeout: hook.timeout });
+        changed = true;
       }
-      removeCairnHooks(settings, "SessionStart", HOOK_SUFFIX, file);
-      appendHookGroup(settings, "SessionStart", { type: "command", command, timeout: HOOK_TIMEOUT_SECONDS });
-      return stringifyLike(current, settings);
+      return changed ? stringifyLike(current, settings) : (current ?? "");
     },
     uninstall(current) {
       const settings = parseJsonObject(current, file);
-      return removeCairnHooks(settings, "SessionStart", HOOK_SUFFIX, file) ? stringifyLike(current, settings) : current;
+      let removed = false;
+      for (const hook of HOOKS) removed = removeCairnHooks(settings, hook.event, hook.suffix, file) || removed;
+      return removed ? stringifyLike(current, settings) : current;
     },
     isEmpty: (content) => Object.keys(parseJsonObject(content, file)).length === 0,
   };

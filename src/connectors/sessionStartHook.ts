@@ -1,5 +1,6 @@
 import { loadConfigCached } from "../config/loadConfigCached.js";
 import { cairnPaths } from "../config/paths.js";
+import { resumesAfterReset, storeRecovery } from "../read/checkpointRecovery.js";
 import { buildInjection } from "../read/inject.js";
 import { storeRemembered } from "../read/rememberedReader.js";
 import { type BackgroundRunDecision, isCairnInternal, startBackgroundRun } from "../workers/startBackgroundRun.js";
@@ -16,6 +17,8 @@ export interface SessionStartRequest {
   /** The agent's hook input (already parsed; `{}` when there was none). */
   input: Record<string, unknown>;
   env: NodeJS.ProcessEnv;
+  /** The time a checkpoint to recover is measured against (tests inject one). */
+  now?: () => number;
   /** Replaced in tests so that no process is spawned. */
   startRun?: (options: { home: string; env: NodeJS.ProcessEnv }) => BackgroundRunDecision;
 }
@@ -24,6 +27,8 @@ export interface SessionStartResult {
   /** What to print on stdout (may be empty). */
   stdout: string;
   injected: boolean;
+  /** A checkpoint's digest was given because the session starts after a compaction or a clear. */
+  recovered: boolean;
   run: BackgroundRunDecision;
   /** Why part of the memory could not be read (the block was still given without it). */
   warnings: string[];
@@ -38,6 +43,7 @@ export async function sessionStartHook(request: SessionStartRequest): Promise<Se
   const skipped = (reason: string): SessionStartResult => ({
     stdout: "",
     injected: false,
+    recovered: false,
     run: { started: false, reason },
     warnings: [],
   });
@@ -46,6 +52,8 @@ export async function sessionStartHook(request: SessionStartRequest): Promise<Se
   const config = await loadConfigCached({ file: paths.config, env });
   if (!config.memories.enabled) return skipped("memories.enabled is false");
   const cwd = request.cwd ?? (typeof input.cwd === "string" && input.cwd !== "" ? input.cwd : process.cwd());
+  const warnings: string[] = [];
+  const recovery = await recoveryFor(request, paths.database, cwd, config.workers.continuity, warnings);
   const injection = buildInjection({
     memoriesRoot: paths.memories,
     cwd,
@@ -53,13 +61,51 @@ export async function sessionStartHook(request: SessionStartRequest): Promise<Se
     // Claude Code gets its character budget (its hook output cap); other agents the token budget.
     agent: request.agent,
     remembered: await storeRemembered(paths.database, config.memories.rememberedInjectionLimit),
+    // The checkpoint's digest shares the agent's one cap with the block, measured JSON-escaped as the
+    // block is (with the blank line between them).
+    reserveChars: recovery ? JSON.stringify(`\n\n${recovery}`).length - 2 : 0,
   });
-  const stdout = renderForAgent(request.agent, injection.text);
+  const text = [injection.text, recovery ?? ""].filter((part) => part !== "").join("\n\n");
+  const stdout = renderForAgent(request.agent, text);
   const notRoot = nonRootReason(input, env);
   const run = notRoot
     ? { started: false, reason: notRoot }
     : (request.startRun ?? startBackgroundRun)({ home: request.home, env });
-  return { stdout, injected: injection.text !== "", run, warnings: injection.warnings };
+  return {
+    stdout,
+    injected: injection.text !== "",
+    recovered: recovery !== undefined,
+    run,
+    warnings: [...injection.warnings, ...warnings],
+  };
+}
+
+/**
+ * The newest checkpoint's recovery block when the agent says this start follows a compaction or a clear
+ * (Claude Code's `source`; Gemini CLI's `source` or `trigger`), within `recoveryBudgetChars`; undefined
+ * otherwise. A store that cannot be read costs the block, with a warning, never the start.
+ */
+async function recoveryFor(
+  request: SessionStartRequest,
+  databasePath: string,
+  cwd: string,
+  settings: { enabled: boolean; recoveryBudgetChars: number },
+  warnings: string[],
+): Promise<string | undefined> {
+  const { input } = request;
+  const source = typeof input.source === "string" ? input.source : input.trigger;
+  if (!settings.enabled || typeof source !== "string" || !resumesAfterReset(source.toLowerCase())) return undefined;
+  try {
+    return await storeRecovery(databasePath, {
+      ...(typeof input.session_id === "string" && input.session_id !== "" ? { sessionKey: input.session_id } : {}),
+      cwd,
+      now: (request.now ?? Date.now)(),
+      budget: settings.recoveryBudgetChars,
+    });
+  } catch (error) {
+    warnings.push(`checkpoint left out: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
+    return undefined;
+  }
 }
 
 /**

@@ -72,8 +72,10 @@ export function buildInjection(options: {
   tokenLimit: number;
   agent?: string;
   remembered?: RememberedOption | undefined;
+  /** Characters of an agent's cap to leave free for text given beside the block (a checkpoint's digest). */
+  reserveChars?: number;
 }): Injection {
-  const budget = injectionBudget(options.agent ?? "generic", options.tokenLimit);
+  const budget = reserved(injectionBudget(options.agent ?? "generic", options.tokenLimit), options.reserveChars ?? 0);
   const workspace = workspaceForCwd(options.memoriesRoot, options.cwd);
   const stale = supersededStatements(options.memoriesRoot);
   const project = summarySource(
@@ -111,6 +113,16 @@ export function buildInjection(options: {
     },
     warnings,
   });
+}
+
+/**
+ * A character budget less `chars` (left for text the caller gives beside the block, within the agent's
+ * one cap); a token budget is not a cap on the whole output, so it stays.
+ */
+function reserved(budget: InjectionBudget, chars: number): InjectionBudget {
+  if (chars <= 0 || budget.unit !== "chars") return budget;
+  const limit = Math.max(0, budget.limit - chars);
+  return { ...budget, limit, fits: (text) => text.length <= limit && JSON.stringify(text).length - 2 <= limit };
 }
 
 /** The remembered memories, or undefined (with a warning when the store could not be read). */

@@ -14,6 +14,7 @@ import type { TranscriptRepo } from "./contracts/transcripts.js";
 import type { VectorIndexRepo } from "./contracts/vectors.js";
 import { JobQueue, type JobQueueOptions } from "./queue/jobQueue.js";
 import { AspectRepository } from "./repositories/aspectRepository.js";
+import { CheckpointRepository } from "./repositories/checkpointRepository.js";
 import { EligibilityRepository } from "./repositories/eligibilityRepository.js";
 import { EmbeddingRepository } from "./repositories/embeddingRepository.js";
 import { EraseRepository } from "./repositories/eraseRepository.js";
@@ -74,6 +75,8 @@ export class Storage {
   readonly embeddings: EmbeddingRepo;
   readonly vectors: VectorIndexRepo;
   readonly transcripts: TranscriptRepo;
+  /** Session checkpoints, for recovery after a compaction or a clear (migration 021). */
+  readonly checkpoints: CheckpointRepository;
   /** Hard deletion of whole scopes (`cairn memory clear`). */
   readonly erase: EraseRepo;
   /** The retention sweep's purge steps (src/memory/retention/runRetention.ts). */
@@ -105,6 +108,7 @@ export class Storage {
     const indexed = (options.vectorIndex ?? true) && vecError === null;
     this.vectors = new VectorIndex(db, options.dimensions ?? DEFAULT_DIMENSIONS, indexed);
     this.transcripts = new TranscriptRepository(db);
+    this.checkpoints = new CheckpointRepository(db);
     this.erase = new EraseRepository(db, this.vectors);
     this.retention = new RetentionRepository(db, this.vectors);
     this.phase2 = new Phase2State(this.meta);

@@ -156,3 +156,70 @@ describe("cairn install claude-code", () => {
     expect(() => installConnector(claudeCodeConnector, context, options())).toThrow(/hooks is not an object/);
   });
 });
+
+describe("cairn install claude-code: the checkpoint hooks", () => {
+  // A settings.json as a user keeps it: their own PreCompact and SessionEnd hooks, a matcher, env, and a
+  // statusLine, in Claude Code's two-space layout.
+  const realSettings = `{
+  "$schema": "https://json.schemastore.org/claude-code-settings.json",
+  "env": { "DISABLE_TELEMETRY": "1" },
+  "permissions": { "allow": ["Bash(git status:*)", "Read(~/notes/**)"], "deny": ["Read(./.env)"] },
+  "hooks": {
+    "PreCompact": [
+      { "matcher": "manual", "hooks": [ { "type": "command", "command": "cp \\"$CLAUDE_PROJECT_DIR\\"/notes.md /tmp/" } ] }
+    ],
+    "SessionEnd": [ { "hooks": [ { "type": "command", "command": "~/bin/log-session.sh", "timeout": 5 } ] } ]
+  },
+  "statusLine": { "type": "command", "command": "~/.claude/statusline.sh" },
+  "includeCoAuthoredBy": false
+}
+`;
+  const ours = (event: string) => `/opt/node/bin/node /opt/cairn/dist/cli/main.js hook ${event} --agent claude-code`;
+
+  it("adds PreCompact and SessionEnd hooks after the user's, idempotently, and uninstall gives the file back byte for byte", () => {
+    write(settingsFile, realSettings);
+    expect(installConnector(claudeCodeConnector, context, options())[0]?.action).toBe("updated");
+    const settings = JSON.parse(read(settingsFile));
+    expect(settings.hooks.PreCompact).toEqual([
+      JSON.parse(realSettings).hooks.PreCompact[0],
+      { hooks: [{ type: "command", command: ours("pre-compact"), timeout: 10 }] },
+    ]);
+    expect(settings.hooks.SessionEnd).toEqual([
+      JSON.parse(realSettings).hooks.SessionEnd[0],
+      { hooks: [{ type: "command", command: ours("session-end"), timeout: 10 }] },
+    ]);
+    expect(settings.hooks.SessionStart).toEqual([
+      { hooks: [{ type: "command", command: ours("session-start"), timeout: 10 }] },
+    ]);
+    expect(read(settingsFile)).toMatch(/^\{\n {2}"\$schema"/);
+    const installed = read(settingsFile);
+    expect(installConnector(claudeCodeConnector, context, options())[0]?.action).toBe("unchanged");
+    expect(read(settingsFile)).toBe(installed);
+    expect(backups(settingsFile)).toHaveLength(1);
+
+    expect(uninstallConnector(claudeCodeConnector, context, options())[0]?.action).toBe("restored");
+    expect(read(settingsFile)).toBe(realSettings);
+  });
+
+  it("a user's later edit survives uninstall, which removes exactly cairn's three hooks", () => {
+    write(settingsFile, realSettings);
+    installConnector(claudeCodeConnector, context, options());
+    const edited = JSON.parse(read(settingsFile));
+    edited.model = "opus";
+    write(settingsFile, JSON.stringify(edited, null, 2));
+    expect(uninstallConnector(claudeCodeConnector, context, options())[0]?.action).toBe("removed-entries");
+    expect(JSON.parse(read(settingsFile))).toEqual({ ...JSON.parse(realSettings), model: "opus" });
+  });
+
+  it("an install from before the checkpoint hooks gains them on the next install, its SessionStart hook kept", () => {
+    const before = {
+      hooks: { SessionStart: [{ hooks: [{ type: "command", command: ours("session-start"), timeout: 10 }] }] },
+    };
+    write(settingsFile, JSON.stringify(before, null, 2));
+    expect(installConnector(claudeCodeConnector, context, options())[0]?.action).toBe("updated");
+    const hooks = JSON.parse(read(settingsFile)).hooks;
+    expect(hooks.SessionStart).toEqual(before.hooks.SessionStart);
+    expect(hooks.PreCompact).toHaveLength(1);
+    expect(hooks.SessionEnd).toHaveLength(1);
+  });
+});

@@ -5,7 +5,6 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Collector } from "../../src/collection/collector.js";
 import { workersConfigSchema } from "../../src/config/workersConfig.js";
 import type { SessionItem } from "../../src/sources/types.js";
-import { CheckpointRepository } from "../../src/store/repositories/checkpointRepository.js";
 import type { Storage } from "../../src/store/storage.js";
 import { withWriteTx } from "../../src/store/tx.js";
 import { captureCheckpoint } from "../../src/workers/checkpoints/captureCheckpoint.js";
@@ -136,17 +135,17 @@ describe("session snapshot", () => {
 describe("checkpoint flush", () => {
   it("merges two triggers within the flush window into one row: lists united under the caps, prompt counts summed", () => {
     const queries = (from: number, n: number) => Array.from({ length: n }, (_, i) => `query ${from + i}`);
-    const first = writeCheckpoint(storage.db, capture(snapshot(queries(0, 15), queries(100, 8), 4)), settings(), now);
+    const first = writeCheckpoint(storage, capture(snapshot(queries(0, 15), queries(100, 8), 4)), settings(), now);
     now += settings().flushDebounceMs - 1;
     const second = writeCheckpoint(
-      storage.db,
+      storage,
       capture(snapshot(queries(10, 15), queries(200, 8), 7), "pre_compaction"),
       settings(),
       now,
     );
     expect(second.merged).toBe(true);
     expect(second.id).toBe(first.id);
-    const rows = new CheckpointRepository(storage.db).list("s1");
+    const rows = storage.checkpoints.list("s1");
     expect(rows).toHaveLength(1);
     const [row] = rows;
     // 25 distinct queries, the latest 20 kept; 16 remembers, the latest 10.
@@ -161,26 +160,26 @@ describe("checkpoint flush", () => {
   });
 
   it("writes a new row once the window has passed, each covering its own prompts", () => {
-    writeCheckpoint(storage.db, capture(snapshot([], [], 4)), settings(), now);
+    writeCheckpoint(storage, capture(snapshot([], [], 4)), settings(), now);
     now += settings().flushDebounceMs;
-    const second = writeCheckpoint(storage.db, capture(snapshot([], [], 9)), settings(), now);
+    const second = writeCheckpoint(storage, capture(snapshot([], [], 9)), settings(), now);
     expect(second.merged).toBe(false);
-    expect(new CheckpointRepository(storage.db).list("s1").map((row) => row.promptCount)).toEqual([4, 5]);
+    expect(storage.checkpoints.list("s1").map((row) => row.promptCount)).toEqual([4, 5]);
   });
 
   it("keeps a session's newest maxCheckpointsPerSession checkpoints, deleting the oldest", () => {
     const capped = { ...settings(), maxCheckpointsPerSession: 3 };
     for (let i = 1; i <= 5; i++) {
       now += MINUTE;
-      writeCheckpoint(storage.db, capture(snapshot([`q${i}`], [], i)), capped, now);
+      writeCheckpoint(storage, capture(snapshot([`q${i}`], [], i)), capped, now);
     }
-    const rows = new CheckpointRepository(storage.db).list("s1");
+    const rows = storage.checkpoints.list("s1");
     expect(rows.map((row) => row.memoryQueries[0])).toEqual(["q3", "q4", "q5"]);
   });
 
   it("redacts a secret at the write, whatever the caller hands in", () => {
     writeCheckpoint(
-      storage.db,
+      storage,
       capture({
         ...snapshot([`token ${SECRET}`], [`remember ${SECRET}`], 1),
         state: { focus: [`deploy with ${SECRET}`], commands: [], files: [], openWork: null, git: "", outcome: null },
@@ -246,12 +245,12 @@ describe("checkpoints worker", () => {
     openSession("s1", prompts(3));
     const set = workers({ promptInterval: 5 });
     await set.tickAll();
-    expect(new CheckpointRepository(storage.db).count()).toBe(0);
+    expect(storage.checkpoints.count()).toBe(0);
     now += 2 * MINUTE;
     openSession("s1", prompts(6), now);
     const cycle = await workers({ promptInterval: 5 }).tickAll();
     expect(cycle[CHECKPOINTS_WORKER]?.processed).toBe(1);
-    const [row] = new CheckpointRepository(storage.db).list("s1");
+    const [row] = storage.checkpoints.list("s1");
     expect(row?.trigger).toBe("periodic");
     expect(row?.promptTotal).toBe(6);
   });
@@ -261,16 +260,16 @@ describe("checkpoints worker", () => {
     now += 16 * MINUTE;
     openSession("s1", prompts(2), now);
     await workers().tickAll();
-    expect(new CheckpointRepository(storage.db).list("s1")).toHaveLength(1);
+    expect(storage.checkpoints.list("s1")).toHaveLength(1);
   });
 
   it("prunes checkpoints older than retentionDays on its periodic job, by the injected clock", async () => {
-    writeCheckpoint(storage.db, capture(snapshot(["old"], [], 1)), settings(), now);
+    writeCheckpoint(storage, capture(snapshot(["old"], [], 1)), settings(), now);
     now += 3 * DAY;
-    writeCheckpoint(storage.db, { ...capture(snapshot(["new"], [], 1)), sessionKey: "s2" }, settings(), now);
+    writeCheckpoint(storage, { ...capture(snapshot(["new"], [], 1)), sessionKey: "s2" }, settings(), now);
     now += 5 * DAY; // the first is 8 days old, the second 5: the default window is 7 days
     await workers().tickAll();
-    const left = new CheckpointRepository(storage.db).list();
+    const left = storage.checkpoints.list();
     expect(left.map((row) => row.memoryQueries[0])).toEqual(["new"]);
     expect(storage.jobs.stats().checkpoint_prune).toEqual({ succeeded: 1 });
   });
@@ -280,6 +279,6 @@ describe("checkpoints worker", () => {
     const set = workers({ enabled: false });
     expect(set.start()[0]).toEqual(expect.objectContaining({ started: false }));
     await set.tickAll();
-    expect(new CheckpointRepository(storage.db).count()).toBe(0);
+    expect(storage.checkpoints.count()).toBe(0);
   });
 });

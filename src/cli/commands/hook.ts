@@ -47,6 +47,41 @@ export function registerHook(program: Command): void {
       }
     });
 
+  for (const [event, agentEvent] of [
+    ["pre-compact", "PreCompact (Claude Code) / PreCompress (Gemini CLI)"],
+    ["session-end", "SessionEnd (Claude Code, Gemini CLI)"],
+  ] as const) {
+    hook
+      .command(event)
+      .description(`write a session checkpoint from the agent's ${agentEvent} hook input`)
+      .option("--agent <name>", "the calling agent: claude-code or gemini (says how to read its transcript)", "other")
+      .option("--cwd <dir>", "the session's directory (default: the hook input's cwd)")
+      .action(async (options: { agent: string; cwd?: string }, command: Command) => {
+        // Like session-start: never fails or blocks the agent; stdout stays empty (Gemini CLI: `{}`).
+        try {
+          const [{ readHookStdin }, { checkpointHook }] = await Promise.all([
+            import("../../connectors/readHookStdin.js"),
+            import("../../connectors/checkpointHook.js"),
+          ]);
+          const outcome = await checkpointHook({
+            event,
+            agent: options.agent,
+            home: homeOf(command),
+            ...(options.cwd ? { cwd: resolve(options.cwd) } : {}),
+            input: await readHookStdin(),
+            env: process.env,
+          });
+          if (process.env.CAIRN_DEBUG)
+            process.stderr.write(
+              `cairn hook: ${outcome.written ? `checkpoint ${outcome.id}${outcome.merged ? " (merged)" : ""}` : `no checkpoint: ${outcome.reason}`}\n`,
+            );
+        } catch (error) {
+          process.stderr.write(`cairn hook: ${errorMessage(error)}\n`);
+        }
+        if (options.agent === "gemini") process.stdout.write("{}\n");
+      });
+  }
+
   hook
     .command("confine", { hidden: true })
     .description("PreToolUse hook of the consolidation agent: refuse any tool call outside --root")

@@ -41,7 +41,7 @@ export async function captureCheckpoint(
   if (!settings.enabled) return { written: false, reason: "workers.continuity.enabled is false" };
   const capture = await readCheckpointSource(storage, source, now);
   if ("reason" in capture) return { written: false, reason: capture.reason };
-  return { written: true, ...writeCheckpoint(storage.db, capture, settings, now) };
+  return { written: true, ...writeCheckpoint(storage, capture, settings, now) };
 }
 
 /** What a checkpoint of `source` would hold, read without writing; or why there is nothing to read. */

@@ -1,4 +1,3 @@
-import { CheckpointRepository } from "../../store/repositories/checkpointRepository.js";
 import type { Storage } from "../../store/storage.js";
 import { withWriteTx } from "../../store/tx.js";
 import type { WorkerCycle } from "../backgroundWorker.js";
@@ -85,7 +84,7 @@ export async function periodicCheckpoints(
   clock: () => number,
 ): Promise<number> {
   if (!settings.enabled) return 0;
-  const checkpoints = new CheckpointRepository(storage.db);
+  const { checkpoints } = storage;
   const now = clock();
   let written = 0;
   for (const session of checkpoints.activeSessions(now - settings.timeIntervalMs, SWEEP_SESSIONS)) {
@@ -99,7 +98,7 @@ export async function periodicCheckpoints(
     if ("reason" in capture) continue;
     const newPrompts = capture.snapshot.promptTotal - session.lastTotal;
     if (newPrompts < settings.promptInterval && !timeDue) continue;
-    writeCheckpoint(storage.db, capture, settings, clock());
+    writeCheckpoint(storage, capture, settings, clock());
     written++;
   }
   return written;
@@ -107,7 +106,7 @@ export async function periodicCheckpoints(
 
 /** Hard-deletes the checkpoints last written more than `retentionDays` ago, a batch per transaction. */
 export function pruneCheckpoints(storage: Storage, retentionDays: number, now: number): number {
-  const checkpoints = new CheckpointRepository(storage.db);
+  const { checkpoints } = storage;
   const cutoff = now - retentionDays * DAY;
   let total = 0;
   for (;;) {

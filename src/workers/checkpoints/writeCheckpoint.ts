@@ -1,12 +1,11 @@
 import { basename } from "node:path";
-import type { Database } from "better-sqlite3";
 import type { WorkersConfig } from "../../config/workersConfig.js";
-import {
-  type CheckpointInput,
-  type CheckpointRecord,
-  CheckpointRepository,
-  type CheckpointTrigger,
+import type {
+  CheckpointInput,
+  CheckpointRecord,
+  CheckpointTrigger,
 } from "../../store/repositories/checkpointRepository.js";
+import type { Storage } from "../../store/storage.js";
 import { withWriteTx } from "../../store/tx.js";
 import { formatDigest } from "./checkpointDigest.js";
 import { MAX_QUERIES, MAX_REMEMBERS, pushLatest, type SessionSnapshot } from "./sessionSnapshot.js";
@@ -50,13 +49,13 @@ const WEIGHT: Record<CheckpointTrigger, number> = {
  * write held back in a timer would be lost with the process. The text is redacted by the repository.
  */
 export function writeCheckpoint(
-  db: Database,
+  storage: Pick<Storage, "db" | "checkpoints">,
   capture: CheckpointCapture,
   settings: Pick<ContinuitySettings, "flushDebounceMs" | "maxCheckpointsPerSession">,
   now: number,
 ): CheckpointWrite {
-  const checkpoints = new CheckpointRepository(db);
-  return withWriteTx(db, () => {
+  const { checkpoints } = storage;
+  return withWriteTx(storage.db, () => {
     const latest = checkpoints.latestOf(capture.sessionKey);
     const { snapshot } = capture;
     const covered = Math.max(0, snapshot.promptTotal - (latest?.promptTotal ?? 0));
