@@ -11,9 +11,13 @@ const RETENTION_KEY = "sweep";
  * The retention worker (seed 004): every `workers.retention.intervalMs` (6 h), whichever cairn process
  * claims the period's job first runs one sweep (src/memory/retention/runRetention.ts). A sweep that
  * fails is retried with the queue's backoff; the next period starts afresh. `force` (an on-demand
- * sweep) runs one now even when this period's is done.
+ * sweep: `cairn doctor --retention`) runs one now even when this period's is done; `onReport` sees
+ * what it purged.
  */
-export function retentionWorker(host: WorkerHost, options: { force?: boolean } = {}): WorkerSpec {
+export function retentionWorker(
+  host: Pick<WorkerHost, "storage" | "config" | "clock" | "log">,
+  options: { force?: boolean; onReport?: (report: RetentionReport) => void } = {},
+): WorkerSpec {
   const { intervalMs, enabled } = host.config.workers.retention;
   return {
     name: "retention",
@@ -37,8 +41,11 @@ export function retentionWorker(host: WorkerHost, options: { force?: boolean } =
         leaseMs: config.queue.leaseSeconds * 1000,
         work: async () => {
           const report = runRetention({ storage, settings: config.workers.retention, now: host.clock() });
+          options.onReport?.(report);
           const rows = purgedRows(report);
-          if (rows > 0) host.log(`retention: ${describeRetention(report)}`);
+          // Finished jobs go every sweep; a line is worth it when memories, entities or history went.
+          if (report.memories + report.entities + report.history > 0)
+            host.log(`retention: ${describeRetention(report)}`);
           return { processed: rows, result: { ...report, bytes: undefined } };
         },
       });
@@ -46,7 +53,7 @@ export function retentionWorker(host: WorkerHost, options: { force?: boolean } =
   };
 }
 
-/** "3 memories, 12 history rows, 500 finished jobs purged (more next sweep)". */
+/** "3 expired memories, 3 embeddings, 12 history rows, 500 finished jobs purged (more at the next sweep)". */
 export function describeRetention(report: RetentionReport): string {
   const parts = [
     [report.memories, "expired memory", "expired memories"],

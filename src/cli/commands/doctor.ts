@@ -6,6 +6,7 @@ import { type SummarySizeWarning, summarySizeWarnings } from "../../read/summary
 import { projectIndexProblem } from "../../workspace/projectIndex.js";
 import { withCairn } from "../context.js";
 import { printJson, printLine } from "../output.js";
+import { doctorRetention } from "./doctorRetention.js";
 import { doctorStore } from "./doctorStore.js";
 
 export interface DoctorReport {
@@ -33,8 +34,10 @@ export function registerDoctor(program: Command): void {
     .description("check the store, sqlite-vec, the agent sources found and the model provider")
     .option("--json", "print JSON")
     .option("--repair", "rebuild a damaged store from what can still be read (the damaged file is kept aside)")
-    .action(async (options: { repair?: boolean }, command: Command) => {
+    .option("--retention", "run a retention sweep now: purge what outlived its window (docs/operations.md)")
+    .action(async (options: { repair?: boolean; retention?: boolean }, command: Command) => {
       await withCairn(command, async (cairn, global) => {
+        if (options.retention) return doctorRetention(cairn, { json: global.json ?? false });
         const store = await doctorStore(cairn, { repair: options.repair ?? false, json: global.json ?? false });
         if (store.done) return;
         const report = await doctor(cairn);
