@@ -49,6 +49,7 @@ import { rememberedFrom } from "./read/rememberedMemories.js";
 import { applyCitationUsage, confirmRecalledAspects, recordRecallUsage } from "./read/usageFeedback.js";
 import { createRecall } from "./recall/createRecall.js";
 import { guardText } from "./redact/guard.js";
+import { type CheckpointRequest, checkpointRequest } from "./requests/checkpoint.js";
 import { confirmRequest } from "./requests/confirm.js";
 import { editRequest } from "./requests/edit.js";
 import { forgetRequest } from "./requests/forget.js";
@@ -75,6 +76,12 @@ import { type Clock, HOUR_MS, systemClock } from "./util/clock.js";
 import { CairnError, errorMessage } from "./util/errors.js";
 import type { OnProgress } from "./util/progress.js";
 import type { WorkerCycle, WorkerStats } from "./workers/backgroundWorker.js";
+import {
+  type CheckpointOutcome,
+  readCheckpointSource,
+  storedCheckpointSource,
+} from "./workers/checkpoints/captureCheckpoint.js";
+import { writeCheckpoint } from "./workers/checkpoints/writeCheckpoint.js";
 import { WorkerSet, workerNames } from "./workers/workerSet.js";
 import { readWorkerStats } from "./workers/workerStatsStore.js";
 import { SUPERSEDED_FILE_LIMIT, writeSupersededFile } from "./workspace/supersededFile.js";
@@ -256,10 +263,43 @@ export class Cairn {
     );
   }
 
-  /** Marks a pushed (or scanned) session as ended: its unprocessed items become pending at once. */
+  /**
+   * Marks a pushed (or scanned) session as ended: its unprocessed items become pending at once, and a
+   * `session_end` checkpoint of it is written (when `workers.continuity.enabled`).
+   */
   endSession(sessionId: string): boolean {
     const collector = this.collector();
-    return withWriteTx(this.storage.db, () => collector.end(guardText(sessionId)));
+    const ended = withWriteTx(this.storage.db, () => collector.end(guardText(sessionId)));
+    const continuity = this.config.workers.continuity;
+    if (continuity.enabled) {
+      const capture = storedCheckpointSource(this.storage, { trigger: "session_end", sessionKey: guardText(sessionId) });
+      if (!("reason" in capture)) writeCheckpoint(this.storage, capture, continuity, this.clock());
+    }
+    return ended;
+  }
+
+  /**
+   * Writes a session checkpoint now (the `explicit` trigger of `cairn checkpoint`, or `agent` for an
+   * agent's request over HTTP or the library): of the session named, else of the newest stored session
+   * of the project of `cwd`. Says why nothing was written when checkpoints are off; a session cairn does
+   * not know is an error naming what to do.
+   */
+  async checkpoint(request: CheckpointRequest = {}): Promise<CheckpointOutcome> {
+    const { session, cwd, trigger } = parseRequest(checkpointRequest, request);
+    const continuity = this.config.workers.continuity;
+    if (!continuity.enabled) return { written: false, reason: "workers.continuity.enabled is false" };
+    const now = this.clock();
+    const capture = await readCheckpointSource(
+      this.storage,
+      {
+        trigger: trigger ?? "explicit",
+        ...(session ? { sessionKey: guardText(session) } : {}),
+        cwd: cwd ?? process.cwd(),
+      },
+      now,
+    );
+    if ("reason" in capture) throw new CairnError("session_not_found", capture.reason);
+    return { written: true, ...writeCheckpoint(this.storage, capture, continuity, now) };
   }
 
   /**

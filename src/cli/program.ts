@@ -19,6 +19,7 @@ const COMMANDS: [name: string, load: () => Promise<Register>][] = [
   ["extract", async () => (await import("./commands/extract.js")).registerExtract],
   ["consolidate", async () => (await import("./commands/consolidate.js")).registerConsolidate],
   ["status", async () => (await import("./commands/status.js")).registerStatus],
+  ["checkpoint", async () => (await import("./commands/checkpoint.js")).registerCheckpoint],
   ["inject", async () => (await import("./commands/inject.js")).registerInject],
   ["read", async () => (await import("./commands/read.js")).registerRead],
   ["memory", async () => (await import("./commands/memory.js")).registerMemory],

@@ -12,6 +12,7 @@ import type { TriggerResult } from "../workers/scheduler.js";
 import { hostNameOf } from "./bindPolicy.js";
 import { createMcpServer, MCP_SERVER_VERSION } from "./createMcpServer.js";
 import {
+  checkpointBody,
   editBody,
   exportBody,
   forgetBody,
@@ -185,6 +186,8 @@ export function createHttpApp(options: HttpAppOptions): Hono {
   );
 
   app.post("/api/memory/history", async (c) => c.json(cairn.memoryHistory(await readJsonBody(c, historyBody))));
+  // A session checkpoint now (docs/operations.md, "Session checkpoints"): `explicit`, or `agent` when an agent asks.
+  app.post("/api/checkpoint", async (c) => c.json(await cairn.checkpoint(await readJsonBody(c, checkpointBody))));
 
   app.post("/api/projects", async (c) => {
     await readJsonBody(c, projectsBody);

@@ -1,5 +1,6 @@
 import { isAbsolute } from "node:path";
 import type { z } from "zod";
+import { checkpointRequest } from "../requests/checkpoint.js";
 import { editRequest } from "../requests/edit.js";
 import { emptyRequest } from "../requests/emptyRequest.js";
 import { forgetRequest } from "../requests/forget.js";
@@ -69,6 +70,13 @@ export const reviewBody = reviewListRequest.superRefine((body, ctx) => {
 });
 
 export const historyBody = historyRequest;
+
+/** A checkpoint of the session named, else of the newest session of the project of an absolute cwd. */
+export const checkpointBody = checkpointRequest.superRefine((body, ctx) => {
+  absoluteCwd(body, ctx);
+  if (body.session === undefined && body.cwd === undefined)
+    ctx.addIssue({ code: "custom", path: ["cwd"], message: "cwd is required when no session is named" });
+});
 
 /** The memories of a scope with provenance and history, as `cairn export` writes them. */
 export const exportBody = exportRequest.superRefine((body, ctx) => {

@@ -11,6 +11,7 @@ export const cairnErrorStatus = {
   memory_is_folder: 400,
   memory_not_found: 404,
   review_not_found: 404,
+  session_not_found: 404,
   memory_not_changed: 400,
   unknown_agent: 400,
   needs_confirmation: 400,

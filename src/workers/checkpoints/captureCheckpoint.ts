@@ -54,23 +54,33 @@ export async function readCheckpointSource(
     source.transcriptPath && source.agent
       ? await transcriptItems(source.agent, source.transcriptPath, source.sessionKey)
       : undefined;
-  let session: SessionRecord | undefined;
-  let items: Parameters<typeof sessionSnapshot>[1];
-  let extraPrompts = 0;
-  if (fromTranscript && fromTranscript.items.length > 0) {
-    const info = fromTranscript.session;
-    session =
-      storage.sessions.get(info.id) ?? transientSession(info.id, info.agent, info.cwd ?? source.cwd ?? null, now);
-    items = fromTranscript.items;
-    extraPrompts = fromTranscript.droppedPrompts;
-  } else {
-    session = storedSession(storage, source);
-    if (!session) return { reason: noSessionReason(source) };
-    items = storage.items.list(session.id);
-    if (items.length === 0) return { reason: `session ${session.id} has no items yet` };
-  }
+  if (!fromTranscript || fromTranscript.items.length === 0) return storedCheckpointSource(storage, source);
+  const info = fromTranscript.session;
+  const session =
+    storage.sessions.get(info.id) ?? transientSession(info.id, info.agent, info.cwd ?? source.cwd ?? null, now);
+  return captureOf(session, fromTranscript.items, fromTranscript.droppedPrompts, source);
+}
+
+/** `readCheckpointSource` from the store only (pushed or scanned items): no file is read. */
+export function storedCheckpointSource(
+  storage: Storage,
+  source: CheckpointSource,
+): CheckpointCapture | { reason: string } {
+  const session = storedSession(storage, source);
+  if (!session) return { reason: noSessionReason(source) };
+  const items = storage.items.list(session.id);
+  if (items.length === 0) return { reason: `session ${session.id} has no items yet` };
+  return captureOf(session, items, 0, source);
+}
+
+function captureOf(
+  session: SessionRecord,
+  items: Parameters<typeof sessionSnapshot>[1],
+  droppedPrompts: number,
+  source: CheckpointSource,
+): CheckpointCapture {
   const snapshot = sessionSnapshot(session, items);
-  snapshot.promptTotal += extraPrompts;
+  snapshot.promptTotal += droppedPrompts;
   const cwd = session.cwd ?? source.cwd ?? null;
   return {
     sessionKey: source.sessionKey ?? session.id,
