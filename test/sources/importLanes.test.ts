@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
@@ -144,14 +144,24 @@ describe("import lanes", () => {
   });
 
   it("are closed when discovery fails after they started", async () => {
-    // The lanes start at the 16th changed file of the first root; the second root's discovery fails.
+    // The lanes start at the 16th changed file of the first root; the second root's discovery fails,
+    // once every lane that started is ready to take messages (see closeMarkingWorker.mjs).
+    const home = join(root, "broken-scan");
+    const marks = (name: string) =>
+      existsSync(`${home}/cairn.db.${name}`) ? readFileSync(`${home}/cairn.db.${name}`, "utf8") : "";
     const discover = codexAdapter.discover.bind(codexAdapter);
     const spy = vi.spyOn(codexAdapter, "discover").mockImplementation(async (where) => {
-      if (where.endsWith("broken")) throw new Error("disk went away");
-      return discover(where);
+      if (!where.endsWith("broken")) return discover(where);
+      await vi.waitFor(
+        () => {
+          expect(marks("started")).toMatch(/^x+$/);
+          expect(marks("ready")).toBe(marks("started"));
+        },
+        { timeout: 20_000, interval: 50 },
+      );
+      throw new Error("disk went away");
     });
     try {
-      const home = join(root, "broken-scan");
       const { storage, deps } = openStore(home);
       const lanes = {
         lanes: { dbPath: join(home, "cairn.db"), maxUnprocessedItems: 5, workerUrl: CLOSE_MARKING_WORKER },
@@ -159,7 +169,9 @@ describe("import lanes", () => {
       const both = [{ adapter: codexAdapter, roots: [join(root, "codex"), join(root, "broken")] }];
       await expect(scanSources(deps, both, lanes)).rejects.toThrow("disk went away");
       storage.close();
-      expect(readFileSync(join(home, "cairn.db.closed"), "utf8")).toMatch(/^x+$/);
+      // Every lane that started was asked to close (none left to the 5 s terminate).
+      expect(marks("started")).toMatch(/^x+$/);
+      expect(marks("closed")).toBe(marks("started"));
     } finally {
       spy.mockRestore();
     }
