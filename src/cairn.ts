@@ -8,12 +8,17 @@ import { type CairnPaths, cairnHome, cairnPaths, tightenHomePermissions } from "
 import type { CairnConfig } from "./config/schema.js";
 import { assertWritable } from "./memory/assertWritable.js";
 import { confirmMemory, editMemory, forgetMemory, type MemoryChange, restoreMemory } from "./memory/curateMemory.js";
+import type { DocumentOutcome, OnDocumentStatus } from "./memory/documents/documentIngest.js";
+import { documentSourcesOf } from "./memory/documents/documentSources.js";
+import { forgetDocument } from "./memory/documents/forgetDocument.js";
+import { queueDocuments } from "./memory/documents/queueDocuments.js";
 import { EmbeddingTracker } from "./memory/embeddingTracker.js";
 import { exportMemories, type MemoryExport } from "./memory/exportMemories.js";
 import { type ImportReport, importMemories } from "./memory/importMemories.js";
 import { attachSupersessions } from "./memory/lifecycle/attachSupersessions.js";
 import type { ReviseMode } from "./memory/lifecycle/reviseMemories.js";
 import { type ReviseJobsReport, runReviseJobs } from "./memory/lifecycle/runReviseJobs.js";
+import { USER_AUTHOR } from "./memory/memoryAuthor.js";
 import { MemoryStore } from "./memory/memoryStore.js";
 import { readMemoryExport } from "./memory/readMemoryExport.js";
 import { openReviews, type ReviewEntry, resolveReview } from "./memory/reviewQueue.js";
@@ -51,6 +56,7 @@ import { createRecall } from "./recall/createRecall.js";
 import { guardText } from "./redact/guard.js";
 import { type CheckpointRequest, checkpointRequest } from "./requests/checkpoint.js";
 import { confirmRequest } from "./requests/confirm.js";
+import { documentRequest, documentsRequest, forgetDocumentRequest, ingestRequest } from "./requests/documents.js";
 import { editRequest } from "./requests/edit.js";
 import { forgetRequest } from "./requests/forget.js";
 import { historyRequest } from "./requests/history.js";
@@ -64,6 +70,7 @@ import { restoreRequest } from "./requests/restore.js";
 import { reviewListRequest, reviewResolveRequest } from "./requests/review.js";
 import { scanTargets } from "./sources/registry.js";
 import type { AgentName, SessionItem, SessionKind } from "./sources/types.js";
+import type { DocumentChunkLink, DocumentRecord } from "./store/contracts/documents.js";
 import { followNeighbourText } from "./store/followNeighbourText.js";
 import { PHASE1_KIND } from "./store/queue/jobKinds.js";
 import { Storage } from "./store/storage.js";
@@ -82,6 +89,7 @@ import {
   storedCheckpointSource,
 } from "./workers/checkpoints/captureCheckpoint.js";
 import { writeCheckpoint } from "./workers/checkpoints/writeCheckpoint.js";
+import { runDocumentJobs } from "./workers/documentsWorker.js";
 import { WorkerSet, workerNames } from "./workers/workerSet.js";
 import { readWorkerStats } from "./workers/workerStatsStore.js";
 import { SUPERSEDED_FILE_LIMIT, writeSupersededFile } from "./workspace/supersededFile.js";
@@ -109,6 +117,14 @@ export interface PushSession {
   kind?: SessionKind;
   cwd?: string | null;
   title?: string;
+}
+
+/** What `ingest` did: each document ingested, each refused (a folder's), each left to another process. */
+export interface IngestReport {
+  scope: string;
+  documents: DocumentOutcome[];
+  failed: Array<{ id: number; source: string; error: string }>;
+  queued: number[];
 }
 
 /** `cairn status`: the pipeline's state and each background worker's stats. */
@@ -530,6 +546,79 @@ export class Cairn {
   }
 
   /**
+   * Feeds documents in (docs/operations.md, Documents): a file, every Markdown, text and JSON file of a
+   * folder, an http(s) URL, or a text with its title. Each becomes a document of the scope (as in
+   * remember: the project of `cwd` by default) whose `document_ingest` job is queued and run at once
+   * here, its statuses passed to `onStatus` as they are reached; its chunks are memories of type
+   * `document_chunk`. A single document's refusal (not text, too large, 404, wrong type, a refused
+   * address) is thrown as its one error with nothing stored; a folder's are listed in `failed`. A job
+   * another process holds is left to it (`queued`). `by.who` names the agent of an HTTP or MCP door.
+   */
+  async ingest(
+    request: { path?: string; url?: string; content?: string; title?: string; scope?: string; cwd?: string },
+    options: { who?: string; onStatus?: OnDocumentStatus } = {},
+  ): Promise<IngestReport> {
+    const { path, url, content, title, scope: given, cwd: at } = parseRequest(ingestRequest, request);
+    assertWritable(this.config.pipeline.mutationsFrozen);
+    const cwd = at ?? process.cwd();
+    const { scope } = rememberScope({ content: "", ...(given ? { scope: given } : {}) }, cwd);
+    const problem = excludedWriteProblem(exclusionMatcher(this.config.memories.exclude), {
+      cwd: at ?? (scope === given ? null : cwd),
+      scope,
+    });
+    if (problem) throw new CairnError("project_excluded", problem);
+    const sources = documentSourcesOf({ path, url, content, title });
+    const ids = queueDocuments(this.storage, sources, {
+      scope,
+      who: options.who ?? USER_AUTHOR,
+      now: this.clock(),
+    });
+    const run = await runDocumentJobs(
+      { memories: this.memories, config: this.config, clock: this.clock },
+      {
+        ids,
+        // The source as given (a URL's query may hold a token the stored, redacted, source has lost).
+        sources: new Map(ids.map((id, index) => [id, sources[index]!.source])),
+        ...(options.onStatus ? { onStatus: options.onStatus } : {}),
+      },
+    );
+    const report: IngestReport = { scope, documents: [], failed: [], queued: [] };
+    ids.forEach((id, index) => {
+      const outcome = run.outcomes.get(id);
+      const error = run.errors.get(id);
+      if (outcome) report.documents.push(outcome);
+      else if (error) report.failed.push({ id, source: sources[index]!.source, error: error.message });
+      else report.queued.push(id);
+    });
+    const only = ids.length === 1 ? run.errors.get(ids[0]!) : undefined;
+    if (only) throw only;
+    return report;
+  }
+
+  /** The documents of a scope (as in recall: default the project of `cwd` plus global), newest first. */
+  documents(request: { scope?: string; cwd?: string; limit?: number } = {}): DocumentRecord[] {
+    const { scope, cwd, limit } = parseRequest(documentsRequest, request);
+    return this.storage.documents.list({ scopes: recallScopes(scope, cwd ?? process.cwd()), limit: limit ?? 100 });
+  }
+
+  /** One document (forgotten ones too) with its chunks' memory ids, in order. */
+  document(request: { id: number }): DocumentRecord & { chunks: DocumentChunkLink[] } {
+    const { id } = parseRequest(documentRequest, request);
+    const document = this.storage.documents.get(id);
+    if (!document) throw new CairnError("memory_not_found", `no document #${id} (cairn documents lists them)`);
+    return { ...document, chunks: this.storage.documents.chunks(id) };
+  }
+
+  /** Forgets a document: its chunks are tombstoned (restorable one by one) and it leaves the list. */
+  forgetDocument(
+    request: { id: number; reason?: string },
+    by: { who?: string } = {},
+  ): { id: number; source: string; forgotten: number } {
+    const { id, reason } = parseRequest(forgetDocumentRequest, request);
+    return forgetDocument(this.memories, id, { ...(by.who ? { who: by.who } : {}), ...(reason ? { reason } : {}) });
+  }
+
+  /**
    * Runs pending revise jobs (same-subject supersession of memories written raw): those of `ids`, or
    * every pending one (a step of every pipeline cycle). With `pipeline.mutationsFrozen` nothing runs and
    * the jobs wait; with `shadowMode`, or `allowUpdateDelete` off, replacements are flagged for review
@@ -856,6 +945,9 @@ export class Cairn {
         },
         refreshEmbeddings: (budgetMs) => cairn.refreshEmbeddings(budgetMs),
         runWorker: async (name) => cairn.workers().get(name)?.tick(),
+        get memories() {
+          return cairn.memories;
+        },
       });
     }
     return this.workerSet;

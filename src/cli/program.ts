@@ -25,6 +25,9 @@ const COMMANDS: [name: string, load: () => Promise<Register>][] = [
   ["memory", async () => (await import("./commands/memory.js")).registerMemory],
   ["remember", async () => (await import("./commands/remember.js")).registerRemember],
   ["recall", async () => (await import("./commands/recall.js")).registerRecall],
+  // One module registers both, as install and uninstall.
+  ["ingest", async () => (await import("./commands/ingest.js")).registerIngest],
+  ["documents", async () => (await import("./commands/ingest.js")).registerIngest],
   ["export", async () => (await import("./commands/export.js")).registerExport],
   ["import", async () => (await import("./commands/import.js")).registerImport],
   ["doctor", async () => (await import("./commands/doctor.js")).registerDoctor],

@@ -73,8 +73,10 @@ export class MemoryStore {
    * The first half of `remember` (transcripts aside): prepares and embeds the inputs outside any
    * transaction. `write(i)` then stores input i as `remember` would, synchronously, so that a caller
    * can store them together with its own writes in one transaction (`withWriteTx`) of its own.
+   * `revise: false` queues no revise job for `write`: a document's chunks are passages of a text, not
+   * statements that replace the memories of their scope (or one another).
    */
-  async stage(inputs: RememberInput[]): Promise<StagedMemories> {
+  async stage(inputs: RememberInput[], options: { revise?: boolean } = {}): Promise<StagedMemories> {
     assertWritable(this.options.frozen);
     const now = this.clock();
     const { depth } = this.options.config.conceptIndex;
@@ -83,7 +85,7 @@ export class MemoryStore {
     const embedded = await this.embedOutsideTx(prepared.filter((p) => !p.skip).map((p) => p.row.content));
     return {
       now,
-      write: (index) => this.writeOne(prepared[index]!, embedded, now),
+      write: (index) => this.writeOne(prepared[index]!, embedded, now, options.revise === false ? [] : undefined),
       writeAll: () => {
         const queued: number[] = [];
         const outcomes = prepared.map((p) => this.writeOne(p, embedded, now, queued));

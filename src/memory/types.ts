@@ -1,5 +1,6 @@
 /** The memory service's public shapes. Imports only the store's record types and the request vocabulary: CLI, HTTP and MCP wiring depend on this file. */
 
+import type { DOCUMENT_CHUNK_TYPE } from "../store/contracts/memories.js";
 import type { Doubt } from "../store/contracts/reviews.js";
 import type { EvidenceItem, HistoryEvent, MemoryRecord, Provenance } from "../store/types/memoryRecord.js";
 
@@ -15,7 +16,8 @@ export interface RememberInput {
   scope?: string;
   /** The caller's provenance label, returned as is by recall. */
   ref?: string;
-  type?: MemoryType;
+  /** A caller's type, or a document's chunk (written by ingest only, never named on remember). */
+  type?: MemoryType | typeof DOCUMENT_CHUNK_TYPE;
   confidence?: number;
   importance?: number;
   provenance?: Provenance;

@@ -13,11 +13,15 @@ import { hostNameOf } from "./bindPolicy.js";
 import { createMcpServer, MCP_SERVER_VERSION } from "./createMcpServer.js";
 import {
   checkpointBody,
+  documentBody,
+  documentsBody,
   editBody,
   exportBody,
   forgetBody,
+  forgetDocumentBody,
   historyBody,
   importBody,
+  ingestBody,
   injectBody,
   projectsBody,
   readBody,
@@ -188,6 +192,16 @@ export function createHttpApp(options: HttpAppOptions): Hono {
   app.post("/api/memory/history", async (c) => c.json(cairn.memoryHistory(await readJsonBody(c, historyBody))));
   // A session checkpoint now (docs/operations.md, "Session checkpoints"): `explicit`, or `agent` when an agent asks.
   app.post("/api/checkpoint", async (c) => c.json(await cairn.checkpoint(await readJsonBody(c, checkpointBody))));
+
+  // Documents (docs/operations.md): ingested at once, the statuses it went through in the answer.
+  app.post("/api/documents/ingest", async (c) =>
+    c.json(await cairn.ingest(await readJsonBody(c, ingestBody), { who: HTTP_AGENT_AUTHOR })),
+  );
+  app.post("/api/documents", async (c) => c.json({ documents: cairn.documents(await readJsonBody(c, documentsBody)) }));
+  app.post("/api/documents/show", async (c) => c.json(cairn.document(await readJsonBody(c, documentBody))));
+  app.post("/api/documents/forget", async (c) =>
+    c.json(cairn.forgetDocument(await readJsonBody(c, forgetDocumentBody), { who: HTTP_AGENT_AUTHOR })),
+  );
 
   app.post("/api/projects", async (c) => {
     await readJsonBody(c, projectsBody);

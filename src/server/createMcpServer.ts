@@ -2,9 +2,11 @@ import { isAbsolute } from "node:path";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Cairn } from "../cairn.js";
+import { describeIngest, documentLine } from "../memory/documents/describeIngest.js";
 import { importSummary } from "../memory/importMemories.js";
 import { MCP_AGENT_AUTHOR } from "../memory/memoryAuthor.js";
 import { GLOBAL_SCOPE } from "../memory/scopes.js";
+import { documentsRequest, forgetDocumentRequest, ingestRequest } from "../requests/documents.js";
 import { editRequest } from "../requests/edit.js";
 import { emptyRequest } from "../requests/emptyRequest.js";
 import { forgetRequest } from "../requests/forget.js";
@@ -166,6 +168,7 @@ export function createMcpServer(cairn: Cairn, options: McpServerOptions): McpSer
 
   registerCurationTools(server, cairn, options, guard);
   registerTransferTools(server, cairn, options, guard);
+  registerDocumentTools(server, cairn, options, guard);
 
   server.registerTool(
     "status",
@@ -328,6 +331,77 @@ function registerTransferTools(server: McpServer, cairn: Cairn, options: McpServ
       guard(async () =>
         importSummary(await cairn.importMemories(args.text, "text", { who: MCP_AGENT_AUTHOR })).join("\n"),
       ),
+  );
+}
+
+/**
+ * Documents (docs/operations.md): ingest a page or a text (its chunks become memories recall finds),
+ * list them, forget one with its chunks. A file path is the CLI's door only, as on the HTTP route.
+ */
+function registerDocumentTools(server: McpServer, cairn: Cairn, options: McpServerOptions, guard: Guard): void {
+  const fields = ingestRequest.shape;
+  server.registerTool(
+    "ingest_document",
+    {
+      title: "Ingest a document",
+      description:
+        "Feed a web page (an http or https url) or a text (content with a title) into memory when the user asks " +
+        "to: it is cut into chunks that recall finds, labelled with the document. Secrets are redacted. The same " +
+        "url or title again replaces the document's chunks; unchanged chunks are kept.",
+      inputSchema: {
+        url: fields.url.describe("an http or https URL of an HTML, text, Markdown, JSON or XML document"),
+        content: fields.content.describe("the document's text, when there is no URL"),
+        title: fields.title.describe("the document's title (required with content; it names the document)"),
+        scope: fields.scope.describe("project (this project, the default), global, or a label"),
+        cwd: cwdField,
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    },
+    (args) =>
+      guard(async () => {
+        const cwd = callCwd(args.cwd, options.cwd, scopeNeedsCwd(args.scope));
+        const report = await cairn.ingest({ ...args, ...(cwd ? { cwd } : {}) }, { who: MCP_AGENT_AUTHOR });
+        return describeIngest(report).join("\n");
+      }),
+  );
+
+  server.registerTool(
+    "documents",
+    {
+      title: "List documents",
+      description: "List the documents fed into memory: id, status, chunks, title and source.",
+      inputSchema: {
+        scope: documentsRequest.shape.scope.describe(
+          "project (this project and global, the default), global, all, or a label",
+        ),
+        cwd: cwdField,
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) =>
+      guard(async () => {
+        const cwd = callCwd(args.cwd, options.cwd, scopeNeedsCwd(args.scope));
+        const list = cairn.documents({ ...(args.scope ? { scope: args.scope } : {}), ...(cwd ? { cwd } : {}) });
+        return list.length === 0 ? "no documents" : list.map(documentLine).join("\n");
+      }),
+  );
+
+  server.registerTool(
+    "forget_document",
+    {
+      title: "Forget a document",
+      description: "Forget one document by id when the user asks to: its chunks leave recall (their history stays).",
+      inputSchema: {
+        id: forgetDocumentRequest.shape.id.describe("the document's id (documents lists them)"),
+        reason: forgetDocumentRequest.shape.reason.describe("why, kept in each chunk's history"),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    },
+    (args) =>
+      guard(async () => {
+        const result = cairn.forgetDocument(args, { who: MCP_AGENT_AUTHOR });
+        return `forgot document #${result.id}: ${result.forgotten} chunks tombstoned`;
+      }),
   );
 }
 

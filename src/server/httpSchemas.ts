@@ -1,6 +1,7 @@
 import { isAbsolute } from "node:path";
 import type { z } from "zod";
 import { checkpointRequest } from "../requests/checkpoint.js";
+import { documentRequest, documentsRequest, forgetDocumentRequest, ingestRequest } from "../requests/documents.js";
 import { editRequest } from "../requests/edit.js";
 import { emptyRequest } from "../requests/emptyRequest.js";
 import { forgetRequest } from "../requests/forget.js";
@@ -90,3 +91,26 @@ export const importBody = importRequest;
 export const projectsBody = emptyRequest;
 export const sessionsBody = sessionsRequest;
 export const uiCodeBody = emptyRequest;
+
+/**
+ * A document to ingest: a URL, or a text with its title. A path is the CLI's door only: the server may
+ * run as another user or be reached by an agent that must not have it read arbitrary files.
+ */
+export const ingestBody = ingestRequest.superRefine((body, ctx) => {
+  absoluteCwd(body, ctx);
+  if (body.path !== undefined)
+    ctx.addIssue({
+      code: "custom",
+      path: ["path"],
+      message: "path is read by the CLI only (cairn ingest <file>); send a url, or the text as content with a title",
+    });
+  cwdForProject([body.scope], body, ctx);
+});
+
+export const documentsBody = documentsRequest.superRefine((body, ctx) => {
+  absoluteCwd(body, ctx);
+  cwdForProject([body.scope], body, ctx);
+});
+
+export const documentBody = documentRequest;
+export const forgetDocumentBody = forgetDocumentRequest;

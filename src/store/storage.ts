@@ -1,6 +1,7 @@
 import type { Database } from "better-sqlite3";
 import { openDatabase, openDatabaseReadOnly } from "./connection.js";
 import type { AspectRepo } from "./contracts/aspects.js";
+import type { DocumentRepo } from "./contracts/documents.js";
 import type { TokenBudgetRepo } from "./contracts/budget.js";
 import type { EligibilityRepo } from "./contracts/eligibility.js";
 import type { EmbeddingRepo } from "./contracts/embeddings.js";
@@ -14,6 +15,7 @@ import type { TranscriptRepo } from "./contracts/transcripts.js";
 import type { VectorIndexRepo } from "./contracts/vectors.js";
 import { JobQueue, type JobQueueOptions } from "./queue/jobQueue.js";
 import { AspectRepository } from "./repositories/aspectRepository.js";
+import { DocumentRepository } from "./repositories/documentRepository.js";
 import { CheckpointRepository } from "./repositories/checkpointRepository.js";
 import { EligibilityRepository } from "./repositories/eligibilityRepository.js";
 import { EmbeddingRepository } from "./repositories/embeddingRepository.js";
@@ -75,6 +77,8 @@ export class Storage {
   readonly embeddings: EmbeddingRepo;
   readonly vectors: VectorIndexRepo;
   readonly transcripts: TranscriptRepo;
+  /** Documents fed in with `cairn ingest` and the links of their chunks (migration 020). */
+  readonly documents: DocumentRepo;
   /** Session checkpoints, for recovery after a compaction or a clear (migration 021). */
   readonly checkpoints: CheckpointRepository;
   /** Hard deletion of whole scopes (`cairn memory clear`). */
@@ -108,6 +112,7 @@ export class Storage {
     const indexed = (options.vectorIndex ?? true) && vecError === null;
     this.vectors = new VectorIndex(db, options.dimensions ?? DEFAULT_DIMENSIONS, indexed);
     this.transcripts = new TranscriptRepository(db);
+    this.documents = new DocumentRepository(db);
     this.checkpoints = new CheckpointRepository(db);
     this.erase = new EraseRepository(db, this.vectors);
     this.retention = new RetentionRepository(db, this.vectors);

@@ -1,8 +1,10 @@
 import type { CairnConfig } from "../config/schema.js";
+import type { MemoryStore } from "../memory/memoryStore.js";
 import type { Storage } from "../store/storage.js";
 import type { Clock } from "../util/clock.js";
 import { BackgroundWorker, type WorkerCycle, type WorkerSpec, type WorkerStats } from "./backgroundWorker.js";
 import { CHECKPOINTS_WORKER, checkpointWorker } from "./checkpoints/checkpointWorker.js";
+import { documentsWorker } from "./documentsWorker.js";
 import { maintenanceWorker } from "./maintenanceWorker.js";
 import { retentionWorker } from "./retentionWorker.js";
 import type { Timers } from "./scheduler.js";
@@ -24,6 +26,8 @@ export interface WorkerHost {
   refreshEmbeddings: (budgetMs?: number) => Promise<number>;
   /** Runs another worker's cycle now (the maintenance worker triggering a retention sweep). */
   runWorker: (name: string) => Promise<unknown>;
+  /** The memory write path (redaction, FTS, vectors, scope), read at each cycle like `storage`; the documents worker needs it. */
+  readonly memories?: MemoryStore;
 }
 
 /** Builds one worker's spec from the host; registered by name in `workerFactories`. */
@@ -37,6 +41,7 @@ export const workerFactories: ReadonlyArray<readonly [string, WorkerFactory]> = 
   ["retention", retentionWorker],
   ["maintenance", maintenanceWorker],
   [CHECKPOINTS_WORKER, checkpointWorker],
+  ["documents", documentsWorker],
 ];
 
 export const workerNames = (): string[] => workerFactories.map(([name]) => name);

@@ -69,10 +69,13 @@ describe("cairn serve daemon", () => {
       const client = new Client({ name: "cairn-http-test", version: "1.0.0" });
       await client.connect(new StreamableHTTPClientTransport(new URL(`${daemon.url}/mcp`)));
       expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual([
+        "documents",
         "edit",
         "export",
         "forget",
+        "forget_document",
         "import",
+        "ingest_document",
         "read",
         "recall",
         "remember",

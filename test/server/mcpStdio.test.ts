@@ -39,10 +39,13 @@ describe("cairn mcp over stdio, through a real MCP client", () => {
   it("lists the tools with their input schemas", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
+      "documents",
       "edit",
       "export",
       "forget",
+      "forget_document",
       "import",
+      "ingest_document",
       "read",
       "recall",
       "remember",

@@ -68,12 +68,10 @@ export async function runReviseJobs(options: ReviseJobsOptions): Promise<ReviseJ
       } else {
         // The revise and its jobs' completion commit together: a crash leaves either both or neither, so
         // a job found interrupted has written nothing and is simply run again.
-        revised = reviseMemories(store, ids, {
-          counts,
-          ...mode,
-          commitWith: () => {
-            for (const lease of leases) jobs.succeed(lease);
-          },
+        revised = withWriteTx(store.storage.db, () => {
+          const batch = reviseMemories(store, ids, { counts, ...mode });
+          for (const lease of leases) jobs.succeed(lease);
+          return batch;
         });
       }
       report.superseded.push(...revised.superseded);

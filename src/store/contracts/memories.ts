@@ -56,6 +56,12 @@ export type MemoryFilter = { scopes: string[] | "all"; types?: string[] };
 export const FACT_PIPELINE_WHO = "fact-pipeline";
 
 /**
+ * The type of the memories a document's text is cut into (`cairn ingest`, migration 020): found by
+ * recall like any memory, never listed as something the user remembered at a session's start.
+ */
+export const DOCUMENT_CHUNK_TYPE = "document_chunk";
+
+/**
  * How the `who` of a memory an agent stored starts (`agent:mcp`, `agent:http`): written during a
  * session, not confirmed by the user. Injection never presents such a memory as the user's statement,
  * and holds back a global one until the user confirms it (`cairn memory confirm`).

@@ -18,6 +18,7 @@ import { excludedRebuild } from "./016_excluded_rebuild.js";
 import { offlineEvidenceRefresh } from "./017_offline_evidence_refresh.js";
 import { neighbourTextSwitch } from "./018_neighbour_text_switch.js";
 import { subjectKeysIndex } from "./019_subject_keys.js";
+import { documents } from "./020_documents.js";
 import { sessionCheckpoints } from "./021_session_checkpoints.js";
 
 /** Every schema step in order. Append only: a shipped migration never changes. */
@@ -41,5 +42,6 @@ export const migrations: readonly Migration[] = [
   offlineEvidenceRefresh,
   neighbourTextSwitch,
   subjectKeysIndex,
+  documents,
   sessionCheckpoints,
 ];

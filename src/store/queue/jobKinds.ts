@@ -27,3 +27,5 @@ export const REVISE_KIND = "revise";
 export const RETENTION_KIND = "retention";
 /** The maintenance worker's periodic health cycle; one job whose key is the kind. */
 export const HEALTH_KIND = "health";
+/** One job per document fed in with `cairn ingest`; the key is the document's id. */
+export const DOCUMENT_INGEST_KIND = "document_ingest";

@@ -3,6 +3,7 @@ import { guardOptional, guardText } from "../../redact/guard.js";
 import { subjectKeys } from "../../text/subjectNames.js";
 import {
   AGENT_WHO_PREFIX,
+  DOCUMENT_CHUNK_TYPE,
   FACT_PIPELINE_WHO,
   type MemoryRef,
   type MemoryRepo,
@@ -72,10 +73,12 @@ function toRecord(row: MemoryRowDb): MemoryRecord {
 
 /**
  * A scope's live remembered memories, newest first, with the condition and order that
- * idx_memories_remembered states (migration 012), so that it answers from the index.
+ * idx_memories_remembered states (migrations 012 and 020), so that it answers from the index. A
+ * document's chunks are not something the user remembered.
  */
 export const NEWEST_REMEMBERED_SQL = `SELECT * FROM memories
   WHERE scope = @scope AND deleted_at IS NULL AND who IS NOT '${FACT_PIPELINE_WHO}'
+    AND type IS NOT '${DOCUMENT_CHUNK_TYPE}'
   ORDER BY coalesce(occurred_at, created_at) DESC, id DESC LIMIT @limit`;
 
 /** The same without what an agent stored and the user did not confirm; the index still answers it. */

@@ -1,0 +1,38 @@
+import type { DocumentRecord } from "../../store/contracts/documents.js";
+import type { DocumentOutcome } from "./documentIngest.js";
+
+/** What an ingest did, one line per document, the same on the CLI and over MCP. */
+export function describeIngest(report: {
+  documents: DocumentOutcome[];
+  failed: Array<{ id: number; source: string; error: string }>;
+  queued: number[];
+}): string[] {
+  const lines = report.documents.map(outcomeLine);
+  for (const failed of report.failed) lines.push(`refused: ${oneLine(failed.error)}`);
+  for (const id of report.queued) lines.push(`document #${id}: queued; another cairn process is ingesting it`);
+  const warnings = new Set(report.documents.flatMap((document) => document.warnings ?? []));
+  for (const warning of warnings) lines.push(`warning: ${warning}`);
+  return lines;
+}
+
+/** A document in a list: id, status (and the last failure), chunks, title and source. */
+export function documentLine(document: DocumentRecord): string {
+  const failed = document.error ? ` (last ingest failed: ${oneLine(document.error)})` : "";
+  return `#${document.id} ${document.status}${failed}, ${document.chunkCount} chunks: ${oneLine(document.title ?? "-")} (${oneLine(document.source)})`;
+}
+
+function outcomeLine(document: DocumentOutcome): string {
+  const title = oneLine(document.title ?? document.source);
+  const what =
+    document.added === 0 && document.removed === 0
+      ? `${document.chunks} chunks, unchanged`
+      : `${document.chunks} chunks (${document.added} new, ${document.kept} kept, ${document.removed} removed)`;
+  const withheld =
+    document.withheld > 0 ? `; ${document.withheld} withheld: worded as instructions to an AI agent` : "";
+  return `ingested #${document.id} ${title} into ${oneLine(document.scope)}: ${what}${withheld}`;
+}
+
+/** A value from data inside a line: its line breaks shown as `\n`, so it cannot print a line of its own. */
+function oneLine(text: string): string {
+  return text.replace(/\r\n|\r|\n/g, "\\n");
+}
