@@ -8,11 +8,21 @@ import { isJsonObject, parseJsonObject, stringifyLike } from "./jsonDocument.js"
 import { removeServerEntry, setServerEntry } from "./jsonServerEntry.js";
 import type { Connector, InstallContext, ManagedEdit } from "./types.js";
 
-/** How cairn recognizes its own hook among the user's: the command line ends with these words. */
-const HOOK_SUFFIX = "hook session-start --agent gemini";
 /** Gemini CLI counts hook timeouts in milliseconds (docs/hooks/reference.md, "Hook configuration"). */
 const HOOK_TIMEOUT_MS = 10_000;
+
+/**
+ * cairn's hooks, by event: how it recognizes each among the user's (the command line ends with these
+ * words) and its name (`/hooks disable <name>`). SessionStart gives the memory block (and a checkpoint's
+ * digest after a `/clear`); PreCompress and SessionEnd, both advisory in Gemini CLI, write a session
+ * checkpoint (docs/hooks/reference.md, "Lifecycle & system hooks").
+ */
 const HOOK_NAME = "cairn-memory";
+const HOOKS = [
+  { event: "SessionStart", suffix: "hook session-start --agent gemini", name: HOOK_NAME },
+  { event: "PreCompress", suffix: "hook pre-compact --agent gemini", name: "cairn-checkpoint-compress" },
+  { event: "SessionEnd", suffix: "hook session-end --agent gemini", name: "cairn-checkpoint-end" },
+] as const;
 
 /**
  * Gemini CLI: one user `settings.json` (`$GEMINI_CLI_HOME/.gemini/`, else `~/.gemini/`) holds both what
@@ -27,35 +37,43 @@ export const geminiConnector: Connector = {
 
 function settingsEdit(context: InstallContext): ManagedEdit {
   const file = join(geminiDir(context.env), "settings.json");
-  const hook = {
-    name: HOOK_NAME,
-    type: "command",
-    command: shellCommand(context.invocation, HOOK_SUFFIX.split(" ")),
-    timeout: HOOK_TIMEOUT_MS,
-  };
+  const hooks = HOOKS.map((hook) => ({
+    ...hook,
+    entry: {
+      name: hook.name,
+      type: "command",
+      command: shellCommand(context.invocation, hook.suffix.split(" ")),
+      timeout: HOOK_TIMEOUT_MS,
+    },
+  }));
   // No underscore in the server's name: Gemini CLI splits `mcp_<server>_<tool>` at the first one.
   const server = { command: context.invocation.command, args: [...context.invocation.args, "mcp"] };
   return {
     file,
-    what: "SessionStart hook and MCP server 'cairn'",
+    what: "SessionStart, PreCompress and SessionEnd hooks and MCP server 'cairn'",
     install(current) {
       const settings = parseJsonSettings(current, file, "cairn install gemini");
-      const ours = cairnHooks(settings, "SessionStart", HOOK_SUFFIX, file);
-      const hookInPlace =
-        ours.length === 1 &&
-        ours[0]?.command === hook.command &&
-        ours[0].timeout === hook.timeout &&
-        ours[0].name === hook.name;
-      if (!hookInPlace) {
-        removeCairnHooks(settings, "SessionStart", HOOK_SUFFIX, file);
-        appendHookGroup(settings, "SessionStart", hook);
+      let hooksChanged = false;
+      for (const { event, suffix, entry } of hooks) {
+        const ours = cairnHooks(settings, event, suffix, file);
+        const inPlace =
+          ours.length === 1 &&
+          ours[0]?.command === entry.command &&
+          ours[0].timeout === entry.timeout &&
+          ours[0].name === entry.name;
+        if (inPlace) continue;
+        removeCairnHooks(settings, event, suffix, file);
+        appendHookGroup(settings, event, entry);
+        hooksChanged = true;
       }
       const serverChanged = setServerEntry(settings, "mcpServers", server, file);
-      return hookInPlace && !serverChanged ? (current ?? "") : stringifyLike(current, settings);
+      return !hooksChanged && !serverChanged ? (current ?? "") : stringifyLike(current, settings);
     },
     uninstall(current) {
       const settings = parseJsonSettings(current, file, "cairn uninstall gemini");
-      const hookRemoved = removeCairnHooks(settings, "SessionStart", HOOK_SUFFIX, file);
+      let hookRemoved = false;
+      for (const { event, suffix } of HOOKS)
+        hookRemoved = removeCairnHooks(settings, event, suffix, file) || hookRemoved;
       const serverRemoved = removeServerEntry(settings, "mcpServers");
       return hookRemoved || serverRemoved ? stringifyLike(current, settings) : current;
     },

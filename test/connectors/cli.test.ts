@@ -77,7 +77,9 @@ describe("cairn install / uninstall (whole process)", () => {
   it("installs gemini: the hook command it wrote prints Gemini CLI's hook JSON with the memory; uninstall deletes the file it created", () => {
     const installed = cairn(["install", "gemini"]);
     expect(installed.status).toBe(0);
-    expect(installed.stdout).toMatch(/^created .*settings\.json: SessionStart hook and MCP server 'cairn'$/m);
+    expect(installed.stdout).toMatch(
+      /^created .*settings\.json: SessionStart, PreCompress and SessionEnd hooks and MCP server 'cairn'$/m,
+    );
     expect(installed.stdout).toMatch(/^restart Gemini CLI for the change to take effect$/m);
     const settingsFile = join(temp.root, ".gemini-home", ".gemini", "settings.json");
     const settings = JSON.parse(readFileSync(settingsFile, "utf8"));

@@ -69,6 +69,40 @@ describe("cairn install gemini", () => {
     expect(actions(uninstallConnector(geminiConnector, context, options()))).toEqual(["unchanged"]);
   });
 
+  it("adds PreCompress and SessionEnd hooks that write session checkpoints, and removes them again", () => {
+    write(settingsFile, fixture);
+    installConnector(geminiConnector, context, options());
+    const hooks = JSON.parse(read(settingsFile)).hooks;
+    const base = "/opt/node/bin/node /opt/cairn/dist/cli/main.js hook";
+    expect(hooks.PreCompress).toEqual([
+      {
+        hooks: [
+          {
+            name: "cairn-checkpoint-compress",
+            type: "command",
+            command: `${base} pre-compact --agent gemini`,
+            timeout: 10000,
+          },
+        ],
+      },
+    ]);
+    expect(hooks.SessionEnd).toEqual([
+      {
+        hooks: [
+          {
+            name: "cairn-checkpoint-end",
+            type: "command",
+            command: `${base} session-end --agent gemini`,
+            timeout: 10000,
+          },
+        ],
+      },
+    ]);
+    write(settingsFile, `${read(settingsFile)}\n`);
+    expect(actions(uninstallConnector(geminiConnector, context, options()))).toEqual(["removed-entries"]);
+    expect(JSON.parse(read(settingsFile))).toEqual(JSON.parse(fixture));
+  });
+
   it("after the user edits settings.json, uninstall removes only cairn's entries", () => {
     write(settingsFile, fixture);
     installConnector(geminiConnector, context, options());

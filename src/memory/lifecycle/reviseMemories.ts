@@ -44,12 +44,12 @@ export interface ReviseReport {
  * each pair the newer (occurredAt, else creation, else id) replaces the older when a detector is sure,
  * and a half-sure pair becomes a review row. A memory that arrives after a newer one on the same
  * subject is the one superseded. Memories are taken oldest first, so a batch replays its history in
- * order whatever order it was given in.
+ * order whatever order it was given in. `commitWith` runs inside the batch's transaction, after it.
  */
 export function reviseMemories(
   store: MemoryStore,
   ids: number[],
-  options: { mode?: ReviseMode; counts?: WordCounts } = {},
+  options: { mode?: ReviseMode; counts?: WordCounts; commitWith?: () => void } = {},
 ): ReviseReport {
   const mode = options.mode ?? "apply";
   const { storage } = store;
@@ -107,6 +107,10 @@ export function reviseMemories(
         if (flag !== undefined) report.flagged.push({ flag, memoryId: older.id, relatedId: newer.id, reason });
       }
     }
+    // The caller's writes that must stand or fall with the batch (its jobs marked done), in the same
+    // transaction rather than one wrapped around it: an outer savepoint doubled what each supersession's
+    // own savepoint cost.
+    options.commitWith?.();
     return report;
   });
 }

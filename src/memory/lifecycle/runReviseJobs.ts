@@ -68,10 +68,12 @@ export async function runReviseJobs(options: ReviseJobsOptions): Promise<ReviseJ
       } else {
         // The revise and its jobs' completion commit together: a crash leaves either both or neither, so
         // a job found interrupted has written nothing and is simply run again.
-        revised = withWriteTx(store.storage.db, () => {
-          const batch = reviseMemories(store, ids, { counts, ...mode });
-          for (const lease of leases) jobs.succeed(lease);
-          return batch;
+        revised = reviseMemories(store, ids, {
+          counts,
+          ...mode,
+          commitWith: () => {
+            for (const lease of leases) jobs.succeed(lease);
+          },
         });
       }
       report.superseded.push(...revised.superseded);
