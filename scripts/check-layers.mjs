@@ -10,7 +10,14 @@ const BOTTOM = ["util", "text"];
 const BASE = [...BOTTOM, "agents", "project", "config", "redact", "prompts", "requests"];
 const STORE = [...BASE, "sources", "store", "providers"];
 const SERVICES = [...STORE, "workspace", "memory", "collection", "recall"];
-const PIPELINE = ["pipeline/phase1", "pipeline/facts", "pipeline/hints", "pipeline/phase2", "pipeline/structural"];
+const PIPELINE = [
+  "pipeline/phase1",
+  "pipeline/facts",
+  "pipeline/hints",
+  "pipeline/phase2",
+  "pipeline/structural",
+  "pipeline/continuity",
+];
 
 /** Module -> the modules it may import. A module always may import itself. */
 export const LAYERS = {
@@ -35,6 +42,7 @@ export const LAYERS = {
   "pipeline/hints": [...SERVICES, "pipeline/phase1", "pipeline/facts"],
   "pipeline/phase2": [...SERVICES, "pipeline/phase1", "pipeline/facts"],
   "pipeline/structural": [...SERVICES, "pipeline/phase1", "pipeline/facts"],
+  "pipeline/continuity": [...SERVICES, "read"],
   pipeline: [...SERVICES, ...PIPELINE],
   read: SERVICES,
   workers: [...SERVICES, ...PIPELINE, "pipeline", "read"],

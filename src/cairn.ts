@@ -53,6 +53,7 @@ import { type PurgeReport, type PurgeTarget, purgeMemory } from "./read/purgeMem
 import { rememberedFrom } from "./read/rememberedMemories.js";
 import { applyCitationUsage, confirmRecalledAspects, recordRecallUsage } from "./read/usageFeedback.js";
 import { createRecall } from "./recall/createRecall.js";
+import type { PredictorScorer } from "./recall/predictor.js";
 import { guardText } from "./redact/guard.js";
 import { type CheckpointRequest, checkpointRequest } from "./requests/checkpoint.js";
 import { confirmRequest } from "./requests/confirm.js";
@@ -107,6 +108,8 @@ export interface OpenCairnOptions {
    * follows an injected `clock` (tests, simulations).
    */
   importLanes?: boolean;
+  /** The scorer recall's predictor stage uses when `recall.predictor.enabled` (seed 004; none ships). */
+  predictor?: PredictorScorer;
 }
 
 /** An item pushed by an agent: a session item without the key and origin cairn assigns. */
@@ -149,6 +152,7 @@ export class Cairn {
   private embeddingProvider: EmbeddingProvider | undefined;
   private tracker: EmbeddingTracker | undefined;
   private workerSet: WorkerSet | undefined;
+  private readonly predictor: PredictorScorer | undefined;
 
   constructor(options: OpenCairnOptions = {}) {
     this.env = options.env ?? process.env;
@@ -160,6 +164,7 @@ export class Cairn {
     });
     this.clock = options.clock ?? systemClock;
     this.importLanes = options.importLanes ?? true;
+    this.predictor = options.predictor;
   }
 
   /** The store, opened (and created, readable by the user only) on first use. */
@@ -288,7 +293,10 @@ export class Cairn {
     const ended = withWriteTx(this.storage.db, () => collector.end(guardText(sessionId)));
     const continuity = this.config.workers.continuity;
     if (continuity.enabled) {
-      const capture = storedCheckpointSource(this.storage, { trigger: "session_end", sessionKey: guardText(sessionId) });
+      const capture = storedCheckpointSource(this.storage, {
+        trigger: "session_end",
+        sessionKey: guardText(sessionId),
+      });
       if (!("reason" in capture)) writeCheckpoint(this.storage, capture, continuity, this.clock());
     }
     return ended;
@@ -370,7 +378,15 @@ export class Cairn {
       const { storage, embedder: embeddings, clock } = this;
       const config = this.config.recall;
       const onHit = (ids: number[]) => this.countRecallHits(ids);
-      const recall = createRecall({ storage, provider: embeddings, config, clock, onHit });
+      const predictor = this.predictor;
+      const recall = createRecall({
+        storage,
+        provider: embeddings,
+        config,
+        clock,
+        onHit,
+        ...(predictor ? { predictor } : {}),
+      });
       const frozen = this.config.pipeline.mutationsFrozen;
       this.store = new MemoryStore({ storage, embeddings, config, clock, recall, frozen });
     }
@@ -944,7 +960,8 @@ export class Cairn {
           }
         },
         refreshEmbeddings: (budgetMs) => cairn.refreshEmbeddings(budgetMs),
-        runWorker: async (name) => cairn.workers().get(name)?.tick(),
+        home: this.paths.home,
+        llm: async () => (await cairn.providers()).smol,
         get memories() {
           return cairn.memories;
         },

@@ -12,6 +12,7 @@ export type { EmbeddingProvider } from "./providers/embeddings/types.js";
 export type { LlmProvider, LlmRequest, LlmResult } from "./providers/llm/types.js";
 export type { Injection, RememberedFit } from "./read/inject.js";
 export { readMemoryUrl, resolveMemoryUrl } from "./read/memoryUrl.js";
+export type { PredictorCandidate, PredictorScorer } from "./recall/predictor.js";
 export { requestLimits } from "./requests/limits.js";
 export type { ItemRole, SessionInfo, SessionItem, SessionKind } from "./sources/types.js";
 export { CairnError, type CairnErrorCode, cairnErrorStatus } from "./util/errors.js";

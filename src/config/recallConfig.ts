@@ -172,6 +172,27 @@ const recallSettingsSchema = z
       })
       .strict()
       .prefault({}),
+    /**
+     * Continuity scoring's signal (src/recall/stages/continuityStage.ts): memories that sessions given
+     * them used rank up to `weight / 2` higher, unused ones lower. On in the `agent` profile.
+     */
+    continuity: z
+      .object({ enabled: z.boolean().default(false), weight: num(0, 1, 0.2) })
+      .strict()
+      .prefault({}),
+    /**
+     * seed 004's predictor: a scorer given by the library caller re-ranks the head (`topN`) within
+     * `timeoutMs`, fused with `weight`; off by default, and cairn ships no trained scorer.
+     */
+    predictor: z
+      .object({
+        enabled: z.boolean().default(false),
+        topN: int(1, 200, 20),
+        timeoutMs: int(10, 30_000, 2000),
+        weight: num(0, 1, 0.3),
+      })
+      .strict()
+      .prefault({}),
     graph: z
       .object({
         /**

@@ -19,6 +19,8 @@ export const stageNames = [
   "listLength",
   "rerank",
   "dampening",
+  "continuity",
+  "predictor",
   "recency",
 ] as const;
 export type StageName = (typeof stageNames)[number];
@@ -44,7 +46,7 @@ export const recallProfiles: Record<RecallProfileName, RecallProfile> = {
     settings: {},
   },
   agent: {
-    stages: ["minScore", "head", "dampening", "recency"],
+    stages: ["minScore", "head", "dampening", "continuity", "recency"],
     // Offline semantic signal for tool and code words (jest / vitest, database / postgres).
     embeddings: "wordvec",
     settings: {
@@ -82,6 +84,7 @@ const switches: Partial<Record<StageName, { on: Settings; off: Settings }>> = {
     on: {},
     off: { dampening: { gravityEnabled: false, hubEnabled: false, resolutionEnabled: false } },
   },
+  continuity: { on: { continuity: { enabled: true } }, off: { continuity: { enabled: false } } },
   recency: { on: { recency: { enabled: true } }, off: { recency: { enabled: false } } },
 };
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { int, num } from "./boundedNumbers.js";
+import { int } from "./boundedNumbers.js";
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -8,7 +8,7 @@ const DAY = 24 * HOUR;
 
 /**
  * The background workers of seed 004 (retention, maintenance, documents, session checkpoints,
- * continuity scoring, the predictor), each with the seed's default and range. Every worker runs on the
+ * continuity scoring), each with the seed's default and range. Every worker runs on the
  * one job queue (src/store/queue) and reports the same stats (src/workers/backgroundWorker.ts);
  * docs/operations.md explains each one.
  */
@@ -71,16 +71,6 @@ export const workersConfigSchema = z
         flushDebounceMs: int(100, MINUTE, 2500),
         /** Score how the injected memories were used, once a session has ended. */
         scoring: z.boolean().default(true),
-      })
-      .strict()
-      .prefault({}),
-    predictor: z
-      .object({
-        /** seed: off by default; off, recall's order is unchanged. */
-        enabled: z.boolean().default(false),
-        timeoutMs: int(10, 30 * SECOND, 2000),
-        /** Weight of the predictor's score against the baseline's when both are present. */
-        weight: num(0, 1, 0.3),
       })
       .strict()
       .prefault({}),

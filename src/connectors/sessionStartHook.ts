@@ -2,7 +2,9 @@ import { loadConfigCached } from "../config/loadConfigCached.js";
 import { cairnPaths } from "../config/paths.js";
 import { resumesAfterReset, storeRecovery } from "../read/checkpointRecovery.js";
 import { buildInjection } from "../read/inject.js";
+import { appendInjection } from "../read/injectionLog.js";
 import { storeRemembered } from "../read/rememberedReader.js";
+import { listedMemoryIds } from "../read/rememberedSource.js";
 import { type BackgroundRunDecision, isCairnInternal, startBackgroundRun } from "../workers/startBackgroundRun.js";
 
 // This module is the agent start path: it imports the config loader and the injection, never the recall
@@ -66,6 +68,7 @@ export async function sessionStartHook(request: SessionStartRequest): Promise<Se
     reserveChars: recovery ? JSON.stringify(`\n\n${recovery}`).length - 2 : 0,
   });
   const text = [injection.text, recovery ?? ""].filter((part) => part !== "").join("\n\n");
+  logInjection(request, config.workers.continuity, injection.text);
   const stdout = renderForAgent(request.agent, text);
   const notRoot = nonRootReason(input, env);
   const run = notRoot
@@ -78,6 +81,27 @@ export async function sessionStartHook(request: SessionStartRequest): Promise<Se
     run,
     warnings: [...injection.warnings, ...warnings],
   };
+}
+
+/**
+ * Notes which remembered memories this session was given, for continuity scoring: a line appended to
+ * the memory root's log (the start path never writes the store). Only when the agent names its session.
+ */
+function logInjection(
+  request: SessionStartRequest,
+  settings: { enabled: boolean; scoring: boolean },
+  block: string,
+): void {
+  const sessionId = request.input.session_id;
+  if (!settings.enabled || !settings.scoring || typeof sessionId !== "string" || sessionId === "") return;
+  const memoryIds = listedMemoryIds(block);
+  if (memoryIds.length === 0) return;
+  appendInjection(request.home, {
+    sessionId,
+    agent: request.agent,
+    at: (request.now ?? Date.now)(),
+    memoryIds,
+  });
 }
 
 /**

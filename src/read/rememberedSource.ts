@@ -70,3 +70,14 @@ function dayOf(ms: number): string {
   const date = new Date(ms);
   return Number.isNaN(date.getTime()) ? "undated" : date.toISOString().slice(0, 10);
 }
+
+/** The ids of the remembered memories a block lists, in the order the agent reads them. */
+export function listedMemoryIds(block: string): number[] {
+  const ids: number[] = [];
+  for (const line of block.split("\n")) {
+    if (!line.startsWith(REMEMBERED_LINE_START)) continue;
+    const id = Number(/^\d{1,15}/.exec(line.slice(REMEMBERED_LINE_START.length))?.[0]);
+    if (Number.isSafeInteger(id) && id > 0 && !ids.includes(id)) ids.push(id);
+  }
+  return ids;
+}

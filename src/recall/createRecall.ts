@@ -6,6 +6,7 @@ import { withWriteTx } from "../store/tx.js";
 import { type Clock, systemClock } from "../util/clock.js";
 import { errorMessage } from "../util/errors.js";
 import { hybridRecall } from "./hybridRecall.js";
+import type { PredictorScorer } from "./predictor.js";
 import type { RecallDeps } from "./recallDeps.js";
 import type { RerankProvider } from "./rerank.js";
 
@@ -17,6 +18,8 @@ export interface CreateRecallOptions {
   clock?: Clock;
   /** The reranker used when `reranker.kind` is `provider`. */
   reranker?: RerankProvider;
+  /** The scorer used when `predictor.enabled` (none ships with cairn). */
+  predictor?: PredictorScorer;
   /** Called with the ids recall returned, after usage counters were bumped (not for `countUsage: false`). */
   onHit?: (ids: number[]) => void;
 }
@@ -39,7 +42,9 @@ export function createRecall(options: CreateRecallOptions): (request: RecallRequ
     provider: options.provider,
     config: options.config,
     clock,
+    continuity: storage.continuity,
     ...(options.reranker ? { reranker: options.reranker } : {}),
+    ...(options.predictor ? { predictor: options.predictor } : {}),
   };
   return async (request) => {
     const response = await hybridRecall(deps, request);

@@ -2,11 +2,13 @@ import type { RecallConfig } from "../config/recallConfig.js";
 import type { RecallStage } from "./stage.js";
 import { authorStage } from "./stages/authorStage.js";
 import { contextStage } from "./stages/contextStage.js";
+import { continuityStage } from "./stages/continuityStage.js";
 import { dampeningStage } from "./stages/dampeningStage.js";
 import { graphStage } from "./stages/graphStage.js";
 import { headStage } from "./stages/headStage.js";
 import { listLengthStage } from "./stages/listLengthStage.js";
 import { minScoreStage } from "./stages/minScoreStage.js";
+import { predictorStage } from "./stages/predictorStage.js";
 import { recencyStage } from "./stages/recencyStage.js";
 import { rerankStage } from "./stages/rerankStage.js";
 import { timeAnswerStage } from "./stages/timeAnswerStage.js";
@@ -21,6 +23,8 @@ import { timeAnswerStage } from "./stages/timeAnswerStage.js";
  * - min score before the graph boost: the boost cannot lift a memory its own evidence rejected;
  * - head before the list prior, rerank and dampening: they read text, which only the head loads;
  * - dampening after them: it sorts the order by evidence;
+ * - continuity and the predictor after dampening: they adjust the order evidence made, from how
+ *   sessions used the memories (the predictor is off unless asked for; it keeps the tail's order);
  * - recency last: it only hands places between memories on the same subject, so it reads the
  *   final places (a later score change would undo it).
  */
@@ -36,6 +40,8 @@ export function recallStages(config: RecallConfig): RecallStage[] {
     ...(config.listLength.exponent > 0 ? [listLengthStage(config.listLength)] : []),
     ...(reranker.enabled && reranker.kind !== "none" ? [rerankStage(reranker)] : []),
     dampeningStage(config.dampening),
+    ...(config.continuity.enabled ? [continuityStage(config.continuity)] : []),
+    ...(config.predictor.enabled ? [predictorStage(config.predictor)] : []),
     ...(config.recency.enabled ? [recencyStage(config.recency)] : []),
   ];
 }

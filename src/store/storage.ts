@@ -1,8 +1,9 @@
 import type { Database } from "better-sqlite3";
 import { openDatabase, openDatabaseReadOnly } from "./connection.js";
 import type { AspectRepo } from "./contracts/aspects.js";
-import type { DocumentRepo } from "./contracts/documents.js";
 import type { TokenBudgetRepo } from "./contracts/budget.js";
+import type { ContinuityRepo } from "./contracts/continuity.js";
+import type { DocumentRepo } from "./contracts/documents.js";
 import type { EligibilityRepo } from "./contracts/eligibility.js";
 import type { EmbeddingRepo } from "./contracts/embeddings.js";
 import type { EraseRepo } from "./contracts/erase.js";
@@ -15,8 +16,9 @@ import type { TranscriptRepo } from "./contracts/transcripts.js";
 import type { VectorIndexRepo } from "./contracts/vectors.js";
 import { JobQueue, type JobQueueOptions } from "./queue/jobQueue.js";
 import { AspectRepository } from "./repositories/aspectRepository.js";
-import { DocumentRepository } from "./repositories/documentRepository.js";
 import { CheckpointRepository } from "./repositories/checkpointRepository.js";
+import { ContinuityRepository } from "./repositories/continuityRepository.js";
+import { DocumentRepository } from "./repositories/documentRepository.js";
 import { EligibilityRepository } from "./repositories/eligibilityRepository.js";
 import { EmbeddingRepository } from "./repositories/embeddingRepository.js";
 import { EraseRepository } from "./repositories/eraseRepository.js";
@@ -77,16 +79,18 @@ export class Storage {
   readonly embeddings: EmbeddingRepo;
   readonly vectors: VectorIndexRepo;
   readonly transcripts: TranscriptRepo;
-  /** Documents fed in with `cairn ingest` and the links of their chunks (migration 020). */
-  readonly documents: DocumentRepo;
   /** Session checkpoints, for recovery after a compaction or a clear (migration 021). */
   readonly checkpoints: CheckpointRepository;
+  /** Documents fed in with `cairn ingest` and the links of their chunks (migration 020). */
+  readonly documents: DocumentRepo;
   /** Hard deletion of whole scopes (`cairn memory clear`). */
   readonly erase: EraseRepo;
   /** The retention sweep's purge steps (src/memory/retention/runRetention.ts). */
   readonly retention: RetentionRepository;
   /** Phase 2's watermark, force-next flag and last run, over meta. */
   readonly phase2: Phase2State;
+  /** Which memories each session was given at its start, and how much it used them (continuity scoring). */
+  readonly continuity: ContinuityRepo;
 
   private constructor(
     readonly db: Database,
@@ -112,11 +116,12 @@ export class Storage {
     const indexed = (options.vectorIndex ?? true) && vecError === null;
     this.vectors = new VectorIndex(db, options.dimensions ?? DEFAULT_DIMENSIONS, indexed);
     this.transcripts = new TranscriptRepository(db);
-    this.documents = new DocumentRepository(db);
     this.checkpoints = new CheckpointRepository(db);
+    this.documents = new DocumentRepository(db);
     this.erase = new EraseRepository(db, this.vectors);
     this.retention = new RetentionRepository(db, this.vectors);
     this.phase2 = new Phase2State(this.meta);
+    this.continuity = new ContinuityRepository(db);
   }
 
   /** Opens (creating and migrating if needed) the store at `path`; `:memory:` gives a private in-memory one. */

@@ -1,5 +1,6 @@
 import { runHealthCycle, storeRepairs } from "../memory/health/runHealthCycle.js";
-import { HEALTH_KIND, RETENTION_KIND } from "../store/queue/jobKinds.js";
+import { HEALTH_KIND } from "../store/queue/jobKinds.js";
+import { retentionWorker } from "./retentionWorker.js";
 import { enqueuePeriodic, runQueuedJobs } from "./runQueuedJobs.js";
 import type { WorkerFactory } from "./workerSet.js";
 
@@ -47,9 +48,8 @@ export const maintenanceWorker: WorkerFactory = (host) => {
               ...storeRepairs(storage),
               reembed: () => host.refreshEmbeddings(REEMBED_BUDGET_MS),
               triggerRetention: async () => {
-                storage.jobs.enqueue({ kind: RETENTION_KIND, key: RETENTION_KIND, force: true });
-                await host.runWorker("retention");
-                return 1;
+                if (!host.config.workers.retention.enabled) throw new Error("workers.retention.enabled is false");
+                return (await retentionWorker(host, { force: true }).cycle()).processed;
               },
             },
           });

@@ -1,9 +1,11 @@
 import type { CairnConfig } from "../config/schema.js";
 import type { MemoryStore } from "../memory/memoryStore.js";
+import type { LlmProvider } from "../providers/llm/types.js";
 import type { Storage } from "../store/storage.js";
 import type { Clock } from "../util/clock.js";
 import { BackgroundWorker, type WorkerCycle, type WorkerSpec, type WorkerStats } from "./backgroundWorker.js";
 import { CHECKPOINTS_WORKER, checkpointWorker } from "./checkpoints/checkpointWorker.js";
+import { continuityWorker } from "./continuityWorker.js";
 import { documentsWorker } from "./documentsWorker.js";
 import { maintenanceWorker } from "./maintenanceWorker.js";
 import { retentionWorker } from "./retentionWorker.js";
@@ -24,8 +26,10 @@ export interface WorkerHost {
   embeddingModel: () => string | null;
   /** Writes missing and stale vectors for at most `budgetMs`; returns how many. */
   refreshEmbeddings: (budgetMs?: number) => Promise<number>;
-  /** Runs another worker's cycle now (the maintenance worker triggering a retention sweep). */
-  runWorker: (name: string) => Promise<unknown>;
+  /** The memory root (where the session-start hook appends its injection log). */
+  home: string;
+  /** The small model role, or null without one (offline). */
+  llm: () => Promise<LlmProvider | null>;
   /** The memory write path (redaction, FTS, vectors, scope), read at each cycle like `storage`; the documents worker needs it. */
   readonly memories?: MemoryStore;
 }
@@ -41,6 +45,7 @@ export const workerFactories: ReadonlyArray<readonly [string, WorkerFactory]> = 
   ["retention", retentionWorker],
   ["maintenance", maintenanceWorker],
   [CHECKPOINTS_WORKER, checkpointWorker],
+  ["continuity", continuityWorker],
   ["documents", documentsWorker],
 ];
 

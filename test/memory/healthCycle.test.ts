@@ -2,7 +2,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { type Cairn, openCairn } from "../../src/cairn.js";
 import type { RepairAction } from "../../src/memory/health/diagnostics.js";
 import { healthScore, readDiagnostics, recommend } from "../../src/memory/health/diagnostics.js";
-import { type Repair, runHealthCycle, storeRepairs } from "../../src/memory/health/runHealthCycle.js";
+import { lastHealthReport, type Repair, runHealthCycle, storeRepairs } from "../../src/memory/health/runHealthCycle.js";
+import { maintenanceWorker } from "../../src/workers/maintenanceWorker.js";
+import { WorkerSet } from "../../src/workers/workerSet.js";
 import { removeTempDirs, tempDir } from "../helpers/tempDir.js";
 
 const MINUTE = 60_000;
@@ -45,7 +47,7 @@ describe("store diagnostics", () => {
   it("finds dead jobs, stale leases, a search index out of step and tombstones, and scores them", async () => {
     const cairn = await cairnWith(10);
     const { storage } = cairn;
-    const healthy = readDiagnostics(storage, now, null);
+    const healthy = readDiagnostics(storage, null);
     expect(healthy.index).toEqual({ liveMemories: 10, ftsRows: 10 });
     expect(recommend(healthy)).toEqual([]);
     expect(healthScore(healthy).score).toBe(1);
@@ -58,7 +60,7 @@ describe("store diagnostics", () => {
     for (const id of ids.slice(2)) cairn.forgetMemory({ id });
     now += 5000;
 
-    const sick = readDiagnostics(storage, now, null);
+    const sick = readDiagnostics(storage, null);
     expect(sick.queue).toMatchObject({ dead: 2, staleLeases: 1 });
     expect(sick.index).toEqual({ liveMemories: 6, ftsRows: 4 });
     expect(sick.storage.tombstoneRatio).toBeCloseTo(0.4);
@@ -90,7 +92,7 @@ describe("the maintenance cycle", () => {
       repairs: { ...noRepairs(), ...storeRepairs(storage) },
     });
     expect(observed.actions.map((a) => a.outcome)).toEqual(["observed", "observed"]);
-    expect(readDiagnostics(storage, now, null).index.ftsRows).toBe(5);
+    expect(readDiagnostics(storage, null).index.ftsRows).toBe(5);
     expect(keywordHits(cairn)).toBe(5);
 
     const executed = await runHealthCycle({
@@ -106,7 +108,7 @@ describe("the maintenance cycle", () => {
       ["rebuildFts", "ran"],
     ]);
     expect(executed.actions.every((a) => (a.delta ?? 0) > 0)).toBe(true);
-    expect(readDiagnostics(storage, now, null).index.ftsRows).toBe(8);
+    expect(readDiagnostics(storage, null).index.ftsRows).toBe(8);
     expect(storage.jobs.get("probe", "a")?.status).toBe("pending");
     expect(executed.healthAfter?.score).toBe(1);
     // The rebuilt rows are found by keyword again.
@@ -173,10 +175,53 @@ describe("the maintenance cycle", () => {
     cairn.storage.db.prepare("DELETE FROM memories_fts WHERE rowid IN (SELECT id FROM memories LIMIT 1)").run();
     const report = await cairn.run();
     expect(report.workers.maintenance).toMatchObject({ processed: 1, failed: 0 });
-    expect(readDiagnostics(cairn.storage, now, null).index.ftsRows).toBe(3);
+    expect(readDiagnostics(cairn.storage, null).index.ftsRows).toBe(3);
     // Same period: nothing due; the stats say so.
     expect((await cairn.run()).workers.maintenance?.skipped).toBe("nothing due");
     expect(cairn.status().workers.maintenance).toMatchObject({ processed: 1, skippedCycles: 1 });
     cairn.close();
+  });
+
+  it("triggers a retention sweep when tombstones pass 30 %, and says why not when retention is off", async () => {
+    const cairn = await cairnWith(10);
+    const ids = (await cairn.recall({ query: "gateway", scope: "global", k: 20 })).results.map((r) => r.id);
+    for (const id of ids.slice(0, 6)) cairn.forgetMemory({ id });
+    now += 31 * 24 * 3_600_000;
+    const host = {
+      storage: cairn.storage,
+      config: cairn.config,
+      clock,
+      log: () => {},
+      embeddingModel: () => null,
+      refreshEmbeddings: async () => 0,
+      home: cairn.paths.home,
+      llm: async () => null,
+    };
+    const only = new WorkerSet(host, { factories: [["maintenance", maintenanceWorker]] });
+    await only.tickAll();
+    const report = lastHealthReport(cairn.storage);
+    expect(report?.actions).toEqual([expect.objectContaining({ action: "triggerRetention", outcome: "ran" })]);
+    expect(cairn.storage.memories.counts()).toMatchObject({ live: 4, deleted: 0 });
+    expect(report?.healthAfter?.score).toBe(1);
+    cairn.close();
+
+    const off = await cairnWith(10);
+    const offIds = (await off.recall({ query: "gateway", scope: "global", k: 20 })).results.map((r) => r.id);
+    for (const id of offIds.slice(0, 6)) off.forgetMemory({ id });
+    const config = {
+      ...off.config,
+      workers: { ...off.config.workers, retention: { ...off.config.workers.retention, enabled: false } },
+    };
+    await new WorkerSet(
+      { ...host, storage: off.storage, config },
+      { factories: [["maintenance", maintenanceWorker]] },
+    ).tickAll();
+    expect(lastHealthReport(off.storage)?.actions[0]).toMatchObject({
+      action: "triggerRetention",
+      outcome: "failed",
+      why: "workers.retention.enabled is false",
+    });
+    expect(off.storage.memories.counts().deleted).toBe(6);
+    off.close();
   });
 });

@@ -200,7 +200,8 @@ describe("worker stats", () => {
         log: () => {},
         embeddingModel: () => null,
         refreshEmbeddings: async () => 0,
-        runWorker: async () => undefined,
+        home,
+        llm: async () => null,
       },
       { factories: [["demo", () => ({ name: "demo", intervalMs: 1000, cycle: async () => cycleOf(++ticks) })]] },
     );

@@ -29,16 +29,10 @@ export interface Diagnostics {
 }
 
 /** Reads the diagnostics: a handful of counts, each an index lookup or a count over one table. */
-export function readDiagnostics(storage: Storage, now: number, embeddingModel: string | null): Diagnostics {
-  const db = storage.db;
-  const jobRow = db
-    .prepare(
-      `SELECT count(*) AS jobs, coalesce(sum(status = 'dead'), 0) AS dead,
-         coalesce(sum(status = 'running' AND lease_expires_at <= ?), 0) AS stale FROM jobs`,
-    )
-    .get(now) as { jobs: number; dead: number; stale: number };
+export function readDiagnostics(storage: Storage, embeddingModel: string | null): Diagnostics {
+  const jobRow = storage.jobs.health();
   const counts = storage.memories.counts();
-  const ftsRows = (db.prepare("SELECT count(*) AS n FROM memories_fts").get() as { n: number }).n;
+  const ftsRows = storage.search.indexedRows();
   const total = counts.live + counts.deleted;
   return {
     queue: {

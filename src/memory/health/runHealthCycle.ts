@@ -69,7 +69,7 @@ export async function runHealthCycle(options: {
   repairs: Record<RepairAction, Repair>;
 }): Promise<HealthReport> {
   const { storage, now, limits } = options;
-  const read = () => readDiagnostics(storage, now(), options.embeddingModel);
+  const read = () => readDiagnostics(storage, options.embeddingModel);
   const diagnostics = read();
   const health = healthScore(diagnostics);
   const recommendations = recommend(diagnostics);

@@ -11,13 +11,15 @@ import type { Migration } from "../migration.js";
  * Chunks are not what a user remembered: the remembered index (migration 012), which a session's start
  * hook reads, leaves them out, so a manual of 5,000 chunks is never walked at every session start. The
  * query states the same condition (`NEWEST_REMEMBERED_SQL`).
+ *
+ * Idempotent (IF NOT EXISTS, triggers dropped first): a store marked older than it is runs it again.
  */
 export const documents: Migration = {
   version: 20,
   name: "documents",
   up(db) {
     db.exec(`
-      CREATE TABLE documents (
+      CREATE TABLE IF NOT EXISTS documents (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         scope TEXT NOT NULL,
         source TEXT NOT NULL,
@@ -36,14 +38,15 @@ export const documents: Migration = {
         ingested_at INTEGER,
         forgotten_at INTEGER
       );
-      CREATE UNIQUE INDEX idx_documents_source ON documents(scope, source) WHERE forgotten_at IS NULL;
-      CREATE TABLE document_memories (
+      CREATE UNIQUE INDEX IF NOT EXISTS idx_documents_source ON documents(scope, source) WHERE forgotten_at IS NULL;
+      CREATE TABLE IF NOT EXISTS document_memories (
         document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
         chunk_index INTEGER NOT NULL,
         memory_id INTEGER NOT NULL,
         PRIMARY KEY (document_id, chunk_index)
       );
-      CREATE INDEX idx_document_memories_memory ON document_memories(memory_id);
+      CREATE INDEX IF NOT EXISTS idx_document_memories_memory ON document_memories(memory_id);
+      DROP TRIGGER IF EXISTS document_memories_ad;
       CREATE TRIGGER document_memories_ad AFTER DELETE ON memories BEGIN
         DELETE FROM document_memories WHERE memory_id = old.id;
       END;

@@ -20,6 +20,7 @@ import { neighbourTextSwitch } from "./018_neighbour_text_switch.js";
 import { subjectKeysIndex } from "./019_subject_keys.js";
 import { documents } from "./020_documents.js";
 import { sessionCheckpoints } from "./021_session_checkpoints.js";
+import { continuity } from "./022_continuity.js";
 
 /** Every schema step in order. Append only: a shipped migration never changes. */
 export const migrations: readonly Migration[] = [
@@ -44,4 +45,5 @@ export const migrations: readonly Migration[] = [
   subjectKeysIndex,
   documents,
   sessionCheckpoints,
+  continuity,
 ];

@@ -23,8 +23,6 @@ export const STRUCTURAL_KIND = "structural_classify";
  */
 export const REVISE_KIND = "revise";
 
-/** The retention worker's periodic sweep; one job whose key is the kind. */
-export const RETENTION_KIND = "retention";
 /** The maintenance worker's periodic health cycle; one job whose key is the kind. */
 export const HEALTH_KIND = "health";
 /** One job per document fed in with `cairn ingest`; the key is the document's id. */

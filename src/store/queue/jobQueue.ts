@@ -324,6 +324,15 @@ export class JobQueue {
     return info.changes === 1;
   }
 
+  /** All jobs, the dead ones, and the running ones whose lease ran out (the maintenance worker's queue health). */
+  health(): { jobs: number; dead: number; stale: number } {
+    return cached(
+      this.db,
+      `SELECT count(*) AS jobs, coalesce(sum(status = 'dead'), 0) AS dead,
+         coalesce(sum(status = 'running' AND lease_expires_at <= ?), 0) AS stale FROM jobs`,
+    ).get(this.clock()) as { jobs: number; dead: number; stale: number };
+  }
+
   /**
    * Puts every running job whose lease ran out back to pending (the maintenance worker's repair of
    * stale leases): a job its holder had started keeps the attempt it spent, one it never started gets

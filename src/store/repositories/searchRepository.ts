@@ -248,6 +248,11 @@ export class SearchRepository {
     return true;
   }
 
+  /** Rows in the memories' search index: one per live memory when the index is whole. */
+  indexedRows(): number {
+    return (cached(this.db, "SELECT count(*) AS n FROM memories_fts").get() as { n: number }).n;
+  }
+
   /**
    * Brings the search index back to one row per live memory (the maintenance worker's repair): drops
    * rows of memories that are gone or forgotten, and re-indexes live memories that lost theirs by
