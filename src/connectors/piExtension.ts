@@ -13,6 +13,9 @@ export const PI_EXTENSION_HEADER = "// cairn memory extension";
  * - `before_agent_start`: appends that block to the system prompt of each prompt. The agent rebuilds the
  *   prompt from its base every time, so nothing accumulates, and the block is not written into the
  *   session file (which cairn later reads back: memory must not be extracted from memory).
+ * - `session_before_compact` and `session_shutdown`: run `cairn hook pre-compact` / `session-end` with the
+ *   session's id, file and folder on stdin, which write a session checkpoint; `session_compact` loads the
+ *   block again as a start after a compaction, so the next prompts carry the checkpoint's digest.
  * - tools `cairn_recall` and `cairn_read` that run `cairn recall` / `cairn read` (pi has no MCP; an extension tool is its documented way
  *   to give the model a capability). No remember tool: `cairn remember` on the command line files a
  *   memory as the user's, and what an agent saves must stay marked as the agent's (MCP `remember` does that).
@@ -30,8 +33,9 @@ import { execFile } from "node:child_process";
 const NODE = ${JSON.stringify(invocation.command)};
 const CAIRN = ${JSON.stringify(invocation.args)};
 
-// Runs cairn; never throws: a failure comes back as text the caller shows or leaves out.
-function cairn(args, cwd, timeout, signal) {
+// Runs cairn; never throws: a failure comes back as text the caller shows or leaves out. The input, if
+// any, is the hook input cairn reads on stdin (JSON).
+function cairn(args, cwd, timeout, signal, input) {
   return new Promise((resolve) => {
     const child = execFile(
       NODE,
@@ -42,8 +46,8 @@ function cairn(args, cwd, timeout, signal) {
         resolve({ ok: !error, stdout: String(stdout), error: why.split("\\n").pop() || "cairn failed" });
       },
     );
-    // cairn's hook reads the agent's input from stdin: there is none here.
-    child.stdin && child.stdin.end();
+    // cairn's hook reads the agent's input from stdin: closed at once when there is none.
+    child.stdin && child.stdin.end(input === undefined ? undefined : JSON.stringify(input));
   });
 }
 
@@ -51,14 +55,32 @@ function text(value) {
   return { content: [{ type: "text", text: value }], details: {} };
 }
 
+// The session as cairn's hooks take it: its id, its file (the transcript) and its folder.
+function sessionOf(ctx) {
+  const manager = ctx.sessionManager;
+  const file = manager && typeof manager.getSessionFile === "function" ? manager.getSessionFile() : undefined;
+  const id = manager && typeof manager.getSessionId === "function" ? manager.getSessionId() : undefined;
+  return { ...(id ? { session_id: id } : {}), ...(file ? { transcript_path: file } : {}), cwd: ctx.cwd };
+}
+
 export default function cairnMemory(pi) {
   let memory = "";
-  const load = async (ctx) => {
-    const result = await cairn(["hook", "session-start", "--agent", ${JSON.stringify(agent)}, "--cwd", ctx.cwd], ctx.cwd, 10000);
+  const load = async (ctx, source) => {
+    const input = source === undefined ? undefined : { ...sessionOf(ctx), source };
+    const result = await cairn(["hook", "session-start", "--agent", ${JSON.stringify(agent)}, "--cwd", ctx.cwd], ctx.cwd, 10000, undefined, input);
     memory = result.stdout.trim();
+  };
+  const checkpoint = async (event, ctx) => {
+    await cairn(["hook", event, "--agent", ${JSON.stringify(agent)}], ctx.cwd, 10000, undefined, sessionOf(ctx));
   };
   pi.on("session_start", async (_event, ctx) => load(ctx));
   pi.on("session_switch", async (_event, ctx) => load(ctx));
+  // Returns nothing: the compaction goes ahead as pi would run it.
+  pi.on("session_before_compact", async (_event, ctx) => {
+    await checkpoint("pre-compact", ctx);
+  });
+  pi.on("session_compact", async (_event, ctx) => load(ctx, "compact"));
+  pi.on("session_shutdown", async (_event, ctx) => checkpoint("session-end", ctx));
   pi.on("before_agent_start", async (event) => {
     if (memory === "") return undefined;
     return { systemPrompt: \`\${event.systemPrompt}\\n\\n\${memory}\` };

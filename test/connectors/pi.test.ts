@@ -197,6 +197,45 @@ process.stdin.on("end", () => process.stdout.write(JSON.stringify({ args: proces
     expect(handlers.session_switch).toBeTypeOf("function");
   });
 
+  it("writes checkpoints before a compaction and at shutdown, and reloads the block after a compaction", async () => {
+    const log = join(temp.root, "calls.jsonl");
+    // Logs each call with what it read on stdin, and answers session-start with the input it was given.
+    const logging = `import { appendFileSync } from "node:fs";
+let input = "";
+process.stdin.on("data", (chunk) => { input += chunk; });
+process.stdin.on("end", () => {
+  const args = process.argv.slice(2);
+  appendFileSync(${JSON.stringify(log)}, JSON.stringify({ args, input }) + "\\n");
+  if (args[1] === "session-start") process.stdout.write("BLOCK " + (input || "none"));
+});
+`;
+    const { handlers } = await loadExtension(logging);
+    const sessionFile = join(temp.root, "sessions", "s1.jsonl");
+    const ctx = { cwd: temp.project, sessionManager: { getSessionFile: () => sessionFile, getSessionId: () => "s1" } };
+    const session = { session_id: "s1", transcript_path: sessionFile, cwd: temp.project };
+    await handlers.session_start?.({}, ctx);
+    expect(await handlers.session_before_compact?.({ reason: "manual" }, ctx)).toBeUndefined();
+    await handlers.session_compact?.({}, ctx);
+    const answer = (await handlers.before_agent_start?.({ systemPrompt: "BASE" }, ctx)) as { systemPrompt: string };
+    await handlers.session_shutdown?.({}, ctx);
+    const calls = read(log)
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { args: string[]; input: string });
+    expect(calls.map((call) => call.args.slice(0, 2).join(" "))).toEqual([
+      "hook session-start",
+      "hook pre-compact",
+      "hook session-start",
+      "hook session-end",
+    ]);
+    expect(calls[0]?.input).toBe("");
+    expect(JSON.parse(calls[1]?.input ?? "")).toEqual(session);
+    expect(calls[1]?.args).toEqual(["hook", "pre-compact", "--agent", "pi"]);
+    expect(JSON.parse(calls[2]?.input ?? "")).toEqual({ ...session, source: "compact" });
+    expect(JSON.parse(calls[3]?.input ?? "")).toEqual(session);
+    expect(answer.systemPrompt).toContain('"source":"compact"');
+  });
+
   it("cairn_recall and cairn_read run cairn in the session's folder; a failure is a tool error", async () => {
     const { tools } = await loadExtension(echo);
     const ctx = { cwd: temp.project };

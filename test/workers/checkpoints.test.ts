@@ -255,6 +255,16 @@ describe("checkpoints worker", () => {
     expect(row?.promptTotal).toBe(6);
   });
 
+  it("counts prompts as the snapshot does: harness text and bare continuations do not make a checkpoint due", async () => {
+    openSession("s1", [
+      ...prompts(3),
+      { role: "user", text: "[Request interrupted by user]" },
+      { role: "user", text: "continue" },
+    ]);
+    await workers({ promptInterval: 5 }).tickAll();
+    expect(storage.checkpoints.count()).toBe(0);
+  });
+
   it("writes a periodic checkpoint after timeIntervalMs with new activity, even below promptInterval", async () => {
     openSession("s1", prompts(1));
     now += 16 * MINUTE;

@@ -3,10 +3,16 @@ import { isHarnessText } from "../../pipeline/phase1/offline/userTurns.js";
 import type { ReadResult, SourceAdapter } from "../../sources/adapter.js";
 import { claudeCodeAdapter } from "../../sources/claudeCode.js";
 import { geminiAdapter } from "../../sources/gemini.js";
+import { ompAdapter, piAdapter } from "../../sources/pi.js";
 import type { SessionInfo } from "../../sources/types.js";
 
 /** The agents whose hooks hand cairn a transcript path, and the adapters that read those transcripts. */
-const ADAPTERS: Record<string, SourceAdapter> = { "claude-code": claudeCodeAdapter, gemini: geminiAdapter };
+const ADAPTERS: Record<string, SourceAdapter> = {
+  "claude-code": claudeCodeAdapter,
+  gemini: geminiAdapter,
+  pi: piAdapter,
+  omp: ompAdapter,
+};
 
 /** Items kept from a transcript: the tail, which is what a checkpoint is about. */
 const TAIL_ITEMS = 4000;
