@@ -1,13 +1,15 @@
 import type { Database } from "better-sqlite3";
+import { DOCUMENT_CHUNK_TYPE } from "./contracts/memories.js";
 import { cached } from "./statements.js";
 
 /**
  * The ids of the memories an export writes, oldest first (so a memory's successor, newer, follows it):
  * live ones in the scopes, and with `withGone` the forgotten and replaced ones too. Pipeline audits
- * with no memory are not memories and are never exported.
+ * with no memory are not memories and are never exported; nor are a document's chunks, which are not
+ * statements anyone made and come back by ingesting the document where the file is imported.
  */
 export function exportedMemoryIds(db: Database, scopes: string[] | "all", withGone: boolean): number[] {
-  const live = withGone ? "" : " AND deleted_at IS NULL";
+  const live = `${withGone ? "" : " AND deleted_at IS NULL"} AND type IS NOT '${DOCUMENT_CHUNK_TYPE}'`;
   const sql =
     scopes === "all"
       ? `SELECT id FROM memories WHERE 1 = 1${live} ORDER BY id`

@@ -36,14 +36,27 @@ export async function openEveryDoor(clientName: string): Promise<EveryDoor> {
 
 /** The CLI in this process on `home`: its exit code and what it wrote to stderr (stdout is dropped). */
 export async function runCliOn(home: string, args: string[]): Promise<{ code: number; stderr: string }> {
+  const { code, stderr } = await runCliCaptured(home, args);
+  return { code, stderr };
+}
+
+/** The CLI in this process on `home`: its exit code and what it wrote to stdout and stderr. */
+export async function runCliCaptured(
+  home: string,
+  args: string[],
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = "";
   let stderr = "";
   const err = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
     stderr += String(chunk);
     return true;
   });
-  const out = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+  const out = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
+    stdout += String(chunk);
+    return true;
+  });
   try {
-    return { code: await main(["node", "cairn", "--home", home, ...args]), stderr };
+    return { code: await main(["node", "cairn", "--home", home, ...args]), stdout, stderr };
   } finally {
     err.mockRestore();
     out.mockRestore();

@@ -1,8 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { main } from "../../src/cli/program.js";
-import { type EveryDoor, openEveryDoor } from "../helpers/everyDoor.js";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type EveryDoor, openEveryDoor, runCliCaptured } from "../helpers/everyDoor.js";
 import { callTool } from "../helpers/inProcessMcp.js";
 import { type LoopbackServer, startLoopbackServer } from "../helpers/loopbackServer.js";
 
@@ -32,25 +31,7 @@ const chunkTexts = () =>
 const rows = (table: string) =>
   (door.cairn.storage.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
 
-/** The CLI in this process on the door's home: exit code, stdout and stderr. */
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const out = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
-    stdout += String(chunk);
-    return true;
-  });
-  const err = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
-    stderr += String(chunk);
-    return true;
-  });
-  try {
-    return { code: await main(["node", "cairn", "--home", door.temp.home, ...args]), stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-}
+const cli = (args: string[]) => runCliCaptured(door.temp.home, args);
 
 const post = (path: string, body: unknown) =>
   door.app.request(path, {

@@ -39,6 +39,8 @@ export class EraseRepository implements EraseRepo {
     db.prepare(
       `DELETE FROM session_transcripts WHERE ${scopes === "all" ? "1 = 1" : "project IN (SELECT value FROM json_each(?))"}`,
     ).run(...params);
+    // The documents whose chunks were just erased (their links go with them), their stored text too.
+    db.prepare(`DELETE FROM documents WHERE ${filter}`).run(...params);
     return rows.length;
   }
 

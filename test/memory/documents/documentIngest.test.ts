@@ -86,6 +86,21 @@ describe("cairn ingest (library)", () => {
     expect(injected).not.toContain("needs a review before release");
   });
 
+  it("clearing the project's memory takes its documents and their stored text along", async () => {
+    await cairn.ingest({ path: file("deploy.md", paragraphs(["staging"])), cwd: dir });
+    await cairn.ingest({ content: "a note kept as text", title: "note", cwd: dir });
+    cairn.clearMemory({ cwd: dir });
+    expect(cairn.documents({ cwd: dir })).toEqual([]);
+    expect([rows("documents"), rows("document_memories"), rows("memories")]).toEqual([0, 0, 0]);
+  });
+
+  it("an export leaves the chunks out (the document is ingested again where it is imported)", async () => {
+    await cairn.remember({ content: "we deploy on Tuesdays", cwd: dir });
+    await cairn.ingest({ path: file("deploy.md", paragraphs(["staging"])), cwd: dir });
+    const exported = cairn.exportMemories({ cwd: dir, all: true });
+    expect(exported.memories.map((memory) => memory.content)).toEqual(["we deploy on Tuesdays"]);
+  });
+
   it("ingesting the same file twice adds nothing; an edited file writes only its changed chunks and forgets the dropped ones", async () => {
     const path = file("notes.md", paragraphs(["staging", "rollback", "canary", "hotfix"]));
     const first = (await cairn.ingest({ path, cwd: dir })).documents[0]!;
@@ -110,7 +125,10 @@ describe("cairn ingest (library)", () => {
     expect(after.some((chunk) => chunk.content.includes("freeze"))).toBe(true);
     expect(after.some((chunk) => chunk.content.includes("hotfix"))).toBe(false);
     // The unchanged chunks kept their memories (same ids).
-    const keptIds = before.slice(1).filter((chunk) => !chunk.content.includes("hotfix")).map((chunk) => chunk.id);
+    const keptIds = before
+      .slice(1)
+      .filter((chunk) => !chunk.content.includes("hotfix"))
+      .map((chunk) => chunk.id);
     for (const id of keptIds.slice(0, 2)) expect(after.map((chunk) => chunk.id)).toContain(id);
     expect(cairn.document({ id: first.id }).chunks.filter((chunk) => !chunk.deleted)).toHaveLength(after.length);
   });
