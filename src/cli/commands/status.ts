@@ -5,6 +5,7 @@ import { factsWaiting } from "../../pipeline/structural/describeStructural.js";
 import { describeDeadJobs } from "../../store/queue/describeDeadJobs.js";
 import { describeForeignLeases } from "../../store/queue/describeForeignLeases.js";
 import { toIso } from "../../util/clock.js";
+import type { WorkerStats } from "../../workers/backgroundWorker.js";
 import { withCairn } from "../context.js";
 import { printJson, printLine } from "../output.js";
 
@@ -59,8 +60,22 @@ export function registerStatus(program: Command): void {
           `phase 2      ${phase2.dirty ? "dirty (new stage-1 memories since the last consolidation)" : "clean"}; watermark ${toIso(phase2.watermark) ?? "none"}`,
         );
         printLine(`structural   ${describeStructural(status.structural)}`);
+        for (const [name, stats] of Object.entries(status.workers)) printLine(describeWorker(name, stats));
       });
     });
+}
+
+/** One worker's line: whether it ran, what it did in total, what waits, the last error or skip. */
+function describeWorker(name: string, w: WorkerStats): string {
+  const label = `${name} worker`.padEnd(12);
+  if (w.lastCycleAt === null) return `${label} never ran in this store`;
+  const parts = [
+    `${w.running ? "running" : `last cycle ${toIso(w.lastCycleAt)}`}`,
+    `${w.processed} done, ${w.failed} failed, ${w.skippedCycles} skipped cycles`,
+    ...(w.queueDepth > 0 ? [`${w.queueDepth} waiting`] : []),
+    ...(w.lastError ? [`last error: ${w.lastError}`] : []),
+  ];
+  return `${label} ${parts.join("; ")}`;
 }
 
 /** Live memories and their vectors: after an embedding change, how many still wait for the new one. */
