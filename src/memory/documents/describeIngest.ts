@@ -9,7 +9,10 @@ export function describeIngest(report: {
 }): string[] {
   const lines = report.documents.map(outcomeLine);
   for (const failed of report.failed) lines.push(`refused: ${oneLine(failed.error)}`);
-  for (const id of report.queued) lines.push(`document #${id}: queued; another cairn process is ingesting it`);
+  for (const id of report.queued)
+    lines.push(
+      `document #${id}: queued; another cairn process is ingesting a document now, and the documents worker (cairn serve, or the next cairn run) takes this one`,
+    );
   const warnings = new Set(report.documents.flatMap((document) => document.warnings ?? []));
   for (const warning of warnings) lines.push(`warning: ${warning}`);
   return lines;

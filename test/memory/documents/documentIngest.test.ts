@@ -94,6 +94,17 @@ describe("cairn ingest (library)", () => {
     expect([rows("documents"), rows("document_memories"), rows("memories")]).toEqual([0, 0, 0]);
   });
 
+  it("leaves a document queued, said so, while another process holds the one ingest lease", async () => {
+    const busy = (await cairn.ingest({ content: "first", title: "first", cwd: dir })).documents[0]!;
+    cairn.storage.jobs.enqueue({ kind: "document_ingest", key: String(busy.id), force: true });
+    const [held] = cairn.storage.jobs.claim({ kind: "document_ingest", limit: 1 });
+    expect(held).toBeDefined();
+    const report = await cairn.ingest({ path: file("later.md", paragraphs(["staging"])), cwd: dir });
+    expect(report.documents).toEqual([]);
+    expect(report.queued).toHaveLength(1);
+    expect(cairn.documents({ cwd: dir }).find((document) => document.id === report.queued[0])?.status).toBe("queued");
+  });
+
   it("an export leaves the chunks out (the document is ingested again where it is imported)", async () => {
     await cairn.remember({ content: "we deploy on Tuesdays", cwd: dir });
     await cairn.ingest({ path: file("deploy.md", paragraphs(["staging"])), cwd: dir });

@@ -157,6 +157,18 @@ describe("cairn ingest <url>", () => {
     expect(results[0]?.content).not.toContain("secretScript");
   });
 
+  it("fetches with a token the URL carries but stores the source redacted", async () => {
+    const dir = open(true);
+    const token = "ghp_R7kW2pQ9xZ4mN8vB3cL6tY1hJ5gF0dS2aE7u";
+    await cairn.ingest({ url: `${server.url}/guide?access_token=${token}`, cwd: dir });
+    expect(server.requests[0]?.path).toBe(`/guide?access_token=${token}`);
+    const [document] = cairn.documents({ cwd: dir });
+    expect(document?.source).toContain(`${server.url}/guide?access_token=`);
+    expect(document?.source).not.toContain("R7kW2pQ9");
+    const refs = cairn.storage.db.prepare("SELECT ref, why FROM memories").all() as Array<{ ref: string; why: string }>;
+    expect(JSON.stringify(refs)).not.toContain("R7kW2pQ9");
+  });
+
   it.each([
     ["a 404", "/missing", /HTTP 404; check the address/],
     ["a stylesheet", "/style.css", /content type text\/css is not a document/],
