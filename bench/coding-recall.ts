@@ -52,6 +52,8 @@ interface Report {
   notStored: number;
   /** Older memories of the corpus that a later one superseded at remember (the lifecycle's detectors). */
   superseded: number;
+  /** Review flags raised at remember ("may be out of date": a person decides). */
+  flagged: number;
   settings: string[];
   /** Memories per simulated session (0: none has a session position). */
   sessions: number;
@@ -179,6 +181,7 @@ async function evaluate(
     );
     const notStored = outcomes.filter((o) => o.status !== "created").length;
     const superseded = outcomes.reduce((sum, o) => sum + (o.superseded?.length ?? 0), 0);
+    const flagged = outcomes.reduce((sum, o) => sum + (o.flagged?.length ?? 0), 0);
 
     const bm25 = new PlainBm25();
     bm25.add(corpus.map((m) => ({ scope: m.scope, ref: m.id, body: m.content })));
@@ -216,6 +219,7 @@ async function evaluate(
         memories: corpus.length,
         notStored,
         superseded,
+        flagged,
         settings: options.setArgs,
         sessions: options.sessions,
         cairn: summary("cairn"),
@@ -235,7 +239,7 @@ function printReport(report: Report): void {
   console.log(
     `coding recall: ${report.queries} queries over ${report.memories} memories` +
       ` (${report.notStored} not stored as new: deduplicated or replaced at remember;` +
-      ` ${report.superseded} older ones superseded by a later one)` +
+      ` ${report.superseded} older ones superseded by a later one, ${report.flagged} review flags)` +
       (report.settings.length ? `; settings ${report.settings.join(" ")}` : "") +
       (report.sessions ? `; ${report.sessions} memories per session` : ""),
   );

@@ -27,7 +27,7 @@ describe("supersession candidates", () => {
     const newer = {
       ...cairn.memories.get(sibling!.id!)!,
       id: 1_000_000,
-      content: "billing-api now listens on port 8080",
+      content: "billing-api listens on port 8080",
     };
     const keyword = vi.spyOn(cairn.storage.search, "keyword");
     const ids = supersessionCandidates(cairn.storage, newer).map((m) => m.id);
@@ -36,6 +36,23 @@ describe("supersession candidates", () => {
     expect(ids).not.toContain(other?.id);
     // The index answers: no keyword query over the store.
     expect(keyword).not.toHaveBeenCalled();
+  });
+
+  it("of a memory about a code-like name that says it is a change include its keyword matches in its scope", async () => {
+    const [worded] = await cairn.memories.remember([
+      { content: "The tile renderer image runs Ruby 3.1.", scope: "app" },
+    ]);
+    const [elsewhere] = await cairn.memories.remember([
+      { content: "The tile renderer image runs Ruby 3.1.", scope: "other" },
+    ]);
+    const newer = {
+      ...cairn.memories.get(worded!.id!)!,
+      id: 1_000_000,
+      content: "tile-renderer was upgraded to Ruby 3.3; the image ships it now.",
+    };
+    const ids = supersessionCandidates(cairn.storage, newer).map((m) => m.id);
+    expect(ids).toContain(worded?.id);
+    expect(ids).not.toContain(elsewhere?.id);
   });
 
   it("of a memory that names nothing code-like include those sharing an entity, even when keyword search finds nothing", async () => {

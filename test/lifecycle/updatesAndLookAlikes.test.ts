@@ -35,6 +35,14 @@ const UPDATES: ReadonlyArray<readonly [older: string, newer: string]> = [
 const UNSURE: ReadonlyArray<readonly [older: string, newer: string]> = [
   ["Telemetry is on by default", "We turned telemetry off by default"],
   ["Install the dependencies with npm ci", "We moved to pnpm"],
+  // A change said in words of its own: it restates what the older is about, names no old value.
+  ["Nightly reports are emailed to the finance team.", "Nightly reports are posted to the finance Slack channel now."],
+  [
+    "Support tickets are triaged by hand each morning.",
+    "Support tickets are triaged by a classifier now, and only escalations are read by hand.",
+  ],
+  // An upgrade of the project that shares nothing else with the older version statement.
+  ["The web app runs on Ruby 3.1.", "orchard was upgraded to Ruby 3.3 this sprint."],
 ];
 
 const LOOK_ALIKES: ReadonlyArray<readonly [string, string]> = [
@@ -54,6 +62,17 @@ const LOOK_ALIKES: ReadonlyArray<readonly [string, string]> = [
   ["Tests run in CI", "Tests run with vitest now"],
   ["Sessions are stored in Postgres", "We now use Redis for caching"],
   ["Service 3 uses Redis for sessions", "Service 5 no longer uses Redis"],
+  // One project runs a tool at two versions in two places.
+  ["The legacy cron jobs run on Ruby 2.7.", "The new checkout service runs on Ruby 3.3."],
+  // An upgrade or a move of X says nothing of where X's alerts go.
+  ["Alerts from orchard are sent to Slack.", "orchard was upgraded to Ruby 3.3 this sprint."],
+  ["Alerts from orchard are sent to Slack.", "orchard was moved to Kubernetes last month."],
+  // A change that names what it left says nothing of a memory that does not name it.
+  ["We pin faraday to 2.9 in ledger-sync.", "ledger-sync now uses faraday instead of httparty."],
+  // Only the service's name in common: another thing of it changed.
+  ["We pin faraday to 2.9 in ledger-sync.", "ledger-sync now listens on port 4100."],
+  // Lines of a conversation: "now" tells what someone does lately.
+  ["Ana: I paint landscapes on weekends.", "Ana: I'm painting portraits now, on weekends too."],
 ];
 
 let temp: TempHome;
@@ -87,6 +106,24 @@ describe("a newer memory on the same subject replaces the older at remember, wit
     const { older, newer } = await rememberPair(olderText, newerText);
     expect(newer.superseded ?? []).toEqual([]);
     expect(newer.flagged?.map((f) => f.with)).toEqual([older.id]);
+    expect(cairn.memories.get(older.id!)!.deletedAt).toBeNull();
+  });
+});
+
+describe("what the unsure detectors flag, recall ranks below its newer memory", () => {
+  it("puts the newer first and says the older may be out of date", async () => {
+    const { older, newer } = await rememberPair(...UNSURE[2]!);
+    const { results } = await cairn.recall({ query: "where do the nightly reports go?", scope: "app" });
+    expect(results.map((r) => r.id).slice(0, 2)).toEqual([newer.id, older.id]);
+    expect(results[1]?.doubted?.newer).toBe(newer.id);
+  });
+
+  it("an upgrade keeps a memory about the tool's files (not replaced: it names the tool, a person may look)", async () => {
+    const { older, newer } = await rememberPair(
+      "Ruby gems for orchard are pinned in config/gems.lock.",
+      "orchard was upgraded to Ruby 3.3 this sprint.",
+    );
+    expect(newer.superseded ?? []).toEqual([]);
     expect(cairn.memories.get(older.id!)!.deletedAt).toBeNull();
   });
 });

@@ -257,7 +257,9 @@ function reassigned(
   // "X was upgraded to Deno 2": an older text giving X the same named thing at another value
   // ("X runs on Deno 1.46") is the old value, however much else it says.
   const next = statementTokens(statement.replacement);
-  const oldValues = missing(o.values, next.values);
+  // Only a version is that thing's old value: "edit requirements.in" beside Python is a file of the
+  // project, which "X was upgraded to Python 3.12" leaves as it is.
+  const oldValues = missing(o.values, next.values).filter((value) => /^v?\d/.test(value));
   if (next.values.size > 0 && oldValues.length > 0 && shared(next.subject, o.subject).length > 0)
     return { verdict: "supersede", reason: `change statement: ${what} (was ${oldValues.join(", ")})` };
   // "We upgraded Redis to version 7": an older text that writes X with a value of its own ("Redis 6
@@ -267,13 +269,23 @@ function reassigned(
     return { verdict: "supersede", reason: `change statement: ${what} (was ${own})` };
   const others = missing(o.subject, new Set(subject));
   if (others.length > 6) return undefined;
+  // "X was upgraded to Ruby 3.3" gives X a tool at a version: an older memory that neither says what X
+  // is nor names the tool or one of its kind ("alerts from X go to the queue") is about another thing of X.
+  const ofYsKind = phraseStems(statement.replacement).some((tool) =>
+    others.some((word) => oneKindOfTool(word, tool, stem)),
+  );
+  if (
+    next.values.size > 0 &&
+    next.subject.size > 0 &&
+    shared(next.subject, o.subject).length === 0 &&
+    !ofYsKind &&
+    !assigns(older, statement.subject)
+  )
+    return undefined;
   // "the report tool was ported to Deno" changes one thing about that tool; a memory about its config file
   // is about another thing of it. Only one that says something of the same sort is worth a person's
   // look: it shares another word with the newer memory, or names a tool of Y's kind ("the database
   // runs on MySQL 8" / "the database is now Postgres 16").
-  const ofYsKind = phraseStems(statement.replacement).some((tool) =>
-    others.some((word) => oneKindOfTool(word, tool, stem)),
-  );
   // A short statement of X's value by the same link is the old value: "deploys go through Heroku".
   // X uses many things at once, so "uses" links the same attribute only for a tool of Y's kind.
   const sameLink = relates(older, statement) && (!statement.relation?.startsWith("use") || ofYsKind);
@@ -332,7 +344,12 @@ function negatedAbout(text: string, parts: readonly KeyPart[]): boolean {
 function assigns(text: string, subject: string): boolean {
   const head = lastWord(subject);
   if (head.length === 0) return false;
-  return new RegExp(String.raw`\b${escapeRegExp(head)}\w{0,2}\s*(?:(?:is|are|was|were)\s|=|:)`, "i").test(text);
+  // X after a preposition is not what the sentence is about: "errors from X are reported to Y" says
+  // where errors go, not what X is.
+  return new RegExp(
+    String.raw`(?<!\b(?:from|of|for|in|on|to|with|by|at|into|about)\s+(?:the\s+)?)\b${escapeRegExp(head)}\w{0,2}\s*(?:(?:is|are|was|were)\s|=|:)`,
+    "i",
+  ).test(text);
 }
 
 /**

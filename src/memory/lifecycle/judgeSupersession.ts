@@ -7,6 +7,7 @@ import type { Judgement } from "./judgement.js";
 import { oppositeState } from "./oppositeState.js";
 import { aboutOtherSubjects } from "./otherSubjects.js";
 import { polarityFlipped } from "./polarityFlip.js";
+import { restatedAsChange } from "./restatedAsChange.js";
 import { toolSwapped } from "./toolSwap.js";
 import { valueChanged } from "./valueChange.js";
 import { versionBumped } from "./versionBump.js";
@@ -56,6 +57,7 @@ export function judgeSupersession(newer: string, older: string): Judgement | und
     () => oppositeState(newer, older),
     () => impliedSwap(n, o, { newer, older }),
     () => wordSwapped(n, o, { newer, older }),
+    () => restatedAsChange(n, o, { newer, older }, analysed(newer).changes),
   ];
   // One detector's evidence is enough to apply: a half-sure reading by an earlier one does not stop a
   // sure reading by a later one ("Expo SDK 50" -> "52" is more than a value change in one sentence,

@@ -1,4 +1,5 @@
 import type { Storage } from "../../store/storage.js";
+import { SAYS_CHANGE } from "../../text/saysChange.js";
 import { subjectKeys } from "../../text/subjectNames.js";
 import { isContentWord, words } from "../../text/tokenize.js";
 import type { MemoryRecord } from "../types.js";
@@ -101,6 +102,15 @@ export function supersessionCandidates(
     const sharing =
       subjects?.of(memory.scope, keys) ?? storage.memories.sharingSubject(memory.scope, keys, SUBJECT_LIMIT);
     for (const id of sharing) ids.add(id);
+    // A memory that says it is a change may say what it changed in words other than its names
+    // ("tile-renderer was upgraded to Ruby 3.3" against "the tile renderer runs Ruby 3.1 in its image"):
+    // its best keyword matches are read too, within the same posting budget.
+    const namesWhatItLeft = analysed(memory.content).changes.some((change) => change.kind === "obsolete");
+    if (SAYS_CHANGE.test(memory.content) && !namesWhatItLeft) {
+      const match = orQuery(memory.content, counts);
+      if (match !== "")
+        for (const hit of storage.search.keyword({ match, scopes, limit: KEYWORD_LIMIT })) ids.add(hit.id);
+    }
   } else {
     const entities = storage.graph.entitiesOf([memory.id]);
     for (const id of storage.graph.memoriesMentioning(entities, scopes, ENTITY_LIMIT)) ids.add(id);

@@ -1,12 +1,11 @@
+import { SAYS_CHANGE } from "../../text/saysChange.js";
 import { stem } from "../../text/stem.js";
 import { words } from "../../text/tokenize.js";
 import { oneKindOfTool } from "../../text/toolKinds.js";
 import type { Judgement } from "./judgement.js";
 import { missing, type StatementTokens, shared } from "./statementTokens.js";
 
-/** Words with which a statement says that it is a change ("tests run with vitest now", "we moved to pnpm"). */
-export const SAYS_CHANGE =
-  /\b(?:now|nowadays|instead|anymore|no\s+longer|going\s+forward|switched|moved|migrated|ported|transitioned|adopted|replaced|replaces)\b/i;
+export { SAYS_CHANGE };
 
 /**
  * Detector (d): the same statement with one tool swapped for another of its kind ("tests run with

@@ -1,4 +1,5 @@
 import { FAILURE_STEMS } from "../../text/outcomeWords.js";
+import { SAYS_CHANGE } from "../../text/saysChange.js";
 import { stem } from "../../text/stem.js";
 import { words } from "../../text/tokenize.js";
 import { type VersionedNames, versionsChanged } from "../../text/versionedNames.js";
@@ -46,9 +47,15 @@ export function versionBumped(
   const toolWords = new Set(changes.flatMap((change) => words(change.name).map(stem)));
   const context = missing(older.tokens.subject, toolWords);
   const common = shared(new Set(context), newer.tokens.subject).length;
-  if (common === 0) return undefined;
   const what = `version change: ${changes.map((c) => `${c.name} ${c.from.join("/")} -> ${c.to.join("/")}`).join(", ")}`;
-  if (common < 2) return { verdict: "review", reason: `${what}; the memories share little else` };
+  // Sharing a word or none beside the tool shows no common place: "the legacy Lambdas run on Node
+  // 18" and "the new API service runs on Node 20" both hold. A newer memory that says it moved ("X
+  // was upgraded to Ruby 3.3", "the image ships Ruby 3.3 now") may leave the older out of date, and a
+  // person decides.
+  if (common < 2)
+    return SAYS_CHANGE.test(newer.text) && !PLANNED.test(newer.text)
+      ? { verdict: "review", reason: `${what}; the memories share little else` }
+      : undefined;
   // A failure seen on a version ("builds fail on Xcode 16") says nothing of the version in use.
   const reportsFailure = [...newer.tokens.subject].some((word) => FAILURE_STEMS.has(word));
   if (reportsFailure || PLANNED.test(newer.text))

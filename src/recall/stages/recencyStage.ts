@@ -1,6 +1,7 @@
 import type { RecallConfig } from "../../config/recallConfig.js";
 import { aboutOtherNamedThings, namedThings } from "../../text/otherNamedThings.js";
 import { aboutOtherOccasions, reportedOccasion } from "../../text/reportedOccasion.js";
+import { saysChange } from "../../text/saysChange.js";
 import { byScoreDesc, type Candidate } from "../candidate.js";
 import { newerAboveDoubted } from "../newerAboveDoubted.js";
 import { leadingCodeSpan, subjectOverlap, subjectWords, swappedSubject } from "../sameSubject.js";
@@ -88,6 +89,12 @@ function wordRecencyStage(options: RecallConfig["recency"]): RecallStage {
         // newer is about something else ("the orders service" asked, "the search service" newer).
         const named = swappedSubject(words.get(older.id)!, words.get(newer.id)!);
         if (named !== undefined && asked.has(named)) continue;
+        // The question names something only the older memory names ("the android builds", "the primary
+        // host"), and the newer does not say it changed anything: two things alike, and the question
+        // asks for the older one's. A newer memory that says it is a change may name its subject in
+        // other words ("the team switched from yarn to bun" for "which command installs packages?").
+        if (!saysChange(newer.content ?? "") && namesOlderOnly(asked, words.get(older.id)!, words.get(newer.id)!))
+          continue;
         newerAbove(a, b, timeOf);
       }
       return candidates;
@@ -118,6 +125,18 @@ export function sameSubjectPairs(
     taken.add(b.id);
     return true;
   });
+}
+
+/**
+ * Whether the two name different things and the question names the older one's: it holds a subject
+ * word of the older memory that the newer lacks, and the newer has a word of its own in its place
+ * ("android" / "ios"). A newer memory that only drops a word ("by default the API listens on 3000" /
+ * "the API listens on 8080") restates the same thing.
+ */
+function namesOlderOnly(asked: ReadonlySet<string>, older: readonly string[], newer: readonly string[]): boolean {
+  const inNewer = new Set(newer);
+  const inOlder = new Set(older);
+  return older.some((word) => asked.has(word) && !inNewer.has(word)) && newer.some((word) => !inOlder.has(word));
 }
 
 /** The pair as [newer, older] by `timeOf`; equal times keep the order given. */
