@@ -2,7 +2,7 @@ import { isAbsolute } from "node:path";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Cairn } from "../cairn.js";
-import { describeIngest, documentLine } from "../memory/documents/describeIngest.js";
+import { chunks, describeIngest, documentLine } from "../memory/documents/describeIngest.js";
 import { importSummary } from "../memory/importMemories.js";
 import { MCP_AGENT_AUTHOR } from "../memory/memoryAuthor.js";
 import { GLOBAL_SCOPE } from "../memory/scopes.js";
@@ -400,7 +400,7 @@ function registerDocumentTools(server: McpServer, cairn: Cairn, options: McpServ
     (args) =>
       guard(async () => {
         const result = cairn.forgetDocument(args, { who: MCP_AGENT_AUTHOR });
-        return `forgot document #${result.id}: ${result.forgotten} chunks tombstoned`;
+        return `forgot document #${result.id}: ${chunks(result.forgotten)} tombstoned`;
       }),
   );
 }

@@ -53,15 +53,15 @@ describe("documents through every door", () => {
       "document #1: indexing",
       "document #1: done",
     ]);
-    expect(ingested.stdout).toContain("ingested #1 Registry notes into docs: 1 chunks (1 new, 0 kept, 0 removed)");
+    expect(ingested.stdout).toContain("ingested #1 Registry notes into docs: 1 chunk (1 new, 0 kept, 0 removed)");
     const stored = chunkTexts().join("\n");
     expect(stored).toContain("Publishing happens on Thursdays");
     expect(stored).not.toContain("R7kW2pQ9");
 
     const listed = await cli(["documents", "--scope", "docs"]);
-    expect(listed.stdout).toContain(`#1 done, 1 chunks: Registry notes (${file})`);
+    expect(listed.stdout).toContain(`#1 done, 1 chunk: Registry notes (${file})`);
     const forgotten = await cli(["documents", "forget", "1"]);
-    expect(forgotten.stdout).toContain("1 chunks tombstoned");
+    expect(forgotten.stdout).toContain("1 chunk tombstoned");
     expect((await cli(["documents", "--scope", "docs"])).stdout).toContain("no documents");
   });
 
@@ -108,15 +108,15 @@ describe("documents through every door", () => {
     const cwd = door.temp.project;
     const ingested = await callTool(door.client, "ingest_document", { content: TEXT, title: "registry", cwd });
     expect(ingested).toMatchObject({ isError: false });
-    expect(ingested.text).toMatch(/^ingested #1 registry into .*: 1 chunks \(1 new, 0 kept, 0 removed\)$/);
+    expect(ingested.text).toMatch(/^ingested #1 registry into .*: 1 chunk \(1 new, 0 kept, 0 removed\)$/);
     expect(chunkTexts().join("\n")).not.toContain("R7kW2pQ9");
     const listed = await callTool(door.client, "documents", { cwd });
-    expect(listed.text).toContain("#1 done, 1 chunks: registry (text: registry)");
+    expect(listed.text).toContain("#1 done, 1 chunk: registry (text: registry)");
     const recalled = await callTool(door.client, "recall", { query: "when does publishing happen", cwd });
     expect(recalled.text).toContain("Publishing happens on Thursdays");
     expect(recalled.text).not.toContain("R7kW2pQ9");
     expect((await callTool(door.client, "forget_document", { id: 1 })).text).toBe(
-      "forgot document #1: 1 chunks tombstoned",
+      "forgot document #1: 1 chunk tombstoned",
     );
     const refused = await callTool(door.client, "ingest_document", { url: `${server.url}/notes`, cwd });
     expect(refused.isError).toBe(true);

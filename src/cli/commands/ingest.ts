@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import type { IngestReport } from "../../cairn.js";
-import { describeIngest, documentLine } from "../../memory/documents/describeIngest.js";
+import { chunks, describeIngest, documentLine } from "../../memory/documents/describeIngest.js";
 import { looksLikeUrl } from "../../memory/documents/documentSources.js";
 import { withCairn } from "../context.js";
 import { nonEmpty, wholeNumber } from "../flags.js";
@@ -83,7 +83,7 @@ export function registerIngest(program: Command): void {
       await withCairn(command, async (cairn, global) => {
         const result = cairn.forgetDocument({ id, ...(options.reason ? { reason: options.reason } : {}) });
         if (global.json) return printJson(result);
-        printLine(`forgot document #${result.id} (${inline(result.source)}): ${result.forgotten} chunks tombstoned`);
+        printLine(`forgot document #${result.id} (${inline(result.source)}): ${chunks(result.forgotten)} tombstoned`);
       });
     });
 }

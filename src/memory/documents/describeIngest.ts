@@ -21,18 +21,23 @@ export function describeIngest(report: {
 /** A document in a list: id, status (and the last failure), chunks, title and source. */
 export function documentLine(document: DocumentRecord): string {
   const failed = document.error ? ` (last ingest failed: ${oneLine(document.error)})` : "";
-  return `#${document.id} ${document.status}${failed}, ${document.chunkCount} chunks: ${oneLine(document.title ?? "-")} (${oneLine(document.source)})`;
+  return `#${document.id} ${document.status}${failed}, ${chunks(document.chunkCount)}: ${oneLine(document.title ?? "-")} (${oneLine(document.source)})`;
 }
 
 function outcomeLine(document: DocumentOutcome): string {
   const title = oneLine(document.title ?? document.source);
   const what =
     document.added === 0 && document.removed === 0
-      ? `${document.chunks} chunks, unchanged`
-      : `${document.chunks} chunks (${document.added} new, ${document.kept} kept, ${document.removed} removed)`;
+      ? `${chunks(document.chunks)}, unchanged`
+      : `${chunks(document.chunks)} (${document.added} new, ${document.kept} kept, ${document.removed} removed)`;
   const withheld =
     document.withheld > 0 ? `; ${document.withheld} withheld: worded as instructions to an AI agent` : "";
   return `ingested #${document.id} ${title} into ${oneLine(document.scope)}: ${what}${withheld}`;
+}
+
+/** "1 chunk", "3 chunks". */
+export function chunks(count: number): string {
+  return `${count} chunk${count === 1 ? "" : "s"}`;
 }
 
 /** A value from data inside a line: its line breaks shown as `\n`, so it cannot print a line of its own. */
