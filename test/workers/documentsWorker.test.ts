@@ -49,6 +49,24 @@ describe("the documents worker", () => {
     expect((await cairn.workers().get("documents")!.tick()).skipped).toBe("nothing due");
   });
 
+  it("a job run again after its holder died (its write committed, the job not marked done) writes no chunk twice", async () => {
+    const dir = tempDir("cairn-documents-worker-");
+    const path = join(dir, "notes.md");
+    writeFileSync(path, `# Notes\n\n${"The staging deploy waits for the freeze to end. ".repeat(120)}`);
+    let now = Date.parse("2026-11-01T10:00:00Z");
+    const cairn = open(join(dir, "home"), () => now, { "workers.documents.chunkSize": 500 });
+    const first = (await cairn.ingest({ path, scope: "docs", cwd: dir })).documents[0]!;
+    const memories = () => (cairn.storage.db.prepare("SELECT count(*) AS n FROM memories").get() as { n: number }).n;
+    const stored = memories();
+    // The holder died after the indexing transaction: the job is due again, the document mid-way.
+    cairn.storage.jobs.enqueue({ kind: "document_ingest", key: String(first.id), force: true });
+    cairn.storage.documents.setStatus(first.id, "embedding", now);
+    now += 10_000;
+    expect(await cairn.workers().get("documents")!.tick()).toMatchObject({ processed: 0, failed: 0 });
+    expect(memories()).toBe(stored);
+    expect(cairn.document({ id: first.id })).toMatchObject({ status: "done", chunkCount: first.chunks });
+  });
+
   it("marks a document failed when the store refuses its chunks, and the queue retries it after its backoff", async () => {
     const dir = tempDir("cairn-documents-worker-");
     const home = join(dir, "home");
