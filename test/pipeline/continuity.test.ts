@@ -1,5 +1,5 @@
 import { appendFileSync, writeFileSync } from "node:fs";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { type Cairn, openCairn } from "../../src/cairn.js";
 import { sessionStartHook } from "../../src/connectors/sessionStartHook.js";
 import { runContinuity } from "../../src/pipeline/continuity/runContinuity.js";
@@ -86,6 +86,29 @@ describe("continuity scoring", () => {
     expect(cairn.storage.memories.get(ids[2]!)?.usageCount).toBe(0);
     // Scored once: a second run adds nothing.
     expect((await runContinuity({ storage: cairn.storage, home, llm: null, now: clock, limit: 10 })).scored).toBe(0);
+    cairn.close();
+  });
+
+  it("saves a score and its usage together: a cycle that dies between them leaves the session to score once, usage bumped once", async () => {
+    const { cairn, home, ids } = await setUp();
+    appendInjection(home, { sessionId: "sess-k", agent: "claude-code", at: now, memoryIds: ids });
+    pushSession(cairn, "sess-k", ids, { end: true });
+    const before = cairn.storage.memories.get(ids[0]!)?.usageCount ?? 0;
+    // The process dies (here: a throw) after the score is written and before the usage bump.
+    const bump = vi.spyOn(cairn.storage.memories, "bumpUsage").mockImplementationOnce(() => {
+      throw new Error("killed between the score and the usage");
+    });
+    await expect(runContinuity({ storage: cairn.storage, home, llm: null, now: clock, limit: 10 })).rejects.toThrow(
+      /killed/,
+    );
+    bump.mockRestore();
+    expect(cairn.storage.continuity.score("sess-k")).toBeUndefined();
+    expect(cairn.storage.memories.get(ids[0]!)?.usageCount).toBe(before);
+    const report = await runContinuity({ storage: cairn.storage, home, llm: null, now: clock, limit: 10 });
+    expect(report.scored).toBe(1);
+    expect(cairn.storage.continuity.score("sess-k")).toMatchObject({ used: 2 });
+    expect(cairn.storage.memories.get(ids[0]!)?.usageCount).toBe(before + 1);
+    expect(cairn.storage.memories.get(ids[1]!)?.usageCount).toBe(before + 1);
     cairn.close();
   });
 

@@ -5,6 +5,7 @@ import { readInjections } from "../../read/injectionLog.js";
 import { guardText } from "../../redact/index.js";
 import type { SessionScore } from "../../store/contracts/continuity.js";
 import type { Storage } from "../../store/storage.js";
+import { withWriteTx } from "../../store/tx.js";
 import type { ItemRecord } from "../../store/types/sessionRecord.js";
 import { errorMessage } from "../../util/errors.js";
 import { continuityJsonSchema, parseContinuity } from "./parseContinuity.js";
@@ -78,24 +79,28 @@ export async function runContinuity(deps: {
     for (const id of given) if (!scored.relevance.has(id)) scored.relevance.set(id, 0);
     const usedIds = given.filter((id) => (scored.relevance.get(id) ?? 0) >= USED);
     const now = deps.now();
-    storage.continuity.saveScore(
-      {
-        sessionId,
-        score: scored.score,
-        confidence: scored.confidence,
-        method: scored.method,
-        injected: given.length,
-        used: usedIds.length,
-        reasoning: scored.reasoning,
-        scoredAt: now,
-      },
-      scored.relevance,
-    );
-    if (usedIds.length > 0) {
+    // The score and the usage it adds are one write: a process killed between them either left the
+    // session unscored (the next cycle scores it and bumps once) or finished both, never bumped usage
+    // twice or saved a score whose usage was lost.
+    withWriteTx(storage.db, () => {
+      storage.continuity.saveScore(
+        {
+          sessionId,
+          score: scored.score,
+          confidence: scored.confidence,
+          method: scored.method,
+          injected: given.length,
+          used: usedIds.length,
+          reasoning: scored.reasoning,
+          scoredAt: now,
+        },
+        scored.relevance,
+      );
+      if (usedIds.length === 0) return;
       storage.memories.bumpUsage(usedIds, now);
       const sources = usedIds.flatMap((id) => storage.memories.get(id)?.provenance.sessionId ?? []);
       if (sources.length > 0) storage.stage1.recordUsage(sources, now);
-    }
+    });
     report.scored++;
   }
   report.waiting = storage.continuity.unscored();
