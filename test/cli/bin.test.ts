@@ -1,8 +1,8 @@
-import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/tempDir.js";
+import { spawnSyncTimed } from "../helpers/timedSpawn.js";
 
 const root = join(import.meta.dirname, "..", "..");
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string; bin: { cairn: string } };
@@ -13,7 +13,7 @@ if (!built) console.warn(`built CLI suite skipped: ${bin} is missing (run npm ru
 // `npx cairn` in a clone executes the package's bin file directly, as a program.
 describe.skipIf(!built)("the built CLI", () => {
   it("runs as a program, the way npx starts it", () => {
-    const result = spawnSync(bin, ["--version"], { encoding: "utf8" });
+    const result = spawnSyncTimed(bin, ["--version"], { encoding: "utf8" });
     expect(result.error?.message).toBeUndefined();
     expect(result.stdout.trim()).toBe(pkg.version);
   });
@@ -21,7 +21,7 @@ describe.skipIf(!built)("the built CLI", () => {
   it("finds the word vectors it ships: a recall embeds its question without a warning", () => {
     const home = tempDir("cairn-bin-");
     const env = { PATH: process.env.PATH ?? "", HOME: home, CAIRN_HOME: join(home, "cairn") };
-    const run = (args: string[]) => spawnSync(bin, args, { encoding: "utf8", env, cwd: home });
+    const run = (args: string[]) => spawnSyncTimed(bin, args, { encoding: "utf8", env, cwd: home });
     expect(run(["remember", "--scope", "global", "Unit tests run with jest"]).status).toBe(0);
     const recall = run(["recall", "--scope", "global", "--json", "which test runner, vitest?"]);
     expect(recall.status, recall.stderr).toBe(0);
@@ -38,7 +38,7 @@ describe.skipIf(!built)("the built CLI", () => {
   it.each(["codex", "claude-code"])("installs and uninstalls %s into a fresh home", (agent) => {
     const home = tempDir("cairn-bin-");
     const env = { PATH: process.env.PATH ?? "", HOME: home, CAIRN_HOME: join(home, "cairn") };
-    const run = (args: string[]) => spawnSync(bin, args, { encoding: "utf8", env, cwd: home });
+    const run = (args: string[]) => spawnSyncTimed(bin, args, { encoding: "utf8", env, cwd: home });
     const config = join(home, agent === "codex" ? ".codex/config.toml" : ".claude/settings.json");
     const install = run(["install", agent]);
     expect(install.stderr).toBe("");

@@ -1,9 +1,9 @@
-import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { namedCommand } from "../../src/cli/program.js";
 import { tempDir } from "../helpers/tempDir.js";
+import { spawnSyncTimed } from "../helpers/timedSpawn.js";
 
 const MAIN = join(import.meta.dirname, "..", "..", "src", "cli", "main.ts");
 
@@ -34,10 +34,9 @@ function loadedBy(args: string[]): string[] {
   const dir = tempDir("cairn-lazy-");
   const recorder = join(dir, "recorder.mjs");
   writeFileSync(recorder, RECORDER);
-  const result = spawnSync(process.execPath, ["--import", "tsx", "--import", recorder, MAIN, ...args], {
+  const result = spawnSyncTimed(process.execPath, ["--import", "tsx", "--import", recorder, MAIN, ...args], {
     encoding: "utf8",
     env: { ...process.env, CAIRN_HOME: join(dir, "home"), CAIRN_LLM_PROVIDER: "offline" },
-    timeout: 60_000,
   });
   expect(result.status, result.stderr).toBe(0);
   const line = result.stderr.split("\n").find((l) => l.startsWith("LOADED "));

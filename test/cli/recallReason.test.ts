@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -6,15 +5,15 @@ import { openCairn } from "../../src/index.js";
 import { createHttpApp } from "../../src/server/createHttpApp.js";
 import { inProcessMcpClient } from "../helpers/inProcessMcp.js";
 import { tempDir } from "../helpers/tempDir.js";
+import { spawnSyncTimed } from "../helpers/timedSpawn.js";
 import { cliArgs } from "../server/tempHome.js";
 
 /** `cairn recall` run in `cwd` (recall searches the project of the directory it runs in). */
 function recallIn(cwd: string, env: NodeJS.ProcessEnv, ...args: string[]) {
-  return spawnSync(process.execPath, cliArgs("recall", ...args), {
+  return spawnSyncTimed(process.execPath, cliArgs("recall", ...args), {
     cwd,
     env: { ...process.env, CAIRN_LLM_PROVIDER: "offline", ...env },
     encoding: "utf8",
-    timeout: 60_000,
   });
 }
 

@@ -14,8 +14,8 @@ import { connect, createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Cairn } from "../../src/cairn.js";
-import { finished } from "../helpers/runCli.js";
 import { tempDir } from "../helpers/tempDir.js";
+import { finished } from "../helpers/timedSpawn.js";
 
 // The resident process (src/cli/resident/): `cairn serve` answers recall and inject for the built
 // CLI. Every answer must be the one the CLI prints by itself, byte for byte; these tests run each

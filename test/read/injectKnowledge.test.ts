@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -6,6 +5,7 @@ import { Cairn } from "../../src/cairn.js";
 import { buildInjection } from "../../src/read/inject.js";
 import { injectFor } from "../../src/read/injectFor.js";
 import { summaryHoldsKnowledge } from "../../src/workspace/summarySections.js";
+import { spawnSyncTimed } from "../helpers/timedSpawn.js";
 import { cliArgs, type TempHome, tempHome, writeSummary } from "../server/tempHome.js";
 
 // A session pays for the injected block in its context: a summary that only says memory exists is
@@ -74,10 +74,9 @@ describe("a summary without knowledge", () => {
 
 describe("the CLI", () => {
   const cli = (...args: string[]) =>
-    spawnSync(process.execPath, cliArgs("--home", temp.home, ...args, "--cwd", temp.project), {
+    spawnSyncTimed(process.execPath, cliArgs("--home", temp.home, ...args, "--cwd", temp.project), {
       encoding: "utf8",
       env: temp.env,
-      timeout: 60_000,
     });
 
   it("prints nothing to inject, and memory view says the memory holds no knowledge yet and where to read it", () => {

@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -6,6 +5,7 @@ import { buildInjection } from "../../src/read/inject.js";
 import { injectionGuidance } from "../../src/read/injectionGuidance.js";
 import { tokenCount } from "../../src/text/tokens.js";
 import { claudeCodeStart } from "../helpers/claudeCodeStart.js";
+import { spawnSyncTimed } from "../helpers/timedSpawn.js";
 import { cliArgs, type TempHome, tempHome, writeSummary } from "../server/tempHome.js";
 
 let temp: TempHome;
@@ -161,10 +161,9 @@ describe("data cannot escape the fence", () => {
 
 describe("cairn inject --agent", () => {
   const cli = (...args: string[]) =>
-    spawnSync(process.execPath, cliArgs("--home", temp.home, "inject", "--cwd", temp.project, ...args), {
+    spawnSyncTimed(process.execPath, cliArgs("--home", temp.home, "inject", "--cwd", temp.project, ...args), {
       encoding: "utf8",
       env: temp.env,
-      timeout: 60_000,
     });
 
   it("fits the block to the named agent and says in --json what was cut; an unknown agent is an error", () => {

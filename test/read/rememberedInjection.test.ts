@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
@@ -7,6 +6,7 @@ import { Cairn } from "../../src/cairn.js";
 import type { Injection } from "../../src/read/inject.js";
 import { injectFor } from "../../src/read/injectFor.js";
 import { claudeCodeStart } from "../helpers/claudeCodeStart.js";
+import { spawnSyncTimed } from "../helpers/timedSpawn.js";
 import { cliArgs, type TempHome, tempHome, writeSummary } from "../server/tempHome.js";
 
 // Memories stored with `remember` reach the next session's start: `cairn inject` (injectFor is its
@@ -247,7 +247,7 @@ describe("a store the start hook cannot read", () => {
 describe("cairn remember, forget and inject from the command line", () => {
   it("a forgotten memory is no longer injected; a read problem is one stderr line", () => {
     const cli = (...args: string[]) =>
-      spawnSync(process.execPath, cliArgs(...args), { cwd: temp.project, env: temp.env, encoding: "utf8" });
+      spawnSyncTimed(process.execPath, cliArgs(...args), { cwd: temp.project, env: temp.env, encoding: "utf8" });
     const remembered = cli("remember", "Always run pnpm lint before committing", "--json");
     expect(remembered.status, remembered.stderr).toBe(0);
     const id = (JSON.parse(remembered.stdout) as Array<{ id: number }>)[0]!.id;

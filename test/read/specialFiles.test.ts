@@ -1,12 +1,12 @@
-import { spawnSync } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readMemoryUrl } from "../../src/read/memoryUrl.js";
 import { globalWorkspace } from "../../src/workspace/workspacePaths.js";
+import { spawnSyncTimed } from "../helpers/timedSpawn.js";
 import { cliArgs, type TempHome, tempHome, writeSummary } from "../server/tempHome.js";
 
-const hasMkfifo = process.platform !== "win32" && spawnSync("mkfifo", ["--help"]).error === undefined;
+const hasMkfifo = process.platform !== "win32" && spawnSyncTimed("mkfifo", ["--help"]).error === undefined;
 
 let temp: TempHome;
 let dir: string;
@@ -22,17 +22,17 @@ afterEach(() => temp.cleanup());
 
 /** The CLI in a child process: a regression blocks on open(2), which only a process boundary can stop. */
 function cli(...args: string[]) {
-  return spawnSync(process.execPath, cliArgs("--home", temp.home, ...args), {
+  return spawnSyncTimed(process.execPath, cliArgs("--home", temp.home, ...args), {
     encoding: "utf8",
     env: temp.env,
     cwd: temp.project,
-    timeout: 30_000,
+    timeoutMs: 30_000,
   });
 }
 
 describe.skipIf(!hasMkfifo)("special files in a workspace", () => {
   it("cairn read refuses a FIFO with a clear error instead of blocking", () => {
-    expect(spawnSync("mkfifo", [join(dir, "pipe.md")]).status).toBe(0);
+    expect(spawnSyncTimed("mkfifo", [join(dir, "pipe.md")]).status).toBe(0);
     const result = cli("read", "memory://global/pipe.md");
     expect(result.signal).toBeNull();
     expect(result.status).toBe(1);
@@ -43,7 +43,7 @@ describe.skipIf(!hasMkfifo)("special files in a workspace", () => {
     writeSummary(temp.home, { cwd: temp.project }, "- Run the linter.");
     const summary = join(dir, "memory_summary.md");
     rmSync(summary);
-    expect(spawnSync("mkfifo", [summary]).status).toBe(0);
+    expect(spawnSyncTimed("mkfifo", [summary]).status).toBe(0);
     const result = cli("inject", "--cwd", temp.project);
     expect(result.signal).toBeNull();
     expect(result.status).toBe(0);

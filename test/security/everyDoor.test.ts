@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import {
   chmodSync,
   existsSync,
@@ -21,6 +20,7 @@ import { createMcpServer } from "../../src/server/createMcpServer.js";
 import { completion, schemaName, userPrompt } from "../chaos/support/fakeProvider.js";
 import { quotedData } from "../helpers/fakeChatModel.js";
 import { type LoopbackServer, startLoopbackServer } from "../helpers/loopbackServer.js";
+import { spawnSyncTimed } from "../helpers/timedSpawn.js";
 import { cliArgs } from "../server/tempHome.js";
 import { jsonl, writeTranscripts } from "./support/doorTranscripts.js";
 import { CORPUS, doorTexts, PRIVATE_BLOCK, PRIVATE_TEXT } from "./support/secretCorpus.js";
@@ -165,7 +165,7 @@ describe("every door into the store keeps secrets and <private> text out", () =>
 
     // The CLI, as a user runs it: `cairn remember "<text>"` and `cairn remember --file items.jsonl`.
     const cli = (...args: string[]) =>
-      spawnSync(process.execPath, cliArgs(...args), {
+      spawnSyncTimed(process.execPath, cliArgs(...args), {
         cwd: project,
         encoding: "utf8",
         env: {
@@ -175,7 +175,6 @@ describe("every door into the store keeps secrets and <private> text out", () =>
           HOME: userHome,
           CAIRN_LLM_PROVIDER: "offline",
         },
-        timeout: 60_000,
       });
     const single = cli("remember", door("cli-text"), ...terms("cli").flatMap((term) => ["--term", term]));
     expect(single.stderr).toBe("");

@@ -1,10 +1,10 @@
-import { spawnSync } from "node:child_process";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Cairn } from "../../src/cairn.js";
 import { main } from "../../src/cli/program.js";
 import { createHttpApp } from "../../src/server/createHttpApp.js";
 import { inProcessMcpClient } from "../helpers/inProcessMcp.js";
+import { spawnSyncTimed } from "../helpers/timedSpawn.js";
 import { cliArgs, type TempHome, tempHome } from "./tempHome.js";
 
 // forget, edit, restore and review through each door a person or an agent uses: the CLI, the HTTP
@@ -156,12 +156,11 @@ describe("CLI: cairn memory forget | edit | restore | review", () => {
 
   it("lists without asking when stdin is not a terminal", async () => {
     const id = flag(await remember("Migrations run with knex"), { proposedContent: "Migrations run with drizzle" });
-    const result = spawnSync(process.execPath, cliArgs("memory", "review"), {
+    const result = spawnSyncTimed(process.execPath, cliArgs("memory", "review"), {
       cwd: temp.project,
       env: temp.env,
       input: "",
       encoding: "utf8",
-      timeout: 60_000,
     });
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toContain(`flag #${id} (syntactic, `);

@@ -10,6 +10,8 @@ declare module "vitest" {
   }
 }
 
+const RUN_ROOT = "CAIRN_TEST_RUN_ROOT";
+
 /**
  * Runs once per `vitest run`: creates the run's folder, points the environment at it (workers and the
  * processes they spawn inherit it), and at the end removes it. The run fails when a test wrote into
@@ -17,7 +19,15 @@ declare module "vitest" {
  * in the temp dir.
  */
 export default function setup(project: TestProject): () => void {
+  // Each vitest project (the two tiers of vitest.config.ts) runs this; the first one's folder serves
+  // the run, and its teardown checks and removes it once every project is done.
+  const current = process.env[RUN_ROOT];
+  if (current) {
+    project.provide("isolatedRoot", current);
+    return () => {};
+  }
   const root = mkdtempSync(join(tmpdir(), "cairn-test-run-"));
+  process.env[RUN_ROOT] = root;
   const env = isolatedEnv(root);
   for (const dir of [env.HOME, env.TMPDIR, env.XDG_RUNTIME_DIR, join(root, "tsx-cache")]) {
     mkdirSync(dir as string, { recursive: true, mode: 0o700 });
@@ -34,6 +44,7 @@ export default function setup(project: TestProject): () => void {
       (name) => !(name.startsWith("file-") && readdirSync(join(tmp, name)).every((entry) => entry.startsWith("tsx-"))),
     );
     rmSync(root, { recursive: true, force: true });
+    delete process.env[RUN_ROOT];
     const problems = [
       wroteHome.length > 0
         ? `tests wrote into the home directory, which without this setup is the user's real one: ${wroteHome.join(", ")}`

@@ -1,0 +1,30 @@
+import { defineConfig } from "vitest/config";
+
+// The suites that guard the modules under mutation testing (stryker.config.mjs): the job queue, the
+// compare-and-swap that keeps a session pending, the redactor, and the consolidation agents'
+// confinement. Only these run for each mutant, so `npm run test:mutation` takes minutes, not hours.
+export const mutationSuites = [
+  "test/store/queue/jobQueue.test.ts",
+  "test/store/queue/leaseHeartbeat.test.ts",
+  "test/store/queue/leaseRecovery.test.ts",
+  "test/collection/sessionsRepository.test.ts",
+  "test/pipeline/phase1ItemsDuringExtraction.test.ts",
+  "test/pipeline/phase1Claim.test.ts",
+  "test/pipeline/phase1Extract.test.ts",
+  "test/redact/*.test.ts",
+  "test/pipeline/agentConfinement.test.ts",
+];
+
+export default defineConfig({
+  test: {
+    include: mutationSuites,
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    pool: "forks",
+    isolate: false,
+    // The redactor's backtracking tests skip themselves under instrumentation (test/redact/redact.test.ts).
+    env: { CAIRN_MUTATION_RUN: "1" },
+    globalSetup: ["test/setup/globalSetup.ts"],
+    setupFiles: ["test/setup/perFile.ts"],
+  },
+});
