@@ -116,6 +116,10 @@ async function simulate(): Promise<void> {
   }
   const purged = purgedIds(cairn, markerOf);
   const leftovers = purgedTextsInFile(purged, markerOf);
+  for (const id of leftovers.ids) {
+    const word = markerOf.get(id)!;
+    console.log(`#${id} ${word}: ${tablesHolding(cairn, word)}; ${pagesHolding(cairn, word)}`);
+  }
   cairn.close();
   const closedLeftovers = purgedTextsInFile(purged, markerOf);
   console.log(
@@ -168,7 +172,10 @@ function purgedIds(cairn: Cairn, markers: Map<number, string>): number[] {
 }
 
 /** How many purged memories still have their marker word in cairn.db or its log (every marker in the bytes, read once). */
-function purgedTextsInFile(purged: number[], markers: Map<number, string>): { purged: number; found: number } {
+function purgedTextsInFile(
+  purged: number[],
+  markers: Map<number, string>,
+): { purged: number; found: number; ids: number[] } {
   const inFile = new Set<string>();
   for (const name of ["cairn.db", "cairn.db-wal"]) {
     const file = join(home, name);
@@ -178,7 +185,50 @@ function purgedTextsInFile(purged: number[], markers: Map<number, string>): { pu
       .matchAll(/zq[a-z]+xv/g))
       inFile.add(match[0]);
   }
-  return { purged: purged.length, found: purged.filter((id) => inFile.has(markers.get(id)!)).length };
+  const ids = purged.filter((id) => inFile.has(markers.get(id)!));
+  return { purged: purged.length, found: ids.length, ids };
+}
+
+/** The pages of cairn.db (and frames of the log) whose bytes hold a word, with the b-tree each page belongs to. */
+function pagesHolding(cairn: Cairn, word: string): string {
+  const { db } = cairn.storage;
+  const pageSize = db.pragma("page_size", { simple: true }) as number;
+  const owner = db.prepare("SELECT name, pagetype FROM dbstat WHERE pageno = ?");
+  const out: string[] = [];
+  const file = readFileSync(join(home, "cairn.db"));
+  for (let at = file.indexOf(word); at >= 0; at = file.indexOf(word, at + 1)) {
+    const page = Math.floor(at / pageSize) + 1;
+    const row = owner.get(page) as { name: string; pagetype: string } | undefined;
+    out.push(`cairn.db page ${page} (${row ? `${row.name} ${row.pagetype}` : "free list"}, byte ${at % pageSize})`);
+  }
+  const wal = join(home, "cairn.db-wal");
+  if (existsSync(wal)) {
+    const log = readFileSync(wal);
+    for (let at = log.indexOf(word); at >= 0; at = log.indexOf(word, at + 1)) {
+      const frame = Math.floor((at - 32) / (pageSize + 24));
+      const page = log.readUInt32BE(32 + frame * (pageSize + 24));
+      out.push(`log frame ${frame} of page ${page}`);
+    }
+  }
+  return out.join(", ");
+}
+
+/** Where a word stands in the store: "table.column" of every table that holds it (a leftover's address). */
+function tablesHolding(cairn: Cairn, word: string): string {
+  const { db } = cairn.storage;
+  const tables = db
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%'")
+    .all() as Array<{ name: string }>;
+  const found: string[] = [];
+  for (const { name } of tables) {
+    const columns = db.prepare(`SELECT name FROM pragma_table_info('${name}')`).all() as Array<{ name: string }>;
+    for (const column of columns) {
+      const sql = `SELECT count(*) AS n FROM "${name}" WHERE instr(CAST("${column.name}" AS BLOB), CAST(? AS BLOB)) > 0`;
+      const { n } = db.prepare(sql).get(word) as { n: number };
+      if (n > 0) found.push(`${name}.${column.name} (${n})`);
+    }
+  }
+  return found.length > 0 ? found.join(", ") : "no table: a free page or a log frame";
 }
 
 await main();

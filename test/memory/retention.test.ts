@@ -114,6 +114,21 @@ describe("retention of forgotten and replaced memories", () => {
     );
   });
 
+  it("finishes at the next sweep what a sweep stopped between two steps left (a crash after the graph step)", async () => {
+    const id = await remember("builds are cached by `turbocache` on the runners");
+    cairn.forgetMemory({ id });
+    now += 31 * DAY_MS;
+    expect(() =>
+      sweep((step) => {
+        if (step === "graph") throw new Error("killed");
+      }),
+    ).toThrow("killed");
+    expect(count(cairn.storage, "SELECT count(*) AS n FROM memory_entity_mentions WHERE memory_id = ?", id)).toBe(0);
+    expect(cairn.memories.get(id)).toBeDefined();
+    expect(sweep()).toMatchObject({ memories: 1, embeddings: 1 });
+    expect(cairn.memories.get(id)).toBeUndefined();
+  });
+
   it("restores a forgotten memory inside the window, and after it refuses with a message that says why", async () => {
     const early = await remember("the staging database is reset every Monday");
     const late = await remember("the release branch is cut on Thursdays");

@@ -65,6 +65,36 @@ describe("retention worker", () => {
     cairn = new Cairn({ home: temp.home, env: temp.env, clock: () => now });
   });
 
+  it("rewrites the file after purging memories: no copy of their text in a free page or a page's free gap", async () => {
+    // Letters only, so the tokenizer and the stemmer keep each marker whole.
+    const marker = (n: number) =>
+      `zqmark${String.fromCharCode(97 + (n % 26))}${String.fromCharCode(97 + Math.floor(n / 26))}xv`;
+    const ids: number[] = [];
+    for (let n = 0; n < 120; n++) {
+      const [stored] = await cairn.remember({
+        content: `note ${marker(n)} about the build cache layout and the runner pool ${"with padding words ".repeat(6)}`,
+        cwd: temp.project,
+        scope: "global",
+      });
+      if (stored?.id !== undefined) ids.push(stored.id);
+    }
+    // Forgetting grows a row (deleted_at), so full pages split and cells move between pages that keep
+    // live rows: a moved cell's old bytes stay in the page's free gap, where no delete reaches them.
+    const forgotten = ids.filter((_, n) => n % 3 === 0);
+    for (const id of forgotten) cairn.forgetMemory({ id });
+    now += 31 * DAY_MS;
+    expect((await tick()).skipped).toBeUndefined();
+    expect(forgotten.filter((id) => cairn.memories.get(id) !== undefined)).toEqual([]);
+    // The file was rewritten: no free page, and no page gap, keeps an old copy.
+    expect(cairn.storage.db.pragma("freelist_count", { simple: true })).toBe(0);
+    const words = ids.map((_, n) => marker(n)).filter((_, n) => n % 3 === 0);
+    const left = () => words.filter((word) => filesHold(temp.home, word));
+    expect(left()).toEqual([]);
+    cairn.close();
+    expect(left()).toEqual([]);
+    cairn = new Cairn({ home: temp.home, env: temp.env, clock: () => now });
+  });
+
   it("sweeps once a period whichever process asks, reports its stats in status, and runs again next period", async () => {
     const first = await tick();
     expect(first.skipped).toBeUndefined();
