@@ -28,6 +28,8 @@ export function readableText(
     ? (kind as TextKind)
     : kindOfMediaType(kind);
   if (bytes.includes(0)) throw new CairnError("bad_input", `${name} is binary, not text (it holds NUL bytes)`);
+  // A page that declares its encoding only in a <meta> (older sites in Latin-1) is read in it.
+  charset ??= textKind === "html" ? metaCharset(bytes) : undefined;
   let text: string;
   try {
     text = new TextDecoder(charset ?? "utf-8", { fatal: true }).decode(bytes);
@@ -51,4 +53,10 @@ export function readableText(
     return { title: heading || null, text };
   }
   return { title: null, text };
+}
+
+/** The encoding an HTML page names in its first kilobytes (`<meta charset>` or `http-equiv` content). */
+function metaCharset(bytes: Uint8Array): string | undefined {
+  const head = Buffer.from(bytes.subarray(0, 2048)).toString("latin1");
+  return /<meta[^>]+charset\s*=\s*["']?([\w-]+)/i.exec(head)?.[1];
 }

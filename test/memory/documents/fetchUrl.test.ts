@@ -28,6 +28,20 @@ describe("fetchUrlContent", () => {
     expect(page.text).not.toMatch(/secretScript|color: red|a comment|<\w/);
   });
 
+  it("reads a page in the encoding its <meta> names when the header names none", async () => {
+    const latin1 = Buffer.from(
+      '<html><head><meta charset="iso-8859-1"><title>Caf\u00e9</title></head><body>cr\u00e8me</body></html>',
+      "latin1",
+    );
+    server.setHandler((_request, res) => {
+      res.writeHead(200, { "content-type": "text/html" });
+      res.end(latin1);
+      return undefined;
+    });
+    const page = await fetchUrlContent(`${server.url}/cafe`, allowAll);
+    expect(page).toMatchObject({ title: "Caf\u00e9", text: "cr\u00e8me" });
+  });
+
   it("refuses loopback when private addresses are not allowed, by address and by a name that resolves to it, before any request", async () => {
     const strict = { ...allowAll, allowPrivateAddresses: false };
     await expect(fetchUrlContent(`${server.url}/`, strict)).rejects.toThrow(
