@@ -53,8 +53,10 @@ await build({
   platform: "node",
   format: "esm",
   target: "node20",
-  // Native addons and the optional local-model runtime stay in node_modules.
-  external: ["better-sqlite3", "sqlite-vec", "@huggingface/*"],
+  // Native addons and the optional local-model runtime stay in node_modules. So does undici: the code
+  // imports it on demand (a proxy, a fetched document), and a bundled copy imported that way handed out
+  // its classes as undefined ("Agent is not a constructor"); it is a dependency, installed beside cairn.
+  external: ["better-sqlite3", "sqlite-vec", "@huggingface/*", "undici"],
   // Bundled CommonJS dependencies call require(); ESM output has none unless it is created.
   banner: {
     js: "import{createRequire as __cairnRequire}from'node:module';const require=__cairnRequire(import.meta.url);",
