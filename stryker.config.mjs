@@ -10,9 +10,9 @@ export default {
   mutate: [
     // The one job queue: enqueue and dedupe, claim and leases, heartbeat, backoff, dead jobs.
     "src/store/queue/jobQueue.ts",
-    // Seed 001's compare-and-swap: the session marks (invalidate, markProcessed, invalidateIdle,
-    // markAllProcessed), and phase 1's side of it, from reading the mark to swapping it with the output.
-    "src/store/repositories/sessionsRepository.ts:127-200",
+    // Seed 001's compare-and-swap: the session marks (invalidate, findInvalidated, markProcessed,
+    // invalidateIdle), and phase 1's side of it, from reading the mark to swapping it with the output.
+    "src/store/repositories/sessionsRepository.ts:127-163",
     "src/pipeline/phase1/runPhase1.ts:259-331",
     // The redactor (its rules, data rather than code, are not mutated).
     "src/redact/*.ts",

@@ -1,16 +1,26 @@
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { validateConfig } from "../../src/config/load.js";
 import { runPhase1 } from "../../src/pipeline/phase1/runPhase1.js";
-import { agentConsolidator } from "../../src/pipeline/phase2/consolidators/agentConsolidator.js";
+import { agentConsolidator, confinementSettings } from "../../src/pipeline/phase2/consolidators/agentConsolidator.js";
 import { confineToolCall } from "../../src/pipeline/phase2/consolidators/confineToolCall.js";
 import { runPhase2 } from "../../src/pipeline/phase2/runPhase2.js";
 import type { Storage } from "../../src/store/storage.js";
 import { cairnInvocation, shellCommand } from "../../src/util/cairnInvocation.js";
 import { DAY_MS } from "../../src/util/clock.js";
 import { addSession, memoryStorage } from "../helpers/store.js";
+import { spawnSyncTimed } from "../helpers/timedSpawn.js";
 
 describe("the consolidation agent is confined to its workspace", () => {
   let base: string;
@@ -70,7 +80,40 @@ describe("the consolidation agent is confined to its workspace", () => {
     }
   });
 
+  it("judges a new file by its nearest existing folder, symbolic links followed", () => {
+    const outside = join(base, "outside");
+    mkdirSync(outside);
+    symlinkSync(outside, join(workspace, "linked"));
+    const write = call("Write", { file_path: join(workspace, "linked", "deeper", "new.md"), content: "x" });
+    expect(write).toEqual({ allow: false, reason: expect.stringContaining("is outside the workspace") });
+    expect(call("Write", { file_path: join(workspace, "fresh", "deeper", "new.md"), content: "x" })).toEqual({
+      allow: true,
+    });
+  });
+
+  it("refuses a sibling folder whose name starts with the workspace's, a drive letter, and a spaced ..", () => {
+    const sibling = `${workspace}-other`;
+    mkdirSync(sibling);
+    writeFileSync(join(sibling, "MEMORY.md"), "another project\n");
+    expect(call("Read", { file_path: join(sibling, "MEMORY.md") }).allow).toBe(false);
+    expect(call("Glob", { pattern: "C:/Users/*/.ssh/*" }).allow).toBe(false);
+    expect(call("Glob", { pattern: "{a, ..}/*" }).allow).toBe(false);
+  });
+
+  it("refuses paths and globs that are not strings, and reads Grep's pattern as a regex, not a path", () => {
+    expect(call("Read", { file_path: 42 })).toEqual({ allow: false, reason: "Read: file_path must be a path" });
+    expect(call("Glob", { pattern: ["/etc/*"] })).toEqual({ allow: false, reason: "Glob: pattern must be a string" });
+    expect(call("Grep", { pattern: "/etc/passwd", path: workspace })).toEqual({ allow: true });
+    expect(call("Grep", { pattern: "x", glob: "/etc/*" }).allow).toBe(false);
+  });
+
   it("refuses every tool that is not a file tool: shell, web, sub-agents, MCP", () => {
+    expect(call("TodoWrite", { todos: [] })).toEqual({ allow: true });
+    expect(call("Bash", { command: "ls" })).toEqual({ allow: false, reason: expect.stringContaining("(Bash)") });
+    expect(confineToolCall({ tool_input: {} }, workspace)).toEqual({
+      allow: false,
+      reason: expect.stringContaining("(unknown tool)"),
+    });
     for (const tool of ["Bash", "WebFetch", "WebSearch", "Task", "mcp__filesystem__read_file", ""]) {
       expect(call(tool, { command: "cat ~/.ssh/id_rsa" }).allow).toBe(false);
     }
@@ -112,7 +155,8 @@ const ask = (file_path) => {
     return 0;
   } catch (error) { return error.status; }
 };
-const exits = { matcher: entry.matcher, inside: ask(process.cwd() + "/raw_memories.md"), outside: ask(${JSON.stringify(secret)}), strictMcp: args.includes("--strict-mcp-config") };
+const after = (flag) => args[args.indexOf(flag) + 1];
+const exits = { matcher: entry.matcher, inside: ask(process.cwd() + "/raw_memories.md"), outside: ask(${JSON.stringify(secret)}), strictMcp: args.includes("--strict-mcp-config"), print: args.includes("-p"), persist: !args.includes("--no-session-persistence"), output: after("--output-format"), permissionMode: after("--permission-mode"), allowed: after("--allowedTools"), disallowed: after("--disallowedTools"), mcp: after("--mcp-config") };
 writeFileSync(${JSON.stringify(log)}, JSON.stringify(exits));
 writeFileSync("MEMORY.md", "# Memory\\n- consolidated\\n");
 writeFileSync("memory_summary.md", "v1\\nsummary\\n");
@@ -122,16 +166,49 @@ writeFileSync("memory_summary.md", "v1\\nsummary\\n");
     addSession(storage, clock, { id: "s1", updatedAt: now - 3 * DAY_MS });
     await runPhase1({ storage, config, clock, llm: null });
     const confineCommand = shellCommand(cairnInvocation({ entry: resolve("src/cli/main.ts") }), ["hook", "confine"]);
+    // Found on PATH as `claude`, as a user's install is.
+    const path = process.env.PATH;
+    process.env.PATH = `${base}:${path ?? ""}`;
     const consolidator = agentConsolidator({
       cli: "claude",
-      command: fake,
       timeoutMs: 60_000,
       summaryTokenLimit: 5000,
       confineCommand,
     });
-    const report = await runPhase2({ storage, config, clock, memoriesRoot: join(base, "memories"), consolidator });
+    const report = await runPhase2({
+      storage,
+      config,
+      clock,
+      memoriesRoot: join(base, "memories"),
+      consolidator,
+    }).finally(() => {
+      process.env.PATH = path;
+    });
     expect(report.outcome).toBe("succeeded");
-    expect(JSON.parse(readFileSync(log, "utf8"))).toEqual({ matcher: "*", inside: 0, outside: 2, strictMcp: true });
+    // Print mode, nothing kept of the session, edits without asking but only with the file tools, no
+    // shell, web or sub-agent, and no MCP server of the user's.
+    expect(JSON.parse(readFileSync(log, "utf8"))).toEqual({
+      matcher: "*",
+      inside: 0,
+      outside: 2,
+      strictMcp: true,
+      print: true,
+      persist: false,
+      output: "json",
+      permissionMode: "acceptEdits",
+      allowed: "Read,Write,Edit,MultiEdit,Glob,Grep,LS",
+      disallowed: "Bash,WebFetch,WebSearch,Task",
+      mcp: '{"mcpServers":{}}',
+    });
+  });
+
+  it("blocks the tool call when the confinement hook itself cannot start", () => {
+    const settings = confinementSettings(join(base, "no-such-cairn")) as {
+      hooks: { PreToolUse: Array<{ hooks: Array<{ command: string }> }> };
+    };
+    const hook = settings.hooks.PreToolUse[0]!.hooks[0]!.command;
+    // Claude Code blocks the call only on exit code 2; any other code would let it through.
+    expect(spawnSyncTimed("sh", ["-c", hook], { input: "{}" }).status).toBe(2);
   });
 });
 
@@ -140,6 +217,7 @@ describe("agent-mode consolidation through the codex CLI", () => {
   let storage: Storage;
   let base: string;
   let path: string | undefined;
+  let log: string;
   const clock = () => now;
   const config = validateConfig({});
   beforeEach(() => {
@@ -147,17 +225,13 @@ describe("agent-mode consolidation through the codex CLI", () => {
     storage = memoryStorage(clock);
     base = mkdtempSync(join(tmpdir(), "cairn-confine-codex-"));
     path = process.env.PATH;
-  });
-  afterEach(() => {
-    process.env.PATH = path;
-    rmSync(base, { recursive: true, force: true });
-  });
-
-  it("overrides a permissive user config: workspace-write sandbox, no approvals, no network, no delegation", async () => {
-    const log = join(base, "codex-effective.json");
-    // A stand-in for `codex` on PATH that resolves its settings as codex does: the user's config.toml
-    // first (here as permissive as a user can make it), then `--sandbox` and each `-c key=value` on
-    // top. It records the settings the run would have, so a dropped flag shows as the user's value.
+    log = join(base, "codex-effective.json");
+    // A stand-in for `codex` on PATH that parses its command line as codex does (unknown flags and a
+    // prompt other than "-" for stdin are usage errors; outside a git repository it refuses without
+    // --skip-git-repo-check) and resolves its settings: the user's config.toml first (here as
+    // permissive as a user can make it), then `--sandbox` and each `-c key=value` on top. It records
+    // the settings the run would have, so a dropped flag shows as the user's value. With
+    // FAKE_CODEX_STRAY set it also writes that file, outside the folder it was given.
     const bin = join(base, "bin");
     mkdirSync(bin);
     writeFileSync(
@@ -165,6 +239,8 @@ describe("agent-mode consolidation through the codex CLI", () => {
       `#!${process.execPath}
 const { writeFileSync } = require("node:fs");
 const args = process.argv.slice(2);
+const usage = (message) => { process.stderr.write("error: " + message + "\\n"); process.exit(2); };
+if (args[0] !== "exec") usage("expected the exec subcommand");
 const settings = {
   sandbox_mode: "danger-full-access",
   approval_policy: "on-request",
@@ -173,39 +249,56 @@ const settings = {
   "memories.enabled": true,
 };
 let cd = process.cwd();
-for (let i = 0; i < args.length; i++) {
+let skipGitCheck = false;
+const positional = [];
+for (let i = 1; i < args.length; i++) {
   const arg = args[i];
   if (arg === "--sandbox" || arg === "-s") settings.sandbox_mode = args[++i];
   else if (arg === "--cd" || arg === "-C") cd = args[++i];
+  else if (arg === "--skip-git-repo-check") skipGitCheck = true;
   else if (arg === "-c" || arg === "--config") {
     const [key, ...rest] = args[++i].split("=");
     settings[key] = JSON.parse(rest.join("="));
-  } else if (arg === "--dangerously-bypass-approvals-and-sandbox" || arg === "--yolo") {
-    settings.sandbox_mode = "danger-full-access";
-    settings.approval_policy = "never";
-  }
+  } else if (arg.startsWith("-") && arg !== "-") usage("unexpected argument " + arg);
+  else positional.push(arg);
 }
+if (positional.length !== 1 || positional[0] !== "-") usage("expected one prompt, - to read it from stdin: " + JSON.stringify(positional));
+if (!skipGitCheck) { process.stderr.write("Not inside a trusted directory and --skip-git-repo-check was not specified.\\n"); process.exit(1); }
 let stdin = "";
 process.stdin.on("data", (chunk) => { stdin += chunk; });
 process.stdin.on("end", () => {
-  writeFileSync(${JSON.stringify(log)}, JSON.stringify({ subcommand: args[0], cd, cwd: process.cwd(), prompt: stdin.length > 0, settings }));
+  writeFileSync(${JSON.stringify(log)}, JSON.stringify({ cd, cwd: process.cwd(), prompt: stdin, settings }));
   writeFileSync(cd + "/MEMORY.md", "# Memory\\n- consolidated\\n");
   writeFileSync(cd + "/memory_summary.md", "v1\\nsummary\\n");
+  if (process.env.FAKE_CODEX_STRAY) writeFileSync(process.env.FAKE_CODEX_STRAY, "stray\\n");
 });
 `,
     );
     chmodSync(join(bin, "codex"), 0o755);
     process.env.PATH = `${bin}:${path ?? ""}`;
+  });
+  afterEach(() => {
+    process.env.PATH = path;
+    delete process.env.FAKE_CODEX_STRAY;
+    rmSync(base, { recursive: true, force: true });
+  });
+
+  const consolidate = async () => {
     addSession(storage, clock, { id: "s1", updatedAt: now - 3 * DAY_MS });
     await runPhase1({ storage, config, clock, llm: null });
     const consolidator = agentConsolidator({ cli: "codex", timeoutMs: 60_000, summaryTokenLimit: 5000 });
-    const report = await runPhase2({ storage, config, clock, memoriesRoot: join(base, "memories"), consolidator });
-    expect(report.outcome).toBe("succeeded");
-    const run = JSON.parse(readFileSync(log, "utf8")) as { cd: string; cwd: string };
-    expect(run).toMatchObject({ subcommand: "exec", prompt: true });
-    // The agent works in the staging folder cairn validates, whatever folder it is told to use.
+    return runPhase2({ storage, config, clock, memoriesRoot: join(base, "memories"), consolidator });
+  };
+
+  it("overrides a permissive user config: workspace-write sandbox, no approvals, no network, no delegation", async () => {
+    const report = await consolidate();
+    expect(report).toMatchObject({ outcome: "succeeded", error: null });
+    const run = JSON.parse(readFileSync(log, "utf8")) as { cd: string; cwd: string; prompt: string };
+    // The agent works in the staging folder cairn validates, whatever folder it is told to use, and
+    // is told which memory it consolidates.
     expect(run.cd).toBe(run.cwd);
     expect(run.cwd.startsWith(join(base, "memories"))).toBe(true);
+    expect(run.prompt).toContain("memory of project ");
     expect(run).toMatchObject({
       settings: {
         sandbox_mode: "workspace-write",
@@ -215,5 +308,14 @@ process.stdin.on("end", () => {
         "memories.enabled": false,
       },
     });
+  });
+
+  it("fails the run, publishing nothing, when the agent changed a file outside its workspace", async () => {
+    const stray = join(base, "memories", "stray.md");
+    process.env.FAKE_CODEX_STRAY = stray;
+    const report = await consolidate();
+    expect(report.outcome).toBe("failed");
+    expect(report.error).toContain(`consolidation agent changed files outside its workspace: ${stray}`);
+    expect(readdirSync(join(base, "memories")).filter((name) => name.endsWith(".md"))).toEqual(["stray.md"]);
   });
 });

@@ -67,6 +67,42 @@ describe("items that arrive while phase 1 extracts a session", () => {
     expect(storage.sessions.get("s")).toMatchObject({ invalidatedAt: null, processedUntil: lastId });
   });
 
+  it("cover items stored after the mark without a new one: the output and the progress reach the last item", async () => {
+    const marked = storage.sessions.get("s")?.invalidatedAt;
+    // Two more items, below the collector's threshold for marking the session again.
+    storage.items.upsert(
+      "s",
+      LATER.map((turn, index) => ({ ...turn, key: `late${index}`, origin: { file: "t", line: index } })),
+      TURNS.length,
+    );
+    const lastId = storage.items.maxId("s");
+    expect(lastId).toBeGreaterThan(marked ?? 0);
+    const llm = new FakeLlm({ answers: [answer("all eight turns")] });
+    await runPhase1({ storage, config, clock, llm });
+    expect(llm.lastCall?.prompt).toContain("trunk-stable");
+    expect(storage.stage1.get("s")?.itemTo).toBe(lastId);
+    expect(storage.sessions.get("s")).toMatchObject({ invalidatedAt: null, processedUntil: lastId });
+  });
+
+  it("take no model call for a session another process finished while it waited for its turn", async () => {
+    addSession(storage, clock, { id: "t", updatedAt: now - DAY_MS + 5, items: TURNS });
+    const serial = validateConfig({ extraction: { concurrency: 1 } });
+    const llm = new FakeLlm({
+      answers: [
+        (request) => {
+          // The other session, claimed by this run, is finished elsewhere before its turn comes.
+          const other = request.prompt.includes('"s"') ? "t" : "s";
+          const done = storage.items.maxId(other)!;
+          storage.sessions.markProcessed(other, done, storage.sessions.get(other)!.invalidatedAt!);
+          return answer("first session");
+        },
+      ],
+    });
+    const report = await runPhase1({ storage, config: serial, clock, llm });
+    expect(report.jobs.map((job) => job.outcome)).toEqual(["succeeded", "unchanged"]);
+    expect(llm.calls).toHaveLength(1);
+  });
+
   it("without new items, one run finishes the session and the next has nothing to do", async () => {
     const llm = new FakeLlm({ answers: [answer("first six turns")] });
     await runPhase1({ storage, config, clock, llm });
