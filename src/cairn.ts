@@ -296,6 +296,7 @@ export class Cairn {
       const capture = storedCheckpointSource(this.storage, {
         trigger: "session_end",
         sessionKey: guardText(sessionId),
+        exclude: this.config.memories.exclude,
       });
       if (!("reason" in capture)) writeCheckpoint(this.storage, capture, continuity, this.clock());
     }
@@ -319,10 +320,12 @@ export class Cairn {
         trigger: trigger ?? "explicit",
         ...(session ? { sessionKey: guardText(session) } : {}),
         cwd: cwd ?? process.cwd(),
+        exclude: this.config.memories.exclude,
       },
       now,
     );
-    if ("reason" in capture) throw new CairnError("session_not_found", capture.reason);
+    if ("reason" in capture)
+      throw new CairnError(capture.excluded ? "project_excluded" : "session_not_found", capture.reason);
     return { written: true, ...writeCheckpoint(this.storage, capture, continuity, now) };
   }
 

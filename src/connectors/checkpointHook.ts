@@ -61,6 +61,7 @@ export async function checkpointHook(request: CheckpointHookRequest): Promise<Ch
         ...(sessionKey ? { sessionKey } : {}),
         ...(cwd ? { cwd } : {}),
         ...(transcriptPath ? { transcriptPath } : {}),
+        exclude: config.memories.exclude,
       },
       (request.now ?? Date.now)(),
     );

@@ -8,7 +8,11 @@ import type { SessionItem } from "../../src/sources/types.js";
 import type { Storage } from "../../src/store/storage.js";
 import { withWriteTx } from "../../src/store/tx.js";
 import { captureCheckpoint } from "../../src/workers/checkpoints/captureCheckpoint.js";
-import { CHECKPOINTS_WORKER, checkpointWorker } from "../../src/workers/checkpoints/checkpointWorker.js";
+import {
+  CHECKPOINTS_WORKER,
+  checkpointWorker,
+  periodicCheckpoints,
+} from "../../src/workers/checkpoints/checkpointWorker.js";
 import type { SessionSnapshot } from "../../src/workers/checkpoints/sessionSnapshot.js";
 import { writeCheckpoint } from "../../src/workers/checkpoints/writeCheckpoint.js";
 import { WorkerSet } from "../../src/workers/workerSet.js";
@@ -113,7 +117,12 @@ const capture = (snap: SessionSnapshot, trigger: "periodic" | "pre_compaction" =
 describe("session snapshot", () => {
   it("reads focus, prompts, commands with outcomes, files, memory queries and remembers from the items", async () => {
     openSession("s1", workSession);
-    const outcome = await captureCheckpoint(storage, settings(), { trigger: "explicit", sessionKey: "s1" }, now);
+    const outcome = await captureCheckpoint(
+      storage,
+      settings(),
+      { trigger: "explicit", sessionKey: "s1", exclude: [] },
+      now,
+    );
     expect(outcome.written).toBe(true);
     if (!outcome.written) return;
     const { record } = outcome;
@@ -215,7 +224,7 @@ describe("checkpoint flush", () => {
       const outcome = await captureCheckpoint(
         storage,
         settings(),
-        { trigger: "pre_compaction", sessionKey: "s9", agent: "claude-code", transcriptPath: transcript },
+        { trigger: "pre_compaction", sessionKey: "s9", agent: "claude-code", transcriptPath: transcript, exclude: [] },
         now,
       );
       expect(outcome.written).toBe(true);
@@ -228,15 +237,50 @@ describe("checkpoint flush", () => {
   });
 });
 
+describe("excluded projects", () => {
+  it("get no checkpoint from any door: a hook's transcript is not read, a stored session is not captured", async () => {
+    openSession("s1", prompts(12));
+    const exclude = ["/work/project"];
+    const stored = await captureCheckpoint(
+      storage,
+      settings(),
+      { trigger: "explicit", sessionKey: "s1", exclude },
+      now,
+    );
+    expect(stored).toEqual({
+      written: false,
+      reason: "the session's project is excluded by memories.exclude ('/work/project')",
+    });
+    // The transcript named by a hook of an excluded folder: refused before the file is opened.
+    const hooked = await captureCheckpoint(
+      storage,
+      settings(),
+      {
+        trigger: "pre_compaction",
+        sessionKey: "s2",
+        agent: "claude-code",
+        cwd: "/work/project",
+        transcriptPath: "/nonexistent/t.jsonl",
+        exclude,
+      },
+      now,
+    );
+    expect(hooked).toMatchObject({ written: false, reason: expect.stringMatching(/excluded by memories.exclude/) });
+    // Twelve prompts: due by count, not by time.
+    expect(await periodicCheckpoints(storage, settings(), clock, exclude)).toBe(0);
+    expect(await periodicCheckpoints(storage, settings(), clock, [])).toBe(1);
+    expect(storage.db.prepare("SELECT count(*) AS n FROM session_checkpoints").get()).toEqual({ n: 1 });
+  });
+});
+
 describe("checkpoints worker", () => {
   const host = (config = {}) => ({
     storage,
-    config: { workers: workersConfigSchema.parse({ continuity: config }) } as never,
+    config: { workers: workersConfigSchema.parse({ continuity: config }), memories: { exclude: [] } } as never,
     clock,
     log: () => {},
     embeddingModel: () => null,
     refreshEmbeddings: async () => 0,
-    runWorker: async () => undefined,
   });
   const workers = (config = {}) =>
     new WorkerSet(host(config) as never, { factories: [[CHECKPOINTS_WORKER, checkpointWorker]] });

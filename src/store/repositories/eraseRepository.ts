@@ -41,6 +41,12 @@ export class EraseRepository implements EraseRepo {
     ).run(...params);
     // The documents whose chunks were just erased (their links go with them), their stored text too.
     db.prepare(`DELETE FROM documents WHERE ${filter}`).run(...params);
+    // Checkpoints of the project's sessions digest their work, and continuity scores may quote it.
+    const projects = scopes === "all" ? "1 = 1" : "project_key IN (SELECT value FROM json_each(?))";
+    db.prepare(`DELETE FROM session_checkpoints WHERE ${projects}`).run(...params);
+    db.prepare(
+      `DELETE FROM session_scores WHERE ${scopes === "all" ? "1 = 1" : `session_id IN (SELECT id FROM sessions WHERE ${projects})`}`,
+    ).run(...params);
     return rows.length;
   }
 
@@ -64,6 +70,10 @@ export class EraseRepository implements EraseRepo {
       `DELETE FROM memory_history WHERE json_extract(metadata, '$.supersededBy') IN (SELECT value FROM json_each(?))
          OR json_extract(metadata, '$.sessionId') IN (SELECT value FROM json_each(?))`,
     ).run(JSON.stringify(rows.map((row) => row.id)), ids);
+    // What cairn wrote about the sessions themselves: their checkpoints and continuity scores.
+    db.prepare("DELETE FROM session_checkpoints WHERE session_key IN (SELECT value FROM json_each(?))").run(ids);
+    db.prepare("DELETE FROM session_scores WHERE session_id IN (SELECT value FROM json_each(?))").run(ids);
+    db.prepare("DELETE FROM session_injections WHERE session_id IN (SELECT value FROM json_each(?))").run(ids);
     return { erased: rows.length, replaced: replaced.map((row) => row.id) };
   }
 

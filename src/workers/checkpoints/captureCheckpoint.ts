@@ -1,4 +1,5 @@
 import type { SessionRecord } from "../../collection/types.js";
+import { exclusionMatcher } from "../../project/exclusion.js";
 import { projectIdentity } from "../../project/projectKey.js";
 import type { CheckpointTrigger } from "../../store/repositories/checkpointRepository.js";
 import type { Storage } from "../../store/storage.js";
@@ -22,6 +23,17 @@ export interface CheckpointSource {
   cwd?: string;
   /** A transcript the agent handed over (a hook's `transcript_path`): read it instead of the store. */
   transcriptPath?: string;
+  /**
+   * `memories.exclude`: a session of an excluded folder or project is not read past its metadata and
+   * gets no checkpoint, whichever door asks (a hook, the CLI, the push API, the periodic worker).
+   */
+  exclude: readonly string[];
+}
+
+/** Why there is nothing to checkpoint; `excluded` when `memories.exclude` covers the session. */
+export interface NoCheckpoint {
+  reason: string;
+  excluded?: boolean;
 }
 
 export type CheckpointOutcome = ({ written: true } & CheckpointWrite) | { written: false; reason: string };
@@ -49,7 +61,9 @@ export async function readCheckpointSource(
   storage: Storage,
   source: CheckpointSource,
   now: number,
-): Promise<CheckpointCapture | { reason: string }> {
+): Promise<CheckpointCapture | NoCheckpoint> {
+  const excluded = excludedReason(source, source.cwd ?? null, null);
+  if (excluded) return { reason: excluded, excluded: true };
   const fromTranscript =
     source.transcriptPath && source.agent
       ? await transcriptItems(source.agent, source.transcriptPath, source.sessionKey)
@@ -58,16 +72,17 @@ export async function readCheckpointSource(
   const info = fromTranscript.session;
   const session =
     storage.sessions.get(info.id) ?? transientSession(info.id, info.agent, info.cwd ?? source.cwd ?? null, now);
+  const excludedSession = excludedReason(source, session.cwd, session.projectKey);
+  if (excludedSession) return { reason: excludedSession, excluded: true };
   return captureOf(session, fromTranscript.items, fromTranscript.droppedPrompts, source);
 }
 
 /** `readCheckpointSource` from the store only (pushed or scanned items): no file is read. */
-export function storedCheckpointSource(
-  storage: Storage,
-  source: CheckpointSource,
-): CheckpointCapture | { reason: string } {
+export function storedCheckpointSource(storage: Storage, source: CheckpointSource): CheckpointCapture | NoCheckpoint {
   const session = storedSession(storage, source);
   if (!session) return { reason: noSessionReason(source) };
+  const excluded = excludedReason(source, session.cwd ?? source.cwd ?? null, session.projectKey);
+  if (excluded) return { reason: excluded, excluded: true };
   const items = storage.items.list(session.id);
   if (items.length === 0) return { reason: `session ${session.id} has no items yet` };
   return captureOf(session, items, 0, source);
@@ -90,6 +105,13 @@ function captureOf(
     trigger: source.trigger,
     snapshot,
   };
+}
+
+/** Why a session of this folder or project gets no checkpoint (`memories.exclude`), or undefined. */
+function excludedReason(source: CheckpointSource, cwd: string | null, projectKey: string | null): string | undefined {
+  if (cwd === null && projectKey === null) return undefined;
+  const pattern = exclusionMatcher(source.exclude)?.(cwd, projectKey);
+  return pattern === undefined ? undefined : `the session's project is excluded by memories.exclude ('${pattern}')`;
 }
 
 function storedSession(storage: Storage, source: CheckpointSource): SessionRecord | undefined {

@@ -45,7 +45,9 @@ export const checkpointWorker: WorkerFactory = (host) => {
         kind: CHECKPOINT_SWEEP_KIND,
         limit: 1,
         leaseMs: LEASE_MS,
-        work: async () => ({ processed: await periodicCheckpoints(storage, settings(), host.clock) }),
+        work: async () => ({
+          processed: await periodicCheckpoints(storage, settings(), host.clock, host.config.memories.exclude),
+        }),
       });
       const prune = await runQueuedJobs({
         jobs: storage.jobs,
@@ -82,6 +84,7 @@ export async function periodicCheckpoints(
   storage: Storage,
   settings: ContinuitySettings,
   clock: () => number,
+  exclude: readonly string[],
 ): Promise<number> {
   if (!settings.enabled) return 0;
   const { checkpoints } = storage;
@@ -94,7 +97,7 @@ export async function periodicCheckpoints(
     // A cheap upper bound first (every user item, harness text included); the snapshot counts exactly.
     const users = storage.items.countWithText(session.id, ["user"]);
     if (!timeDue && users - session.lastTotal < settings.promptInterval) continue;
-    const capture = await readCheckpointSource(storage, { trigger: "periodic", sessionKey: session.id }, now);
+    const capture = await readCheckpointSource(storage, { trigger: "periodic", sessionKey: session.id, exclude }, now);
     if ("reason" in capture) continue;
     const newPrompts = capture.snapshot.promptTotal - session.lastTotal;
     if (newPrompts < settings.promptInterval && !timeDue) continue;
