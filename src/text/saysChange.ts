@@ -10,3 +10,13 @@ export const SAYS_CHANGE =
 export function saysChange(text: string): boolean {
   return SAYS_CHANGE.test(text);
 }
+
+/**
+ * A line of conversation: a speaker's label ("Ana: ...", "(9:10 am, 2 May) Ana: ...") or a
+ * person speaking of themselves ("I", "my"). In talk "now" and "again" tell what happened lately
+ * ("I'm now painting again"), not that a setting changed; two such lines sharing a few words are two
+ * moments of a life, which only a model or a person can read as one replacing the other.
+ */
+export function spokenLine(text: string): boolean {
+  return /^\s*(?:\([^)]*\)\s*)?[A-Z][\w'-]*:\s/.test(text) || /\b(?:I|me|my|mine|myself)\b/.test(text);
+}

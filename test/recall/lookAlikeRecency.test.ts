@@ -47,6 +47,17 @@ describe("recency between look-alikes", () => {
     expect(await top(flags, "is the fast_search flag on for staff?")).toBe(flags[0]);
   });
 
+  it("puts a change said in words of its own first when it shares two of the question's words with the older", async () => {
+    const crash = [
+      "Crash reports from the desktop app go to Sentry.",
+      "Crash reporting switched to Instabug last sprint; symbol files are uploaded by the release pipeline.",
+    ];
+    expect(await top(crash, "which tool gets the crash reports?")).toBe(crash[1]);
+    // One shared word of the question ("user") is what most memories share: no pair.
+    const user = ["The user's laptop is an arm64 machine.", "The user signs commits with an SSH key instead of GPG."];
+    expect(await top(user, "what computer does the user have?")).toBe(user[0]);
+  });
+
   it("still puts a newer statement that says it is a change first", async () => {
     const moved = ["Windows CI builds run on windows-2019 runners.", "CI builds run on windows-2022 runners now."];
     expect(await top(moved, "what runner do the windows builds use?")).toBe(moved[1]);

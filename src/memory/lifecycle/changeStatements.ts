@@ -102,8 +102,9 @@ const PATTERNS: readonly Pattern[] = [
   {
     cue: /dropped|removed|ditched|deprecated|retired|abandoned|rid|stopped|longer|away/i,
     re: new RegExp(
-      // Not "a removed block" (an adjective), not "removed from go.mod" (no object).
-      String.raw`(?<!\b(?:a|an|the)\s)\b(?:dropped|removed|ditched|deprecated|retired|abandoned|got\s+rid\s+of|stopped\s+using|no\s+longer\s+(?:use|uses|using|used|need|needs|run|runs)|moved\s+away\s+from|migrated\s+away\s+from|switched\s+away\s+from)\s+(?!(?:from|in|to|on|at|by|into)\s)(?:support\s+for\s+|the\s+use\s+of\s+|use\s+of\s+)?${PHRASE}${END}(?:\s+in\s+favou?r\s+of\s+${PHRASE}${END})?`,
+      // Not "a removed block" (an adjective), not "removed from go.mod" or "retired during the cleanup"
+      // (a preposition: no object).
+      String.raw`(?<!\b(?:a|an|the)\s)\b(?:dropped|removed|ditched|deprecated|retired|abandoned|got\s+rid\s+of|stopped\s+using|no\s+longer\s+(?:use|uses|using|used|need|needs|run|runs)|moved\s+away\s+from|migrated\s+away\s+from|switched\s+away\s+from)\s+(?!(?:from|in|to|on|at|by|into|during|after|before|for|since|last|this|when|because|as)\s)(?:support\s+for\s+|the\s+use\s+of\s+|use\s+of\s+)?${PHRASE}${END}(?:\s+in\s+favou?r\s+of\s+${PHRASE}${END})?`,
       "i",
     ),
     read: (m) => obsolete(m[1], m[2]),

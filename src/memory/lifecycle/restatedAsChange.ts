@@ -1,4 +1,4 @@
-import { SAYS_CHANGE } from "../../text/saysChange.js";
+import { SAYS_CHANGE, spokenLine } from "../../text/saysChange.js";
 import { stem } from "../../text/stem.js";
 import { words } from "../../text/tokenize.js";
 import type { ChangeStatement } from "./changeStatements.js";
@@ -29,7 +29,7 @@ export function restatedAsChange(
   changes: readonly ChangeStatement[],
 ): Judgement | undefined {
   const said = texts.newer.match(CHANGE_WORDS);
-  if (!said || spoken(texts.newer) || spoken(texts.older)) return undefined;
+  if (!said || spokenLine(texts.newer) || spokenLine(texts.older)) return undefined;
   // A change that names what it left ("now uses sharp instead of axios", "RabbitMQ was retired")
   // leaves out of date only a memory that still names it, which the change detector reads; one
   // that does not ("we pin sharp to 8.18") is about what came in or another thing.
@@ -56,16 +56,6 @@ export function restatedAsChange(
     verdict: "review",
     reason: `said as a change about the same subject (${common.join(", ")}); the older memory may be out of date`,
   };
-}
-
-/**
- * A line of conversation: a speaker's label ("Ana: ...", "(9:10 am, 2 May) Ana: ...") or a
- * person speaking of themselves ("I", "my"). In talk "now" and "again" tell what happened lately
- * ("I'm now painting again"), not that a setting changed; two such lines sharing a few words are two
- * moments of a life, which only a model or a person can read as one replacing the other.
- */
-function spoken(text: string): boolean {
-  return /^\s*(?:\([^)]*\)\s*)?[A-Z][\w'-]*:\s/.test(text) || /\b(?:I|me|my|mine|myself)\b/.test(text);
 }
 
 /** Stems of the words a text writes on their own, outside code-like names (`a-b`, `a_b`, `a.b`, `a/b`). */

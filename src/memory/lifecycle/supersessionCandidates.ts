@@ -105,8 +105,9 @@ export function supersessionCandidates(
     // A memory that says it is a change may say what it changed in words other than its names
     // ("tile-renderer was upgraded to Ruby 3.3" against "the tile renderer runs Ruby 3.1 in its image"):
     // its best keyword matches are read too, within the same posting budget.
-    const namesWhatItLeft = analysed(memory.content).changes.some((change) => change.kind === "obsolete");
-    if (SAYS_CHANGE.test(memory.content) && !namesWhatItLeft) {
+    const { changes } = analysed(memory.content);
+    const namesWhatItLeft = changes.some((change) => change.kind === "obsolete");
+    if ((SAYS_CHANGE.test(memory.content) || changes.length > 0) && !namesWhatItLeft) {
       const match = orQuery(memory.content, counts);
       if (match !== "")
         for (const hit of storage.search.keyword({ match, scopes, limit: KEYWORD_LIMIT })) ids.add(hit.id);

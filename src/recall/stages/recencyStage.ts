@@ -1,7 +1,7 @@
 import type { RecallConfig } from "../../config/recallConfig.js";
 import { aboutOtherNamedThings, namedThings } from "../../text/otherNamedThings.js";
 import { aboutOtherOccasions, reportedOccasion } from "../../text/reportedOccasion.js";
-import { saysChange } from "../../text/saysChange.js";
+import { saysChange, spokenLine } from "../../text/saysChange.js";
 import { byScoreDesc, type Candidate } from "../candidate.js";
 import { newerAboveDoubted } from "../newerAboveDoubted.js";
 import { leadingCodeSpan, subjectOverlap, subjectWords, swappedSubject } from "../sameSubject.js";
@@ -62,7 +62,6 @@ function wordRecencyStage(options: RecallConfig["recency"]): RecallStage {
           if (lead !== undefined && lead === leads.get(b.id)) sameLead.add(`${a.id}:${b.id}`);
         }
       }
-      if (plain.size === 0 && sameLead.size === 0) return candidates;
       // Counted by rarity too: words most memories of the store use (a speaker's or the project's
       // name) cannot make two memories the same subject alone. Looked up for the few close pairs only.
       const close = new Set([...plain].flatMap((key) => key.split(":").map(Number)));
@@ -71,18 +70,38 @@ function wordRecencyStage(options: RecallConfig["recency"]): RecallStage {
       ]);
       const corpus = Math.max(1, ctx.deps.search.corpusSizeEstimate());
       const idf = (word: string) => Math.log(1 + corpus / Math.max(1, frequencies.get(word) ?? 0));
-      const pairs = sameSubjectPairs(head, (a, b) => {
-        const key = `${a.id}:${b.id}`;
-        const shared = plain.has(key) ? subjectOverlap(words.get(a.id)!, words.get(b.id)!, idf) : 0;
-        return sameLead.has(key) ? Math.max(shared, options.minOverlap) : shared;
-      }).filter((pair) => pair.overlap >= options.minOverlap);
-      if (pairs.length === 0) return candidates;
-      const ids = pairs.flatMap((pair) => [pair.a.id, pair.b.id]);
+      const pairs =
+        plain.size === 0 && sameLead.size === 0
+          ? []
+          : sameSubjectPairs(head, (a, b) => {
+              const key = `${a.id}:${b.id}`;
+              const shared = plain.has(key) ? subjectOverlap(words.get(a.id)!, words.get(b.id)!, idf) : 0;
+              return sameLead.has(key) ? Math.max(shared, options.minOverlap) : shared;
+            }).filter((pair) => pair.overlap >= options.minOverlap);
+      const asked = new Set(ctx.query.stems);
+      const taken = new Set(pairs.flatMap((pair) => [pair.a.id, pair.b.id]));
+      const apart = (a: Candidate, b: Candidate) =>
+        a.ref.scope !== b.ref.scope ||
+        aboutOtherOccasions(occasions.get(a.id), occasions.get(b.id)) ||
+        aboutOtherNamedThings(things.get(a.id)!, things.get(b.id)!);
+      // Only among what the answer shows: a loose pair must not bring a memory in from below the cut.
+      const shown = [...candidates].sort(byScoreDesc).slice(0, ctx.k);
+      const changes = changePairs(shown, taken, words, asked, apart);
+      if (pairs.length === 0 && changes.length === 0) return candidates;
+      const ids = [...pairs, ...changes].flatMap((pair) => [pair.a.id, pair.b.id]);
       const times = new Map(
         ctx.deps.memories.getLive(ids, { scopes: "all" }).map((m) => [m.id, m.occurredAt ?? m.createdAt]),
       );
-      const asked = new Set(ctx.query.stems);
       const timeOf = (c: Candidate) => times.get(c.id) ?? 0;
+      // A statement of change and an older memory that share what the question asks about, when the
+      // older names nothing of the question the newer leaves out: the newer is what holds now.
+      for (const { a: change, b: other } of changes) {
+        const [newer, older] = newerOlder(change, other, timeOf);
+        if (newer !== change || timeOf(newer) === timeOf(older)) continue;
+        const inNewer = new Set(words.get(newer.id)!);
+        if (words.get(older.id)!.some((word) => asked.has(word) && !inNewer.has(word))) continue;
+        newerAbove(newer, older, timeOf);
+      }
       for (const { a, b } of pairs) {
         const [newer, older] = newerOlder(a, b, timeOf);
         // The same statement about two things, and the question names the older one's thing: the
@@ -100,6 +119,43 @@ function wordRecencyStage(options: RecallConfig["recency"]): RecallStage {
       return candidates;
     },
   };
+}
+
+/**
+ * Pairs of a candidate that says it is a change (`saysChange`) with the candidate not yet paired that
+ * shares most of the question's words with it (`MIN_SHARED` at least): a change is often said in words of its
+ * own, far below the overlap that pairs two statements of one fact, and what both share of the
+ * question is what it changed. Each candidate in at most one pair.
+ */
+/** Words of the question a loose pair shares at least: one ("user", "service") most memories share. */
+const MIN_SHARED = 2;
+
+function changePairs(
+  head: Candidate[],
+  taken: ReadonlySet<number>,
+  words: ReadonlyMap<number, string[]>,
+  asked: ReadonlySet<string>,
+  apart: (a: Candidate, b: Candidate) => boolean,
+): Array<{ a: Candidate; b: Candidate }> {
+  const used = new Set(taken);
+  const out: Array<{ a: Candidate; b: Candidate }> = [];
+  for (const change of head) {
+    // In talk "now" tells what someone does lately, not that a fact changed (`spokenLine`).
+    if (used.has(change.id) || !saysChange(change.content ?? "") || spokenLine(change.content ?? "")) continue;
+    const mine = new Set(words.get(change.id)!.filter((word) => asked.has(word)));
+    let best: Candidate | undefined;
+    let bestShared = 0;
+    for (const other of head) {
+      if (other === change || used.has(other.id) || apart(change, other)) continue;
+      const shared = words.get(other.id)!.filter((word) => mine.has(word)).length;
+      if (shared > bestShared) [best, bestShared] = [other, shared];
+    }
+    if (!best || bestShared < MIN_SHARED) continue;
+    used.add(change.id);
+    used.add(best.id);
+    out.push({ a: change, b: best });
+  }
+  return out;
 }
 
 /**
