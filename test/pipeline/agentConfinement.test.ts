@@ -104,7 +104,10 @@ describe("the consolidation agent is confined to its workspace", () => {
     expect(call("Read", { file_path: 42 })).toEqual({ allow: false, reason: "Read: file_path must be a path" });
     expect(call("Glob", { pattern: ["/etc/*"] })).toEqual({ allow: false, reason: "Glob: pattern must be a string" });
     expect(call("Grep", { pattern: "/etc/passwd", path: workspace })).toEqual({ allow: true });
-    expect(call("Grep", { pattern: "x", glob: "/etc/*" }).allow).toBe(false);
+    expect(call("Grep", { pattern: "x", glob: "/etc/*" })).toEqual({
+      allow: false,
+      reason: "Grep: glob /etc/* reaches outside the workspace",
+    });
   });
 
   it("refuses every tool that is not a file tool: shell, web, sub-agents, MCP", () => {
@@ -156,7 +159,7 @@ const ask = (file_path) => {
   } catch (error) { return error.status; }
 };
 const after = (flag) => args[args.indexOf(flag) + 1];
-const exits = { matcher: entry.matcher, inside: ask(process.cwd() + "/raw_memories.md"), outside: ask(${JSON.stringify(secret)}), strictMcp: args.includes("--strict-mcp-config"), print: args.includes("-p"), persist: !args.includes("--no-session-persistence"), output: after("--output-format"), permissionMode: after("--permission-mode"), allowed: after("--allowedTools"), disallowed: after("--disallowedTools"), mcp: after("--mcp-config") };
+const exits = { matcher: entry.matcher, type: entry.hooks[0].type, inside: ask(process.cwd() + "/raw_memories.md"), outside: ask(${JSON.stringify(secret)}), strictMcp: args.includes("--strict-mcp-config"), print: args.includes("-p"), persist: !args.includes("--no-session-persistence"), output: after("--output-format"), permissionMode: after("--permission-mode"), allowed: after("--allowedTools"), disallowed: after("--disallowedTools"), mcp: after("--mcp-config") };
 writeFileSync(${JSON.stringify(log)}, JSON.stringify(exits));
 writeFileSync("MEMORY.md", "# Memory\\n- consolidated\\n");
 writeFileSync("memory_summary.md", "v1\\nsummary\\n");
@@ -189,6 +192,7 @@ writeFileSync("memory_summary.md", "v1\\nsummary\\n");
     // shell, web or sub-agent, and no MCP server of the user's.
     expect(JSON.parse(readFileSync(log, "utf8"))).toEqual({
       matcher: "*",
+      type: "command",
       inside: 0,
       outside: 2,
       strictMcp: true,
@@ -292,7 +296,7 @@ process.stdin.on("end", () => {
 
   it("overrides a permissive user config: workspace-write sandbox, no approvals, no network, no delegation", async () => {
     const report = await consolidate();
-    expect(report).toMatchObject({ outcome: "succeeded", error: null });
+    expect(report).toMatchObject({ outcome: "succeeded", error: null, mode: "agent" });
     const run = JSON.parse(readFileSync(log, "utf8")) as { cd: string; cwd: string; prompt: string };
     // The agent works in the staging folder cairn validates, whatever folder it is told to use, and
     // is told which memory it consolidates.

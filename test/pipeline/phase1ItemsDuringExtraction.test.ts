@@ -101,6 +101,8 @@ describe("items that arrive while phase 1 extracts a session", () => {
     const report = await runPhase1({ storage, config: serial, clock, llm });
     expect(report.jobs.map((job) => job.outcome)).toEqual(["succeeded", "unchanged"]);
     expect(llm.calls).toHaveLength(1);
+    const second = report.jobs[1]!.sessionId;
+    expect(storage.jobs.get("phase1", second)).toMatchObject({ status: "succeeded_no_output" });
   });
 
   it("without new items, one run finishes the session and the next has nothing to do", async () => {
