@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import BetterSqlite3 from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Cairn } from "../../src/cairn.js";
 import { DAY_MS, HOUR_MS } from "../../src/util/clock.js";
@@ -94,6 +95,27 @@ describe("retention worker", () => {
     expect(left()).toEqual([]);
     cairn = new Cairn({ home: temp.home, env: temp.env, clock: () => now });
   });
+
+  it("keeps the rewrite pending while another process reads an old snapshot, and finishes it at the next sweep", async () => {
+    const [stored] = await cairn.remember({ content: SECRET, cwd: temp.project, scope: "global" });
+    cairn.forgetMemory({ id: stored!.id! });
+    now += 31 * DAY_MS;
+    // Another process's read transaction keeps the log's frames: the log cannot be emptied under it.
+    const reader = new BetterSqlite3(join(temp.home, "cairn.db"), { readonly: true });
+    try {
+      reader.exec("BEGIN");
+      reader.prepare("SELECT count(*) FROM memories").get();
+      expect((await tick()).processed).toBeGreaterThan(0);
+      expect(cairn.storage.meta.get("retention.rewritePending")).toBe(true);
+      reader.exec("COMMIT");
+    } finally {
+      reader.close();
+    }
+    now += 6 * HOUR_MS;
+    await tick();
+    expect(cairn.storage.meta.get("retention.rewritePending")).toBeUndefined();
+    for (const word of ["zorbulk", "quaxim"]) expect(filesHold(temp.home, word)).toBe(false);
+  }, 60_000);
 
   it("sweeps once a period whichever process asks, reports its stats in status, and runs again next period", async () => {
     const first = await tick();

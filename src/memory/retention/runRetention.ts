@@ -117,7 +117,8 @@ export function runRetention(options: {
   report.more = [ids.length, report.history, report.completedJobs, report.deadJobs].some((rows) => rows >= limit);
   if (storage.meta.get<boolean>(REWRITE_PENDING)) {
     report.bytes = dropErasedBytes(storage.db, { rewrite: true });
-    withWriteTx(storage.db, () => storage.meta.delete(REWRITE_PENDING));
+    // A reader of another process kept the log's old frames (and their text): the next sweep tries again.
+    if (report.bytes.walEmptied) withWriteTx(storage.db, () => storage.meta.delete(REWRITE_PENDING));
   } else if (report.history + report.entities > 0) {
     report.bytes = dropErasedBytes(storage.db);
   }
