@@ -46,6 +46,14 @@ function loaderArgs(entry: string): string[] {
   }
 }
 
+/**
+ * Why an entry cannot be what an agent's hooks point at for good, or undefined: npx runs packages from
+ * its cache (`~/.npm/_npx/<hash>/`), which npm clears, after which every hook would run nothing.
+ */
+export function transientEntry(entry: string): string | undefined {
+  return /[\\/]_npx[\\/]/.test(entry) ? `this cairn runs from npx's cache (${entry}), which npm clears` : undefined;
+}
+
 /** One POSIX shell word: left bare when it is made of safe characters, else single-quoted. */
 export function shellWord(word: string): string {
   if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;

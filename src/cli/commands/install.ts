@@ -25,13 +25,17 @@ export function registerInstall(program: Command): void {
 
 async function apply(direction: Direction, agent: string, command: Command): Promise<void> {
   const global = command.optsWithGlobals<GlobalOptions>();
-  const [{ connectorFor }, { installConnector, uninstallConnector }, { cairnInvocation }, { loadConfig }] =
-    await Promise.all([
-      import("../../connectors/connectors.js"),
-      import("../../connectors/applyConnector.js"),
-      import("../../util/cairnInvocation.js"),
-      import("../../config/load.js"),
-    ]);
+  const [
+    { connectorFor },
+    { installConnector, uninstallConnector },
+    { cairnInvocation, cliEntry, transientEntry },
+    { loadConfig },
+  ] = await Promise.all([
+    import("../../connectors/connectors.js"),
+    import("../../connectors/applyConnector.js"),
+    import("../../util/cairnInvocation.js"),
+    import("../../config/load.js"),
+  ]);
   const home = global.home ? resolve(global.home) : cairnHome(process.env);
   const connector = connectorFor(agent);
   const context = { invocation: cairnInvocation({ home, env: process.env }), env: process.env };
@@ -42,6 +46,12 @@ async function apply(direction: Direction, agent: string, command: Command): Pro
       : uninstallConnector(connector, context, options);
   const enabled = loadConfig({ file: cairnPaths(home).config, env: process.env }).memories.enabled;
   const notes = notesFor(direction, agent, changes, enabled);
+  const transient = direction === "install" ? transientEntry(cliEntry()) : undefined;
+  if (transient) {
+    notes.push(
+      `warning: ${transient}; the agent's hooks and MCP entry would then run nothing. Install cairn for good (npm install -g cairn-memory) and run 'cairn install ${agent}' again`,
+    );
+  }
   if (direction === "install" && agent === "codex") {
     const { codexAgentsOverrideWarning } = await import("../../connectors/codexAgentsOverride.js");
     const warning = codexAgentsOverrideWarning(process.env);
