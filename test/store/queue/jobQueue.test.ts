@@ -128,6 +128,22 @@ describe("JobQueue", () => {
     expect(queue.get("k", "a")?.status).toBe("succeeded_no_output");
   });
 
+  it("retries at once, with a fresh budget, a job that failed on its last attempt while its input moved on", () => {
+    queue.enqueue({ kind: "k", key: "a", watermark: 1 });
+    for (let attempt = 1; attempt < 3; attempt++) {
+      const [lease] = queue.claim({ kind: "k" });
+      expect(queue.fail(lease!, `failed ${attempt}`)).toBe("retry");
+      now += 60_000;
+    }
+    const [last] = queue.claim({ kind: "k" });
+    expect(last?.attempts).toBe(3);
+    // New input arrived while the last attempt ran: its failure says nothing about that input.
+    queue.enqueue({ kind: "k", key: "a", watermark: 2 });
+    expect(queue.fail(last!, "failed 3")).toBe("retry");
+    expect(queue.get("k", "a")).toMatchObject({ status: "pending", attempts: 0, runAfter: now, lastError: "failed 3" });
+    expect(queue.claim({ kind: "k" })[0]).toMatchObject({ inputWatermark: 2, attempts: 1 });
+  });
+
   it("never holds more live leases of a kind than the running cap", () => {
     for (let i = 0; i < 10; i++) queue.enqueue({ kind: "k", key: `j${i}` });
     expect(queue.claim({ kind: "k", limit: 10, runningCap: 4 })).toHaveLength(4);
