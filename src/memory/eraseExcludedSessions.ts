@@ -49,5 +49,5 @@ export function eraseExcludedSessions(storage: Storage, now: number): ExclusionE
     storage.phase2.requestForceNext();
     return { sessions: ids.length, stage1Outputs, memories: erased, restored, rebuild };
   });
-  return { ...erased, bytes: dropErasedBytes(storage.db) };
+  return { ...erased, bytes: dropErasedBytes(storage.db, { rewrite: true }) };
 }

@@ -55,6 +55,6 @@ export function clearMemory(options: {
     workspace: workspace?.dir ?? null,
     sessions: sessionIds.length,
     ...report,
-    bytes: dropErasedBytes(storage.db),
+    bytes: dropErasedBytes(storage.db, { rewrite: true }),
   };
 }

@@ -15,7 +15,10 @@ export interface ErasedBytesReport {
  * their segments until those are merged (contentless tables only record the delete), so both indexes
  * are merged into one segment each ('optimize'), which deletes, and so zeroes, the old blocks; and the
  * write-ahead log keeps the pages as they were before, until a checkpoint truncates it. `rewrite` also
- * rebuilds the whole file (VACUUM): free pages left by a cairn that did not zero them are gone then too.
+ * rebuilds the whole file (VACUUM): free pages left by a cairn that did not zero them are gone then too,
+ * and so is the old copy of a row that a page split moved, left in the unused space of a page still in
+ * use, which no delete reaches (about one purged memory in 600 in `npm run bench:year`). Every erasure a
+ * user asks for (purge, clear, exclusion, retention's purge) rewrites; about 27 ms per MB of store.
  * Call outside any transaction.
  */
 export function dropErasedBytes(db: Database, options: { rewrite?: boolean } = {}): ErasedBytesReport {
