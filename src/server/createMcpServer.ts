@@ -6,6 +6,7 @@ import { chunks, describeIngest, documentLine } from "../memory/documents/descri
 import { importSummary } from "../memory/importMemories.js";
 import { MCP_AGENT_AUTHOR } from "../memory/memoryAuthor.js";
 import { GLOBAL_SCOPE } from "../memory/scopes.js";
+import { checkpointRequest } from "../requests/checkpoint.js";
 import { documentsRequest, forgetDocumentRequest, ingestRequest } from "../requests/documents.js";
 import { editRequest } from "../requests/edit.js";
 import { emptyRequest } from "../requests/emptyRequest.js";
@@ -169,6 +170,31 @@ export function createMcpServer(cairn: Cairn, options: McpServerOptions): McpSer
   registerCurationTools(server, cairn, options, guard);
   registerTransferTools(server, cairn, options, guard);
   registerDocumentTools(server, cairn, options, guard);
+
+  server.registerTool(
+    "checkpoint",
+    {
+      title: "Checkpoint this session",
+      description:
+        "Save a checkpoint of the session now (latest requests, commands and outcomes, files written, open work), " +
+        "e.g. before a long step or when the user asks; the next session after a compaction or a clear starts with it.",
+      inputSchema: {
+        session: checkpointRequest.shape.session.describe("the session's id, when the agent knows it"),
+        cwd: cwdField,
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    (args) =>
+      guard(async () => {
+        const cwd = callCwd(args.cwd, options.cwd, args.session ? undefined : "to find the session of this project");
+        const outcome = await cairn.checkpoint({
+          trigger: "agent",
+          ...(args.session ? { session: args.session } : {}),
+          ...(cwd ? { cwd } : {}),
+        });
+        return outcome.written ? outcome.record.digest : `no checkpoint written: ${outcome.reason}`;
+      }),
+  );
 
   server.registerTool(
     "status",

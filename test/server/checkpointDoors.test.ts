@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { Cairn } from "../../src/cairn.js";
 import { main } from "../../src/cli/program.js";
 import { createHttpApp } from "../../src/server/createHttpApp.js";
+import { callTool, inProcessMcpClient } from "../helpers/inProcessMcp.js";
 import { type TempHome, tempHome } from "./tempHome.js";
 
 // The explicit and agent triggers and the push API's session end, through each door: the library's
@@ -101,5 +102,19 @@ describe("checkpoint doors", () => {
     expect(result.stdout).toContain("Rotate the deploy key");
     expect(result.stdout).not.toContain("ghp_R7kW2pQ9");
     noSecret();
+  });
+
+  it("MCP: the checkpoint tool writes an agent checkpoint and answers its digest; an unknown session is one error line", async () => {
+    const client = await inProcessMcpClient(createHttpApp({ cairn }), "claude-code");
+    const result = await callTool(client, "checkpoint", { cwd: temp.project });
+    expect(result.isError).toBe(false);
+    expect(result.text).toContain("Rotate the deploy key");
+    expect(result.text).not.toContain("ghp_R7kW2pQ9");
+    expect(rows().map((row) => row.trigger)).toEqual(["agent"]);
+    const missing = await callTool(client, "checkpoint", { session: "nope" });
+    expect(missing).toEqual({ isError: true, text: expect.stringMatching(/^no session nope is stored/) });
+    expect((await callTool(client, "checkpoint", { cwd: "relative" })).text).toBe("cwd must be an absolute path");
+    noSecret();
+    await client.close();
   });
 });

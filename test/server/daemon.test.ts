@@ -69,6 +69,7 @@ describe("cairn serve daemon", () => {
       const client = new Client({ name: "cairn-http-test", version: "1.0.0" });
       await client.connect(new StreamableHTTPClientTransport(new URL(`${daemon.url}/mcp`)));
       expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual([
+        "checkpoint",
         "documents",
         "edit",
         "export",

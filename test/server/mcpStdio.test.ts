@@ -39,6 +39,7 @@ describe("cairn mcp over stdio, through a real MCP client", () => {
   it("lists the tools with their input schemas", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
+      "checkpoint",
       "documents",
       "edit",
       "export",
