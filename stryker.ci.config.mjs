@@ -8,5 +8,5 @@ import base from "./stryker.config.mjs";
 export default {
   ...base,
   mutate: base.mutate.filter((pattern) => !pattern.startsWith("src/store/queue/") && !pattern.startsWith("src/redact/")),
-  thresholds: { ...base.thresholds, break: 84 },
+  thresholds: { ...base.thresholds, break: 86 },
 };
