@@ -56,17 +56,20 @@ export async function startServing(
     cairn.close();
     throw error;
   }
-  const resident = await startResidentFor(cairn.paths.home);
+  // The handlers go in before the resident starts: the daemon's workers already run, and a signal
+  // while the resident starts must stop them gracefully too, not end the process mid-write.
+  const resident = startResidentFor(cairn.paths.home);
   let signals = 0;
   const onSignal = (signal: NodeJS.Signals) => {
     signals += 1;
     // A second signal means "now": do not wait for the running step any longer.
     if (signals > 1) process.exit(130);
     process.stderr.write(`cairn serve: ${signal}: stopping (waiting for the running step)\n`);
-    void Promise.all([daemon.stop(), resident?.close()]).then(() => process.exit(0));
+    void Promise.all([daemon.stop(), resident.then((started) => started?.close())]).then(() => process.exit(0));
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
+  await resident;
   return daemon.url;
 }
 
