@@ -45,7 +45,7 @@ export const maintenanceWorker: WorkerFactory = (host) => {
             limits: settings,
             embeddingModel: host.embeddingModel(),
             repairs: {
-              ...storeRepairs(storage),
+              ...storeRepairs(storage, host.clock),
               reembed: () => host.refreshEmbeddings(REEMBED_BUDGET_MS),
               triggerRetention: async () => {
                 if (!host.config.workers.retention.enabled) throw new Error("workers.retention.enabled is false");

@@ -8,7 +8,9 @@ describe("recall.profile on the command line", () => {
     const list = runCli(["config", "list"], { env });
     expect(list.status, list.stderr).toBe(0);
     expect(list.stdout).toContain('recall.profile = "agent"');
-    expect(list.stdout).toContain("# recall stages (recall.profile agent): minScore, head, dampening, recency");
+    expect(list.stdout).toContain(
+      "# recall stages (recall.profile agent): minScore, head, dampening, continuity, recency",
+    );
 
     expect(runCli(["config", "set", "recall.profile", "conversation"], { env }).status).toBe(0);
     expect(runCli(["config", "set", "recall.author.enabled", "false"], { env }).status).toBe(0);

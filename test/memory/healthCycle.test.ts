@@ -89,19 +89,21 @@ describe("the maintenance cycle", () => {
       mode: "observe",
       limits,
       embeddingModel: null,
-      repairs: { ...noRepairs(), ...storeRepairs(storage) },
+      repairs: { ...noRepairs(), ...storeRepairs(storage, clock) },
     });
     expect(observed.actions.map((a) => a.outcome)).toEqual(["observed", "observed"]);
     expect(readDiagnostics(storage, null).index.ftsRows).toBe(5);
     expect(keywordHits(cairn)).toBe(5);
 
+    // A dead job is requeued only once it has been dead an hour.
+    now += 2 * 3_600_000;
     const executed = await runHealthCycle({
       storage,
       now: clock,
       mode: "execute",
       limits,
       embeddingModel: null,
-      repairs: { ...noRepairs(), ...storeRepairs(storage) },
+      repairs: { ...noRepairs(), ...storeRepairs(storage, clock) },
     });
     expect(executed.actions.map((a) => [a.action, a.outcome])).toEqual([
       ["requeueDeadJobs", "ran"],
@@ -113,6 +115,28 @@ describe("the maintenance cycle", () => {
     expect(executed.healthAfter?.score).toBe(1);
     // The rebuilt rows are found by keyword again.
     expect(keywordHits(cairn)).toBe(8);
+    cairn.close();
+  });
+
+  it("requeues a dead job once, an hour after it died: one that dies again stays dead for the user", async () => {
+    const cairn = await cairnWith(2);
+    const { storage } = cairn;
+    const die = () => {
+      for (const lease of storage.jobs.claim({ kind: "probe" })) storage.jobs.fail(lease, "provider down");
+    };
+    storage.jobs.enqueue({ kind: "probe", key: "a", maxAttempts: 1 });
+    die();
+    const requeue = storeRepairs(storage, clock).requeueDeadJobs;
+    expect(await requeue()).toBe(0);
+    now += 3_600_000;
+    expect(await requeue()).toBe(1);
+    expect(storage.jobs.get("probe", "a")?.status).toBe("pending");
+    die();
+    now += 5 * 3_600_000;
+    expect(await requeue()).toBe(0);
+    expect(storage.jobs.get("probe", "a")?.status).toBe("dead");
+    // The user's own retry is not limited.
+    expect(cairn.retryDead()).toEqual({ probe: 1 });
     cairn.close();
   });
 
@@ -141,7 +165,7 @@ describe("the maintenance cycle", () => {
     expect(runs).toBe(3);
 
     // Health good again (the index mended by other means): the halt is lifted.
-    storeRepairs(storage).rebuildFts();
+    storeRepairs(storage, clock).rebuildFts();
     expect((await cycle()).halted).toEqual([]);
     storage.db.prepare("DELETE FROM memories_fts WHERE rowid IN (SELECT id FROM memories LIMIT 1)").run();
     now += MINUTE;

@@ -18,6 +18,7 @@ const NO_SUPPLIED_TEXT: Record<string, string> = {
   "store/repositories/tokenBudget.ts": "token counts",
   "store/salvageStore.ts": "copies rows of a damaged store, already guarded when first written",
   "store/dropErasedBytes.ts": "full-text index commands ('optimize'), no row text",
+  "store/repositories/retentionRepository.ts": "deletes rows and lowers entities' mention counts, writes no text",
 };
 
 describe("every repository write path runs the guard", () => {

@@ -128,12 +128,36 @@ export function lastHealthReport(storage: Storage): HealthReport | undefined {
   return storage.meta.get<HealthReport>(REPORT_KEY);
 }
 
+/** A dead job is requeued by maintenance once, and only this long after it died. */
+const REQUEUE_AFTER_MS = 3_600_000;
+/** The ids of jobs maintenance requeued, kept so that none is requeued twice (the newest this many). */
+const REQUEUED_KEY = "maintenance.requeued";
+const REQUEUED_KEPT = 5000;
+
+/**
+ * Requeues the dead jobs that died over an hour ago and were never requeued by maintenance: a job that
+ * died of a passing fault (a provider down for a while) gets one more chance; one that dies again stays
+ * dead for the user to look at (`cairn status`) and retry (`cairn run --retry-dead`), so a broken
+ * provider is never called again and again on its own.
+ */
+function requeueDeadOnce(storage: Storage, now: number): number {
+  const requeued = new Set(storage.meta.get<number[]>(REQUEUED_KEY) ?? []);
+  const due = storage.jobs
+    .list({ status: "dead", limit: 1000 })
+    .filter((job) => !requeued.has(job.id) && (job.finishedAt ?? job.updatedAt) <= now - REQUEUE_AFTER_MS)
+    .map((job) => job.id);
+  const count = storage.jobs.retryDeadIds(due);
+  if (due.length > 0) storage.meta.set(REQUEUED_KEY, [...requeued, ...due].slice(-REQUEUED_KEPT));
+  return count;
+}
+
 /** The repairs that need only the store; the caller adds the ones that need a provider or another worker. */
 export function storeRepairs(
   storage: Storage,
+  now: () => number,
 ): Pick<Record<RepairAction, Repair>, "requeueDeadJobs" | "releaseStaleLeases" | "rebuildFts"> {
   return {
-    requeueDeadJobs: async () => Object.values(storage.jobs.retryDead()).reduce((a, b) => a + b, 0),
+    requeueDeadJobs: async () => requeueDeadOnce(storage, now()),
     releaseStaleLeases: async () => storage.jobs.releaseExpired(),
     rebuildFts: async () => {
       const { removed, added } = storage.search.repairIndex(INDEX_REPAIR_BATCH);

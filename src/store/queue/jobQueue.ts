@@ -441,6 +441,26 @@ export class JobQueue {
   }
 
   /**
+   * Gives these dead jobs a fresh retry budget, as `retryDead` does for all (the maintenance worker's
+   * repair, which picks which). Returns how many were dead and are pending now.
+   */
+  retryDeadIds(ids: readonly number[]): number {
+    if (ids.length === 0) return 0;
+    const now = this.clock();
+    return withWriteTx(
+      this.db,
+      () =>
+        this.db
+          .prepare(
+            `UPDATE jobs SET status = 'pending', attempts = 0, run_after = ?, last_error = NULL, finished_at = NULL,
+             lease_owner = NULL, lease_expires_at = NULL, updated_at = ?
+           WHERE status = 'dead' AND id IN (SELECT value FROM json_each(?))`,
+          )
+          .run(now, now, JSON.stringify(ids)).changes,
+    );
+  }
+
+  /**
    * Live leases of one kind held by other processes (or other queues of this one): how many, how many
    * of them belong to a process that provably stopped (the next claim takes those over), and when the
    * first of the rest runs out.
