@@ -1,12 +1,13 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mulberry32 } from "../../bench/lib/syntheticCorpus.js";
 import { chunkText } from "../../src/memory/documents/chunkText.js";
 import { type LoopbackServer, startLoopbackServer } from "../helpers/loopbackServer.js";
 import { bundleCli, runBundled } from "./support/cliBundle.js";
 import { completion, schemaName, userPrompt } from "./support/fakeProvider.js";
 import { type ChaosHome, chaosEnv, makeChaosHome } from "./support/home.js";
-import { count, emptyTally, type KillTally, killWhileWorking, seededRandom } from "./support/killWhileWorking.js";
+import { describeTally, killRounds } from "./support/killWhileWorking.js";
 import {
   cleanStore,
   DAY,
@@ -37,25 +38,6 @@ let main: string;
 beforeAll(() => {
   main = bundleCli();
 });
-
-/** Draws kill delays up to `workMs`, which follows where kills land: after the work, draw shorter. */
-function adaptiveWork(initialMs: number): { readonly ms: number; landed(landing: string): void } {
-  let ms = initialMs;
-  return {
-    get ms() {
-      return ms;
-    },
-    landed(landing) {
-      // A kill after the job, or a run that finished before its kill: the work is shorter than drawn.
-      if (landing === "after" || landing === "exited") ms = Math.max(50, Math.round(ms * 0.6));
-      else if (landing === "during") ms = Math.min(10_000, Math.round(ms * 1.15));
-    },
-  };
-}
-
-function describeTally(tally: KillTally): string {
-  return `${tally.kills} kills (${tally.during} inside the worker's job, ${tally.after} after it, ${tally.idle} before it started), ${tally.exited} runs ended first`;
-}
 
 describe("retention worker under SIGKILL", () => {
   let home: ChaosHome;
@@ -203,25 +185,22 @@ describe("retention worker under SIGKILL", () => {
     // Once this period's sweep is done the daemon has nothing due, so the later sweeps (the seed's
     // "more at the next sweep") run through `cairn doctor --retention`, the on-demand sweep on the same
     // queue, killed the same way.
-    const random = seededRandom(SEED);
-    const tally = emptyTally();
-    const work = adaptiveWork(120);
     let daemon = true;
-    for (let round = 0; tally.during < INSIDE && round < ROUNDS; round++) {
-      const landing = await killWhileWorking({
-        main,
-        env,
-        database,
-        args: daemon ? ["serve", "--port", "0"] : ["doctor", "--retention", "--json"],
-        kinds: ["retention"],
-        random,
-        workMs: work.ms,
-        startMs: 6000,
-      });
-      if (daemon && landing === "idle") daemon = false;
-      count(tally, landing);
-      work.landed(landing);
-    }
+    const tally = await killRounds({
+      main,
+      env,
+      database,
+      kinds: ["retention"],
+      seed: SEED,
+      inside: INSIDE,
+      rounds: ROUNDS,
+      firstDrawMs: 120,
+      startMs: 6000,
+      args: (last) => {
+        if (last === "idle") daemon = false;
+        return daemon ? ["serve", "--port", "0"] : ["doctor", "--retention", "--json"];
+      },
+    });
 
     // Then sweep to the end, uninterrupted.
     let sweeps = 0;
@@ -427,24 +406,19 @@ describe("maintenance worker (execute mode) under SIGKILL", () => {
 
     // The daemon runs a health cycle at start; each restart takes the killed holder's job over and runs
     // the cycle again. Once a cycle finished, the period's job is done and the daemon has none due.
-    const random = seededRandom(SEED + 1);
-    const tally = emptyTally();
-    const work = adaptiveWork(60);
-    for (let round = 0; tally.during < INSIDE && round < ROUNDS; round++) {
-      const landing = await killWhileWorking({
-        main,
-        env,
-        database,
-        args: ["serve", "--port", "0"],
-        kinds: ["health"],
-        random,
-        workMs: work.ms,
-        startMs: 4000,
-      });
-      count(tally, landing);
-      work.landed(landing);
-      if (landing === "idle" || landing === "after") break;
-    }
+    const tally = await killRounds({
+      main,
+      env,
+      database,
+      kinds: ["health"],
+      seed: SEED + 1,
+      inside: INSIDE,
+      rounds: ROUNDS,
+      firstDrawMs: 60,
+      startMs: 4000,
+      args: () => ["serve", "--port", "0"],
+      stop: (landing) => landing === "idle" || landing === "after",
+    });
     // A clean daemon finishes the cycle (if no kill let one end) and the requeued jobs.
     const clean = await serveUntil(main, env, database, (db) => {
       const ingest = jobStatuses(db, ["document_ingest"]);
@@ -531,32 +505,31 @@ describe("documents worker under SIGKILL", () => {
 
     // Kill `cairn ingest` (the door that runs its own jobs) and the daemon (whose documents worker runs
     // the jobs a killed ingest left), in turn.
-    const random = seededRandom(SEED + 2);
-    const tally = emptyTally();
-    const work = adaptiveWork(800);
-    for (let round = 0; tally.during < INSIDE && round < ROUNDS; round++) {
-      const leftovers = withStore(
-        database,
-        (db) =>
-          (
-            db
-              .prepare("SELECT count(*) AS n FROM jobs WHERE kind = 'document_ingest' AND status <> 'succeeded'")
-              .get() as { n: number }
-          ).n,
-      );
-      const landing = await killWhileWorking({
-        main,
-        env,
-        database,
-        args: round % 2 === 1 && leftovers > 0 ? ["serve", "--port", "0"] : ["ingest", folder, "--scope", "global"],
-        kinds: ["document_ingest"],
-        random,
-        workMs: work.ms,
-        startMs: 3000,
-      });
-      count(tally, landing);
-      work.landed(landing);
-    }
+    let round = 0;
+    const tally = await killRounds({
+      main,
+      env,
+      database,
+      kinds: ["document_ingest"],
+      seed: SEED + 2,
+      inside: INSIDE,
+      rounds: ROUNDS,
+      firstDrawMs: 800,
+      startMs: 3000,
+      args: () => {
+        const leftovers = withStore(
+          database,
+          (db) =>
+            (
+              db
+                .prepare("SELECT count(*) AS n FROM jobs WHERE kind = 'document_ingest' AND status <> 'succeeded'")
+                .get() as { n: number }
+            ).n,
+        );
+        round++;
+        return round % 2 === 0 && leftovers > 0 ? ["serve", "--port", "0"] : ["ingest", folder, "--scope", "global"];
+      },
+    });
     const clean = await serveUntil(main, env, database, (db) => {
       const docs = db.prepare("SELECT status FROM documents").all() as Array<{ status: string }>;
       const jobs = jobStatuses(db, ["document_ingest"]);
@@ -693,24 +666,19 @@ describe("checkpoints worker under SIGKILL", () => {
       })();
     });
 
-    const random = seededRandom(SEED + 3);
-    const tally = emptyTally();
-    const work = adaptiveWork(400);
-    for (let round = 0; tally.during < INSIDE && round < ROUNDS; round++) {
-      const landing = await killWhileWorking({
-        main,
-        env,
-        database,
-        args: ["serve", "--port", "0"],
-        kinds: ["checkpoint_sweep", "checkpoint_prune"],
-        random,
-        workMs: work.ms,
-        startMs: 4000,
-      });
-      count(tally, landing);
-      work.landed(landing);
-      if (landing === "idle") break;
-    }
+    const tally = await killRounds({
+      main,
+      env,
+      database,
+      kinds: ["checkpoint_sweep", "checkpoint_prune"],
+      seed: SEED + 3,
+      inside: INSIDE,
+      rounds: ROUNDS,
+      firstDrawMs: 400,
+      startMs: 4000,
+      args: () => ["serve", "--port", "0"],
+      stop: (landing) => landing === "idle",
+    });
     const clean = await serveUntil(
       main,
       env,
@@ -783,7 +751,7 @@ describe("continuity worker under SIGKILL", () => {
   beforeAll(async () => {
     // A slow model that scores by what the session says it used ("used memory #12"), so kills land inside
     // its calls, and the expected usage is known.
-    const delays = seededRandom(SEED + 40);
+    const delays = mulberry32(SEED + 40);
     provider = await startLoopbackServer(async (request, res) => {
       if (request.method !== "POST") return { body: { data: [{ id: "fake-model" }] } };
       if (schemaName(request) !== "continuity_score") return { status: 400, body: { error: "not in this test" } };
@@ -859,24 +827,19 @@ describe("continuity worker under SIGKILL", () => {
     });
     writeFileSync(join(home.home, "injections.jsonl"), `${log.join("\n")}\n`);
 
-    const random = seededRandom(SEED + 4);
-    const tally = emptyTally();
-    const work = adaptiveWork(1000);
-    for (let round = 0; tally.during < INSIDE && round < ROUNDS; round++) {
-      const landing = await killWhileWorking({
-        main,
-        env,
-        database,
-        args: ["serve", "--port", "0"],
-        kinds: ["continuity"],
-        random,
-        workMs: work.ms,
-        startMs: 4000,
-      });
-      count(tally, landing);
-      work.landed(landing);
-      if (landing === "idle" || landing === "after") break;
-    }
+    const tally = await killRounds({
+      main,
+      env,
+      database,
+      kinds: ["continuity"],
+      seed: SEED + 4,
+      inside: INSIDE,
+      rounds: ROUNDS,
+      firstDrawMs: 1000,
+      startMs: 4000,
+      args: () => ["serve", "--port", "0"],
+      stop: (landing) => landing === "idle" || landing === "after",
+    });
     const clean = await serveUntil(main, env, database, (db) => periodDone(db, "continuity"));
     expect(clean.code, clean.stderr).toBe(0);
 

@@ -1,4 +1,5 @@
 import Database from "better-sqlite3";
+import { mulberry32 } from "../../../bench/lib/syntheticCorpus.js";
 import { spawnCli } from "./cliBundle.js";
 
 /** Where a kill landed: inside a job of the worker (its lease still held), after it, or before any started. */
@@ -15,18 +16,6 @@ export interface KillTally {
 
 export const emptyTally = (): KillTally => ({ kills: 0, during: 0, after: 0, idle: 0, exited: 0 });
 
-/** A small seeded generator (mulberry32): the same seed gives the same kill moments. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 /**
  * Starts the bundled CLI with `args`, waits until it holds a started job of one of `kinds` (the worker
  * is at work: its lease names this process), then SIGKILLs it after a random share of `workMs`. Says
@@ -34,7 +23,7 @@ export function seededRandom(seed: number): () => number {
  * this process's lease was cut in the middle. A process that starts no such job within `startMs` is
  * killed anyway (`idle`).
  */
-export async function killWhileWorking(options: {
+async function killWhileWorking(options: {
   main: string;
   args: string[];
   env: NodeJS.ProcessEnv;
@@ -83,9 +72,57 @@ export async function killWhileWorking(options: {
 }
 
 /** Adds a landing to the tally. */
-export function count(tally: KillTally, landing: KillLanding): void {
+function count(tally: KillTally, landing: KillLanding): void {
   if (landing !== "exited") tally.kills += 1;
   tally[landing] += 1;
+}
+
+/**
+ * Rounds of `killWhileWorking` until `inside` kills landed inside the worker's job (or `rounds` ran
+ * out, or `stop` says the work is over). Kill delays are drawn with a generator seeded by `seed`, up
+ * to a bound that follows where kills land: shorter after a kill that came after the job (or a run
+ * that finished first), a little longer after one inside it.
+ */
+export async function killRounds(options: {
+  main: string;
+  env: NodeJS.ProcessEnv;
+  database: string;
+  kinds: string[];
+  seed: number;
+  inside: number;
+  rounds: number;
+  /** The first bound of the delay after the job is seen running. */
+  firstDrawMs: number;
+  startMs: number;
+  /** The command of a round, given the previous round's landing. */
+  args: (last: KillLanding | undefined) => string[];
+  stop?: (landing: KillLanding) => boolean;
+}): Promise<KillTally> {
+  const random = mulberry32(options.seed);
+  const tally = emptyTally();
+  let workMs = options.firstDrawMs;
+  let last: KillLanding | undefined;
+  for (let round = 0; tally.during < options.inside && round < options.rounds; round++) {
+    last = await killWhileWorking({
+      main: options.main,
+      env: options.env,
+      database: options.database,
+      args: options.args(last),
+      kinds: options.kinds,
+      random,
+      workMs,
+      startMs: options.startMs,
+    });
+    count(tally, last);
+    if (last === "after" || last === "exited") workMs = Math.max(50, Math.round(workMs * 0.6));
+    else if (last === "during") workMs = Math.min(10_000, Math.round(workMs * 1.15));
+    if (options.stop?.(last)) break;
+  }
+  return tally;
+}
+
+export function describeTally(tally: KillTally): string {
+  return `${tally.kills} kills (${tally.during} inside the worker's job, ${tally.after} after it, ${tally.idle} before it started), ${tally.exited} runs ended first`;
 }
 
 function sleep(ms: number): Promise<void> {
