@@ -46,7 +46,12 @@ export const maintenanceWorker: WorkerFactory = (host) => {
             embeddingModel: host.embeddingModel(),
             repairs: {
               ...storeRepairs(storage, host.clock),
-              reembed: () => host.refreshEmbeddings(REEMBED_BUDGET_MS),
+              reembed: async () => {
+                // The tracker off, a drain writes nothing: say so rather than report a repair that ran.
+                if (!host.config.recall.embeddingTracker.enabled)
+                  throw new Error("recall.embeddingTracker.enabled is false");
+                return host.refreshEmbeddings(REEMBED_BUDGET_MS);
+              },
               triggerRetention: async () => {
                 if (!host.config.workers.retention.enabled) throw new Error("workers.retention.enabled is false");
                 return (await retentionWorker(host, { force: true }).cycle()).processed;

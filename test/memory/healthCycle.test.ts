@@ -248,4 +248,37 @@ describe("the maintenance cycle", () => {
     expect(off.storage.memories.counts().deleted).toBe(6);
     off.close();
   });
+
+  it("says the re-embed repair cannot run while recall.embeddingTracker.enabled is false, instead of reporting it ran", async () => {
+    const cairn = await cairnWith(4);
+    let drains = 0;
+    const config = {
+      ...cairn.config,
+      recall: { ...cairn.config.recall, embeddingTracker: { ...cairn.config.recall.embeddingTracker, enabled: false } },
+    };
+    const host = {
+      storage: cairn.storage,
+      config,
+      clock,
+      log: () => {},
+      // Another model than the one the memories were embedded with: every vector is stale.
+      embeddingModel: () => "another-model",
+      refreshEmbeddings: async () => {
+        drains++;
+        return 0;
+      },
+      home: cairn.paths.home,
+      llm: async () => null,
+    };
+    await new WorkerSet(host, { factories: [["maintenance", maintenanceWorker]] }).tickAll();
+    expect(lastHealthReport(cairn.storage)?.actions).toEqual([
+      expect.objectContaining({
+        action: "reembed",
+        outcome: "failed",
+        why: "recall.embeddingTracker.enabled is false",
+      }),
+    ]);
+    expect(drains).toBe(0);
+    cairn.close();
+  });
 });
