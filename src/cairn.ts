@@ -702,12 +702,15 @@ export class Cairn {
   /** Deletes the memory of the project of `cwd`, or everything with `all`. */
   clearMemory(options: { cwd?: string; all?: boolean } = {}): ClearReport {
     assertWritable(this.config.pipeline.mutationsFrozen);
-    return clearMemory({
+    const report = clearMemory({
       storage: this.storage,
       memoriesRoot: this.paths.memories,
       cwd: options.cwd ?? process.cwd(),
       all: options.all ?? false,
     });
+    // The cleared memories' text leaves superseded.json now, not at the next write.
+    this.refreshStaleGuard();
+    return report;
   }
 
   /**

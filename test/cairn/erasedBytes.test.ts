@@ -91,6 +91,26 @@ describe("erased text leaves the store's file", () => {
     expect(storeFilesHolding(home, PLANTED)).toEqual([]);
   });
 
+  it.each([
+    ["of a project", { cwd: CLIENT }],
+    ["--all", { all: true }],
+  ])("memory clear %s drops its superseded memories from superseded.json at once", async (_name, options) => {
+    await cairn.remember({
+      content: `The ${PLANTED} API listens on port 3000`,
+      scope: `path:${CLIENT}`,
+      occurredAt: now - 86_400_000,
+    });
+    const [newer] = await cairn.remember({
+      content: `The ${PLANTED} API listens on port 8080`,
+      scope: `path:${CLIENT}`,
+    });
+    expect(newer?.superseded?.length ?? 0).toBeGreaterThan(0);
+    expect(memoryFilesHolding(home, PLANTED)).not.toEqual([]);
+
+    cairn.clearMemory(options);
+    expect(memoryFilesHolding(home, PLANTED)).toEqual([]);
+  });
+
   it("memory purge --text removes a text from every memory, its history, sessions and files", async () => {
     const kept = await cairn.remember({ content: `Deploy keys live in the vault, not in ${OTHER}.`, scope: "global" });
     const [forgotten] = await cairn.remember({ content: `The staging API wants ${PLANTED} in its header.` });
