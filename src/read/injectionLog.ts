@@ -1,5 +1,6 @@
 import { appendFileSync, closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
+import { guardText } from "../redact/guard.js";
 
 /** One session start that was given remembered memories: which, in the order the agent saw them. */
 export interface InjectionRecord {
@@ -21,8 +22,10 @@ export const injectionLogPath = (home: string) => join(home, FILE);
  * lines into the store. Best-effort: a start whose line cannot be written still gets its memory.
  */
 export function appendInjection(home: string, record: InjectionRecord): boolean {
+  // The session id and agent come from the agent's hook input: a secret in them never reaches the file.
+  const line = { ...record, sessionId: guardText(record.sessionId), agent: guardText(record.agent) };
   try {
-    appendFileSync(injectionLogPath(home), `${JSON.stringify(record)}\n`, { mode: 0o600 });
+    appendFileSync(injectionLogPath(home), `${JSON.stringify(line)}\n`, { mode: 0o600 });
     return true;
   } catch {
     return false;

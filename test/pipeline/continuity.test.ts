@@ -1,4 +1,4 @@
-import { appendFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { type Cairn, openCairn } from "../../src/cairn.js";
 import { sessionStartHook } from "../../src/connectors/sessionStartHook.js";
@@ -62,6 +62,15 @@ describe("the injection log", () => {
     );
     expect(readInjections(home, first.next).records.map((r) => r.sessionId)).toEqual(["s4"]);
     expect(readInjections(tempDir(), 0)).toEqual({ records: [], next: 0 });
+  });
+
+  it("never holds a secret given as the session id or agent: they are redacted at the door", () => {
+    const home = tempDir();
+    const token = `ghp_${"a1B2c3D4e5".repeat(3)}x7Y8z9`;
+    expect(token).toMatch(/^ghp_[A-Za-z0-9]{36}$/);
+    expect(appendInjection(home, { sessionId: token, agent: `agent-${token}`, at: 1, memoryIds: [1] })).toBe(true);
+    expect(readFileSync(injectionLogPath(home), "utf8")).not.toContain(token.slice(4));
+    expect(readInjections(home, 0).records).toHaveLength(1);
   });
 });
 
