@@ -62,6 +62,8 @@ function exportedLine(record: MemoryRecord, storage: Storage): ExportedMemory {
     updatedAt: record.updatedAt,
     who: record.who,
     why: record.why,
+    // The words it is found by that its text lacks: without them, what recall found here is lost there.
+    searchTerms: storage.memories.searchTermsOf(record.id),
     provenance: { ...record.provenance },
     state,
     supersededBy: record.supersededBy,

@@ -5,6 +5,7 @@ import { withWriteTx } from "../store/tx.js";
 import { isAgentWritten } from "./memoryAuthor.js";
 import type { MemoryStore } from "./memoryStore.js";
 import { normalizeContent } from "./normalizeContent.js";
+import { cleanSearchTerms, SEARCH_TERMS_CHARS } from "./searchTerms.js";
 import type { RememberInput } from "./types.js";
 
 export interface ImportReport {
@@ -72,6 +73,9 @@ export async function importMemories(
       report.created++;
       ids.set(line.id, outcome.id);
       report.createdIds.push(outcome.id);
+      // Its search terms word by word, each checked as a remembered term is (guarded, no bare secret).
+      const terms = (line.searchTerms ?? "").split(/\s+/).flatMap((word) => cleanSearchTerms([word]));
+      if (terms.length > 0) storage.memories.addSearchTerms(outcome.id, terms.join(" "), SEARCH_TERMS_CHARS);
       if (line.state === "live") return;
       storage.memories.tombstone(outcome.id, line.deletedAt ?? now);
       storage.vectors.remove(outcome.id);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { cwd, flag, request, scope } from "./fields.js";
-import { issueMessage } from "./issueMessage.js";
+import { issueMessage, overLimit } from "./issueMessage.js";
+import { requestLimits } from "./limits.js";
 import { memoryId } from "./memoryId.js";
 import { rememberFields } from "./remember.js";
 
@@ -59,6 +60,15 @@ export const exportedMemory = request({
   updatedAt: epochMs,
   who: optionalText,
   why: optionalText,
+  /** Search terms as stored (space-separated words); absent from files written before exports carried them. */
+  searchTerms: z
+    .string({ error: issueMessage })
+    // Every term at its longest with a space between (memory/searchTerms.ts SEARCH_TERMS_CHARS).
+    .max(requestLimits.searchTerms * (requestLimits.searchTermChars + 1), {
+      error: overLimit("the limit for search terms"),
+    })
+    .nullable()
+    .optional(),
   provenance: request({
     sessionId: z.string({ error: issueMessage }).min(1).optional(),
     itemFrom: z.int({ error: issueMessage }).optional(),

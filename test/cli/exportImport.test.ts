@@ -28,6 +28,7 @@ interface Line {
   ref: string | null;
   who: string | null;
   why: string | null;
+  searchTerms?: string | null;
   occurredAt: number | null;
   createdAt: number;
   provenance: Record<string, unknown>;
@@ -197,5 +198,49 @@ describe("cairn export and import", () => {
       expect(result.stderr, name).toMatch(message);
     }
     expect(lines(cli(target, ["export", "--scope", "all", "--all"]).stdout).memories).toEqual([]);
+  });
+});
+
+describe("cairn export and import of search terms", () => {
+  it("keeps the words a memory is found by that its text lacks", async () => {
+    const source = fresh();
+    const cairn = new Cairn({ home: source.home, env: source.env });
+    await cairn.remember({
+      content: "The browser suite runs against a seeded copy of staging",
+      scope: "global",
+      searchTerms: ["e2e", "playwright"],
+    });
+    cairn.close();
+    expect(cli(source, ["recall", "e2e"]).stdout).toContain("browser suite");
+    const exported = cli(source, ["export", "--scope", "all"]);
+    expect(lines(exported.stdout).memories[0]).toMatchObject({ searchTerms: "e2e playwright" });
+
+    const file = join(tempDir(), "memories.jsonl");
+    writeFileSync(file, exported.stdout);
+    const target = fresh();
+    expect(cli(target, ["import", file]).stdout).toContain("1 imported");
+    const found = cli(target, ["recall", "e2e"]);
+    expect(found.status, found.stderr).toBe(0);
+    expect(found.stdout).toContain("browser suite");
+    expect(lines(cli(target, ["export", "--scope", "all"]).stdout).memories[0]?.searchTerms).toBe("e2e playwright");
+  });
+
+  it("drops a search term that is a secret on the way in, and reads a file written before exports carried them", async () => {
+    const source = fresh();
+    const cairn = new Cairn({ home: source.home, env: source.env });
+    await cairn.remember({ content: "The browser suite needs a fresh database", scope: "global" });
+    cairn.close();
+    const [header, line] = cli(source, ["export", "--scope", "all"]).stdout.trim().split("\n");
+    const old = { ...JSON.parse(line!) };
+    delete old.searchTerms;
+    const dir = tempDir();
+    writeFileSync(join(dir, "old.jsonl"), `${header}\n${JSON.stringify(old)}\n`);
+    const withSecret = { ...old, content: "The smoke suite runs hourly", searchTerms: `smoke ${TOKEN}` };
+    writeFileSync(join(dir, "secret.jsonl"), `${header}\n${JSON.stringify(withSecret)}\n`);
+    const target = fresh();
+    expect(cli(target, ["import", join(dir, "old.jsonl")]).stdout).toContain("1 imported");
+    expect(cli(target, ["import", join(dir, "secret.jsonl")]).stdout).toContain("1 imported");
+    const back = lines(cli(target, ["export", "--scope", "all"]).stdout).memories;
+    expect(back.map((m) => m.searchTerms)).toEqual([null, "smoke"]);
   });
 });

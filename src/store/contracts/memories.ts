@@ -132,6 +132,8 @@ export interface MemoryRepo {
    * within `maxChars`: a duplicate remembered with search terms of its own. False when nothing was added.
    */
   addSearchTerms(id: number, terms: string, maxChars: number): boolean;
+  /** A memory's stored search terms (space-separated words), or null: what an export carries. */
+  searchTermsOf(id: number): string | null;
   tombstone(id: number, now: number): boolean;
   setEmbeddingModel(id: number, model: string): void;
   bumpUsage(ids: number[], now: number): void;

@@ -286,6 +286,13 @@ export class MemoryRepository implements MemoryRepo {
     return rows.map((r) => r.id);
   }
 
+  searchTermsOf(id: number): string | null {
+    const row = cached(this.db, "SELECT search_terms AS terms FROM memories WHERE id = ?").get(id) as
+      | { terms: string | null }
+      | undefined;
+    return row?.terms ?? null;
+  }
+
   addSearchTerms(id: number, terms: string, maxChars: number): boolean {
     const row = cached(this.db, "SELECT search_terms AS terms FROM memories WHERE id = ?").get(id) as
       | { terms: string | null }
