@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { describeSupersessions } from "../../memory/lifecycle/describeSupersessions.js";
 import { memoryTypes } from "../../memory/types.js";
+import { CairnError } from "../../util/errors.js";
 import { withCairn } from "../context.js";
 import { nonEmpty, oneOf } from "../flags.js";
 import { printJson, printLine } from "../output.js";
@@ -53,6 +54,9 @@ export function registerRemember(program: Command): void {
       ) => {
         // The validation schema library is loaded only when this command runs.
         const { readItems, readTranscript, single } = await import("../rememberInput.js");
+        // A text beside --file would be dropped without a word: refused before anything is read or stored.
+        if (options.file && text !== undefined)
+          throw new CairnError("bad_input", "remember: give the text or --file, not both");
         const transcript = options.transcriptFile ? readTranscript(options.transcriptFile) : undefined;
         const inputs = options.file
           ? readItems(options.file, Date.now())
