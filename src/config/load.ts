@@ -136,16 +136,25 @@ function formatIssue(issue: z.core.$ZodIssue | undefined, tree: unknown): string
 
 /** Reads the allowed range of a numeric key from the schema so errors always match it. */
 function rangeOf(key: string): string | undefined {
-  let node: unknown = configObjectSchema;
-  for (const part of key.split(".")) {
-    node = unwrap(node);
-    const shape = (node as { shape?: Record<string, unknown> }).shape;
-    if (!shape) return undefined;
-    node = shape[part];
-  }
-  const inner = unwrap(node) as { minValue?: number | null; maxValue?: number | null } | undefined;
+  const inner = unwrap(schemaAt(key)) as { minValue?: number | null; maxValue?: number | null } | undefined;
   if (inner?.minValue == null || inner.maxValue == null) return undefined;
   return `${inner.minValue} to ${inner.maxValue}`;
+}
+
+/** Whether the settings schema has `key` (dotted), set or not: `config get` tells unset from unknown. */
+export function isConfigKey(key: string): boolean {
+  return schemaAt(key) !== undefined;
+}
+
+/** The schema of one dotted key, undefined when the settings have no such key. */
+function schemaAt(key: string): unknown {
+  let node: unknown = configObjectSchema;
+  for (const part of key.split(".")) {
+    const shape = (unwrap(node) as { shape?: Record<string, unknown> } | undefined)?.shape;
+    if (!shape || !Object.hasOwn(shape, part)) return undefined;
+    node = shape[part];
+  }
+  return node;
 }
 
 /** The schema beneath defaults, optionals and preprocessing (a pipe's output side). */

@@ -32,10 +32,15 @@ export function registerConfig(program: Command): void {
     .option("--json", "print JSON")
     .action(async (key: string, _options: unknown, command: Command) => {
       await withCairn(command, async (cairn, global) => {
-        const { getPath } = await import("../../config/load.js");
+        const { getPath, isConfigKey } = await import("../../config/load.js");
         const value = getPath(maskSecrets(cairn.config), key);
-        if (value === undefined)
+        if (value === undefined && !isConfigKey(key))
           throw new CairnError("config_unknown_key", `config: unknown key ${key}; see 'cairn config list'`);
+        // A setting with no default that is not set (llm.model: the provider's own model is used).
+        if (value === undefined) {
+          if (global.json) return printJson({ key, value: null, set: false });
+          return printLine(`${key} is not set (no default); set it with 'cairn config set ${key} <value>'`);
+        }
         if (global.json) printJson({ key, value });
         else printLine(typeof value === "string" ? value : JSON.stringify(value));
       });
