@@ -227,7 +227,11 @@ export class Cairn {
       collector.sweepIdle(this.config.collection.idleHours * HOUR_MS),
     );
     const citations = applyCitationUsage(storage, this.clock());
-    return { ...report, invalidatedIdle, citedOutputs: citations.outputs };
+    // A mistyped --source or a moved agent folder otherwise reads as "no sessions found".
+    const missingRoots = targets.flatMap((target) =>
+      target.roots.filter((path) => !existsSync(path)).map((path) => ({ agent: target.adapter.agent, path })),
+    );
+    return { ...report, invalidatedIdle, citedOutputs: citations.outputs, missingRoots };
   }
 
   /**
@@ -708,8 +712,9 @@ export class Cairn {
       cwd: options.cwd ?? process.cwd(),
       all: options.all ?? false,
     });
-    // The cleared memories' text leaves superseded.json now, not at the next write.
-    this.refreshStaleGuard();
+    // The cleared memories' text leaves superseded.json now, not at the next write (--all removed the
+    // whole memory root, that file with it: writing it again would bring the root back).
+    if (report.scope === "project") this.refreshStaleGuard();
     return report;
   }
 

@@ -27,6 +27,8 @@ export interface ScanReport {
   invalidatedIdle: number;
   /** Stage-1 outputs whose usage rose because new transcripts cited them. */
   citedOutputs: number;
+  /** Folders the scan was to walk (given with --source, configured or the agent's default) that do not exist. */
+  missingRoots: Array<{ agent: string; path: string }>;
   ms: number;
 }
 
@@ -55,7 +57,7 @@ export async function scanSources(
     onProgress?: OnProgress;
     lanes?: Omit<LaneOptions, "lanes">;
   } = {},
-): Promise<Omit<ScanReport, "invalidatedIdle" | "citedOutputs">> {
+): Promise<Omit<ScanReport, "invalidatedIdle" | "citedOutputs" | "missingRoots">> {
   const started = deps.clock();
   applyExclusions(deps);
   const reports: FileReport[] = [];

@@ -82,6 +82,8 @@ export function printScanSummary(report: ScanReport): void {
     `  imported ${totals.imported}, updated ${totals.updated}, unchanged ${totals.unchanged}, failed ${totals.failed}; ` +
       `${totals.items} items written; ${report.invalidatedIdle} idle sessions marked for processing`,
   );
+  if (report.missingRoots.length > 0)
+    printLine(`  missing: ${report.missingRoots.map((root) => `${root.agent} ${root.path}`).join(", ")}`);
   const withProblems = report.files.filter((file) => file.problems.length > 0);
   if (withProblems.length > 0) {
     printLine(`  ${totals.problems} problems in ${withProblems.length} files (the rest of each file was imported):`);
