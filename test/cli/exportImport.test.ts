@@ -147,7 +147,7 @@ describe("cairn export and import", () => {
     const md = cli(source, ["export", "--scope", "all", "--all", "--markdown", dir]);
     expect(md.status, md.stderr).toBe(0);
     const files = readdirSync(dir).sort();
-    expect(files).toEqual(["global.md", "team-x.md"]);
+    expect(files).toEqual([".cairn-export", "global.md", "team-x.md"]);
     const team = readFileSync(join(dir, "team-x.md"), "utf8");
     expect(team).toContain("## decision");
     expect(team).toContain("Releases are cut from the main branch every Tuesday");
