@@ -385,6 +385,12 @@ function registerDocumentTools(server: McpServer, cairn: Cairn, options: McpServ
     },
     (args) =>
       guard(async () => {
+        // The shared request's message names `path`, which this tool does not take (a path given is dropped).
+        if ((args.url === undefined) === (args.content === undefined))
+          throw new CairnError(
+            "bad_input",
+            "give a url, or the text as content with a title (exactly one; a file path is read by the CLI only: cairn ingest <file>)",
+          );
         const cwd = callCwd(args.cwd, options.cwd, scopeNeedsCwd(args.scope));
         const report = await cairn.ingest({ ...args, ...(cwd ? { cwd } : {}) }, { who: MCP_AGENT_AUTHOR });
         return describeIngest(report).join("\n");

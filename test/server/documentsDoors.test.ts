@@ -123,4 +123,19 @@ describe("documents through every door", () => {
     expect(refused.text).toMatch(/loopback, link-local or private address.*nothing was stored$/);
     expect(rows("documents")).toBe(1);
   });
+
+  it("MCP asked for a path, or for none or two of url and content, says what the tool takes", async () => {
+    const cwd = door.temp.project;
+    const file = join(door.temp.root, "notes.md");
+    writeFileSync(file, TEXT);
+    for (const args of [{ path: file }, {}, { url: `${server.url}/notes`, content: TEXT, title: "both" }]) {
+      const refused = await callTool(door.client, "ingest_document", { ...args, cwd });
+      expect(refused.isError).toBe(true);
+      expect(refused.text).toContain(
+        "give a url, or the text as content with a title (exactly one; a file path is read by the CLI only: cairn ingest <file>)",
+      );
+      expect(refused.text).not.toContain("one of path, url or content");
+    }
+    expect(rows("documents")).toBe(0);
+  });
 });
