@@ -658,14 +658,18 @@ export class Cairn {
    * Hybrid recall. `scope`: `project` (default: the project of `cwd` plus global), `global`, `all`, or any
    * label given to remember.
    */
-  async recall(request: {
-    query: string;
-    k?: number;
-    scope?: string;
-    cwd?: string;
-    expand?: boolean;
-    includeSuperseded?: boolean;
-  }): Promise<RecallResponse> {
+  async recall(
+    request: {
+      query: string;
+      k?: number;
+      scope?: string;
+      cwd?: string;
+      expand?: boolean;
+      includeSuperseded?: boolean;
+    },
+    /** How the caller asks for every scope, named when nothing matched (default: the `scope: "all"` argument). */
+    door: { everyScope?: string } = {},
+  ): Promise<RecallResponse> {
     parseRequest(recallRequest(this.config.recall.maxK), request);
     const cwd = request.cwd ?? process.cwd();
     const scopes = recallScopes(request.scope, cwd);
@@ -688,6 +692,7 @@ export class Cairn {
         scopes,
         byScope,
         ...(projectKey ? { project: { key: projectKey, reason: () => this.inject(cwd).reason } } : {}),
+        ...(door.everyScope ? { everyScope: door.everyScope } : {}),
       }),
     };
   }

@@ -13,6 +13,8 @@ export function emptyRecallReason(options: {
   byScope: Record<string, number>;
   /** The project searched, and why it has no memory (undefined: its workspace has some to inject). */
   project?: { key: string; reason: () => { code: string; message: string } | undefined };
+  /** How the caller's door asks for every scope (`--scope all` on the CLI, the `scope: "all"` argument elsewhere). */
+  everyScope?: string;
 }): EmptyRecallReason {
   const { scopes, byScope } = options;
   const memories = scopes === "all" ? byScope : Object.fromEntries(scopes.map((scope) => [scope, byScope[scope] ?? 0]));
@@ -26,7 +28,7 @@ export function emptyRecallReason(options: {
   if (total > 0)
     return {
       code: "no_match",
-      message: `no memory matched "${singleLine(options.query, 80)}" in ${searched}${scopes === "all" ? ` (${total} memories)` : ""}; try other words${scopes === "all" ? "" : ", or --scope all"}`,
+      message: `no memory matched "${singleLine(options.query, 80)}" in ${searched}${scopes === "all" ? ` (${total} ${total === 1 ? "memory" : "memories"})` : ""}; try other words${scopes === "all" ? "" : `, or ${options.everyScope ?? 'scope: "all"'}`}`,
       scopes,
       memories,
     };

@@ -53,7 +53,9 @@ describe("an empty recall names the scopes it searched and what they hold", () =
         { content: "Prefers short commit subjects.", scope: "global" },
       ]);
       const query = "zeppelin";
-      const expected = `no memory matched "${query}" in path:${project} (2 memories), global (1 memory); try other words, or --scope all`;
+      // Each door names its own way to search every scope: the CLI's flag, the request's and tool's argument.
+      const matched = `no memory matched "${query}" in path:${project} (2 memories), global (1 memory); try other words, or`;
+      const expected = `${matched} scope: "all"`;
       const app = createHttpApp({ cairn });
       const http = await app.request("/api/memory/recall", {
         method: "POST",
@@ -73,10 +75,17 @@ describe("an empty recall names the scopes it searched and what they hold", () =
         content: Array<{ text: string }>;
       };
       expect(tool.content[0]?.text).toContain(expected);
+      expect(tool.content[0]?.text).not.toContain("--scope");
+      const everywhere = (await client.callTool({ name: "recall", arguments: { query, scope: "all" } })) as {
+        content: Array<{ text: string }>;
+      };
+      expect(everywhere.content[0]?.text).toContain(
+        `no memory matched "${query}" in every scope (3 memories); try other words`,
+      );
       await client.close();
       cairn.close();
       const cli = recallIn(project, env, query);
-      expect(cli.stdout.trim()).toBe(expected);
+      expect(cli.stdout.trim()).toBe(`${matched} --scope all`);
     } finally {
       cairn.close();
     }

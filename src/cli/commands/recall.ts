@@ -30,14 +30,17 @@ export function registerRecall(program: Command): void {
     .option("--json", "print JSON")
     .action(async (query: string, options: RecallOptions, command: Command) => {
       await withCairn(command, async (cairn, global) => {
-        const response = await cairn.recall({
-          query,
-          ...(options.k === undefined ? {} : { k: options.k }),
-          cwd: invocation().cwd,
-          ...(options.scope ? { scope: options.scope } : {}),
-          ...(options.expand ? { expand: true } : {}),
-          ...(options.includeSuperseded ? { includeSuperseded: true } : {}),
-        });
+        const response = await cairn.recall(
+          {
+            query,
+            ...(options.k === undefined ? {} : { k: options.k }),
+            cwd: invocation().cwd,
+            ...(options.scope ? { scope: options.scope } : {}),
+            ...(options.expand ? { expand: true } : {}),
+            ...(options.includeSuperseded ? { includeSuperseded: true } : {}),
+          },
+          { everyScope: "--scope all" },
+        );
         if (global.json) return printJson(response);
         if (response.results.length === 0) {
           printLine(response.reason?.message ?? "no memories matched");
