@@ -1,12 +1,13 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
+import { MCP_TOOL_NAMES } from "../../server/mcpToolNames.js";
 import type { GlobalOptions } from "../context.js";
 import { nonEmpty } from "../flags.js";
 
 export function registerMcp(program: Command): void {
   program
     .command("mcp")
-    .description("MCP server on stdio: tools recall, remember, read (memory:// URLs) and status")
+    .description(`MCP server on stdio; its tools: ${MCP_TOOL_NAMES.join(", ")}`)
     .option(
       "--cwd <dir>",
       "directory whose project is 'this project' (default: the current directory)",
