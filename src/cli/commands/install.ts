@@ -87,7 +87,8 @@ function notesFor(direction: Direction, agent: string, changes: FileChange[], en
   if (!changed) notes.push(direction === "install" ? "already installed: nothing changed" : "nothing to remove");
   if (direction === "install" && !enabled) {
     notes.push(
-      "note: memories.enabled is false, so the hook injects nothing and starts no runs until you run 'cairn config set memories.enabled true'",
+      // Not "the hook": codex and opencode have none (the registry does not say which agents do).
+      "note: memories.enabled is false, so cairn injects no memory and starts no runs until you run 'cairn config set memories.enabled true'",
     );
   }
   if (changed) notes.push(`restart ${agentDescriptor(agent)?.displayName ?? agent} for the change to take effect`);
