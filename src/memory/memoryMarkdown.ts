@@ -18,7 +18,7 @@ export function memoryMarkdown(memories: readonly ExportedMemory[]): Map<string,
   for (const scope of scopes) {
     const name = uniqueName(fileNameOf(scope), names);
     const inScope = memories.filter((memory) => memory.scope === scope);
-    const out = [`# ${scope}`, "", `${inScope.length} memories.`, ""];
+    const out = [`# ${scope}`, "", `${inScope.length} ${inScope.length === 1 ? "memory" : "memories"}.`, ""];
     const types = [...memoryTypes, ...new Set(inScope.map((memory) => memory.type))];
     for (const type of new Set(types)) {
       const ofType = inScope.filter((memory) => memory.type === type && memory.state === "live");

@@ -14,7 +14,8 @@ import type { ExpandedTranscript, RecallResponse, RememberOutcome } from "../mem
 export function formatRecall(query: string, response: RecallResponse): string {
   if (response.results.length === 0)
     return [`No memories match "${query}".`, ...(response.reason ? [response.reason.message] : [])].join(" ");
-  const lines = [`${response.results.length} memories for "${query}" (most relevant first):`];
+  const count = response.results.length;
+  const lines = [`${count} ${count === 1 ? "memory" : "memories"} for "${query}" (most relevant first):`];
   const shownTranscripts = new Set<string>();
   response.results.forEach((result, index) => {
     const source = result.provenance.sessionId ? `, from session ${result.provenance.sessionId}` : "";
