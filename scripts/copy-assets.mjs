@@ -7,8 +7,12 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+// The templates only: the folder's .ts files are compiled by tsc, and their sources do not ship.
 if (existsSync(join(root, "src/prompts")))
-  cpSync(join(root, "src/prompts"), join(root, "dist/prompts"), { recursive: true });
+  cpSync(join(root, "src/prompts"), join(root, "dist/prompts"), {
+    recursive: true,
+    filter: (source) => !source.endsWith(".ts"),
+  });
 // The memory browser's page (`cairn ui`), served from the package: no CDN, no build step of its own.
 if (existsSync(join(root, "src/ui"))) cpSync(join(root, "src/ui"), join(root, "dist/ui"), { recursive: true });
 for (const file of ["concepts.txt", "LICENSE-WORDNET"]) {
