@@ -34,31 +34,36 @@ export function appendInjection(home: string, record: InjectionRecord): boolean 
 
 /**
  * The whole lines of the log after byte `offset`, and the offset after the last of them. A line that
- * is not a record (a torn write, an edit by hand) is skipped, never fatal. A log shorter than the
+ * is not a record (a torn write, an edit by hand) is skipped and counted (`unreadable`), never fatal. A log shorter than the
  * offset was replaced: it is read from the start.
  */
-export function readInjections(home: string, offset: number): { records: InjectionRecord[]; next: number } {
+export function readInjections(
+  home: string,
+  offset: number,
+): { records: InjectionRecord[]; next: number; unreadable: number } {
   let fd: number;
   try {
     fd = openSync(injectionLogPath(home), "r");
   } catch {
-    return { records: [], next: offset };
+    return { records: [], next: offset, unreadable: 0 };
   }
   try {
     const size = fstatSync(fd).size;
     const from = size < offset ? 0 : offset;
     const length = Math.min(size - from, READ_CAP);
-    if (length <= 0) return { records: [], next: from };
+    if (length <= 0) return { records: [], next: from, unreadable: 0 };
     const buffer = Buffer.alloc(length);
     readSync(fd, buffer, 0, length, from);
     const end = buffer.lastIndexOf(0x0a);
-    if (end < 0) return { records: [], next: from };
+    if (end < 0) return { records: [], next: from, unreadable: 0 };
     const records: InjectionRecord[] = [];
+    let unreadable = 0;
     for (const line of buffer.subarray(0, end).toString("utf8").split("\n")) {
       const record = parseRecord(line);
       if (record) records.push(record);
+      else if (line.trim() !== "") unreadable++;
     }
-    return { records, next: from + end + 1 };
+    return { records, next: from + end + 1, unreadable };
   } finally {
     closeSync(fd);
   }

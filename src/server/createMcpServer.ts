@@ -47,6 +47,9 @@ export interface McpServerOptions {
 // Tool input schemas are the operations' shared request fields (src/requests/): the same limits and
 // messages as the CLI, HTTP and the library, checked by the MCP SDK before a call reaches cairn.
 
+/** What a listing tool's `scope` takes. */
+const SCOPE_LIST = "project (this project and global, the default), global, all, or a label";
+
 const cwdField = readRequest.shape.cwd.describe(
   "absolute directory whose project is meant (default for stdio: the directory the server was started in)",
 );
@@ -227,9 +230,7 @@ function registerCurationTools(server: McpServer, cairn: Cairn, options: McpServ
         "List memories flagged for review (a newer memory or a proposed fact contradicts them), both sides with " +
         "ids and dates. Show them to the user and let the user decide with resolve_review.",
       inputSchema: {
-        scope: reviewListRequest.shape.scope.describe(
-          "project (this project and global, the default), global, all, or a label",
-        ),
+        scope: reviewListRequest.shape.scope.describe(SCOPE_LIST),
         cwd: cwdField,
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -403,9 +404,7 @@ function registerDocumentTools(server: McpServer, cairn: Cairn, options: McpServ
       title: "List documents",
       description: "List the documents fed into memory: id, status, chunks, title and source.",
       inputSchema: {
-        scope: documentsRequest.shape.scope.describe(
-          "project (this project and global, the default), global, all, or a label",
-        ),
+        scope: documentsRequest.shape.scope.describe(SCOPE_LIST),
         cwd: cwdField,
       },
       annotations: { readOnlyHint: true, openWorldHint: false },

@@ -1,5 +1,5 @@
 import { runContinuity } from "../pipeline/continuity/runContinuity.js";
-import { enqueuePeriodic, runQueuedJobs } from "./runQueuedJobs.js";
+import { runPeriodicJob } from "./runQueuedJobs.js";
 import type { WorkerFactory } from "./workerSet.js";
 
 export const CONTINUITY_KIND = "continuity";
@@ -26,16 +26,11 @@ export const continuityWorker: WorkerFactory = (host) => {
     ...(off === undefined ? {} : { scheduleOff: off }),
     cycle: async () => {
       const storage = host.storage;
-      enqueuePeriodic(storage.jobs, {
-        kind: CONTINUITY_KIND,
-        key: CONTINUITY_KIND,
-        intervalMs: INTERVAL_MS,
-        now: host.clock(),
-      });
-      const cycle = await runQueuedJobs({
+      const cycle = await runPeriodicJob({
         jobs: storage.jobs,
         kind: CONTINUITY_KIND,
-        limit: 1,
+        intervalMs: INTERVAL_MS,
+        now: host.clock(),
         leaseMs: host.config.queue.leaseSeconds * 1000,
         work: async () => {
           const report = await runContinuity({
@@ -45,6 +40,9 @@ export const continuityWorker: WorkerFactory = (host) => {
             now: host.clock,
             limit: SESSIONS_PER_CYCLE,
           });
+          if (report.unreadable > 0) {
+            host.log(`continuity: ${report.unreadable} lines of the injection log were not records; skipped`);
+          }
           if (report.modelFailures > 0) {
             host.log(`continuity: the model failed for ${report.modelFailures} sessions; scored from evidence`);
           }

@@ -1,7 +1,7 @@
 import { runHealthCycle, storeRepairs } from "../memory/health/runHealthCycle.js";
 import { HEALTH_KIND } from "../store/queue/jobKinds.js";
 import { retentionWorker } from "./retentionWorker.js";
-import { enqueuePeriodic, runQueuedJobs } from "./runQueuedJobs.js";
+import { runPeriodicJob } from "./runQueuedJobs.js";
 import type { WorkerFactory } from "./workerSet.js";
 
 /** Wall time the re-embed repair may spend in one cycle; the embeddings worker does the rest. */
@@ -26,16 +26,11 @@ export const maintenanceWorker: WorkerFactory = (host) => {
     ...(off === undefined ? {} : { scheduleOff: off }),
     cycle: async () => {
       const storage = host.storage;
-      enqueuePeriodic(storage.jobs, {
-        kind: HEALTH_KIND,
-        key: HEALTH_KIND,
-        intervalMs: settings.intervalMs,
-        now: host.clock(),
-      });
-      return runQueuedJobs({
+      return runPeriodicJob({
         jobs: storage.jobs,
         kind: HEALTH_KIND,
-        limit: 1,
+        intervalMs: settings.intervalMs,
+        now: host.clock(),
         leaseMs: host.config.queue.leaseSeconds * 1000,
         work: async () => {
           const report = await runHealthCycle({

@@ -79,3 +79,20 @@ export function enqueuePeriodic(
     ...(options.force ? { force: true } : {}),
   });
 }
+
+/**
+ * One period's job of a periodic worker whose key is its kind: enqueued for the current period, then
+ * run if due (`enqueuePeriodic`, then `runQueuedJobs` on that one job).
+ */
+export function runPeriodicJob(options: {
+  jobs: Queue;
+  kind: string;
+  intervalMs: number;
+  now: number;
+  leaseMs: number;
+  work: (lease: Lease) => Promise<JobWork>;
+}): Promise<WorkerCycle> {
+  const { jobs, kind, intervalMs, now, leaseMs, work } = options;
+  enqueuePeriodic(jobs, { kind, key: kind, intervalMs, now });
+  return runQueuedJobs({ jobs, kind, limit: 1, leaseMs, work });
+}

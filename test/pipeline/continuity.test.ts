@@ -53,6 +53,7 @@ describe("the injection log", () => {
       { sessionId: "s1", agent: "claude-code", at: 1, memoryIds: [3, 1] },
       { sessionId: "s2", agent: "codex", at: 3, memoryIds: [2] },
     ]);
+    expect(first.unreadable).toBe(2);
     expect(readInjections(home, first.next).records).toEqual([]);
     appendFileSync(injectionLogPath(home), 'oryIds":[9]}\n');
     expect(readInjections(home, first.next).records).toEqual([{ sessionId: "s3", agent: "", at: 4, memoryIds: [9] }]);
@@ -61,7 +62,7 @@ describe("the injection log", () => {
       `${JSON.stringify({ sessionId: "s4", agent: "pi", at: 5, memoryIds: [1] })}\n`,
     );
     expect(readInjections(home, first.next).records.map((r) => r.sessionId)).toEqual(["s4"]);
-    expect(readInjections(tempDir(), 0)).toEqual({ records: [], next: 0 });
+    expect(readInjections(tempDir(), 0)).toEqual({ records: [], next: 0, unreadable: 0 });
   });
 
   it("never holds a secret given as the session id or agent: they are redacted at the door", () => {

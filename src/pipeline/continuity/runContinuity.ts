@@ -21,6 +21,8 @@ const MESSAGE_CHARS = 1_500;
 export interface ContinuityReport {
   /** Injection records moved from the log into the store. */
   imported: number;
+  /** Lines of the log that were not a record (a torn write, an edit by hand): skipped. */
+  unreadable: number;
   scored: number;
   /** Sessions whose model call failed (scored from evidence instead, said in the reasoning). */
   modelFailures: number;
@@ -45,9 +47,9 @@ export async function runContinuity(deps: {
   timeoutMs?: number;
 }): Promise<ContinuityReport> {
   const { storage } = deps;
-  const report: ContinuityReport = { imported: 0, scored: 0, modelFailures: 0, waiting: 0 };
   const offset = storage.meta.get<number>(LOG_CURSOR) ?? 0;
-  const { records, next } = readInjections(deps.home, offset);
+  const { records, next, unreadable } = readInjections(deps.home, offset);
+  const report: ContinuityReport = { imported: 0, unreadable, scored: 0, modelFailures: 0, waiting: 0 };
   for (const record of records) {
     if (record.memoryIds.length === 0) continue;
     storage.continuity.recordInjection(guardText(record.sessionId), record.memoryIds, record.at);
