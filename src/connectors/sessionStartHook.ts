@@ -68,7 +68,7 @@ export async function sessionStartHook(request: SessionStartRequest): Promise<Se
     reserveChars: recovery ? JSON.stringify(`\n\n${recovery}`).length - 2 : 0,
   });
   const text = [injection.text, recovery ?? ""].filter((part) => part !== "").join("\n\n");
-  logInjection(request, config.workers.continuity, injection.text);
+  logInjection(request, config.workers.continuity, injection.text, warnings);
   const stdout = renderForAgent(request.agent, text);
   const notRoot = nonRootReason(input, env);
   const run = notRoot
@@ -91,17 +91,20 @@ function logInjection(
   request: SessionStartRequest,
   settings: { enabled: boolean; scoring: boolean },
   block: string,
+  warnings: string[],
 ): void {
   const sessionId = request.input.session_id;
   if (!settings.enabled || !settings.scoring || typeof sessionId !== "string" || sessionId === "") return;
   const memoryIds = listedMemoryIds(block);
   if (memoryIds.length === 0) return;
-  appendInjection(request.home, {
+  const written = appendInjection(request.home, {
     sessionId,
     agent: request.agent,
     at: (request.now ?? Date.now)(),
     memoryIds,
   });
+  // The block is still given; only this session's continuity score will be missing.
+  if (!written) warnings.push(`could not note the memories given in ${request.home}; this session will not be scored`);
 }
 
 /**
