@@ -10,7 +10,7 @@ import { assertWritable } from "./memory/assertWritable.js";
 import { confirmMemory, editMemory, forgetMemory, type MemoryChange, restoreMemory } from "./memory/curateMemory.js";
 import type { DocumentOutcome, OnDocumentStatus } from "./memory/documents/documentIngest.js";
 import { documentSourcesOf } from "./memory/documents/documentSources.js";
-import { forgetDocument } from "./memory/documents/forgetDocument.js";
+import { type ForgetDocumentResult, forgetDocument } from "./memory/documents/forgetDocument.js";
 import { queueDocuments } from "./memory/documents/queueDocuments.js";
 import { EmbeddingTracker } from "./memory/embeddingTracker.js";
 import { exportMemories, type MemoryExport } from "./memory/exportMemories.js";
@@ -632,11 +632,11 @@ export class Cairn {
     return { ...document, chunks: this.storage.documents.chunks(id) };
   }
 
-  /** Forgets a document: its chunks are tombstoned (restorable one by one) and it leaves the list. */
-  forgetDocument(
-    request: { id: number; reason?: string },
-    by: { who?: string } = {},
-  ): { id: number; source: string; forgotten: number } {
+  /**
+   * Forgets a document: its chunks are tombstoned (restorable one by one), except one another document
+   * holds (cited under that one from then on), and it leaves the list.
+   */
+  forgetDocument(request: { id: number; reason?: string }, by: { who?: string } = {}): ForgetDocumentResult {
     const { id, reason } = parseRequest(forgetDocumentRequest, request);
     return forgetDocument(this.memories, id, { ...(by.who ? { who: by.who } : {}), ...(reason ? { reason } : {}) });
   }

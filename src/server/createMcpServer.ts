@@ -2,7 +2,7 @@ import { isAbsolute } from "node:path";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Cairn } from "../cairn.js";
-import { chunks, describeIngest, documentLine } from "../memory/documents/describeIngest.js";
+import { describeIngest, documentLine, forgetLine } from "../memory/documents/describeIngest.js";
 import { importSummary } from "../memory/importMemories.js";
 import { MCP_AGENT_AUTHOR } from "../memory/memoryAuthor.js";
 import { GLOBAL_SCOPE } from "../memory/scopes.js";
@@ -421,7 +421,8 @@ function registerDocumentTools(server: McpServer, cairn: Cairn, options: McpServ
     "forget_document",
     {
       title: "Forget a document",
-      description: "Forget one document by id when the user asks to: its chunks leave recall (their history stays).",
+      description:
+        "Forget one document by id when the user asks to: its chunks leave recall (their history stays), except one another document holds.",
       inputSchema: {
         id: forgetDocumentRequest.shape.id.describe("the document's id (documents lists them)"),
         reason: forgetDocumentRequest.shape.reason.describe("why, kept in each chunk's history"),
@@ -431,7 +432,7 @@ function registerDocumentTools(server: McpServer, cairn: Cairn, options: McpServ
     (args) =>
       guard(async () => {
         const result = cairn.forgetDocument(args, { who: MCP_AGENT_AUTHOR });
-        return `forgot document #${result.id}: ${chunks(result.forgotten)} tombstoned`;
+        return forgetLine(result);
       }),
   );
 }

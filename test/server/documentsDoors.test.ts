@@ -116,7 +116,7 @@ describe("documents through every door", () => {
     expect(recalled.text).toContain("Publishing happens on Thursdays");
     expect(recalled.text).not.toContain("R7kW2pQ9");
     expect((await callTool(door.client, "forget_document", { id: 1 })).text).toBe(
-      "forgot document #1: 1 chunk tombstoned",
+      "forgot document #1 (text: registry): 1 chunk tombstoned",
     );
     const refused = await callTool(door.client, "ingest_document", { url: `${server.url}/notes`, cwd });
     expect(refused.isError).toBe(true);

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import type { IngestReport } from "../../cairn.js";
-import { chunks, describeIngest, documentLine } from "../../memory/documents/describeIngest.js";
+import { describeIngest, documentLine, forgetLine } from "../../memory/documents/describeIngest.js";
 import { looksLikeUrl } from "../../memory/documents/documentSources.js";
 import { withCairn } from "../context.js";
 import { nonEmpty, wholeNumber } from "../flags.js";
@@ -75,7 +75,9 @@ export function registerIngest(program: Command): void {
 
   documents
     .command("forget")
-    .description("forget a document: its chunks are tombstoned (memory restore brings one back) and it leaves the list")
+    .description(
+      "forget a document: its chunks are tombstoned (memory restore brings one back), except one another document holds, and it leaves the list",
+    )
     .argument("<id>", "the document's id (cairn documents lists them)", wholeNumber("id", 1))
     .option("--reason <text>", "why, kept in each chunk's history", nonEmpty("--reason", "a non-empty reason"))
     .option("--json", "print JSON")
@@ -83,7 +85,7 @@ export function registerIngest(program: Command): void {
       await withCairn(command, async (cairn, global) => {
         const result = cairn.forgetDocument({ id, ...(options.reason ? { reason: options.reason } : {}) });
         if (global.json) return printJson(result);
-        printLine(`forgot document #${result.id} (${inline(result.source)}): ${chunks(result.forgotten)} tombstoned`);
+        printLine(forgetLine(result));
       });
     });
 }

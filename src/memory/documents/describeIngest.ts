@@ -1,5 +1,6 @@
 import type { DocumentRecord } from "../../store/contracts/documents.js";
 import type { DocumentOutcome } from "./documentIngest.js";
+import type { ForgetDocumentResult } from "./forgetDocument.js";
 
 /** What an ingest did, one line per document, the same on the CLI and over MCP. */
 export function describeIngest(report: {
@@ -33,6 +34,12 @@ function outcomeLine(document: DocumentOutcome): string {
   const withheld =
     document.withheld > 0 ? `; ${document.withheld} withheld: worded as instructions to an AI agent` : "";
   return `ingested #${document.id} ${title} into ${oneLine(document.scope)}: ${what}${withheld}`;
+}
+
+/** What `documents forget` did, the same on the CLI and over MCP. */
+export function forgetLine(result: ForgetDocumentResult): string {
+  const kept = result.kept > 0 ? `; ${chunks(result.kept)} kept: another document holds them` : "";
+  return `forgot document #${result.id} (${oneLine(result.source)}): ${chunks(result.forgotten)} tombstoned${kept}`;
 }
 
 /** "1 chunk", "3 chunks". */

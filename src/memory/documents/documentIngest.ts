@@ -11,9 +11,11 @@ import { CairnError, errorMessage } from "../../util/errors.js";
 import type { MemoryStore } from "../memoryStore.js";
 import { normalizeContent } from "../normalizeContent.js";
 import type { RememberInput } from "../types.js";
+import { chunkRef, chunkWhy } from "./chunkCitation.js";
 import { chunkText } from "./chunkText.js";
 import { fetchUrlContent } from "./fetchUrl.js";
 import { readDocumentFile } from "./readDocumentFile.js";
+import { releaseChunks } from "./releaseChunks.js";
 
 export type DocumentsSettings = WorkersConfig["documents"];
 
@@ -59,7 +61,8 @@ export interface DocumentOutcome {
  * patterns. Chunks are deduplicated against the document's own chunks: a chunk whose text the last
  * ingest stored keeps its memory, so ingesting the same text again writes nothing, and an edited file
  * writes only its changed chunks; chunks no longer in the text are forgotten (tombstoned) with the
- * write that replaces them, unless another live document shares them. Every chunk is a memory of type
+ * write that replaces them, unless another live document holds them (then cited under it: releaseChunks).
+ * Every chunk is a memory of type
  * `document_chunk` written through the one write path (redaction, FTS, vector, scope), all in one
  * transaction with the links and the status `done`: a failure leaves the previous version whole.
  *
@@ -126,7 +129,7 @@ async function writeChunks(
   const documents = store.storage.documents;
   const { chunks, extracted, transitions, move } = run;
   const title = documents.get(id)?.title ?? extracted.title;
-  const label = labelOf(id, title, document.source);
+  const cited = { id, title, source: document.source };
   const previous = documents.chunks(id);
   const knownByHash = new Map(previous.map((link) => [link.contentHash, link.memoryId]));
   const plan = chunks.map((content) => {
@@ -140,9 +143,9 @@ async function writeChunks(
     scope: document.scope,
     type: DOCUMENT_CHUNK_TYPE,
     importance: CHUNK_IMPORTANCE,
-    ref: label,
+    ref: chunkRef(cited),
     ...(document.who ? { who: document.who } : {}),
-    why: `ingested from ${document.source}`,
+    why: chunkWhy(cited),
   }));
   const staged = await store.stage(inputs, { revise: false });
   move("indexing");
@@ -163,13 +166,11 @@ async function writeChunks(
       if (memoryId !== undefined) links.push({ chunkIndex, memoryId });
     });
     const kept = new Set(links.map((link) => link.memoryId));
-    let removed = 0;
-    for (const link of previous) {
-      if (kept.has(link.memoryId) || link.deleted || link.type !== DOCUMENT_CHUNK_TYPE) continue;
-      if (documents.linkedElsewhere(link.memoryId, id)) continue;
-      if (store.forget(link.memoryId, { who: document.who ?? undefined, reason: "no longer in the document" }))
-        removed++;
-    }
+    const dropped = previous.map((link) => link.memoryId).filter((memoryId) => !kept.has(memoryId));
+    const { forgotten: removed } = releaseChunks(store, id, dropped, {
+      ...(document.who ? { who: document.who } : {}),
+      reason: "no longer in the document",
+    });
     documents.finish(id, { links, contentHash: contentHashOf(chunks), now: staged.now });
     return { links: links.length, added, kept: links.length - added, removed };
   });
@@ -247,12 +248,6 @@ function failed(deps: DocumentIngestDeps, document: DocumentRecord, error: unkno
     // The store itself refused (a full disk): the queue's own record of the failure says it.
   }
   return error;
-}
-
-/** What recall shows with each chunk: which document it comes from. */
-function labelOf(id: number, title: string | null, source: string): string {
-  const label = `document #${id}${title ? ` "${title}"` : ""} (${source})`;
-  return label.length <= 1000 ? label : `${label.slice(0, 999)}\u2026`;
 }
 
 function contentHashOf(chunks: string[]): string {

@@ -75,8 +75,12 @@ export interface DocumentRepo {
     id: number,
     result: { links: Array<{ chunkIndex: number; memoryId: number }>; contentHash: string; now: number },
   ): void;
-  /** Whether a live document other than `exceptId` links the memory. */
-  linkedElsewhere(memoryId: number, exceptId: number): boolean;
+  /** The oldest live document other than `exceptId` that holds the memory as one of its chunks. */
+  holderOf(memoryId: number, exceptId: number): { id: number; title: string | null; source: string } | undefined;
+  /** Shows a chunk under another document: its `ref` and `why` (a shared chunk whose document let it go). */
+  cite(memoryId: number, citation: { ref: string; why: string }): void;
+  /** Drops the document's links to these memories. */
+  unlink(id: number, memoryIds: readonly number[]): void;
   /** Deletes a document that never finished an ingest, with its links. */
   remove(id: number): void;
   markForgotten(id: number, now: number): void;

@@ -122,14 +122,28 @@ export class DocumentRepository implements DocumentRepo {
     ).run(result.contentHash, result.links.length, result.now, result.now, id);
   }
 
-  linkedElsewhere(memoryId: number, exceptId: number): boolean {
-    return (
-      cached(
-        this.db,
-        `SELECT 1 FROM document_memories dm JOIN documents d ON d.id = dm.document_id
-           WHERE dm.memory_id = ? AND dm.document_id != ? AND d.forgotten_at IS NULL LIMIT 1`,
-      ).get(memoryId, exceptId) !== undefined
+  holderOf(memoryId: number, exceptId: number): { id: number; title: string | null; source: string } | undefined {
+    return cached(
+      this.db,
+      `SELECT d.id, d.title, d.source FROM document_memories dm JOIN documents d ON d.id = dm.document_id
+         WHERE dm.memory_id = ? AND dm.document_id != ? AND d.forgotten_at IS NULL ORDER BY d.id LIMIT 1`,
+    ).get(memoryId, exceptId) as { id: number; title: string | null; source: string } | undefined;
+  }
+
+  cite(memoryId: number, citation: { ref: string; why: string }): void {
+    // Not updated_at: the chunk's text did not change, only which document it is shown under.
+    cached(this.db, "UPDATE memories SET ref = ?, why = ? WHERE id = ?").run(
+      guardText(citation.ref),
+      guardText(citation.why),
+      memoryId,
     );
+  }
+
+  unlink(id: number, memoryIds: readonly number[]): void {
+    cached(
+      this.db,
+      "DELETE FROM document_memories WHERE document_id = ? AND memory_id IN (SELECT value FROM json_each(?))",
+    ).run(id, JSON.stringify(memoryIds));
   }
 
   remove(id: number): void {

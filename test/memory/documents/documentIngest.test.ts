@@ -178,6 +178,52 @@ describe("cairn ingest (library)", () => {
     expect(await found("rollback procedure review", "rollback")).toBe(true);
   });
 
+  it("a chunk two documents hold outlives the one that cited it, cited under the other from then on", async () => {
+    const shared = paragraphs(["staging"]);
+    const a = (await cairn.ingest({ path: file("a.md", shared), cwd: dir })).documents[0]!;
+    const b = (await cairn.ingest({ content: shared, title: "shared note", cwd: dir })).documents[0]!;
+    const [chunk] = liveChunks();
+    // One memory for the text, cited under the document that brought it first.
+    expect(liveChunks()).toHaveLength(1);
+    expect(chunk!.ref).toMatch(new RegExp(`^document #${a.id} `));
+    const citation = async () =>
+      (await cairn.recall({ query: "staging procedure review", cwd: dir })).results.find(
+        (result) => result.type === "document_chunk",
+      );
+
+    const forgotten = cairn.forgetDocument({ id: a.id });
+    expect(forgotten).toMatchObject({ forgotten: 0, kept: 1 });
+    const hit = await citation();
+    expect(hit?.id).toBe(chunk!.id);
+    expect(hit?.ref).toBe(`document #${b.id} "shared note" (text: shared note)`);
+    expect(cairn.storage.memories.get(chunk!.id)?.why).toBe("ingested from text: shared note");
+    // The forgotten document no longer claims it; the one that holds it does.
+    expect(cairn.document({ id: a.id }).chunks).toEqual([]);
+    expect(cairn.document({ id: b.id }).chunks).toMatchObject([{ memoryId: chunk!.id, deleted: false }]);
+
+    expect(cairn.forgetDocument({ id: b.id })).toMatchObject({ forgotten: 1, kept: 0 });
+    expect(await citation()).toBeUndefined();
+  });
+
+  it("an edit that drops a chunk another document holds leaves it to that document, cited under it", async () => {
+    const path = file("a.md", paragraphs(["staging"]));
+    const a = (await cairn.ingest({ path, cwd: dir })).documents[0]!;
+    const b = (await cairn.ingest({ content: paragraphs(["staging"]), title: "staging note", cwd: dir })).documents[0]!;
+    expect(b).toMatchObject({ chunks: 1, added: 0 });
+    const staging = liveChunks().find((chunk) => chunk.content.includes("staging"))!;
+    expect(staging.ref).toMatch(new RegExp(`^document #${a.id} `));
+
+    writeFileSync(path, paragraphs(["rollback", "canary"]));
+    expect((await cairn.ingest({ path, cwd: dir })).documents[0]).toMatchObject({ removed: 0 });
+    const after = liveChunks();
+    expect(after.find((chunk) => chunk.id === staging.id)?.ref).toBe(
+      `document #${b.id} "staging note" (text: staging note)`,
+    );
+    // A's own chunks still cite A.
+    for (const chunk of after.filter((chunk) => chunk.id !== staging.id))
+      expect(chunk.ref).toMatch(new RegExp(`^document #${a.id} `));
+  });
+
   it("redacts a secret in the stored chunks, whichever chunk it falls in", async () => {
     const path = file(
       "creds.md",
