@@ -40,7 +40,7 @@ function hooksEdit(context: InstallContext): ManagedEdit {
       const settings = parseJsonObject(current, file);
       let changed = false;
       for (const hook of wanted) {
-        const ours = cairnHooks(settings, hook.event, hook.suffix, file);
+        const ours = cairnHooks(settings, { ...hook, file, agent: "claude-code" });
         if (ours.length === 1 && ours[0]?.command === hook.command && ours[0].timeout === hook.timeout) continue;
         removeCairnHooks(settings, hook.event, hook.suffix, file);
         appendHookGroup(settings, hook.event, { type: "command", command: hook.command, timeout: hook.timeout });
@@ -71,7 +71,9 @@ function mcpServerEdit(context: InstallContext): ManagedEdit {
     what: "MCP server 'cairn' (user scope)",
     install(current) {
       const state = parseJsonObject(current, file);
-      return setServerEntry(state, "mcpServers", entry, file) ? stringifyLike(current, state) : (current ?? "");
+      return setServerEntry({ settings: state, key: "mcpServers", file, agent: "claude-code" }, entry)
+        ? stringifyLike(current, state)
+        : (current ?? "");
     },
     uninstall(current) {
       const state = parseJsonObject(current, file);

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { edit, initSync, parse } from "@rainbowatcher/toml-edit-js";
 import { CairnError } from "../util/errors.js";
+import { notWrittenByInstall, serverArgv, writtenByInstall } from "./cairnEntry.js";
 
 /** `[mcp_servers.cairn]` as Codex reads it (https://developers.openai.com/codex/mcp, stdio servers). */
 export interface CodexServerEntry {
@@ -25,7 +26,7 @@ type TomlTable = Record<string, unknown>;
  * Codex's `config.toml` with `[mcp_servers.cairn]` running `server`, edited through toml_edit (the Rust
  * crate Codex itself reads and writes this file with, compiled to WebAssembly), so the user's comments,
  * order, quoting and every other table stay as they were. Keys the user added to cairn's table
- * (`startup_timeout_sec`, `enabled`, ...) are kept. The result is parsed and compared with the input
+ * (`startup_timeout_sec`, `enabled`, ...) are kept; a `cairn` server install did not write is refused. The result is parsed and compared with the input
  * before it is returned: anything else changing, or a result that does not parse, is refused and
  * nothing is written. Returns `current` itself when cairn's entry already runs `server`.
  */
@@ -37,6 +38,9 @@ export function installCodexServer(
   const text = current ?? "";
   const before = parseConfig(text, file, "install");
   const existing = cairnEntry(before);
+  if (existing !== undefined && !writtenByInstall(serverArgv(existing), ["mcp"])) {
+    throw notWrittenByInstall({ file, what: "an MCP server named 'cairn' ([mcp_servers.cairn])", agent: "codex" });
+  }
   const wanted = isTable(existing) ? { ...existing, ...server } : server;
   if (isDeepStrictEqual(existing, wanted)) return text;
   const base = withoutLegacyMarkers(text);
@@ -56,7 +60,9 @@ export function uninstallCodexServer(current: string, options: { file: string })
   const { file } = options;
   const before = parseConfig(current, file, "uninstall");
   const base = withoutLegacyMarkers(current);
-  if (cairnEntry(before) === undefined) return base;
+  // The user's own server of that name is not cairn's to remove (install refuses to replace one).
+  const existing = cairnEntry(before);
+  if (existing === undefined || !writtenByInstall(serverArgv(existing), ["mcp"])) return base;
   const next = withLineEndingsOf(
     current,
     runEdit(() => edit(base, "mcp_servers.cairn", undefined), file, "uninstall"),

@@ -55,7 +55,7 @@ function settingsEdit(context: InstallContext): ManagedEdit {
       const settings = parseJsonSettings(current, file, "cairn install gemini");
       let hooksChanged = false;
       for (const { event, suffix, entry } of hooks) {
-        const ours = cairnHooks(settings, event, suffix, file);
+        const ours = cairnHooks(settings, { event, suffix, file, agent: "gemini" });
         const inPlace =
           ours.length === 1 &&
           ours[0]?.command === entry.command &&
@@ -66,7 +66,7 @@ function settingsEdit(context: InstallContext): ManagedEdit {
         appendHookGroup(settings, event, entry);
         hooksChanged = true;
       }
-      const serverChanged = setServerEntry(settings, "mcpServers", server, file);
+      const serverChanged = setServerEntry({ settings, key: "mcpServers", file, agent: "gemini" }, server);
       return !hooksChanged && !serverChanged ? (current ?? "") : stringifyLike(current, settings);
     },
     uninstall(current) {

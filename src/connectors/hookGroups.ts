@@ -1,4 +1,5 @@
 import { CairnError } from "../util/errors.js";
+import { notWrittenByInstall, shellWords, writtenByInstall } from "./cairnEntry.js";
 import { isJsonObject, type JsonObject } from "./jsonDocument.js";
 
 /**
@@ -23,15 +24,36 @@ function eventGroups(settings: JsonObject, event: string, file: string): unknown
   return groups;
 }
 
-function isCairnHook(hook: unknown, suffix: string): hook is HookCommand {
+/** A hook running cairn's `suffix` command, whoever wrote it. */
+function runsCairnCommand(hook: unknown, suffix: string): hook is HookCommand & { command: string } {
   return isJsonObject(hook) && typeof hook.command === "string" && hook.command.trimEnd().endsWith(suffix);
 }
 
-/** cairn's hooks under `hooks.<event>`, in every group. */
-export function cairnHooks(settings: JsonObject, event: string, suffix: string, file: string): HookCommand[] {
-  return (eventGroups(settings, event, file) ?? []).flatMap((group) =>
-    isJsonObject(group) && Array.isArray(group.hooks) ? group.hooks.filter((hook) => isCairnHook(hook, suffix)) : [],
+/** A hook `cairn install` wrote: the user's own hooks, even one running cairn by hand, are never cairn's to change. */
+function isCairnHook(hook: unknown, suffix: string): hook is HookCommand {
+  if (!runsCairnCommand(hook, suffix)) return false;
+  return writtenByInstall(shellWords(hook.command) ?? [], suffix.split(" "));
+}
+
+/**
+ * cairn's hooks under `hooks.<event>`, in every group. A hook running the same cairn command that
+ * `cairn install` did not write (the user wired cairn by hand) is refused: installing beside it would
+ * run cairn twice, and replacing it would lose it at uninstall.
+ */
+export function cairnHooks(
+  settings: JsonObject,
+  hook: { event: string; suffix: string; file: string; agent: string },
+): HookCommand[] {
+  const { event, suffix, file } = hook;
+  const hooks = (eventGroups(settings, event, file) ?? []).flatMap((group) =>
+    isJsonObject(group) && Array.isArray(group.hooks) ? group.hooks : [],
   );
+  const foreign = hooks.find((entry) => runsCairnCommand(entry, suffix) && !isCairnHook(entry, suffix));
+  if (foreign) {
+    const what = `a ${event} hook running '${suffix}' (${(foreign as { command: string }).command})`;
+    throw notWrittenByInstall({ file, what, agent: hook.agent });
+  }
+  return hooks.filter((entry) => isCairnHook(entry, suffix));
 }
 
 /** Appends one group holding `hook` to `hooks.<event>`, creating the containers it needs. */

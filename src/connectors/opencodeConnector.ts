@@ -53,7 +53,9 @@ function mcpServerEdit(context: InstallContext): ManagedEdit {
       const fresh = current === null || current.trim() === "";
       // A new file gets OpenCode's schema line first, as OpenCode's own examples start.
       const base: JsonObject = fresh ? { $schema: "https://opencode.ai/config.json", ...config } : config;
-      return setServerEntry(base, "mcp", server, file) ? stringifyLike(current, base) : (current ?? "");
+      return setServerEntry({ settings: base, key: "mcp", file, agent: "opencode" }, server)
+        ? stringifyLike(current, base)
+        : (current ?? "");
     },
     uninstall(current) {
       const config = parseJsonSettings(current, file, "cairn uninstall opencode");

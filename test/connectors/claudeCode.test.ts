@@ -130,7 +130,7 @@ describe("cairn install claude-code", () => {
 
   it("replaces its hook when cairn moved, keeping exactly one", () => {
     installConnector(claudeCodeConnector, context, options());
-    const moved = { ...context, invocation: { command: "/usr/bin/node", args: ["/srv/my cairn/main.js"] } };
+    const moved = { ...context, invocation: { command: "/usr/bin/node", args: ["/srv/my cairn/dist/cli/main.cjs"] } };
     expect(installConnector(claudeCodeConnector, moved, options()).map((c) => c.action)).toEqual([
       "updated",
       "updated",
@@ -138,7 +138,7 @@ describe("cairn install claude-code", () => {
     const hooks = JSON.parse(read(settingsFile)).hooks.SessionStart;
     expect(hooks).toHaveLength(1);
     expect(hooks[0].hooks[0].command).toBe(
-      "/usr/bin/node '/srv/my cairn/main.js' hook session-start --agent claude-code",
+      "/usr/bin/node '/srv/my cairn/dist/cli/main.cjs' hook session-start --agent claude-code",
     );
     // Cairn created the file and only cairn changed it since: uninstall removes it.
     expect(uninstallConnector(claudeCodeConnector, moved, options()).map((c) => c.action)).toEqual([

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cliArgs, type TempHome, tempHome, writeSummary } from "../server/tempHome.js";
@@ -74,6 +74,22 @@ describe("cairn install / uninstall (whole process)", () => {
     expect(removed.stdout).toMatch(/^deleted \(cairn had created it\) .*config\.toml: MCP server/m);
     expect(existsSync(join(temp.root, ".codex", "config.toml"))).toBe(false);
   });
+  it("refuses to take over the user's own [mcp_servers.cairn] in one line, and leaves config.toml as it was", () => {
+    const configFile = join(temp.root, ".codex", "config.toml");
+    const user = `[mcp_servers.cairn]\ncommand = "npx"\nargs = ["-y", "cairn-notes-mcp"]\n`;
+    mkdirSync(join(temp.root, ".codex"), { recursive: true });
+    writeFileSync(configFile, user);
+    const refused = cairn(["install", "codex"]);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(
+      /^cairn: .*config\.toml already has an MCP server named 'cairn' \(\[mcp_servers\.cairn\]\) that 'cairn install' did not write, so cairn changed nothing; rename or remove it and run 'cairn install codex' again\n$/,
+    );
+    expect(readFileSync(configFile, "utf8")).toBe(user);
+    expect(cairn(["uninstall", "codex"]).status).toBe(0);
+    expect(readFileSync(configFile, "utf8")).toBe(user);
+    rmSync(join(temp.root, ".codex"), { recursive: true });
+  });
+
   it("installs gemini: the hook command it wrote prints Gemini CLI's hook JSON with the memory; uninstall deletes the file it created", () => {
     const installed = cairn(["install", "gemini"]);
     expect(installed.status).toBe(0);

@@ -113,15 +113,15 @@ describe("cairn install codex", () => {
 });
 
 describe("config.toml edit", () => {
-  it("updates a cairn table the user wrote, keeping their own keys and sub-tables, and leaves the rest alone", () => {
-    const text = `[mcp_servers.cairn]\ncommand = "old"\nstartup_timeout_sec = 30 # slow disk\n\n[mcp_servers.cairn.env]\nX = "1"\n\n# other\n[mcp_servers.other]\ncommand = "o"\n`;
+  it("updates a cairn table an earlier install wrote, keeping the keys and sub-tables the user added, and leaves the rest alone", () => {
+    const text = `[mcp_servers.cairn]\ncommand = "old"\nargs = ["/old/cairn/dist/cli/main.js", "mcp"]\nstartup_timeout_sec = 30 # slow disk\n\n[mcp_servers.cairn.env]\nX = "1"\n\n# other\n[mcp_servers.other]\ncommand = "o"\n`;
     const installed = installCodexServer(text, { server, file });
     expect(installed).toBe(
       [
         "[mcp_servers.cairn]",
         'command = "/opt/node/bin/node"',
-        "startup_timeout_sec = 30 # slow disk",
         'args = ["/opt/cairn/dist/cli/main.js", "mcp", "--background-run"]',
+        "startup_timeout_sec = 30 # slow disk",
         'env_vars = ["CODEX_HOME", "OPENAI_API_KEY"]',
         "",
         "[mcp_servers.cairn.env]",
@@ -145,12 +145,12 @@ describe("config.toml edit", () => {
 
   it("appends after a file without a final newline and escapes strings", () => {
     const installed = installCodexServer('model = "x"', {
-      server: { command: 'C:\\node "x"', args: [], env_vars: [] },
+      server: { command: 'C:\\node "x"', args: ["/c/cli/main.js", "mcp"], env_vars: [] },
       file,
     });
     expect(installed).toContain('model = "x"\n\n# added by');
     expect(installed).toContain('command = "C:\\\\node \\"x\\""');
-    expect(installed).toContain("args = []");
+    expect(installed).toContain('args = ["/c/cli/main.js", "mcp"]');
     expect(uninstallCodexServer(installed, { file })).toBe('model = "x"\n');
   });
 

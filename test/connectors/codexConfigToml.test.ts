@@ -46,13 +46,14 @@ beforeEach(() => {
 afterEach(() => temp.cleanup());
 
 describe("config.toml: nothing of the user's is lost, and Codex can always read the result", () => {
-  it("keeps project trust tables (POSIX, Windows and non-ASCII paths) after a cairn table the user wrote", () => {
+  it("keeps project trust tables (POSIX, Windows and non-ASCII paths) after a cairn table an earlier install wrote", () => {
     const user = [
       "# trust",
       'model = "gpt-5"',
       "",
       "[mcp_servers.cairn]",
-      'command = "old-cairn"',
+      'command = "/old/node"',
+      'args = ["/old/cairn/dist/cli/main.js", "mcp", "--background-run"]',
       "",
       '[projects."/home/me/repo"]',
       'trust_level = "trusted"',
@@ -79,13 +80,15 @@ describe("config.toml: nothing of the user's is lost, and Codex can always read 
   });
 
   it("replaces an inline cairn entry under [mcp_servers] and keeps the other servers", () => {
-    const { cairn, rest } = installAndParse(`[mcp_servers]\ncairn = { command = "old" }\nother = { command = "x" }\n`);
+    const { cairn, rest } = installAndParse(
+      `[mcp_servers]\ncairn = { command = "n", args = ["/c/cli/main.js", "mcp"] }\nother = { command = "x" }\n`,
+    );
     expect(cairn).toMatchObject({ command: "/opt/node/bin/node" });
     expect(rest).toEqual({ mcp_servers: { other: { command: "x" } } });
   });
 
   it("is not fooled by a ''' string holding \"\"\" before a cairn table", () => {
-    const user = `[profiles.fast]\nnotes = '''\nhas """ inside\n'''\n\n[mcp_servers.cairn]\ncommand = "old"\n`;
+    const user = `[profiles.fast]\nnotes = '''\nhas """ inside\n'''\n\n[mcp_servers.cairn]\ncommand = "n"\nargs = ["/c/cli/main.cjs", "mcp"]\n`;
     const { cairn, rest } = installAndParse(user);
     expect(cairn).toMatchObject({ command: "/opt/node/bin/node" });
     expect(rest).toEqual({ profiles: { fast: { notes: 'has """ inside\n' } } });
@@ -125,7 +128,7 @@ describe("config.toml: nothing of the user's is lost, and Codex can always read 
       "# >>> cairn: added by 'cairn install codex'; 'cairn uninstall codex' removes it >>>",
       "[mcp_servers.cairn]",
       'command = "old"',
-      'args = ["a"]',
+      'args = ["/old/cairn/dist/cli/main.js", "mcp"]',
       "# <<< cairn <<<",
       "",
     ].join("\n");

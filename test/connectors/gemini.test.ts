@@ -126,16 +126,16 @@ describe("cairn install gemini", () => {
   it("replaces its hook and server when cairn moved, keeping exactly one of each", () => {
     write(settingsFile, fixture);
     installConnector(geminiConnector, context, options());
-    const moved = { ...context, invocation: { command: "/usr/bin/node", args: ["/srv/my cairn/main.js"] } };
+    const moved = { ...context, invocation: { command: "/usr/bin/node", args: ["/srv/my cairn/dist/cli/main.cjs"] } };
     expect(actions(installConnector(geminiConnector, moved, options()))).toEqual(["updated"]);
     const settings = JSON.parse(read(settingsFile));
     const ours = settings.hooks.SessionStart.flatMap((group: { hooks: { name?: string }[] }) =>
       group.hooks.filter((hook) => hook.name === "cairn-memory"),
     );
     expect(ours.map((hook: { command: string }) => hook.command)).toEqual([
-      "/usr/bin/node '/srv/my cairn/main.js' hook session-start --agent gemini",
+      "/usr/bin/node '/srv/my cairn/dist/cli/main.cjs' hook session-start --agent gemini",
     ]);
-    expect(settings.mcpServers.cairn.args).toEqual(["/srv/my cairn/main.js", "mcp"]);
+    expect(settings.mcpServers.cairn.args).toEqual(["/srv/my cairn/dist/cli/main.cjs", "mcp"]);
     expect(actions(uninstallConnector(geminiConnector, moved, options()))).toEqual(["restored"]);
     expect(read(settingsFile)).toBe(fixture);
   });
