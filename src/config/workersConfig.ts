@@ -49,7 +49,9 @@ export const workersConfigSchema = z
       .object({
         /** seed: the document worker polls every 10 s (range 1 s to 300 s). */
         intervalMs: int(SECOND, 300 * SECOND, 10 * SECOND),
+        /** The most characters a chunk holds; cuts follow paragraphs and headings (chunkText). */
         chunkSize: int(200, 50_000, 2000),
+        /** Characters repeated where a cut falls inside a paragraph longer than a chunk. */
         chunkOverlap: int(0, 10_000, 200),
         /** seed: 10 MB, range 1 KB to 100 MB; enforced while the body streams. */
         maxContentBytes: int(1024, 100 * 1024 * 1024, 10 * 1024 * 1024),

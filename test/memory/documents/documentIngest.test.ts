@@ -144,6 +144,23 @@ describe("cairn ingest (library)", () => {
     expect(cairn.document({ id: first.id }).chunks.filter((chunk) => !chunk.deleted)).toHaveLength(after.length);
   });
 
+  it("an edit near the top replaces only the chunks it touched: every later chunk keeps its memory", async () => {
+    const subjects = ["staging", "rollback", "canary", "hotfix", "freeze", "audit", "backup", "restore"];
+    const path = file("handbook.md", `# Handbook\n\n${paragraphs(subjects)}`);
+    const first = (await cairn.ingest({ path, cwd: dir })).documents[0]!;
+    expect(first.chunks).toBeGreaterThan(4);
+    const before = liveChunks();
+    writeFileSync(path, `# Handbook\n\n${paragraphs(subjects).replace("staging needs", "staging always needs")}`);
+    const edited = (await cairn.ingest({ path, cwd: dir })).documents[0]!;
+    expect(edited.added).toBeGreaterThanOrEqual(1);
+    expect(edited.added).toBeLessThanOrEqual(2);
+    expect(edited.removed).toBeLessThanOrEqual(2);
+    expect(edited.kept).toBe(edited.chunks - edited.added);
+    const after = new Set(liveChunks().map((chunk) => chunk.id));
+    expect(before.filter((chunk) => after.has(chunk.id)).length).toBeGreaterThanOrEqual(before.length - 2);
+    expect(before.find((chunk) => chunk.content.includes("restore"))?.id).toSatisfy((id: number) => after.has(id));
+  });
+
   it("forgetting a document tombstones its chunks, except one another live document shares", async () => {
     const shared = paragraphs(["staging"]);
     const a = (await cairn.ingest({ path: file("a.md", shared), cwd: dir })).documents[0]!;
