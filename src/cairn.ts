@@ -55,6 +55,7 @@ import { applyCitationUsage, confirmRecalledAspects, recordRecallUsage } from ".
 import { createRecall } from "./recall/createRecall.js";
 import type { PredictorScorer } from "./recall/predictor.js";
 import { guardText } from "./redact/guard.js";
+import { redactText } from "./redact/redact.js";
 import { type CheckpointRequest, checkpointRequest } from "./requests/checkpoint.js";
 import { confirmRequest } from "./requests/confirm.js";
 import { documentRequest, documentsRequest, forgetDocumentRequest, ingestRequest } from "./requests/documents.js";
@@ -967,7 +968,8 @@ export class Cairn {
         },
         config: this.config,
         clock: this.clock,
-        log: (line) => process.stderr.write(`cairn: ${line}\n`),
+        // A worker's failure can quote what it failed on (a model's answer, a document's URL).
+        log: (line) => process.stderr.write(`cairn: ${redactText(line)}\n`),
         embeddingModel: () => {
           try {
             return cairn.embedder.model;

@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import { Command, CommanderError } from "commander";
+import { redactText } from "../redact/redact.js";
 import { withoutControls } from "../text/controlCharacters.js";
 import { CairnError, errorMessage } from "../util/errors.js";
 import { nonEmpty } from "./flags.js";
@@ -67,7 +68,12 @@ export async function buildProgram(args: string[] = []): Promise<Command> {
     .version(packageVersion(), "-V, --version", "print the cairn version")
     .option("--home <dir>", "memory root (default: $CAIRN_HOME or ~/.cairn)", nonEmpty("--home", "a directory"))
     // Before any command is registered: subcommands copy the output configuration when they are made.
-    .configureOutput({ writeOut: (text) => invocation().stdout(text), writeErr: (text) => invocation().stderr(text) })
+    // Commander's own errors quote the command line (`unknown option '--token=...'`): redacted as they leave.
+    .configureOutput({
+      writeOut: (text) => invocation().stdout(text),
+      writeErr: (text) => invocation().stderr(text),
+      outputError: (text, write) => write(redactText(text)),
+    })
     .showHelpAfterError("(run 'cairn --help' for usage)")
     .exitOverride();
   const name = namedCommand(args);
@@ -99,13 +105,15 @@ export async function main(argv: string[]): Promise<number> {
       stderr(`cairn: ${nativeFault}\n`);
       return 1;
     }
-    // An error may quote data (a path, a value from a file): its control characters stay off the terminal.
+    // An error may quote data (a path, a value from a file, the command line): its secrets are redacted
+    // and its control characters stay off the terminal.
+    const printable = (text: string) => withoutControls(redactText(text));
     if (error instanceof CairnError) {
-      stderr(`cairn: ${withoutControls(error.message)}\n`);
+      stderr(`cairn: ${printable(error.message)}\n`);
       return error.exitCode;
     }
-    stderr(`cairn: ${withoutControls(errorMessage(error))}\n`);
-    if (env.CAIRN_DEBUG && error instanceof Error && error.stack) stderr(`${error.stack}\n`);
+    stderr(`cairn: ${printable(errorMessage(error))}\n`);
+    if (env.CAIRN_DEBUG && error instanceof Error && error.stack) stderr(`${printable(error.stack)}\n`);
     return 1;
   }
 }

@@ -1,10 +1,12 @@
 import type { EmptyRecallReason } from "../memory/types.js";
+import { redactText } from "../redact/redact.js";
 import { singleLine } from "./quoteMemory.js";
 
 /**
  * Why a recall found nothing: the scopes it searched and how many live memories each holds, so "no
  * match" is told apart from "nothing to search". `project` says why the searched project holds none
- * (called only then).
+ * (called only then). The query is quoted redacted, before it is cut: the reason leaves through every
+ * door (CLI, library, HTTP, MCP), and a secret pasted into a query is not handed back.
  */
 export function emptyRecallReason(options: {
   query: string;
@@ -28,7 +30,7 @@ export function emptyRecallReason(options: {
   if (total > 0)
     return {
       code: "no_match",
-      message: `no memory matched "${singleLine(options.query, 80)}" in ${searched}${scopes === "all" ? ` (${total} ${total === 1 ? "memory" : "memories"})` : ""}; try other words${scopes === "all" ? "" : `, or ${options.everyScope ?? 'scope: "all"'}`}`,
+      message: `no memory matched "${singleLine(redactText(options.query), 80)}" in ${searched}${scopes === "all" ? ` (${total} ${total === 1 ? "memory" : "memories"})` : ""}; try other words${scopes === "all" ? "" : `, or ${options.everyScope ?? 'scope: "all"'}`}`,
       scopes,
       memories,
     };

@@ -6,6 +6,7 @@ import { getCookie } from "hono/cookie";
 import { HTTPException } from "hono/http-exception";
 import type { Cairn } from "../cairn.js";
 import { HTTP_AGENT_AUTHOR } from "../memory/memoryAuthor.js";
+import { redactText } from "../redact/redact.js";
 import { explainStoreError } from "../store/storeFault.js";
 import { errorMessage } from "../util/errors.js";
 import type { TriggerResult } from "../workers/scheduler.js";
@@ -73,13 +74,14 @@ export function createHttpApp(options: HttpAppOptions): Hono {
   const { cairn } = options;
   const app = new Hono();
 
+  // Every error body leaves redacted: a message can quote the request (a path, a field's value).
   app.onError((error, c) => {
-    if (error instanceof HTTPException) return c.json({ error: error.message }, error.status);
+    if (error instanceof HTTPException) return c.json({ error: redactText(error.message) }, error.status);
     // A damaged page met by any request marks the store, so that no later request writes into it.
     const explained = explainStoreError(error, cairn.paths.database);
-    return c.json({ error: errorMessage(explained).split("\n")[0] }, statusForError(explained));
+    return c.json({ error: redactText(errorMessage(explained).split("\n")[0] ?? "") }, statusForError(explained));
   });
-  app.notFound((c) => c.json({ error: `no route ${c.req.method} ${c.req.path}` }, 404));
+  app.notFound((c) => c.json({ error: redactText(`no route ${c.req.method} ${c.req.path}`) }, 404));
 
   if (options.allowedHostNames) {
     const allowed = new Set(options.allowedHostNames.map((name) => name.toLowerCase()));

@@ -1,5 +1,5 @@
 import { isAbsolute } from "node:path";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Cairn } from "../cairn.js";
 import { describeIngest, documentLine, forgetLine } from "../memory/documents/describeIngest.js";
@@ -31,6 +31,7 @@ import {
   formatReviews,
   toolTextBudget,
 } from "./formatToolText.js";
+import { RedactingMcpServer } from "./redactingMcpServer.js";
 
 export const MCP_SERVER_NAME = "cairn";
 export const MCP_SERVER_VERSION = "0.1.0";
@@ -59,7 +60,8 @@ const cwdField = readRequest.shape.cwd.describe(
  * comes back as a tool error with the one-line message, so an agent sees why and the server lives on.
  */
 export function createMcpServer(cairn: Cairn, options: McpServerOptions): McpServer {
-  const server = new McpServer({ name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION });
+  // Its error answers leave redacted (RedactingMcpServer), the SDK's own included.
+  const server = new RedactingMcpServer({ name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION });
   const guard = guardFor(server, cairn);
   const { defaultK, maxK } = cairn.config.recall;
   const recallFields = recallRequest(maxK).shape;

@@ -6,12 +6,15 @@ import type { MemoryChange } from "../memory/curateMemory.js";
 import { describeSupersessions } from "../memory/lifecycle/describeSupersessions.js";
 import type { ReviewEntry, ReviewSide } from "../memory/reviewQueue.js";
 import type { ExpandedTranscript, RecallResponse, RememberOutcome } from "../memory/types.js";
+import { redactText } from "../redact/redact.js";
 
 /**
  * Recall results as an agent reads them: one numbered block per memory with its score, type, scope and
  * id, the content quoted so that memory text is never mistaken for instructions.
  */
-export function formatRecall(query: string, response: RecallResponse): string {
+export function formatRecall(asked: string, response: RecallResponse): string {
+  // The query is quoted back: a secret pasted into it is not (the memories themselves were guarded when stored).
+  const query = redactText(asked);
   if (response.results.length === 0)
     return [`No memories match "${query}".`, ...(response.reason ? [response.reason.message] : [])].join(" ");
   const count = response.results.length;

@@ -1,4 +1,5 @@
 import type { Cairn } from "../cairn.js";
+import { redactText } from "../redact/redact.js";
 import { checkStoreIfDue } from "../store/storeCheck.js";
 import { explainStoreError } from "../store/storeFault.js";
 import { errorMessage } from "../util/errors.js";
@@ -37,7 +38,9 @@ export interface Daemon {
  */
 export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const { cairn } = options;
-  const log = options.log ?? ((line: string) => process.stderr.write(`cairn serve: ${line}\n`));
+  const sink = options.log ?? ((line: string) => process.stderr.write(`cairn serve: ${line}\n`));
+  // Every log line leaves redacted: an error can quote a provider's answer, a path or a config value.
+  const log = (line: string) => sink(redactText(line));
   const host = options.host ?? cairn.config.server.host;
   const port = options.port ?? cairn.config.server.port;
   const token = cairn.config.server.token || undefined;

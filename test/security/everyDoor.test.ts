@@ -12,16 +12,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { stringify } from "yaml";
 import { Cairn } from "../../src/cairn.js";
 import { createHttpApp } from "../../src/server/createHttpApp.js";
 import { createMcpServer } from "../../src/server/createMcpServer.js";
+import { startDaemon } from "../../src/server/startDaemon.js";
 import { completion, schemaName, userPrompt } from "../chaos/support/fakeProvider.js";
+import { type EveryDoor, openEveryDoor, runCliCaptured } from "../helpers/everyDoor.js";
 import { quotedData } from "../helpers/fakeChatModel.js";
+import { callTool } from "../helpers/inProcessMcp.js";
 import { type LoopbackServer, startLoopbackServer } from "../helpers/loopbackServer.js";
 import { spawnSyncTimed } from "../helpers/timedSpawn.js";
-import { cliArgs } from "../server/tempHome.js";
+import { cliArgs, tempHome } from "../server/tempHome.js";
 import { jsonl, writeTranscripts } from "./support/doorTranscripts.js";
 import { CORPUS, doorTexts, PRIVATE_BLOCK, PRIVATE_TEXT } from "./support/secretCorpus.js";
 
@@ -282,5 +285,171 @@ describe("every door into the store keeps secrets and <private> text out", () =>
     const found = CORPUS.flatMap((secret) => secret.raw).filter((raw) => all.includes(raw.toLowerCase()));
     expect(found).toEqual([]);
     expect(all).not.toContain("purple-octopus");
+  });
+});
+
+/**
+ * Every door's error prints and log lines: a secret the user typed (an option, a query, a file name, a
+ * config value, a request field) comes back redacted, and the line still says what went wrong. Each case
+ * names the words its line must keep, so a door that printed nothing could not pass for a guarded one.
+ */
+describe("no error print or log line of any door echoes a secret", () => {
+  const GHP = "ghp_R7kW2pQ9xZ4mN8vB3cL6tY1hJ5gF0dS2aE7u";
+  const STRIPE = "sk_live_51HxQwErTyUiOpAsDfGhJkLz0123456789abcdef";
+  const PASSWORD = "password=Tr0ub4dor-and-3-horses";
+  /** What must not come back: each corpus secret and its longest alphanumeric run. */
+  const echoed = (text: string) =>
+    CORPUS.flatMap((secret) => secret.raw.flatMap((raw) => [raw, core(raw)])).filter((raw) =>
+      text.toLowerCase().includes(raw.toLowerCase()),
+    );
+  let doors: EveryDoor;
+
+  beforeAll(async () => {
+    doors = await openEveryDoor("error-prints");
+    // One memory, so that a recall finds "no match" rather than "nothing to search".
+    await doors.cairn.remember({ content: "Builds run on the nightly runner.", scope: "global" });
+  });
+  afterAll(() => doors?.close());
+
+  it("the CLI: an unknown option, a bad option value, an unknown command, a --file name", async () => {
+    const missing = join(doors.temp.root, `items-${GHP}.jsonl`);
+    const notJson = join(doors.temp.root, `${PASSWORD}.jsonl`);
+    writeFileSync(notJson, `{"content": "the token is ${STRIPE}"\n`);
+    const cases: [string[], RegExp][] = [
+      [["recall", "builds", `--token=${GHP}`], /unknown option/],
+      [[`--api-key=${STRIPE}`, "status"], /unknown option/],
+      [["recall", "builds", "--k", GHP], /--k must be a whole number/],
+      [["install", GHP], /no connector for/],
+      [["remember", "--file", missing], /cannot read .*ENOENT/],
+      [["remember", "--file", notJson], /is not valid JSON; nothing was stored/],
+    ];
+    for (const [args, says] of cases) {
+      const { code, stdout, stderr } = await runCliCaptured(doors.temp.home, args);
+      expect(code, args.join(" ")).not.toBe(0);
+      expect(stderr, args.join(" ")).toMatch(says);
+      expect(echoed(stdout + stderr), args.join(" ")).toEqual([]);
+    }
+  });
+
+  it("the CLI with CAIRN_DEBUG: an unexpected error's line and its stack", async () => {
+    const before = process.env.CAIRN_DEBUG;
+    process.env.CAIRN_DEBUG = "1";
+    // Not one of cairn's own errors (those print no stack): a failure from below that quotes its input.
+    const failing = vi.spyOn(Cairn.prototype, "recall").mockRejectedValue(new Error(`request failed for token ${GHP}`));
+    try {
+      const { stderr } = await runCliCaptured(doors.temp.home, ["recall", "builds"]);
+      expect(stderr).toMatch(/^cairn: request failed for token \[REDACTED:github-token\]\n/);
+      expect(stderr).toMatch(/\n {4}at /);
+      expect(echoed(stderr)).toEqual([]);
+    } finally {
+      failing.mockRestore();
+      if (before === undefined) delete process.env.CAIRN_DEBUG;
+      else process.env.CAIRN_DEBUG = before;
+    }
+  });
+
+  it("recall's 'no match' line at every door", async () => {
+    const query = `use token ${GHP} and ${PASSWORD}`;
+    const printed = await runCliCaptured(doors.temp.home, ["recall", query, "--scope", "global"]);
+    const json = await runCliCaptured(doors.temp.home, ["recall", query, "--scope", "global", "--json"]);
+    const library = await doors.cairn.recall({ query, scope: "global" });
+    const http = await doors.app.request("/api/memory/recall", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query, scope: "global" }),
+    });
+    const mcp = await callTool(doors.client, "recall", { query, scope: "global" });
+    const answers = {
+      cli: printed.stdout,
+      json: json.stdout,
+      library: library.reason?.message ?? "",
+      http: await http.text(),
+      mcp: mcp.text,
+    };
+    for (const [door, text] of Object.entries(answers)) {
+      expect(text, door).toMatch(/no memory matched/);
+      expect(text, door).toContain("[REDACTED:");
+      expect(echoed(text), door).toEqual([]);
+    }
+  });
+
+  it("HTTP error bodies: an unknown route, a bad request, a body that is not JSON", async () => {
+    const post = (path: string, body: string) =>
+      doors.app.request(path, { method: "POST", headers: { "content-type": "application/json" }, body });
+    const responses: [Response, RegExp][] = [
+      [await doors.app.request(`/api/${GHP}`), /no route/],
+      [await post("/api/documents/ingest", JSON.stringify({ url: `token ${GHP}`, scope: "global" })), /is not a URL/],
+      [await post("/api/read", JSON.stringify({ url: `cairn://memory/${PASSWORD}` })), /./],
+      [await post("/api/memory/remember", `{"content": "${STRIPE}"`), /not valid JSON/],
+    ];
+    for (const [response, says] of responses) {
+      expect(response.status).toBeGreaterThanOrEqual(400);
+      expect(response.status).toBeLessThan(500);
+      const body = await response.text();
+      expect(body).toMatch(says);
+      expect(echoed(body), body).toEqual([]);
+    }
+  });
+
+  it("MCP tool errors: bad arguments, an unknown tool", async () => {
+    const calls: [string, Record<string, unknown>, RegExp][] = [
+      ["ingest_document", { url: `token ${GHP}`, scope: "global" }, /is not a URL/],
+      ["read", { url: `cairn://memory/${PASSWORD}` }, /./],
+      ["recall", { query: 42, scope: STRIPE }, /./],
+      [`forget_${GHP}`, {}, /not found/],
+    ];
+    for (const [name, args, says] of calls) {
+      const result = await callTool(doors.client, name, args).catch((error: unknown) => ({
+        isError: true,
+        text: String(error),
+      }));
+      expect(result.isError, name).toBe(true);
+      expect(result.text, name).toMatch(says);
+      expect(echoed(result.text), result.text).toEqual([]);
+    }
+  });
+
+  it("the daemon's log: a failing step's message", async () => {
+    const temp = tempHome();
+    const cairn = new Cairn({ home: temp.home, env: temp.env });
+    // Whatever a step fails with is logged; here its message quotes a token.
+    vi.spyOn(cairn, "reopenIfReplaced").mockImplementation(() => {
+      throw new Error(`the provider answered 401: bad credentials ${GHP}`);
+    });
+    const lines: string[] = [];
+    const manual = { set: () => 0, clear: () => {} };
+    const daemon = await startDaemon({ cairn, host: "127.0.0.1", port: 0, timers: manual, log: (l) => lines.push(l) });
+    try {
+      daemon.scheduler?.trigger();
+      await expect.poll(() => lines.filter((line) => line.startsWith("pipeline error")).length).toBe(1);
+    } finally {
+      await daemon.stop();
+      temp.cleanup();
+    }
+    const log = lines.join("\n");
+    expect(log).toMatch(/pipeline error: the provider answered 401: bad credentials \[REDACTED:github-token\]/);
+    expect(echoed(log)).toEqual([]);
+  });
+
+  it("a config value in the wrong place: the CLI's error and a hook's line", async () => {
+    const temp = tempHome();
+    try {
+      mkdirSync(temp.home, { recursive: true });
+      writeFileSync(join(temp.home, "config.yaml"), stringify({ server: { port: PASSWORD }, llm: { baseUrl: GHP } }));
+      const status = await runCliCaptured(temp.home, ["status"]);
+      expect(status.stderr).toMatch(/config: server.port/);
+      expect(echoed(status.stderr)).toEqual([]);
+      const hook = spawnSyncTimed(process.execPath, cliArgs("hook", "session-start", "--agent", "claude-code"), {
+        cwd: temp.project,
+        encoding: "utf8",
+        input: "{}",
+        env: temp.env,
+      });
+      expect(hook.status).toBe(0);
+      expect(hook.stderr).toMatch(/cairn hook: config: server.port/);
+      expect(echoed(hook.stderr)).toEqual([]);
+    } finally {
+      temp.cleanup();
+    }
   });
 });

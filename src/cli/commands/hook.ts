@@ -1,11 +1,21 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { cairnHome } from "../../config/paths.js";
+import { redactText } from "../../redact/redact.js";
 import { errorMessage } from "../../util/errors.js";
 import type { GlobalOptions } from "../context.js";
 
 // Everything below is imported lazily: this command runs on every agent start, and the modules it
 // needs (config, file-only injection) are a small part of what the rest of the CLI loads.
+
+/**
+ * A line for the agent's hook output (its log, sometimes its screen): redacted, since a problem can quote
+ * a config value or a path that holds a secret. The redactor is on this path already (the program's
+ * error print), so it costs the hook nothing more.
+ */
+function warn(line: string): void {
+  process.stderr.write(`${redactText(line)}\n`);
+}
 
 function homeOf(command: Command): string {
   const global = command.optsWithGlobals<GlobalOptions>();
@@ -40,10 +50,10 @@ export function registerHook(program: Command): void {
           env: process.env,
         });
         if (result.stdout) process.stdout.write(result.stdout);
-        for (const warning of result.warnings) process.stderr.write(`cairn hook: ${warning}\n`);
-        if (process.env.CAIRN_DEBUG) process.stderr.write(`cairn hook: background run: ${result.run.reason}\n`);
+        for (const warning of result.warnings) warn(`cairn hook: ${warning}`);
+        if (process.env.CAIRN_DEBUG) warn(`cairn hook: background run: ${result.run.reason}`);
       } catch (error) {
-        process.stderr.write(`cairn hook: ${errorMessage(error)}\n`);
+        warn(`cairn hook: ${errorMessage(error)}`);
       }
     });
 
@@ -72,11 +82,11 @@ export function registerHook(program: Command): void {
             env: process.env,
           });
           if (process.env.CAIRN_DEBUG)
-            process.stderr.write(
-              `cairn hook: ${outcome.written ? `checkpoint ${outcome.id}${outcome.merged ? " (merged)" : ""}` : `no checkpoint: ${outcome.reason}`}\n`,
+            warn(
+              `cairn hook: ${outcome.written ? `checkpoint ${outcome.id}${outcome.merged ? " (merged)" : ""}` : `no checkpoint: ${outcome.reason}`}`,
             );
         } catch (error) {
-          process.stderr.write(`cairn hook: ${errorMessage(error)}\n`);
+          warn(`cairn hook: ${errorMessage(error)}`);
         }
         if (options.agent === "gemini") process.stdout.write("{}\n");
       });
@@ -95,9 +105,9 @@ export function registerHook(program: Command): void {
         ]);
         const decision = confineToolCall(await readHookStdin(process.stdin, 5_000), resolve(options.root));
         if (decision.allow) return;
-        process.stderr.write(`${decision.reason}\n`);
+        warn(decision.reason);
       } catch (error) {
-        process.stderr.write(`cairn hook confine: ${errorMessage(error)}\n`);
+        warn(`cairn hook confine: ${errorMessage(error)}`);
       }
       process.exitCode = 2;
     });

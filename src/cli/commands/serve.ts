@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
+import { redactText } from "../../redact/redact.js";
 import { errorMessage } from "../../util/errors.js";
 import type { GlobalOptions } from "../context.js";
 import { nonEmpty, wholeNumber } from "../flags.js";
@@ -79,7 +80,8 @@ export async function startServing(
  */
 async function startResidentFor(home: string) {
   if (process.env.CAIRN_RESIDENT === "off") return undefined;
-  const log = (line: string) => process.stderr.write(`cairn serve: ${line}\n`);
+  // Redacted as in the daemon's own log: a problem can quote a path or an error that holds a secret.
+  const log = (line: string) => process.stderr.write(`cairn serve: ${redactText(line)}\n`);
   const { startResident } = await import("../resident/residentServer.js");
   try {
     return await startResident({ home: resolve(home), log });
