@@ -43,8 +43,8 @@ export function retentionWorker(
           const report = runRetention({ storage, settings: config.workers.retention, now: host.clock() });
           options.onReport?.(report);
           const rows = purgedRows(report);
-          // Finished jobs go every sweep; a line is worth it when memories, entities or history went.
-          if (report.memories + report.entities + report.history > 0)
+          // Finished jobs go every sweep; a line is worth it when memories, documents, entities or history went.
+          if (report.memories + report.documents + report.entities + report.history > 0)
             host.log(`retention: ${describeRetention(report)}`);
           return { processed: rows, result: { ...report, bytes: undefined } };
         },
@@ -57,6 +57,7 @@ export function retentionWorker(
 export function describeRetention(report: RetentionReport): string {
   const parts = [
     [report.memories, "expired memory", "expired memories"],
+    [report.documents, "forgotten document", "forgotten documents"],
     [report.entities, "orphan entity", "orphan entities"],
     [report.embeddings, "embedding", "embeddings"],
     [report.history, "history row", "history rows"],

@@ -158,6 +158,36 @@ describe("retention of forgotten and replaced memories", () => {
     expect(cairn.memories.get(early)?.deletedAt).toBeNull();
   });
 
+  it("purges a forgotten document with its last chunk (title and source too); a chunk another document holds stays, cited under it", async () => {
+    const shared = "The staging procedure needs a review before every release of the shop.";
+    const ingest = async (content: string, title: string) =>
+      (await cairn.ingest({ content, title, cwd: temp.project, scope: "global" })).documents[0]!;
+    const a = await ingest(shared, "Zanzibar plan");
+    const b = await ingest(shared, "staging note");
+    const c = await ingest("The Zanzibar merger stays between us.", "Zanzibar terms");
+    const kept = await ingest("The rollback procedure takes five minutes.", "rollback note");
+    const sharedId = cairn.document({ id: b.id }).chunks[0]!.memoryId;
+    expect(cairn.document({ id: a.id }).chunks[0]!.memoryId).toBe(sharedId);
+    cairn.forgetDocument({ id: a.id });
+    cairn.forgetDocument({ id: c.id });
+    cairn.forgetDocument({ id: kept.id });
+    // A chunk restored by hand keeps its forgotten document: it still cites it.
+    const restored = cairn.document({ id: kept.id }).chunks[0]!.memoryId;
+    cairn.restoreMemory({ id: restored });
+
+    now += 31 * DAY_MS;
+    expect(sweep()).toMatchObject({ memories: 1, documents: 2 });
+    const documents = cairn.storage.db.prepare("SELECT id FROM documents ORDER BY id").all() as Array<{ id: number }>;
+    expect(documents.map((row) => row.id)).toEqual([b.id, kept.id]);
+    expect(count(cairn.storage, "SELECT count(*) AS n FROM documents WHERE title LIKE '%Zanzibar%'")).toBe(0);
+    expect(cairn.memories.get(sharedId)).toMatchObject({
+      deletedAt: null,
+      ref: `document #${b.id} "staging note" (text: staging note)`,
+    });
+    expect(cairn.memories.get(restored)?.ref).toMatch(new RegExp(`^document #${kept.id} `));
+    expect(sweep()).toMatchObject({ memories: 0, documents: 0 });
+  });
+
   it("keeps a replaced memory for the history window (180 days), restorable until then", async () => {
     const old = await remember("the API gateway is Kong");
     const change = await cairn.editMemory({ id: old, content: "the API gateway is Envoy" });

@@ -17,6 +17,8 @@ export type RetentionStep = (typeof RETENTION_STEPS)[number];
 export interface RetentionReport {
   /** Expired memories this sweep took (at most one batch). */
   memories: number;
+  /** Forgotten documents left without a chunk, taken with the memories (their title and source). */
+  documents: number;
   /** Graph links removed, entities left without a mention removed, and their relations. */
   links: number;
   entities: number;
@@ -46,14 +48,15 @@ const REWRITE_PENDING = "retention.rewritePending";
 /**
  * One retention sweep: purges what outlived its window, at most `batchSize` rows per step, each step
  * its own short write transaction in the seed's order (graph links, embeddings and vectors, memory
- * rows, history, completed jobs, dead jobs), so a reader or a writer never waits long and a sweep
- * stopped between steps is finished by the next. When text was deleted, it is then dropped from the
- * file too: `secure_delete` zeroed the rows, but a full-text index keeps a deleted row's terms until its
- * segments merge, the write-ahead log keeps old pages until truncated, and a row moved by a page split
- * can leave its old bytes in the free gap of a page that stays in use (bench:year found one such copy
- * in ~600 purged memories), which only a rewrite of the file (VACUUM) clears. So a sweep that purged
- * memories rewrites the file, as `cairn memory purge` does; one that purged only history or entities
- * merges the indexes and truncates the log.
+ * rows with the forgotten documents left without a chunk, history, completed jobs, dead jobs), so a
+ * reader or a writer never waits long and a sweep stopped between steps is finished by the next.
+ * When text was deleted, it is then dropped from the file too: `secure_delete` zeroed the rows, but a
+ * full-text index keeps a deleted row's terms until its segments merge, the write-ahead log keeps old
+ * pages until truncated, and a row moved by a page split can leave its old bytes in the free gap of a
+ * page that stays in use (bench:year found one such copy in ~600 purged memories), which only a
+ * rewrite of the file (VACUUM) clears. So a sweep that purged memories or documents rewrites the file,
+ * as `cairn memory purge` does; one that purged only history or entities merges the indexes and
+ * truncates the log.
  * `onStep` sees each step after it committed (tests, the benchmark).
  */
 export function runRetention(options: {
@@ -68,6 +71,7 @@ export function runRetention(options: {
   const limit = settings.batchSize;
   const report: RetentionReport = {
     memories: 0,
+    documents: 0,
     links: 0,
     entities: 0,
     relations: 0,
@@ -98,8 +102,9 @@ export function runRetention(options: {
   });
   step("memories", () => {
     report.memories = ids.length === 0 ? 0 : repo.deleteMemories(ids);
+    report.documents = repo.deleteForgottenDocuments(cutoffs.forgottenBefore, limit);
     // Recorded with the delete, so a rewrite that fails (another writer, a full disk) is done next sweep.
-    if (report.memories > 0) storage.meta.set(REWRITE_PENDING, true);
+    if (report.memories + report.documents > 0) storage.meta.set(REWRITE_PENDING, true);
     return report.memories;
   });
   step("history", () => {
@@ -114,7 +119,9 @@ export function runRetention(options: {
     report.deadJobs = repo.deleteJobs(["dead"], cutoffs.deadJobsBefore, limit);
     return report.deadJobs;
   });
-  report.more = [ids.length, report.history, report.completedJobs, report.deadJobs].some((rows) => rows >= limit);
+  report.more = [ids.length, report.documents, report.history, report.completedJobs, report.deadJobs].some(
+    (rows) => rows >= limit,
+  );
   if (storage.meta.get<boolean>(REWRITE_PENDING)) {
     report.bytes = dropErasedBytes(storage.db, { rewrite: true });
     // A reader of another process kept the log's old frames (and their text): the next sweep tries again.
@@ -128,6 +135,7 @@ export function runRetention(options: {
 /** Rows this sweep purged in all. */
 export const purgedRows = (report: RetentionReport): number =>
   report.memories +
+  report.documents +
   report.links +
   report.entities +
   report.embeddings +

@@ -119,6 +119,20 @@ export class RetentionRepository {
     return db.prepare("DELETE FROM memories WHERE id IN (SELECT value FROM json_each(?))").run(json).changes;
   }
 
+  /**
+   * With step 3: forgotten documents (`documents forget`) forgotten before `before` that no memory
+   * links any more (their last chunk purged, or none of their own: another document holds what they
+   * had), so their title and source go too. A chunk restored by hand keeps its document: it cites it.
+   */
+  deleteForgottenDocuments(before: number, limit: number): number {
+    return this.db
+      .prepare(
+        `DELETE FROM documents WHERE id IN (SELECT id FROM documents d WHERE d.forgotten_at < ?
+           AND NOT EXISTS (SELECT 1 FROM document_memories dm WHERE dm.document_id = d.id) ORDER BY id LIMIT ?)`,
+      )
+      .run(before, limit).changes;
+  }
+
   /** Step 4: history rows older than the history window, oldest first. */
   deleteHistory(before: number, limit: number): number {
     return this.db
