@@ -1,6 +1,7 @@
 import { existsSync, lstatSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { sha256 } from "../util/hash.js";
 import { commitConfig, modeOf, readOrNull, refuseReadOnly } from "./configFileWrite.js";
+import { missingFolders, removeEmptyFolders } from "./createdFolders.js";
 import { type FileRecord, type InstallState, readInstallState, writeInstallState } from "./installState.js";
 import type { Connector, FileChange, InstallContext, ManagedEdit } from "./types.js";
 
@@ -26,6 +27,9 @@ export function installConnector(connector: Connector, context: InstallContext, 
   });
   for (const plan of plans)
     if (plan.next !== plan.current) refuseReadOnly(plan.edit.file, `cairn install ${connector.agent}`);
+  // Recorded before the write creates them, so even an install stopped halfway can be undone whole.
+  const created = plans.flatMap((plan) => (plan.current === null ? missingFolders(plan.edit.file) : []));
+  if (created.length > 0) state.folders = [...new Set([...(state.folders ?? []), ...created])];
   const changes: FileChange[] = [];
   try {
     for (const plan of plans) changes.push(installFile({ ...plan, state, now }));
@@ -84,6 +88,9 @@ export function uninstallConnector(connector: Connector, context: InstallContext
       refuseReadOnly(edit.file, `cairn uninstall ${connector.agent}`);
   }
   const changes = edits.map((edit) => uninstallFile(edit, state.files[edit.file], now));
+  // Only folders the record says install created, and only when nothing is left in them.
+  for (const folder of removeEmptyFolders(state.folders ?? []))
+    changes.push({ file: folder, what: "folder cairn had created, empty now", action: "folder-removed" });
   writeInstallState(options.stateDir, connector.agent, undefined);
   return changes;
 }

@@ -16,6 +16,8 @@ export interface InstallState {
   version: 1;
   installedAt?: string;
   files: Record<string, FileRecord>;
+  /** Folders install created for these files (an agent's folder made only for cairn), removed at uninstall when empty. */
+  folders?: string[];
 }
 
 function statePath(dir: string, agent: string): string {

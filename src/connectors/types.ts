@@ -31,7 +31,16 @@ export interface Connector {
   edits(context: InstallContext): ManagedEdit[];
 }
 
-export type FileAction = "created" | "updated" | "unchanged" | "restored" | "removed-entries" | "deleted" | "absent";
+export type FileAction =
+  | "created"
+  | "updated"
+  | "unchanged"
+  | "restored"
+  | "removed-entries"
+  | "deleted"
+  | "absent"
+  /** A folder install had created, empty after uninstall (`file` is the folder). */
+  | "folder-removed";
 
 export interface FileChange {
   file: string;

@@ -107,6 +107,7 @@ describe("cairn install claude-code", () => {
     expect(uninstallConnector(claudeCodeConnector, context, options()).map((c) => c.action)).toEqual([
       "deleted",
       "deleted",
+      "folder-removed",
     ]);
     expect(existsSync(settingsFile) || existsSync(stateFile)).toBe(false);
   });

@@ -107,8 +107,12 @@ describe("cairn install / uninstall (whole process)", () => {
     expect(ran.status).toBe(0);
     expect(JSON.parse(ran.stdout).hookSpecificOutput.additionalContext).toContain("Prefer small pull requests.");
     expect(cairn(["install", "gemini"]).stdout).toMatch(/already installed: nothing changed/);
-    expect(cairn(["uninstall", "gemini"]).status).toBe(0);
+    const removed = cairn(["uninstall", "gemini"]);
+    expect(removed.status).toBe(0);
     expect(existsSync(settingsFile)).toBe(false);
+    // GEMINI_CLI_HOME's folder and its .gemini were made by install only: both go, reported one line each.
+    expect(removed.stdout).toMatch(/^removed .*\.gemini-home\/\.gemini: folder cairn had created, empty now$/m);
+    expect(existsSync(join(temp.root, ".gemini-home"))).toBe(false);
   });
 
   it("installs opencode and uninstalls it again", () => {

@@ -107,7 +107,11 @@ describe("cairn install codex", () => {
   it("creates missing files and deletes them on uninstall", () => {
     expect(installConnector(codexConnector, context, options()).map((c) => c.action)).toEqual(["created", "created"]);
     expect(read(configFile).startsWith("# added by 'cairn install codex'")).toBe(true);
-    expect(uninstallConnector(codexConnector, context, options()).map((c) => c.action)).toEqual(["deleted", "deleted"]);
+    expect(uninstallConnector(codexConnector, context, options()).map((c) => c.action)).toEqual([
+      "deleted",
+      "deleted",
+      "folder-removed",
+    ]);
     expect(existsSync(configFile) || existsSync(agentsFile)).toBe(false);
   });
 });

@@ -1,14 +1,13 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { installConnector, uninstallConnector } from "../../src/connectors/applyConnector.js";
 import { claudeCodeConnector } from "../../src/connectors/claudeCodeConnector.js";
 import { codexConnector } from "../../src/connectors/codexConnector.js";
 import { geminiConnector } from "../../src/connectors/geminiConnector.js";
 import { opencodeConnector } from "../../src/connectors/opencodeConnector.js";
-import type { Connector, InstallContext } from "../../src/connectors/types.js";
-import { actionsOf, readConfig as read, writeConfig as write } from "../helpers/connectorFiles.js";
-import { type TempHome, tempHome } from "../server/tempHome.js";
+import type { Connector } from "../../src/connectors/types.js";
+import { actionsOf, readConfig as read, useConnectorHome, writeConfig as write } from "../helpers/connectorFiles.js";
 
 // An entry of cairn's name that `cairn install` did not write is the user's: install refuses to replace
 // it (it would be lost at uninstall, kept only in a backup) and uninstall never removes it.
@@ -17,23 +16,14 @@ const fixture = (...path: string[]) => readFileSync(join(import.meta.dirname, ".
 const geminiSettings = fixture("gemini", "user-settings", "settings.json");
 const opencodeConfig = fixture("opencode", "user-config", "opencode.json");
 
-let temp: TempHome;
-let context: InstallContext;
-const options = () => ({ stateDir: join(temp.home, "connectors"), now: () => new Date("2026-05-01T10:00:00Z") });
-
-beforeEach(() => {
-  temp = tempHome();
-  context = { invocation: { command: "/opt/node/bin/node", args: ["/opt/cairn/dist/cli/main.cjs"] }, env: temp.env };
-});
-
-afterEach(() => temp.cleanup());
+const home = useConnectorHome();
 
 /** The user's own server named `cairn` (another tool of that name), as each agent's config writes it. */
 const cases: Array<{ agent: string; connector: Connector; file: () => string; text: () => string; what: string }> = [
   {
     agent: "codex",
     connector: codexConnector,
-    file: () => join(temp.root, ".codex", "config.toml"),
+    file: () => join(home.temp.root, ".codex", "config.toml"),
     text: () =>
       `model = "gpt-5"\n\n[mcp_servers.cairn]\ncommand = 'npx'   # my notes server\nargs = ["-y", "cairn-notes-mcp"]\nstartup_timeout_sec = 20\n`,
     what: "an MCP server named 'cairn' \\(\\[mcp_servers\\.cairn\\]\\)",
@@ -41,14 +31,14 @@ const cases: Array<{ agent: string; connector: Connector; file: () => string; te
   {
     agent: "claude-code",
     connector: claudeCodeConnector,
-    file: () => join(temp.root, ".claude", ".claude.json"),
+    file: () => join(home.temp.root, ".claude", ".claude.json"),
     text: () => `{"numStartups":3,"mcpServers":{"cairn":{"type":"stdio","command":"cairn-notes","args":["serve"]}}}`,
     what: "an MCP server named 'cairn' \\(mcpServers\\.cairn\\)",
   },
   {
     agent: "gemini",
     connector: geminiConnector,
-    file: () => join(temp.root, ".gemini-home", ".gemini", "settings.json"),
+    file: () => join(home.temp.root, ".gemini-home", ".gemini", "settings.json"),
     text: () =>
       geminiSettings.replace(
         '"mcpServers": {\n',
@@ -59,7 +49,7 @@ const cases: Array<{ agent: string; connector: Connector; file: () => string; te
   {
     agent: "opencode",
     connector: opencodeConnector,
-    file: () => join(temp.root, ".config", "opencode", "opencode.json"),
+    file: () => join(home.temp.root, ".config", "opencode", "opencode.json"),
     text: () =>
       opencodeConfig.replace(
         '"mcp": {\n',
@@ -78,73 +68,73 @@ describe("an MCP server of cairn's name that cairn did not write", () => {
       const refusal = new RegExp(
         `^${file().replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} already has ${what} that 'cairn install' did not write, so cairn changed nothing; rename or remove it and run 'cairn install ${agent}' again$`,
       );
-      expect(() => installConnector(connector, context, options())).toThrow(refusal);
+      expect(() => installConnector(connector, home.context, home.options())).toThrow(refusal);
       expect(read(file())).toBe(user);
       expect(readdirSync(dirname(file()))).toEqual([file().split("/").at(-1)]);
-      expect(readdirSync(temp.home)).not.toContain("connectors");
+      expect(readdirSync(home.temp.home)).not.toContain("connectors");
 
       // Without an install record (or after the user added it), uninstall is no threat to it either.
-      uninstallConnector(connector, context, options());
+      uninstallConnector(connector, home.context, home.options());
       expect(read(file())).toBe(user);
     });
   }
 
   it("a cairn entry an earlier install wrote from another folder is still cairn's: replaced, then removed", () => {
-    const stateFile = join(temp.root, ".claude", ".claude.json");
+    const stateFile = join(home.temp.root, ".claude", ".claude.json");
     const old = `{"mcpServers":{"cairn":{"type":"stdio","command":"/old/node","args":["/old/cairn/dist/cli/main.js","--home","/old/home","mcp"],"env":{}}}}`;
     write(stateFile, old);
-    installConnector(claudeCodeConnector, context, options());
+    installConnector(claudeCodeConnector, home.context, home.options());
     expect(JSON.parse(read(stateFile)).mcpServers.cairn.args).toEqual(["/opt/cairn/dist/cli/main.cjs", "mcp"]);
     // Claude Code rewrote the file meanwhile, so uninstall removes cairn's entry instead of restoring.
     write(stateFile, read(stateFile).replace('"mcpServers"', '"numStartups": 4,\n  "mcpServers"'));
-    uninstallConnector(claudeCodeConnector, context, options());
+    uninstallConnector(claudeCodeConnector, home.context, home.options());
     expect(JSON.parse(read(stateFile))).toEqual({ numStartups: 4 });
   });
 });
 
 describe("the user's hooks on cairn's events", () => {
   it("claude-code: a hook the user wrote to run cairn by hand is refused, not doubled or taken over", () => {
-    const settingsFile = join(temp.root, ".claude", "settings.json");
+    const settingsFile = join(home.temp.root, ".claude", "settings.json");
     const user = `{\n  "hooks": {\n    "SessionStart": [\n      { "hooks": [ { "type": "command", "command": "echo hi" }, { "type": "command", "command": "cairn hook session-start --agent claude-code" } ] }\n    ]\n  }\n}\n`;
     write(settingsFile, user);
-    expect(() => installConnector(claudeCodeConnector, context, options())).toThrow(
+    expect(() => installConnector(claudeCodeConnector, home.context, home.options())).toThrow(
       /settings\.json already has a SessionStart hook running 'hook session-start --agent claude-code' \(cairn hook session-start --agent claude-code\) that 'cairn install' did not write, so cairn changed nothing; rename or remove it and run 'cairn install claude-code' again$/,
     );
     expect(read(settingsFile)).toBe(user);
-    uninstallConnector(claudeCodeConnector, context, options());
+    uninstallConnector(claudeCodeConnector, home.context, home.options());
     expect(read(settingsFile)).toBe(user);
   });
 
   it("cairn's own hooks are recognized through any quoting its paths need", () => {
-    const settingsFile = join(temp.root, ".claude", "settings.json");
+    const settingsFile = join(home.temp.root, ".claude", "settings.json");
     const odd = {
-      ...context,
+      ...home.context,
       invocation: { command: "/opt/my node/node", args: ["/home/o'neil/cairn/dist/cli/main.cjs", "--home", "/a b"] },
     };
-    installConnector(claudeCodeConnector, odd, options());
+    installConnector(claudeCodeConnector, odd, home.options());
     expect(read(settingsFile)).toContain(`'/home/o'\\\\''neil/cairn/dist/cli/main.cjs' --home '/a b' hook`);
-    expect(actionsOf(installConnector(claudeCodeConnector, odd, options()))).toEqual(["unchanged", "unchanged"]);
+    expect(actionsOf(installConnector(claudeCodeConnector, odd, home.options()))).toEqual(["unchanged", "unchanged"]);
     write(settingsFile, read(settingsFile).replace("{", '{\n  "model": "opus",'));
-    uninstallConnector(claudeCodeConnector, odd, options());
+    uninstallConnector(claudeCodeConnector, odd, home.options());
     expect(JSON.parse(read(settingsFile))).toEqual({ model: "opus" });
   });
 
   it("gemini: the user's SessionStart hook and servers come back byte for byte after the agent wrote the file", () => {
-    const settingsFile = join(temp.root, ".gemini-home", ".gemini", "settings.json");
+    const settingsFile = join(home.temp.root, ".gemini-home", ".gemini", "settings.json");
     write(settingsFile, geminiSettings);
-    installConnector(geminiConnector, context, options());
+    installConnector(geminiConnector, home.context, home.options());
     // Gemini CLI saves a setting while cairn is installed: the backup is no longer the file to give back.
     write(settingsFile, read(settingsFile).replace('"theme": "GitHub"', '"theme": "Dracula"'));
-    expect(actionsOf(uninstallConnector(geminiConnector, context, options()))).toEqual(["removed-entries"]);
+    expect(actionsOf(uninstallConnector(geminiConnector, home.context, home.options()))).toEqual(["removed-entries"]);
     expect(read(settingsFile)).toBe(geminiSettings.replace('"theme": "GitHub"', '"theme": "Dracula"'));
   });
 
   it("opencode: the user's servers come back byte for byte after the agent wrote the file", () => {
-    const configFile = join(temp.root, ".config", "opencode", "opencode.json");
+    const configFile = join(home.temp.root, ".config", "opencode", "opencode.json");
     write(configFile, opencodeConfig);
-    installConnector(opencodeConnector, context, options());
+    installConnector(opencodeConnector, home.context, home.options());
     write(configFile, read(configFile).replace('"autoupdate": true', '"autoupdate": false'));
-    uninstallConnector(opencodeConnector, context, options());
+    uninstallConnector(opencodeConnector, home.context, home.options());
     expect(read(configFile)).toBe(opencodeConfig.replace('"autoupdate": true', '"autoupdate": false'));
   });
 });

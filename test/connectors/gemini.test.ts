@@ -119,7 +119,12 @@ describe("cairn install gemini", () => {
       ["created", undefined],
     ]);
     expect(JSON.parse(read(settingsFile)).hooks.SessionStart).toHaveLength(1);
-    expect(actions(uninstallConnector(geminiConnector, context, options()))).toEqual(["deleted"]);
+    // GEMINI_CLI_HOME's folder and the .gemini in it were both made by the install.
+    expect(actions(uninstallConnector(geminiConnector, context, options()))).toEqual([
+      "deleted",
+      "folder-removed",
+      "folder-removed",
+    ]);
     expect(existsSync(settingsFile)).toBe(false);
   });
 

@@ -98,7 +98,12 @@ describe("cairn install opencode", () => {
       $schema: "https://opencode.ai/config.json",
       mcp: { cairn: server },
     });
-    expect(actions(uninstallConnector(opencodeConnector, context, options()))).toEqual(["deleted", "deleted"]);
+    expect(actions(uninstallConnector(opencodeConnector, context, options()))).toEqual([
+      "deleted",
+      "deleted",
+      "folder-removed",
+      "folder-removed",
+    ]);
     expect(existsSync(configFile) || existsSync(agentsFile)).toBe(false);
   });
 

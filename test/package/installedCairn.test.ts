@@ -213,6 +213,8 @@ describe("install and uninstall for each agent, into a fresh home", () => {
     expect(uninstall.stderr).toBe("");
     expect(uninstall.status).toBe(0);
     expect(existsSync(settingsPath)).toBe(false);
+    // ~/.gemini was made by the install only: uninstall leaves no empty folder behind.
+    expect(existsSync(join(user.home, ".gemini"))).toBe(false);
   });
 
   it("opencode: opencode.json gets the MCP server and AGENTS.md the block, and both go again", () => {

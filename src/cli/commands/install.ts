@@ -76,6 +76,7 @@ function describe(change: FileChange): string {
     "removed-entries": "removed cairn's entries from",
     deleted: "deleted (cairn had created it)",
     absent: "absent",
+    "folder-removed": "removed",
   };
   const backup = change.backup && change.action !== "restored" ? ` (backup: ${change.backup})` : "";
   return `${verb[change.action]} ${change.file}: ${change.what}${backup}`;
