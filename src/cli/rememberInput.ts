@@ -4,21 +4,25 @@ import { parseRequest } from "../requests/parseRequest.js";
 import { futureProblem, rememberItem } from "../requests/remember.js";
 import { CairnError } from "../util/errors.js";
 
-export function single(
-  text: string | undefined,
-  options: {
-    scope?: string | undefined;
-    ref?: string | undefined;
-    type?: string | undefined;
-    searchTerms?: string[] | undefined;
-    transcript?: string | undefined;
-    sessionKey?: string | undefined;
-  },
-): RememberInput {
+/** The fields `cairn remember` takes as flags: for one text, or the defaults of every line of `--file`. */
+export interface RememberFlags {
+  scope?: string | undefined;
+  ref?: string | undefined;
+  type?: string | undefined;
+  searchTerms?: string[] | undefined;
+  transcript?: string | undefined;
+  sessionKey?: string | undefined;
+}
+
+/** The flags given, without those left out. */
+function given(flags: RememberFlags): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined));
+}
+
+export function single(text: string | undefined, flags: RememberFlags): RememberInput {
   if (!text || text.trim().length === 0)
     throw new CairnError("bad_input", "remember: give the text to store, or --file items.jsonl");
-  const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
-  return parseRequest(rememberItem, { content: text, ...given });
+  return parseRequest(rememberItem, { content: text, ...given(flags) });
 }
 
 /** The text of `--transcript-file`; its size is checked with the rest of the request. */
@@ -33,8 +37,16 @@ export function readTranscript(file: string): string {
   }
 }
 
-/** Validates every line before storing anything: a bad line is reported with its number and nothing is stored. */
-export function readItems(file: string, now: number): RememberInput[] {
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Validates every line before storing anything: a bad line is reported with its number and nothing is
+ * stored. The flags are every line's defaults (as an HTTP batch's shared fields): a line's own field wins.
+ */
+export function readItems(file: string, now: number, flags: RememberFlags = {}): RememberInput[] {
+  const defaults = given(flags);
   let text: string;
   try {
     text = readFileSync(file, "utf8");
@@ -53,7 +65,7 @@ export function readItems(file: string, now: number): RememberInput[] {
     } catch {
       throw new CairnError("bad_input", `remember: ${file}:${index + 1} is not valid JSON; nothing was stored`);
     }
-    const parsed = rememberItem.safeParse(value);
+    const parsed = rememberItem.safeParse(isRecord(value) ? { ...defaults, ...value } : value);
     if (!parsed.success) {
       throw new CairnError(
         "bad_input",

@@ -24,7 +24,7 @@ export function registerRemember(program: Command): void {
     )
     .option(
       "--file <items.jsonl>",
-      'bulk: one {"content", "scope"?, "ref"?, "type"?, "searchTerms"?, "occurredAt"?, "transcript"?, "sessionKey"?} object per line',
+      'bulk: one {"content", "scope"?, "ref"?, "type"?, "searchTerms"?, "occurredAt"?, "transcript"?, "sessionKey"?} object per line; the other flags apply to every line, and a line\'s own field wins',
       nonEmpty("--file", "the path of a JSONL file"),
     )
     .option(
@@ -58,18 +58,16 @@ export function registerRemember(program: Command): void {
         if (options.file && text !== undefined)
           throw new CairnError("bad_input", "remember: give the text or --file, not both");
         const transcript = options.transcriptFile ? readTranscript(options.transcriptFile) : undefined;
-        const inputs = options.file
-          ? readItems(options.file, Date.now())
-          : [
-              single(text, {
-                scope: options.scope,
-                ref: options.ref,
-                type: options.type,
-                searchTerms: options.term,
-                transcript,
-                sessionKey: options.sessionKey,
-              }),
-            ];
+        const flags = {
+          scope: options.scope,
+          ref: options.ref,
+          type: options.type,
+          searchTerms: options.term,
+          transcript,
+          sessionKey: options.sessionKey,
+        };
+        // With --file the flags are every line's defaults, as an HTTP batch's shared fields are.
+        const inputs = options.file ? readItems(options.file, Date.now(), flags) : [single(text, flags)];
         await withCairn(command, async (cairn, global) => {
           const outcomes = await cairn.remember(inputs.map((input) => ({ ...input, cwd: process.cwd() })));
           if (global.json) return printJson(outcomes);
