@@ -1,6 +1,6 @@
 import { purgedRows, type RetentionReport, runRetention } from "../memory/retention/runRetention.js";
 import type { WorkerSpec } from "./backgroundWorker.js";
-import { enqueuePeriodic, runQueuedJobs } from "./runQueuedJobs.js";
+import { runPeriodicJob } from "./runQueuedJobs.js";
 import type { WorkerHost } from "./workerSet.js";
 
 /** The retention worker's periodic job on the queue: one row, reopened once a period. */
@@ -25,20 +25,14 @@ export function retentionWorker(
     ...(enabled ? {} : { scheduleOff: "workers.retention.enabled is false" }),
     cycle: async () => {
       const { storage, config } = host;
-      const now = host.clock();
-      enqueuePeriodic(storage.jobs, {
+      return runPeriodicJob({
+        jobs: storage.jobs,
         kind: RETENTION_KIND,
         key: RETENTION_KEY,
         intervalMs,
-        now,
-        ...(options.force ? { force: true } : {}),
-      });
-      return runQueuedJobs({
-        jobs: storage.jobs,
-        kind: RETENTION_KIND,
-        keys: [RETENTION_KEY],
-        limit: 1,
+        now: host.clock(),
         leaseMs: config.queue.leaseSeconds * 1000,
+        ...(options.force ? { force: true } : {}),
         work: async () => {
           const report = runRetention({ storage, settings: config.workers.retention, now: host.clock() });
           options.onReport?.(report);

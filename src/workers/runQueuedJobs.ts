@@ -81,18 +81,22 @@ export function enqueuePeriodic(
 }
 
 /**
- * One period's job of a periodic worker whose key is its kind: enqueued for the current period, then
- * run if due (`enqueuePeriodic`, then `runQueuedJobs` on that one job).
+ * One period's job of a periodic worker: enqueued for the current period, then run if due
+ * (`enqueuePeriodic`, then `runQueuedJobs` on that one job). Its key is its kind unless `key` names
+ * another (then only that key's job is claimed); `force` as in enqueuePeriodic.
  */
 export function runPeriodicJob(options: {
   jobs: Queue;
   kind: string;
+  key?: string;
   intervalMs: number;
   now: number;
   leaseMs: number;
+  force?: boolean;
   work: (lease: Lease) => Promise<JobWork>;
 }): Promise<WorkerCycle> {
   const { jobs, kind, intervalMs, now, leaseMs, work } = options;
-  enqueuePeriodic(jobs, { kind, key: kind, intervalMs, now });
-  return runQueuedJobs({ jobs, kind, limit: 1, leaseMs, work });
+  const key = options.key ?? kind;
+  enqueuePeriodic(jobs, { kind, key, intervalMs, now, ...(options.force ? { force: true } : {}) });
+  return runQueuedJobs({ jobs, kind, limit: 1, leaseMs, work, ...(options.key ? { keys: [key] } : {}) });
 }

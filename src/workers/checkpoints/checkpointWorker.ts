@@ -1,7 +1,7 @@
 import type { Storage } from "../../store/storage.js";
 import { withWriteTx } from "../../store/tx.js";
 import type { WorkerCycle } from "../backgroundWorker.js";
-import { enqueuePeriodic, runQueuedJobs } from "../runQueuedJobs.js";
+import { runPeriodicJob } from "../runQueuedJobs.js";
 import type { WorkerFactory } from "../workerSet.js";
 import { readCheckpointSource } from "./captureCheckpoint.js";
 import { type ContinuitySettings, writeCheckpoint } from "./writeCheckpoint.js";
@@ -38,21 +38,23 @@ export const checkpointWorker: WorkerFactory = (host) => {
     cycle: async () => {
       const storage = host.storage;
       const now = host.clock();
-      enqueuePeriodic(storage.jobs, { kind: CHECKPOINT_SWEEP_KIND, key: "sessions", intervalMs: MINUTE, now });
-      enqueuePeriodic(storage.jobs, { kind: CHECKPOINT_PRUNE_KIND, key: "retention", intervalMs: HOUR, now });
-      const sweep = await runQueuedJobs({
+      const sweep = await runPeriodicJob({
         jobs: storage.jobs,
         kind: CHECKPOINT_SWEEP_KIND,
-        limit: 1,
+        key: "sessions",
+        intervalMs: MINUTE,
+        now,
         leaseMs: LEASE_MS,
         work: async () => ({
           processed: await periodicCheckpoints(storage, settings(), host.clock, host.config.memories.exclude),
         }),
       });
-      const prune = await runQueuedJobs({
+      const prune = await runPeriodicJob({
         jobs: storage.jobs,
         kind: CHECKPOINT_PRUNE_KIND,
-        limit: 1,
+        key: "retention",
+        intervalMs: HOUR,
+        now,
         leaseMs: LEASE_MS,
         work: async () => {
           const pruned = pruneCheckpoints(storage, settings().retentionDays, host.clock());
