@@ -38,7 +38,8 @@ function outcomeLine(document: DocumentOutcome): string {
 
 /** What `documents forget` did, the same on the CLI and over MCP. */
 export function forgetLine(result: ForgetDocumentResult): string {
-  const kept = result.kept > 0 ? `; ${chunks(result.kept)} kept: another document holds them` : "";
+  const holders = result.kept === 1 ? "another document holds it" : "other documents hold them";
+  const kept = result.kept > 0 ? `; ${chunks(result.kept)} kept: ${holders}` : "";
   return `forgot document #${result.id} (${oneLine(result.source)}): ${chunks(result.forgotten)} tombstoned${kept}`;
 }
 

@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type Cairn, openCairn } from "../../../src/index.js";
+import { forgetLine } from "../../../src/memory/documents/describeIngest.js";
 import { removeTempDirs, tempDir } from "../../helpers/tempDir.js";
 
 const TOKEN = "ghp_R7kW2pQ9xZ4mN8vB3cL6tY1hJ5gF0dS2aE7u";
@@ -210,6 +211,9 @@ describe("cairn ingest (library)", () => {
 
     const forgotten = cairn.forgetDocument({ id: a.id });
     expect(forgotten).toMatchObject({ forgotten: 0, kept: 1 });
+    expect(forgetLine(forgotten)).toBe(
+      `forgot document #${a.id} (${dir}/a.md): 0 chunks tombstoned; 1 chunk kept: another document holds it`,
+    );
     const hit = await citation();
     expect(hit?.id).toBe(chunk!.id);
     expect(hit?.ref).toBe(`document #${b.id} "shared note" (text: shared note)`);
