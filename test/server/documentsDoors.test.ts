@@ -124,6 +124,33 @@ describe("documents through every door", () => {
     expect(rows("documents")).toBe(1);
   });
 
+  it("forgetting a document over HTTP, MCP or the CLI keeps a chunk another document holds, cited under that one", async () => {
+    const cwd = door.temp.project;
+    const ingest = async (title: string) =>
+      (
+        (await (await post("/api/documents/ingest", { content: TEXT, title, cwd })).json()) as {
+          documents: Array<{ id: number }>;
+        }
+      ).documents[0]!.id;
+    const [first, second, third] = [await ingest("first"), await ingest("second"), await ingest("third")];
+    const refOf = async () => {
+      const recalled = await callTool(door.client, "recall", { query: "when does publishing happen", cwd });
+      return /document #(\d+) /.exec(recalled.text)?.[1];
+    };
+    expect(await refOf()).toBe(String(first));
+
+    expect(await (await post("/api/documents/forget", { id: first })).json()).toMatchObject({ forgotten: 0, kept: 1 });
+    expect(await refOf()).toBe(String(second));
+    expect((await callTool(door.client, "forget_document", { id: second })).text).toBe(
+      `forgot document #${second} (text: second): 0 chunks tombstoned; 1 chunk kept: another document holds it`,
+    );
+    expect(await refOf()).toBe(String(third));
+    expect((await cli(["documents", "forget", String(third)])).stdout).toContain(
+      `forgot document #${third} (text: third): 1 chunk tombstoned`,
+    );
+    expect(await refOf()).toBeUndefined();
+  });
+
   it("MCP asked for a path, or for none or two of url and content, says what the tool takes", async () => {
     const cwd = door.temp.project;
     const file = join(door.temp.root, "notes.md");
