@@ -6,6 +6,7 @@ import { defineConfig } from "vitest/config";
 // second or two rather than a run of the whole suite.
 export const mutationSuites = [
   "test/store/queue/jobQueue.test.ts",
+  "test/store/queue/jobQueueRepairs.test.ts",
   "test/store/queue/leaseHeartbeat.test.ts",
   "test/store/queue/leaseRecovery.test.ts",
   "test/collection/sessionsRepository.test.ts",

@@ -1,15 +1,18 @@
+import type { Database } from "better-sqlite3";
 import { beforeEach, describe, expect, it } from "vitest";
 import { openDatabase } from "../../../src/store/connection.js";
 import { backoffDelay } from "../../../src/store/queue/backoff.js";
 import { JobQueue } from "../../../src/store/queue/jobQueue.js";
+import { withWriteTx } from "../../../src/store/tx.js";
 
 describe("JobQueue", () => {
   let now: number;
+  let db: Database;
   let queue: JobQueue;
 
   beforeEach(() => {
     now = 1_000_000;
-    const { db } = openDatabase(":memory:");
+    ({ db } = openDatabase(":memory:"));
     queue = new JobQueue(db, {
       clock: () => now,
       random: () => 0,
@@ -204,6 +207,99 @@ describe("JobQueue", () => {
     const [lease] = queue.claim({ kind: "k" });
     expect(queue.release(lease!)).toBe(true);
     expect(queue.get("k", "a")).toMatchObject({ status: "pending", attempts: 0 });
+  });
+
+  it("returns a job's payload and result as given, and nothing for those it was not given", () => {
+    queue.enqueue({ kind: "k", key: "a" });
+    queue.enqueue({ kind: "k", key: "b", payload: { n: 1 } });
+    const [a, b] = queue.claim({ kind: "k", limit: 2 });
+    expect(a?.payload).toBeUndefined();
+    expect(b?.payload).toEqual({ n: 1 });
+    queue.succeed(a!);
+    queue.succeed(b!, { result: { stored: 2 } });
+    expect(queue.get("k", "a")?.result).toBeUndefined();
+    expect(queue.get("k", "b")?.result).toEqual({ stored: 2 });
+  });
+
+  it("keeps the first 2,000 characters of an error", () => {
+    queue.enqueue({ kind: "k", key: "a" });
+    const [lease] = queue.claim({ kind: "k" });
+    queue.fail(lease!, `${"x".repeat(2_000)}the tail of a long model answer`);
+    expect(queue.get("k", "a")?.lastError).toBe("x".repeat(2_000));
+  });
+
+  it("says whether release gave the job back: not once the lease was taken over", () => {
+    queue.enqueue({ kind: "k", key: "a" });
+    const [first] = queue.claim({ kind: "k" });
+    now += 10_001;
+    const [second] = queue.claim({ kind: "k" });
+    expect(queue.release(first!)).toBe(false);
+    expect(queue.get("k", "a")).toMatchObject({ status: "running", leaseOwner: second!.token });
+  });
+
+  it("tells a holder its newer input was seen while it ran, without reopening the job under it", () => {
+    const first = queue.enqueue({ kind: "k", key: "a", watermark: 1 });
+    const [lease] = queue.claim({ kind: "k" });
+    expect(queue.enqueue({ kind: "k", key: "a", watermark: 2 })).toEqual({
+      id: first.id,
+      created: false,
+      reopened: false,
+    });
+    expect(queue.get("k", "a")).toMatchObject({ status: "running", leaseOwner: lease!.token, inputWatermark: 2 });
+  });
+
+  it("names the cause when a job whose started holders keep losing their lease goes dead", () => {
+    const crashUntilDead = (key: string) => {
+      for (let leases = queue.claim({ kind: "k", keys: [key] }); leases.length > 0; ) {
+        queue.start(...leases);
+        now += 10_001;
+        leases = queue.claim({ kind: "k", keys: [key] });
+      }
+      return queue.get("k", key);
+    };
+    queue.enqueue({ kind: "k", key: "a" });
+    expect(crashUntilDead("a")).toMatchObject({
+      status: "dead",
+      attempts: 3,
+      lastError: "lease expired too many times (worker crashed?)",
+    });
+    // A job that failed before its holders crashed keeps the error it failed with.
+    queue.enqueue({ kind: "k", key: "b" });
+    queue.fail(queue.claim({ kind: "k", keys: ["b"] })[0]!, "provider said no");
+    now = queue.get("k", "b")!.runAfter;
+    expect(crashUntilDead("b")).toMatchObject({ status: "dead", attempts: 3, lastError: "provider said no" });
+  });
+
+  it("takes over a job on its last attempt whose holder never started it, without spending or refunding one", () => {
+    queue.enqueue({ kind: "k", key: "a" });
+    for (let attempt = 1; attempt < 3; attempt++) {
+      queue.fail(queue.claim({ kind: "k" })[0]!, "x");
+      now = queue.get("k", "a")!.runAfter;
+    }
+    expect(queue.claim({ kind: "k" })[0]?.attempts).toBe(3);
+    now += 10_001;
+    expect(queue.claim({ kind: "k" })[0]?.attempts).toBe(3);
+    expect(queue.get("k", "a")).toMatchObject({ status: "running", attempts: 3 });
+  });
+
+  it("keeps a lease to give back when the caller's transaction rolls back its success, and after a heartbeat", () => {
+    queue.enqueue({ kind: "k", key: "a" });
+    queue.enqueue({ kind: "k", key: "b" });
+    const [a, b] = queue.claim({ kind: "k", limit: 2 });
+    expect(() =>
+      withWriteTx(db, () => {
+        queue.succeed(a!);
+        throw new Error("the write after it failed");
+      }),
+    ).toThrow("the write after it failed");
+    expect(queue.heartbeat(b!)).toBe(true);
+    expect(queue.releaseHeld()).toBe(2);
+    expect(queue.list().map((job) => [job.key, job.status])).toEqual(
+      expect.arrayContaining([
+        ["a", "pending"],
+        ["b", "pending"],
+      ]),
+    );
   });
 
   it("reports stale leases in stats", () => {

@@ -50,6 +50,15 @@ describe("leases of a process that failed, was stopped or crashed", () => {
     );
   });
 
+  it("are reclaimed only from a holder that stopped, and reported as none when there are none", () => {
+    const { db, options, crashed } = queues();
+    const next = new JobQueue(db, { ...options, owner: probe(200, () => true) });
+    expect(next.foreignLeases("phase1")).toEqual({ held: 0, stopped: 0, nextExpiry: null, lastExpiry: null });
+    crashed.claim({ kind: "phase1", limit: 3 });
+    expect(next.reclaimStopped("phase1")).toBe(0);
+    expect(db.prepare("SELECT count(*) AS n FROM jobs WHERE status = 'running'").get()).toEqual({ n: 3 });
+  });
+
   it("are handed back by releaseHeld: pending at once, the attempt not spent", () => {
     const { db, crashed } = queues();
     const [first] = crashed.claim({ kind: "phase1", limit: 3 });
