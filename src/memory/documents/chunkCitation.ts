@@ -20,3 +20,9 @@ export function chunkWhy(document: CitedDocument): string {
 export function citesDocument(ref: string | null, id: number): boolean {
   return ref !== null && (ref === `document #${id}` || ref.startsWith(`document #${id} `));
 }
+
+/** The document a chunk's `ref` cites, if it cites one. */
+export function citedDocumentId(ref: string | null): number | undefined {
+  const match = ref === null ? null : /^document #(\d+)(?: |$)/.exec(ref);
+  return match ? Number(match[1]) : undefined;
+}

@@ -11,7 +11,7 @@ import { CairnError, errorMessage } from "../../util/errors.js";
 import type { MemoryStore } from "../memoryStore.js";
 import { normalizeContent } from "../normalizeContent.js";
 import type { RememberInput } from "../types.js";
-import { chunkRef, chunkWhy } from "./chunkCitation.js";
+import { type CitedDocument, chunkRef, chunkWhy, citedDocumentId } from "./chunkCitation.js";
 import { chunkText } from "./chunkText.js";
 import { fetchUrlContent } from "./fetchUrl.js";
 import { readDocumentFile } from "./readDocumentFile.js";
@@ -172,6 +172,7 @@ async function writeChunks(
       reason: "no longer in the document",
     });
     documents.finish(id, { links, contentHash: contentHashOf(chunks), now: staged.now });
+    citeUnclaimed(store, cited, kept);
     return { links: links.length, added, kept: links.length - added, removed };
   });
   transitions.push("done");
@@ -190,6 +191,23 @@ async function writeChunks(
     withheld: plan.filter((chunk) => chunk.withheld).length,
     ...(warnings.size > 0 ? { warnings: [...warnings] } : {}),
   };
+}
+
+/**
+ * Cites under this document each of its chunks whose citation names no live document holding it (a
+ * chunk restored by hand after its document was forgotten, then found again in this one), so a live
+ * chunk never points at a document that let it go. A chunk another live document holds keeps its
+ * citation. Call inside the write transaction, after the links are replaced.
+ */
+function citeUnclaimed(store: MemoryStore, document: CitedDocument, memoryIds: Iterable<number>): void {
+  const documents = store.storage.documents;
+  for (const memoryId of memoryIds) {
+    const memory = store.get(memoryId);
+    if (!memory || memory.deletedAt !== null || memory.type !== DOCUMENT_CHUNK_TYPE) continue;
+    const cited = citedDocumentId(memory.ref);
+    if (cited === document.id || (cited !== undefined && documents.holds(cited, memoryId))) continue;
+    documents.cite(memoryId, { ref: chunkRef(document), why: chunkWhy(document) });
+  }
 }
 
 /** The document's text, title and media type, from where its source says. */

@@ -77,6 +77,8 @@ export interface DocumentRepo {
   ): void;
   /** The oldest live document other than `exceptId` that holds the memory as one of its chunks. */
   holderOf(memoryId: number, exceptId: number): { id: number; title: string | null; source: string } | undefined;
+  /** Whether the document is live and holds the memory as one of its chunks. */
+  holds(id: number, memoryId: number): boolean;
   /** Shows a chunk under another document: its `ref` and `why` (a shared chunk whose document let it go). */
   cite(memoryId: number, citation: { ref: string; why: string }): void;
   /** Drops the document's links to these memories. */

@@ -130,6 +130,16 @@ export class DocumentRepository implements DocumentRepo {
     ).get(memoryId, exceptId) as { id: number; title: string | null; source: string } | undefined;
   }
 
+  holds(id: number, memoryId: number): boolean {
+    return (
+      cached(
+        this.db,
+        `SELECT 1 FROM document_memories dm JOIN documents d ON d.id = dm.document_id
+           WHERE dm.document_id = ? AND dm.memory_id = ? AND d.forgotten_at IS NULL LIMIT 1`,
+      ).get(id, memoryId) !== undefined
+    );
+  }
+
   cite(memoryId: number, citation: { ref: string; why: string }): void {
     // Not updated_at: the chunk's text did not change, only which document it is shown under.
     cached(this.db, "UPDATE memories SET ref = ?, why = ? WHERE id = ?").run(

@@ -226,6 +226,24 @@ describe("cairn ingest (library)", () => {
     expect(await citation()).toBeUndefined();
   });
 
+  it("a chunk restored after its document was forgotten is cited under the next document that holds it", async () => {
+    const shared = paragraphs(["staging"]);
+    const a = (await cairn.ingest({ content: shared, title: "first", cwd: dir })).documents[0]!;
+    const [chunk] = liveChunks();
+    cairn.forgetDocument({ id: a.id });
+    cairn.restoreMemory({ id: chunk!.id });
+    // Restored by hand, it still cites the document it came with.
+    expect(liveChunks()[0]!.ref).toMatch(new RegExp(`^document #${a.id} `));
+    const b = (await cairn.ingest({ content: shared, title: "second", cwd: dir })).documents[0]!;
+    expect(b).toMatchObject({ added: 0, chunks: 1 });
+    expect(liveChunks()).toEqual([
+      { id: chunk!.id, content: chunk!.content, ref: `document #${b.id} "second" (text: second)` },
+    ]);
+    // A live document that holds it keeps it: a third one does not take the citation over.
+    await cairn.ingest({ content: shared, title: "third", cwd: dir });
+    expect(liveChunks()[0]!.ref).toMatch(new RegExp(`^document #${b.id} `));
+  });
+
   it("an edit that drops a chunk another document holds leaves it to that document, cited under it", async () => {
     const path = file("a.md", paragraphs(["staging"]));
     const a = (await cairn.ingest({ path, cwd: dir })).documents[0]!;
