@@ -1,9 +1,9 @@
 import { join } from "node:path";
 import { shellCommand } from "../util/cairnInvocation.js";
 import { claudeConfigDir, claudeUserStateFile } from "./agentHomes.js";
-import { appendHookGroup, cairnHooks, removeCairnHooks } from "./hookGroups.js";
+import { appendHookGroup, cairnHooks, installedHookArgv, removeCairnHooks } from "./hookGroups.js";
 import { parseJsonObject, stringifyLike } from "./jsonDocument.js";
-import { removeServerEntry, setServerEntry } from "./jsonServerEntry.js";
+import { installedServerArgv, removeServerEntry, setServerEntry } from "./jsonServerEntry.js";
 import type { Connector, InstallContext, ManagedEdit } from "./types.js";
 
 /**
@@ -54,6 +54,8 @@ function hooksEdit(context: InstallContext): ManagedEdit {
       for (const hook of HOOKS) removed = removeCairnHooks(settings, hook.event, hook.suffix, file) || removed;
       return removed ? stringifyLike(current, settings) : current;
     },
+    installedArgv: (content) =>
+      HOOKS.flatMap((hook) => installedHookArgv(parseJsonObject(content, file), { ...hook, file })),
     isEmpty: (content) => Object.keys(parseJsonObject(content, file)).length === 0,
   };
 }
@@ -79,6 +81,7 @@ function mcpServerEdit(context: InstallContext): ManagedEdit {
       const state = parseJsonObject(current, file);
       return removeServerEntry(state, "mcpServers") ? stringifyLike(current, state) : current;
     },
+    installedArgv: (content) => installedServerArgv(parseJsonObject(content, file), "mcpServers"),
     isEmpty: (content) => Object.keys(parseJsonObject(content, file)).length === 0,
   };
 }

@@ -74,6 +74,12 @@ export function uninstallCodexServer(current: string, options: { file: string })
   return next;
 }
 
+/** The command line of `[mcp_servers.cairn]` when install wrote it, for `cairn doctor`. */
+export function installedCodexServerArgv(text: string, file: string): unknown[][] {
+  const argv = serverArgv(cairnEntry(parseConfig(text, file, "install")));
+  return writtenByInstall(argv, ["mcp"]) ? [argv] : [];
+}
+
 /** A TOML basic string: JSON's escapes (\" \\ \n \t \uXXXX ...) are all valid TOML escapes too. */
 export function tomlString(value: string): string {
   return JSON.stringify(value);

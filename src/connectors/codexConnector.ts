@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { shellCommand } from "../util/cairnInvocation.js";
 import { codexHome } from "./agentHomes.js";
-import { installCodexServer, uninstallCodexServer } from "./codexConfigToml.js";
+import { installCodexServer, installedCodexServerArgv, uninstallCodexServer } from "./codexConfigToml.js";
 import { codexForwardedEnv } from "./codexServerEnv.js";
 import { type Markers, removeBlock, upsertBlock } from "./markedBlock.js";
 import { memoryInstructionsBlock } from "./memoryInstructionsBlock.js";
@@ -34,6 +34,7 @@ function mcpServerEdit(context: InstallContext): ManagedEdit {
     what: "MCP server [mcp_servers.cairn]",
     install: (current) => installCodexServer(current, { server, file }),
     uninstall: (current) => uninstallCodexServer(current, { file }),
+    installedArgv: (content) => installedCodexServerArgv(content, file),
     isEmpty: (content) => content.trim() === "",
   };
 }
@@ -46,6 +47,8 @@ function agentsMdEdit(context: InstallContext): ManagedEdit {
     what: "memory instructions in AGENTS.md",
     install: (current) => upsertBlock(current ?? "", AGENTS_MARKERS, block),
     uninstall: (current) => removeBlock(current, AGENTS_MARKERS),
+    // The block's command line is a fallback the agent may run; the MCP server is what doctor checks.
+    installedArgv: () => [],
     isEmpty: (content) => content.trim() === "",
   };
 }

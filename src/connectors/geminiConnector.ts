@@ -2,10 +2,10 @@ import { join } from "node:path";
 import { shellCommand } from "../util/cairnInvocation.js";
 import { geminiDir } from "./agentHomes.js";
 import { readOrNull } from "./configFileWrite.js";
-import { appendHookGroup, cairnHooks, removeCairnHooks } from "./hookGroups.js";
+import { appendHookGroup, cairnHooks, installedHookArgv, removeCairnHooks } from "./hookGroups.js";
 import { parseJsonSettings } from "./jsoncRefusal.js";
 import { isJsonObject, parseJsonObject, stringifyLike } from "./jsonDocument.js";
-import { removeServerEntry, setServerEntry } from "./jsonServerEntry.js";
+import { installedServerArgv, removeServerEntry, setServerEntry } from "./jsonServerEntry.js";
 import type { Connector, InstallContext, ManagedEdit } from "./types.js";
 
 /** Gemini CLI counts hook timeouts in milliseconds (docs/hooks/reference.md, "Hook configuration"). */
@@ -76,6 +76,11 @@ function settingsEdit(context: InstallContext): ManagedEdit {
         hookRemoved = removeCairnHooks(settings, event, suffix, file) || hookRemoved;
       const serverRemoved = removeServerEntry(settings, "mcpServers");
       return hookRemoved || serverRemoved ? stringifyLike(current, settings) : current;
+    },
+    installedArgv(content) {
+      const settings = parseJsonSettings(content, file, "cairn install gemini");
+      const hookArgv = HOOKS.flatMap((hook) => installedHookArgv(settings, { ...hook, file }));
+      return [...hookArgv, ...installedServerArgv(settings, "mcpServers")];
     },
     isEmpty: (content) => Object.keys(parseJsonObject(content, file)).length === 0,
   };

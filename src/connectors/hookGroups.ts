@@ -56,6 +56,20 @@ export function cairnHooks(
   return hooks.filter((entry) => isCairnHook(entry, suffix));
 }
 
+/** The command lines (as words) of the hooks install wrote under `hooks.<event>`, for `cairn doctor`. */
+export function installedHookArgv(
+  settings: JsonObject,
+  hook: { event: string; suffix: string; file: string },
+): string[][] {
+  return (eventGroups(settings, hook.event, hook.file) ?? []).flatMap((group) =>
+    isJsonObject(group) && Array.isArray(group.hooks)
+      ? group.hooks.flatMap((entry) =>
+          isCairnHook(entry, hook.suffix) ? [shellWords(String(entry.command)) ?? []] : [],
+        )
+      : [],
+  );
+}
+
 /** Appends one group holding `hook` to `hooks.<event>`, creating the containers it needs. */
 export function appendHookGroup(settings: JsonObject, event: string, hook: JsonObject): void {
   const hooks = (settings.hooks ?? {}) as JsonObject;

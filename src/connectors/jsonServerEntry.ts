@@ -37,3 +37,11 @@ export function removeServerEntry(settings: JsonObject, key: string): boolean {
   if (Object.keys(servers).length === 0) delete settings[key];
   return true;
 }
+
+/** The command line of the `cairn` entry install wrote, for `cairn doctor`; none for the user's own. */
+export function installedServerArgv(settings: JsonObject, key: string): unknown[][] {
+  const servers = settings[key];
+  if (!isJsonObject(servers)) return [];
+  const argv = serverArgv(servers.cairn);
+  return writtenByInstall(argv, ["mcp"]) ? [argv] : [];
+}

@@ -4,7 +4,7 @@ import { shellCommand } from "../util/cairnInvocation.js";
 import { opencodeConfigDir } from "./agentHomes.js";
 import { parseJsonSettings } from "./jsoncRefusal.js";
 import { type JsonObject, parseJsonObject, stringifyLike } from "./jsonDocument.js";
-import { removeServerEntry, setServerEntry } from "./jsonServerEntry.js";
+import { installedServerArgv, removeServerEntry, setServerEntry } from "./jsonServerEntry.js";
 import { type Markers, removeBlock, upsertBlock } from "./markedBlock.js";
 import { memoryInstructionsBlock } from "./memoryInstructionsBlock.js";
 import type { Connector, InstallContext, ManagedEdit } from "./types.js";
@@ -61,6 +61,7 @@ function mcpServerEdit(context: InstallContext): ManagedEdit {
       const config = parseJsonSettings(current, file, "cairn uninstall opencode");
       return removeServerEntry(config, "mcp") ? stringifyLike(current, config) : current;
     },
+    installedArgv: (content) => installedServerArgv(parseJsonSettings(content, file, "cairn install opencode"), "mcp"),
     isEmpty: (content) => {
       const left = Object.keys(parseJsonObject(content, file)).filter((key) => key !== "$schema");
       return left.length === 0;
@@ -76,6 +77,8 @@ function agentsMdEdit(context: InstallContext): ManagedEdit {
     what: "memory instructions in AGENTS.md",
     install: (current) => upsertBlock(current ?? "", OPENCODE_AGENTS_MARKERS, block),
     uninstall: (current) => removeBlock(current, OPENCODE_AGENTS_MARKERS),
+    // The block's command line is a fallback the agent may run; the MCP server is what doctor checks.
+    installedArgv: () => [],
     isEmpty: (content) => content.trim() === "",
   };
 }

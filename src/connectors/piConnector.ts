@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { CairnError } from "../util/errors.js";
 import { ompAgentDir, piAgentDir } from "./agentHomes.js";
-import { PI_EXTENSION_HEADER, piExtensionSource } from "./piExtension.js";
+import { extensionArgv, PI_EXTENSION_HEADER, piExtensionSource } from "./piExtension.js";
 import type { Connector, InstallContext, ManagedEdit } from "./types.js";
 
 /**
@@ -41,6 +41,7 @@ function extensionEdit(context: InstallContext, agent: "pi" | "omp", dir: string
     },
     // The whole file is cairn's: uninstall leaves nothing of it (and a file of the user's is never touched).
     uninstall: (current) => (current.startsWith(PI_EXTENSION_HEADER) ? "" : current),
+    installedArgv: (content) => (content.startsWith(PI_EXTENSION_HEADER) ? [extensionArgv(content)] : []),
     isEmpty: (content) => content === "",
     ownsFile: true,
   };

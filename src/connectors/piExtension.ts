@@ -3,6 +3,20 @@ import type { Invocation } from "../util/cairnInvocation.js";
 /** The first line of the extension file: how cairn recognizes a file it wrote (and may replace or delete). */
 export const PI_EXTENSION_HEADER = "// cairn memory extension";
 
+/** The node binary and cairn arguments an extension cairn wrote runs (its `NODE` and `CAIRN` lines), for `cairn doctor`. */
+export function extensionArgv(source: string): unknown[] {
+  const constant = (name: string): unknown => {
+    const line = new RegExp(`^const ${name} = (.*);$`, "m").exec(source)?.[1];
+    try {
+      return line === undefined ? undefined : JSON.parse(line);
+    } catch {
+      return undefined;
+    }
+  };
+  const args = constant("CAIRN");
+  return [constant("NODE"), ...(Array.isArray(args) ? args : [])];
+}
+
 /**
  * The source of the pi / oh-my-pi extension `cairn install pi|omp` writes to `<agent dir>/extensions/cairn.ts`.
  * Both agents load it with the same API (`pi.on`, `pi.registerTool`; the extensions page of each

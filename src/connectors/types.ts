@@ -20,6 +20,11 @@ export interface ManagedEdit {
   install(current: string | null): string;
   /** The content without cairn's entries (and nothing else changed); `current` when there are none. */
   uninstall(current: string): string;
+  /**
+   * The command lines (command, then arguments) of the entries install wrote in `content`, none when it
+   * holds none: what `cairn doctor` checks still runs (the node binary and the cairn script they name).
+   */
+  installedArgv(content: string): unknown[][];
   /** Whether content left after uninstall holds nothing at all (a file cairn created may then go). */
   isEmpty(content: string): boolean;
   /** The whole file is cairn's (pi's extension): emptied by uninstall, it goes even without an install record. */

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cliArgs, type TempHome, tempHome, writeSummary } from "../server/tempHome.js";
@@ -64,7 +64,10 @@ describe("cairn install / uninstall (whole process)", () => {
     expect(report.changes.map((change: { action: string }) => change.action)).toEqual(["created", "created"]);
     expect(report.notes).toContainEqual(expect.stringMatching(/^warning: Codex reads .*AGENTS\.override\.md instead/));
     const config = readFileSync(join(temp.root, ".codex", "config.toml"), "utf8");
-    expect(config).toContain(`command = ${JSON.stringify(process.execPath)}`);
+    // This very node, named through the link on PATH when there is one (stableNodePath).
+    expect(realpathSync(JSON.parse(/^command = (.*)$/m.exec(config)?.[1] ?? '""'))).toBe(
+      realpathSync(process.execPath),
+    );
     expect(config).toMatch(
       /args = \["--import", "file:\/\/[^"]+", "[^"]+main\.ts", "--home", "[^"]+cairn-home", "mcp", "--background-run"\]/,
     );
@@ -122,8 +125,10 @@ describe("cairn install / uninstall (whole process)", () => {
     expect(report.changes.map((change: { action: string }) => change.action)).toEqual(["created", "created"]);
     expect(report.notes).toContain("restart OpenCode for the change to take effect");
     const configFile = join(temp.root, ".config", "opencode", "opencode.json");
-    expect(JSON.parse(readFileSync(configFile, "utf8")).mcp.cairn.command).toEqual([
-      process.execPath,
+    const command = JSON.parse(readFileSync(configFile, "utf8")).mcp.cairn.command;
+    expect(realpathSync(command[0])).toBe(realpathSync(process.execPath));
+    expect(command).toEqual([
+      expect.any(String),
       expect.stringMatching(/^--import$/),
       expect.any(String),
       expect.stringMatching(/main\.ts$/),

@@ -1,6 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import type { Command } from "commander";
 import type { Cairn } from "../../cairn.js";
+import type { ConnectorHealth } from "../../connectors/connectorHealth.js";
 import type { HealthReport } from "../../memory/health/runHealthCycle.js";
 import { type SummarySizeWarning, summarySizeWarnings } from "../../read/summarySizeWarnings.js";
 import { projectIndexProblem } from "../../workspace/projectIndex.js";
@@ -20,6 +21,8 @@ export interface DoctorReport {
   memoriesEnabled: boolean;
   /** Memory summaries too long for the smallest agent cap (cut at every session start). */
   summarySizes: SummarySizeWarning[];
+  /** Each agent `cairn install` connected, and whether the node and cairn its entries name still run. */
+  connectors: ConnectorHealth[];
   /** Set when Codex's AGENTS.override.md hides cairn's AGENTS.md block. */
   codexAgentsOverride: string | null;
   /** Set when memories/projects.json cannot be used: injection then finds moved checkouts by identity only. */
@@ -64,6 +67,7 @@ export async function doctor(cairn: Cairn): Promise<DoctorReport> {
   const { embeddingStatus } = await import("../../providers/embeddings/embeddingStatus.js");
   const embeddings = { provider: cairn.embedder.name, ...(await embeddingStatus(cairn.embedder)) };
   const { codexAgentsOverrideWarning } = await import("../../connectors/codexAgentsOverride.js");
+  const { checkConnectors } = await import("../../connectors/connectorHealth.js");
   return {
     home: cairn.paths.home,
     store: {
@@ -82,6 +86,7 @@ export async function doctor(cairn: Cairn): Promise<DoctorReport> {
       memoriesRoot: cairn.paths.memories,
       tokenLimit: cairn.config.memories.summaryInjectionTokenLimit,
     }),
+    connectors: checkConnectors(cairn.env),
     codexAgentsOverride: codexAgentsOverrideWarning(cairn.env) ?? null,
     projectIndex: projectIndexProblem(cairn.paths.memories),
     health: await observeHealth(cairn),
@@ -141,6 +146,7 @@ function printDoctor(report: DoctorReport): void {
     `memories      ${report.memoriesEnabled ? "enabled" : "disabled for agent hooks (enable: cairn config set memories.enabled true)"}`,
   );
   for (const warning of report.summarySizes) printLine(`warning       ${warning.message}`);
+  printConnectors(report.connectors);
   if (report.codexAgentsOverride) printLine(`codex         ${report.codexAgentsOverride}`);
   if (report.projectIndex) printLine(`warning       ${report.projectIndex}; "cairn consolidate --force" rewrites it`);
   const { health } = report;
@@ -156,5 +162,21 @@ function printDoctor(report: DoctorReport): void {
     printLine(
       "  the maintenance worker repairs these (workers.maintenance.mode execute) in `cairn serve` and `cairn run`",
     );
+  }
+}
+
+/** One line per connected agent: what its entries run, or what broke and the command that mends it. */
+function printConnectors(connectors: ConnectorHealth[]): void {
+  if (connectors.length === 0) {
+    printLine("connectors    none installed (cairn install <agent>)");
+    return;
+  }
+  printLine("connectors");
+  for (const connector of connectors) {
+    const state =
+      connector.problems.length === 0
+        ? `ok: ${connector.commands.map((command) => `${command} (${connector.nodeVersions[command] ?? "?"})`).join(", ")} runs ${connector.entries.join(", ")}`
+        : `broken: ${connector.problems.join("; ")}; ${connector.fix}`;
+    printLine(`  ${connector.agent.padEnd(12)} ${state}`);
   }
 }

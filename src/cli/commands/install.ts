@@ -30,15 +30,19 @@ async function apply(direction: Direction, agent: string, command: Command): Pro
     { installConnector, uninstallConnector },
     { cairnInvocation, cliEntry, transientEntry },
     { loadConfig },
+    { stableNodePath },
   ] = await Promise.all([
     import("../../connectors/connectors.js"),
     import("../../connectors/applyConnector.js"),
     import("../../util/cairnInvocation.js"),
     import("../../config/load.js"),
+    import("../../util/stableNodePath.js"),
   ]);
   const home = global.home ? resolve(global.home) : cairnHome(process.env);
   const connector = connectorFor(agent);
-  const context = { invocation: cairnInvocation({ home, env: process.env }), env: process.env };
+  const invocation = cairnInvocation({ home, env: process.env });
+  // The node on PATH when it is this binary through a link that survives upgrades (docs/integration.md).
+  const context = { invocation: { ...invocation, command: stableNodePath(process.env) }, env: process.env };
   const options = { stateDir: join(home, "connectors") };
   const changes =
     direction === "install"
