@@ -28,3 +28,12 @@ function realOrUndefined(path: string): string | undefined {
     return undefined;
   }
 }
+
+/**
+ * The folder of `node`'s path named for a Node.js version (`v22.14.0` under nvm, `24.1.0` in Homebrew's
+ * Cellar), or undefined: such a folder goes when that version is removed or upgraded, and with it every
+ * hook and MCP entry that names it.
+ */
+export function versionedFolder(node: string): string | undefined {
+  return node.split(/[\\/]/).find((segment) => /^v?\d+\.\d+\.\d+$/.test(segment));
+}

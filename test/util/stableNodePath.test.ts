@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { stableNodePath } from "../../src/util/stableNodePath.js";
+import { stableNodePath, versionedFolder } from "../../src/util/stableNodePath.js";
 
 let dir: string;
 beforeEach(() => {
@@ -36,4 +36,12 @@ it("keeps this process's own path when no node on PATH is this binary", () => {
   // A link further down PATH is still this binary, and named over the path that moves.
   const linked = binWith("bin", "link");
   expect(stableNodePath({ PATH: [shim, linked].join(delimiter) })).toBe(join(linked, "node"));
+});
+
+it("tells a node in a folder named for its version (nvm, Homebrew's Cellar) from one that stays", () => {
+  expect(versionedFolder("/home/me/.nvm/versions/node/v22.14.0/bin/node")).toBe("v22.14.0");
+  expect(versionedFolder("/opt/homebrew/Cellar/node/24.1.0/bin/node")).toBe("24.1.0");
+  expect(versionedFolder("/usr/bin/node")).toBeUndefined();
+  expect(versionedFolder("/opt/homebrew/bin/node")).toBeUndefined();
+  expect(versionedFolder("/opt/node-24/bin/node")).toBeUndefined();
 });

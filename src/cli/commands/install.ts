@@ -30,7 +30,7 @@ async function apply(direction: Direction, agent: string, command: Command): Pro
     { installConnector, uninstallConnector },
     { cairnInvocation, cliEntry, transientEntry },
     { loadConfig },
-    { stableNodePath },
+    { stableNodePath, versionedFolder },
   ] = await Promise.all([
     import("../../connectors/connectors.js"),
     import("../../connectors/applyConnector.js"),
@@ -54,6 +54,12 @@ async function apply(direction: Direction, agent: string, command: Command): Pro
   if (transient) {
     notes.push(
       `warning: ${transient}; the agent's hooks and MCP entry would then run nothing. Install cairn for good (npm install -g cairn-memory) and run 'cairn install ${agent}' again`,
+    );
+  }
+  const versioned = direction === "install" ? versionedFolder(context.invocation.command) : undefined;
+  if (versioned) {
+    notes.push(
+      `note: the agent runs cairn with ${context.invocation.command}, in a folder named for Node.js ${versioned}; after removing or upgrading that version, run 'cairn install ${agent}' again ('cairn doctor' checks)`,
     );
   }
   if (direction === "install" && agent === "codex") {
