@@ -44,6 +44,7 @@ export function checkConnectors(env: NodeJS.ProcessEnv): ConnectorHealth[] {
         problems.push(`${edit.file} cannot be read (${(error as Error).message})`);
       }
     }
+    // No entry of cairn's found: not connected (a file that cannot be read is the agent's to report then).
     if (argvs.length === 0) continue;
     const commands = unique(argvs.map((argv) => String(argv[0])));
     const entries = unique(argvs.map((argv) => String(argv[cliEntryIndex(argv)])));
