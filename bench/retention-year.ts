@@ -106,7 +106,7 @@ async function simulate(): Promise<void> {
       now += 6 * HOUR_MS;
       if (!retention) continue;
       const t = performance.now();
-      await cairn.workers().get("retention")?.tick();
+      await (await cairn.workers()).get("retention")?.tick();
       const ms = performance.now() - t;
       sweepMsMax = Math.max(sweepMsMax, ms);
       sweepMsTotal += ms;

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { type Collector, createCollector } from "./collection/collector.js";
 import { exclusionCoverage, type PatternCoverage } from "./collection/exclusionCoverage.js";
-import { type ScanReport, scanSources } from "./collection/scanner.js";
+import type { ScanReport } from "./collection/scanner.js";
 import type { SessionRecord } from "./collection/types.js";
 import { loadConfig } from "./config/load.js";
 import { type CairnPaths, cairnHome, cairnPaths, tightenHomePermissions } from "./config/paths.js";
@@ -9,40 +9,33 @@ import type { CairnConfig } from "./config/schema.js";
 import { assertWritable } from "./memory/assertWritable.js";
 import { confirmMemory, editMemory, forgetMemory, type MemoryChange, restoreMemory } from "./memory/curateMemory.js";
 import type { DocumentOutcome, OnDocumentStatus } from "./memory/documents/documentIngest.js";
-import { documentSourcesOf } from "./memory/documents/documentSources.js";
 import { type ForgetDocumentResult, forgetDocument } from "./memory/documents/forgetDocument.js";
-import { queueDocuments } from "./memory/documents/queueDocuments.js";
 import { EmbeddingTracker } from "./memory/embeddingTracker.js";
 import { exportMemories, type MemoryExport } from "./memory/exportMemories.js";
-import { type ImportReport, importMemories } from "./memory/importMemories.js";
+import type { ImportReport } from "./memory/importMemories.js";
 import { attachSupersessions } from "./memory/lifecycle/attachSupersessions.js";
 import type { ReviseMode } from "./memory/lifecycle/reviseMemories.js";
-import { type ReviseJobsReport, runReviseJobs } from "./memory/lifecycle/runReviseJobs.js";
+import type { ReviseJobsReport } from "./memory/lifecycle/runReviseJobs.js";
 import { USER_AUTHOR } from "./memory/memoryAuthor.js";
 import { MemoryStore } from "./memory/memoryStore.js";
-import { readMemoryExport } from "./memory/readMemoryExport.js";
 import { openReviews, type ReviewEntry, resolveReview } from "./memory/reviewQueue.js";
-import { type MaintenanceReport, runMaintenanceJobs } from "./memory/runMaintenanceJobs.js";
+import type { MaintenanceReport } from "./memory/runMaintenanceJobs.js";
 import { PROJECT_SCOPE, projectKeysOnce, recallScopes, rememberScope } from "./memory/scopes.js";
 import type { RecallResponse, RememberInput, RememberOutcome } from "./memory/types.js";
-import { type CycleOptions, type CycleReports, runCycle, type ScanOptions } from "./pipeline/cycle.js";
-import { ingestConfigOf } from "./pipeline/facts/ingestFacts.js";
-import { type FactsReport, ingestOutput, ingestPendingFacts } from "./pipeline/facts/ingestPending.js";
-import { ingestStage1Facts } from "./pipeline/facts/stage1Facts.js";
-import { generateHints, type HintsReport } from "./pipeline/hints/generateHints.js";
-import { refreshCommandFacts } from "./pipeline/phase1/offline/refreshCommandFacts.js";
-import { type Phase1Options, type Phase1Report, runPhase1 } from "./pipeline/phase1/runPhase1.js";
+import type { CycleOptions, CycleReports, ScanOptions } from "./pipeline/cycle.js";
+import type { FactsReport } from "./pipeline/facts/ingestPending.js";
+import type { HintsReport } from "./pipeline/hints/generateHints.js";
+import type { Phase1Options, Phase1Report } from "./pipeline/phase1/runPhase1.js";
 import type { Consolidator } from "./pipeline/phase2/consolidators/types.js";
-import { type Phase2Report, runPhase2 } from "./pipeline/phase2/runPhase2.js";
-import { selectConsolidator } from "./pipeline/phase2/selectConsolidator.js";
+import type { Phase2Report } from "./pipeline/phase2/runPhase2.js";
 import { guardStatements } from "./pipeline/phase2/staleKnowledge.js";
 import { type PipelineStatus, pipelineStatus } from "./pipeline/status.js";
-import { classifyStructure, type StructuralReport } from "./pipeline/structural/classifyStructure.js";
-import { type StructuralCost, structuralCost } from "./pipeline/structural/structuralCost.js";
+import type { StructuralReport } from "./pipeline/structural/classifyStructure.js";
+import type { StructuralCost } from "./pipeline/structural/structuralCost.js";
 import { excludedWriteProblem, exclusionMatcher } from "./project/exclusion.js";
 import { createEmbeddingProvider } from "./providers/embeddings/createEmbeddingProvider.js";
 import type { EmbeddingProvider } from "./providers/embeddings/types.js";
-import { type ResolvedLlm, resolveLlm } from "./providers/llm/roles.js";
+import type { ResolvedLlm } from "./providers/llm/roles.js";
 import { type ClearReport, clearMemory } from "./read/clearMemory.js";
 import { emptyInjectionReason } from "./read/emptyInjectionReason.js";
 import { emptyRecallReason } from "./read/emptyRecallReason.js";
@@ -70,7 +63,6 @@ import { recallRequest } from "./requests/recall.js";
 import { EPOCH_MS_FLOOR, futureProblem, rememberEntry } from "./requests/remember.js";
 import { restoreRequest } from "./requests/restore.js";
 import { reviewListRequest, reviewResolveRequest } from "./requests/review.js";
-import { scanTargets } from "./sources/registry.js";
 import type { AgentName, SessionItem, SessionKind } from "./sources/types.js";
 import type { DocumentChunkLink, DocumentRecord } from "./store/contracts/documents.js";
 import { followNeighbourText } from "./store/followNeighbourText.js";
@@ -91,8 +83,8 @@ import {
   storedCheckpointSource,
 } from "./workers/checkpoints/captureCheckpoint.js";
 import { writeCheckpoint } from "./workers/checkpoints/writeCheckpoint.js";
-import { runDocumentJobs } from "./workers/documentsWorker.js";
-import { WorkerSet, workerNames } from "./workers/workerSet.js";
+import { workerNames } from "./workers/workerNames.js";
+import type { WorkerSet } from "./workers/workerSet.js";
 import { readWorkerStats } from "./workers/workerStatsStore.js";
 import { SUPERSEDED_FILE_LIMIT, writeSupersededFile } from "./workspace/supersededFile.js";
 
@@ -140,6 +132,9 @@ export function openCairn(options: OpenCairnOptions = {}): Cairn {
 
 /**
  * The library facade: every operation the CLI, the HTTP API and the MCP server expose, over one store.
+ * The pipeline, the agents' transcript readers, the model providers and the workers are imported by the
+ * methods that run them, so that a recall or an inject loads the store and recall alone
+ * (docs/decisions/startup.md).
  */
 export class Cairn {
   readonly paths: CairnPaths;
@@ -204,6 +199,10 @@ export class Cairn {
 
   /** One collection pass over every agent's sessions, then the idle trigger. */
   async scan(options: ScanOptions = {}): Promise<ScanReport> {
+    const [{ scanTargets }, { scanSources }] = await Promise.all([
+      import("./sources/registry.js"),
+      import("./collection/scanner.js"),
+    ]);
     const storage = this.storage;
     const targets = scanTargets({
       env: this.env,
@@ -426,6 +425,10 @@ export class Cairn {
   async maintain(): Promise<MaintenanceReport> {
     if (this.config.pipeline.mutationsFrozen)
       return { done: [], warnings: [], skipped: "pipeline.mutationsFrozen is true: the store's upkeep waits" };
+    const [{ runMaintenanceJobs }, { refreshCommandFacts }] = await Promise.all([
+      import("./memory/runMaintenanceJobs.js"),
+      import("./pipeline/phase1/offline/refreshCommandFacts.js"),
+    ]);
     return runMaintenanceJobs({
       storage: this.storage,
       now: this.clock,
@@ -454,6 +457,7 @@ export class Cairn {
    */
   async generateHints(options: { limit?: number } = {}): Promise<HintsReport> {
     const { default: llm } = await this.providers();
+    const { generateHints } = await import("./pipeline/hints/generateHints.js");
     return generateHints(
       {
         db: this.storage.db,
@@ -477,6 +481,7 @@ export class Cairn {
     const { default: llm } = await this.providers();
     const { db, aspects, jobs, meta } = this.storage;
     const { pipeline } = this.config;
+    const { classifyStructure } = await import("./pipeline/structural/classifyStructure.js");
     return classifyStructure({
       db,
       aspects,
@@ -495,6 +500,7 @@ export class Cairn {
   async structuralCost(): Promise<StructuralCost> {
     const { default: llm } = await this.providers();
     const { pipeline } = this.config;
+    const { structuralCost } = await import("./pipeline/structural/structuralCost.js");
     return structuralCost({
       aspects: this.storage.aspects,
       config: pipeline.structural,
@@ -552,6 +558,10 @@ export class Cairn {
    * statements of the user are then stored as that agent's notes (memory/importMemories.ts).
    */
   async importMemories(text: string, file: string, by: { who?: string } = {}): Promise<ImportReport> {
+    const [{ readMemoryExport }, { importMemories }] = await Promise.all([
+      import("./memory/readMemoryExport.js"),
+      import("./memory/importMemories.js"),
+    ]);
     const lines = readMemoryExport(text, file, this.clock());
     const excluded = exclusionMatcher(this.config.memories.exclude);
     for (const line of lines) {
@@ -591,6 +601,11 @@ export class Cairn {
       scope,
     });
     if (problem) throw new CairnError("project_excluded", problem);
+    const [{ documentSourcesOf }, { queueDocuments }, { runDocumentJobs }] = await Promise.all([
+      import("./memory/documents/documentSources.js"),
+      import("./memory/documents/queueDocuments.js"),
+      import("./workers/documentsWorker.js"),
+    ]);
     const sources = documentSourcesOf({ path, url, content, title });
     const ids = queueDocuments(this.storage, sources, {
       scope,
@@ -652,6 +667,7 @@ export class Cairn {
     const { mutationsFrozen, shadowMode, allowUpdateDelete } = this.config.pipeline;
     if (mutationsFrozen) return { superseded: [], flagged: [], done: 0, warnings: [] };
     const mode: ReviseMode = shadowMode || !allowUpdateDelete ? "review" : "apply";
+    const { runReviseJobs } = await import("./memory/lifecycle/runReviseJobs.js");
     return runReviseJobs({ store: this.memories, mode, ...(options.ids ? { ids: options.ids } : {}) });
   }
 
@@ -821,7 +837,7 @@ export class Cairn {
 
   /** The model roles (resolved once per instance; null roles mean offline). */
   providers(): Promise<ResolvedLlm> {
-    this.resolved ??= resolveLlm(this.config, this.env);
+    this.resolved ??= import("./providers/llm/roles.js").then(({ resolveLlm }) => resolveLlm(this.config, this.env));
     return this.resolved;
   }
 
@@ -834,12 +850,16 @@ export class Cairn {
   /** Phase 1: extract stage-1 memories from eligible sessions, then move their facts into the memory store. */
   async extract(options: Phase1Options = {}): Promise<Phase1Report> {
     const resolved = await this.providers();
+    const [{ ingestOutput }, { runPhase1 }] = await Promise.all([
+      import("./pipeline/facts/ingestPending.js"),
+      import("./pipeline/phase1/runPhase1.js"),
+    ]);
+    const facts = await this.factIngest(resolved.default);
     return this.handingBackLeases(async () => {
       // Sessions leased by a cairn process that crashed on this host are due now, not when the lease ends.
       if (!options.dryRun) this.storage.jobs.reclaimStopped(PHASE1_KIND);
       // Each session's facts go in as soon as its output is stored, in its concurrency slot; the sweep
       // after phase 1 takes what is left (outputs of earlier runs, and any that failed just now).
-      const facts = this.factIngest(resolved.default);
       const inline = { outputs: 0, written: 0, belowThreshold: 0 };
       const afterOutput = async (sessionId: string) => {
         const output = facts && this.storage.stage1.get(sessionId);
@@ -899,15 +919,20 @@ export class Cairn {
 
   /** The fact stage under the `pipeline` modes; `enabled: false` leaves every output pending. */
   private async ingestPendingFacts(llm: ResolvedLlm["default"]): Promise<NonNullable<Phase1Report["facts"]>> {
-    const facts = this.factIngest(llm);
+    const facts = await this.factIngest(llm);
     if (!facts) return { outputs: 0, written: 0, failed: 0, errors: [], skipped: "pipeline.enabled is false" };
+    const { ingestPendingFacts } = await import("./pipeline/facts/ingestPending.js");
     return ingestPendingFacts({ ...facts, concurrency: this.config.extraction.concurrency });
   }
 
   /** How a stage-1 output's facts are ingested under the `pipeline` modes; null when the pipeline is off. */
-  private factIngest(llm: ResolvedLlm["default"]) {
+  private async factIngest(llm: ResolvedLlm["default"]) {
     const { pipeline } = this.config;
     if (!pipeline.enabled) return null;
+    const [{ ingestConfigOf }, { ingestStage1Facts }] = await Promise.all([
+      import("./pipeline/facts/ingestFacts.js"),
+      import("./pipeline/facts/stage1Facts.js"),
+    ]);
     const config = ingestConfigOf(pipeline);
     return {
       stage1: this.storage.stage1,
@@ -928,6 +953,7 @@ export class Cairn {
     maintenance: MaintenanceReport;
     workers: CycleReports["workers"];
   }> {
+    const { runCycle } = await import("./pipeline/cycle.js");
     const { scan, extract, revise, consolidate, hints, structural, maintenance, workers }: CycleReports =
       await runCycle(this, options);
     return { scan, extract, revise, consolidate, hints, structural, maintenance, workers };
@@ -936,6 +962,7 @@ export class Cairn {
   /** Phase 2: consolidate stage-1 memories into the workspaces. */
   async consolidate(options: { force?: boolean } = {}): Promise<Phase2Report> {
     const consolidator = await this.consolidator();
+    const { runPhase2 } = await import("./pipeline/phase2/runPhase2.js");
     return this.handingBackLeases(() =>
       runPhase2(
         {
@@ -951,7 +978,8 @@ export class Cairn {
   }
 
   /** The consolidation mode in force: configured, else a model when there is one, else offline. */
-  consolidator(): Promise<Consolidator> {
+  async consolidator(): Promise<Consolidator> {
+    const { selectConsolidator } = await import("./pipeline/phase2/selectConsolidator.js");
     return selectConsolidator(this.config, async () => (await this.providers()).smol);
   }
 
@@ -959,8 +987,9 @@ export class Cairn {
    * The background workers of this process (src/workers/workerSet.ts), built on first use: the daemon
    * starts their schedules, a `cairn run` ticks each once as the last step of its cycle.
    */
-  workers(): WorkerSet {
+  async workers(): Promise<WorkerSet> {
     if (!this.workerSet) {
+      const { WorkerSet } = await import("./workers/workerSet.js");
       const cairn = this;
       this.workerSet = new WorkerSet({
         get storage() {
@@ -990,7 +1019,7 @@ export class Cairn {
 
   /** One cycle of each background worker, by name (the last step of a pipeline cycle). */
   async runWorkers(): Promise<Record<string, WorkerCycle>> {
-    return this.workers().tickAll();
+    return (await this.workers()).tickAll();
   }
 
   /** What the pipeline and the background workers are doing; phase 2's dirty flag says new input waits. */

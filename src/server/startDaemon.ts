@@ -87,7 +87,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   ].filter((s): s is Scheduler => s !== undefined);
   // Seed 004's workers (retention, maintenance, documents, ...) on their own schedules; each also runs as
   // the last step of every pipeline cycle, and the queue keeps the two from doing a job twice.
-  const workers = options.schedule === false ? undefined : cairn.workers();
+  const workers = options.schedule === false ? undefined : await cairn.workers();
   const app = createHttpApp({
     cairn,
     ...(token ? { token } : { allowedHostNames: loopbackHostNames(host) }),

@@ -4,12 +4,13 @@ import type { LlmProvider } from "../providers/llm/types.js";
 import type { Storage } from "../store/storage.js";
 import type { Clock } from "../util/clock.js";
 import { BackgroundWorker, type WorkerCycle, type WorkerSpec, type WorkerStats } from "./backgroundWorker.js";
-import { CHECKPOINTS_WORKER, checkpointWorker } from "./checkpoints/checkpointWorker.js";
+import { checkpointWorker } from "./checkpoints/checkpointWorker.js";
 import { continuityWorker } from "./continuityWorker.js";
 import { documentsWorker } from "./documentsWorker.js";
 import { maintenanceWorker } from "./maintenanceWorker.js";
 import { retentionWorker } from "./retentionWorker.js";
 import type { Timers } from "./scheduler.js";
+import { WORKER_NAMES, type WorkerName } from "./workerNames.js";
 import { storeStatsSink } from "./workerStatsStore.js";
 
 /**
@@ -37,19 +38,22 @@ export interface WorkerHost {
 /** Builds one worker's spec from the host; registered by name in `workerFactories`. */
 export type WorkerFactory<H extends WorkerHost = WorkerHost> = (host: H) => WorkerSpec;
 
-/**
- * The background workers, in the order a `cairn run` ticks them. Adding a worker is one entry here,
- * its config section in src/config/workersConfig.ts and its section in docs/operations.md.
- */
-export const workerFactories: ReadonlyArray<readonly [string, WorkerFactory]> = [
-  ["retention", retentionWorker],
-  ["maintenance", maintenanceWorker],
-  [CHECKPOINTS_WORKER, checkpointWorker],
-  ["continuity", continuityWorker],
-  ["documents", documentsWorker],
-];
+const factories: Record<WorkerName, WorkerFactory> = {
+  retention: retentionWorker,
+  maintenance: maintenanceWorker,
+  checkpoints: checkpointWorker,
+  continuity: continuityWorker,
+  documents: documentsWorker,
+};
 
-export const workerNames = (): string[] => workerFactories.map(([name]) => name);
+/**
+ * The background workers, in the order a `cairn run` ticks them (src/workers/workerNames.ts). Adding a
+ * worker is its name there, its factory here, its config section in src/config/workersConfig.ts and its
+ * section in docs/operations.md.
+ */
+export const workerFactories: ReadonlyArray<readonly [string, WorkerFactory]> = WORKER_NAMES.map(
+  (name) => [name, factories[name]] as const,
+);
 
 /**
  * The workers of one process: the daemon starts their schedules, a `cairn run` ticks each once after

@@ -192,7 +192,7 @@ describe("the maintenance cycle", () => {
       clock,
       config: { pipeline: { autonomousFrozen: true } },
     });
-    expect(frozen.workers().get("maintenance")?.start()).toBe(false);
+    expect((await frozen.workers()).get("maintenance")?.start()).toBe(false);
     frozen.close();
 
     const cairn = await cairnWith(3);

@@ -41,12 +41,12 @@ describe("the documents worker", () => {
     expect(cairn.documents({ scope: "docs" })).toMatchObject([{ id, status: "queued", chunkCount: 0 }]);
 
     now += 10_000;
-    const cycle = await cairn.workers().get("documents")!.tick();
+    const cycle = await (await cairn.workers()).get("documents")!.tick();
     expect(cycle).toMatchObject({ processed: 1, failed: 0, queueDepth: 0 });
     expect(cairn.documents({ scope: "docs" })).toMatchObject([{ id, status: "done", chunkCount: 1, title: "Notes" }]);
     expect(cairn.status().workers.documents).toMatchObject({ processed: 1, failed: 0 });
     // Nothing left: the next cycle is skipped, said why.
-    expect((await cairn.workers().get("documents")!.tick()).skipped).toBe("nothing due");
+    expect((await (await cairn.workers()).get("documents")!.tick()).skipped).toBe("nothing due");
   });
 
   it("a job run again after its holder died (its write committed, the job not marked done) writes no chunk twice", async () => {
@@ -62,7 +62,7 @@ describe("the documents worker", () => {
     cairn.storage.jobs.enqueue({ kind: "document_ingest", key: String(first.id), force: true });
     cairn.storage.documents.setStatus(first.id, "embedding", now);
     now += 10_000;
-    expect(await cairn.workers().get("documents")!.tick()).toMatchObject({ processed: 0, failed: 0 });
+    expect(await (await cairn.workers()).get("documents")!.tick()).toMatchObject({ processed: 0, failed: 0 });
     expect(memories()).toBe(stored);
     expect(cairn.document({ id: first.id })).toMatchObject({ status: "done", chunkCount: first.chunks });
   });
@@ -79,7 +79,7 @@ describe("the documents worker", () => {
       who: "user",
       now,
     });
-    const failed = await frozen.workers().get("documents")!.tick();
+    const failed = await (await frozen.workers()).get("documents")!.tick();
     expect(failed).toMatchObject({ processed: 0, failed: 1, queueDepth: 1 });
     expect(frozen.documents({ scope: "docs" })).toMatchObject([
       { id, status: "failed", error: expect.stringContaining("mutationsFrozen") },
@@ -89,9 +89,9 @@ describe("the documents worker", () => {
 
     const cairn = open(home, () => now);
     // Backing off: not due yet.
-    expect((await cairn.workers().get("documents")!.tick()).skipped).toBe("nothing due");
+    expect((await (await cairn.workers()).get("documents")!.tick()).skipped).toBe("nothing due");
     now += 24 * 3_600_000;
-    expect(await cairn.workers().get("documents")!.tick()).toMatchObject({ processed: 1, failed: 0 });
+    expect(await (await cairn.workers()).get("documents")!.tick()).toMatchObject({ processed: 1, failed: 0 });
     expect(cairn.documents({ scope: "docs" })).toMatchObject([{ id, status: "done", error: null, chunkCount: 1 }]);
   });
 });

@@ -39,8 +39,8 @@ describe("retention worker", () => {
     temp.cleanup();
   });
 
-  const tick = () => {
-    const worker = cairn.workers().get("retention");
+  const tick = async () => {
+    const worker = (await cairn.workers()).get("retention");
     if (!worker) throw new Error("no retention worker registered");
     return worker.tick();
   };
@@ -124,7 +124,7 @@ describe("retention worker", () => {
     // Another process on the same store sees this period's sweep done.
     const other = new Cairn({ home: temp.home, env: temp.env, clock: () => now });
     try {
-      expect((await other.workers().get("retention")?.tick())?.skipped).toBe("nothing due");
+      expect((await (await other.workers()).get("retention")?.tick())?.skipped).toBe("nothing due");
     } finally {
       other.close();
     }
@@ -134,12 +134,12 @@ describe("retention worker", () => {
     expect(cairn.status().workers.retention).toMatchObject({ skippedCycles: 2, lastCycleAt: now, lastError: null });
   });
 
-  it("does not schedule itself when workers.retention.enabled is false", () => {
+  it("does not schedule itself when workers.retention.enabled is false", async () => {
     cairn.close();
     temp.cleanup();
     temp = tempHome({ "workers.retention": { enabled: false } });
     cairn = new Cairn({ home: temp.home, env: temp.env, clock: () => now });
-    const worker = cairn.workers().get("retention");
+    const worker = (await cairn.workers()).get("retention");
     expect(worker?.spec.scheduleOff).toBe("workers.retention.enabled is false");
     expect(worker?.start()).toBe(false);
   });

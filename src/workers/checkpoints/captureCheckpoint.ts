@@ -4,7 +4,6 @@ import { projectIdentity } from "../../project/projectKey.js";
 import type { CheckpointTrigger } from "../../store/repositories/checkpointRepository.js";
 import type { Storage } from "../../store/storage.js";
 import { sessionSnapshot } from "./sessionSnapshot.js";
-import { transcriptItems } from "./transcriptItems.js";
 import {
   type CheckpointCapture,
   type CheckpointWrite,
@@ -64,9 +63,15 @@ export async function readCheckpointSource(
 ): Promise<CheckpointCapture | NoCheckpoint> {
   const excluded = excludedReason(source, source.cwd ?? null, null);
   if (excluded) return { reason: excluded, excluded: true };
+  // The agents' transcript readers are loaded when a transcript is read, not with every command that
+  // opens the store (docs/decisions/startup.md).
   const fromTranscript =
     source.transcriptPath && source.agent
-      ? await transcriptItems(source.agent, source.transcriptPath, source.sessionKey)
+      ? await (await import("./transcriptItems.js")).transcriptItems(
+          source.agent,
+          source.transcriptPath,
+          source.sessionKey,
+        )
       : undefined;
   if (!fromTranscript || fromTranscript.items.length === 0) return storedCheckpointSource(storage, source);
   const info = fromTranscript.session;

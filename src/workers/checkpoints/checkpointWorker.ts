@@ -2,12 +2,13 @@ import type { Storage } from "../../store/storage.js";
 import { withWriteTx } from "../../store/tx.js";
 import type { WorkerCycle } from "../backgroundWorker.js";
 import { runPeriodicJob } from "../runQueuedJobs.js";
+import type { WorkerName } from "../workerNames.js";
 import type { WorkerFactory } from "../workerSet.js";
 import { readCheckpointSource } from "./captureCheckpoint.js";
 import { type ContinuitySettings, writeCheckpoint } from "./writeCheckpoint.js";
 
 /** The worker's name (its stats' key); its settings are `workers.continuity`. */
-export const CHECKPOINTS_WORKER = "checkpoints";
+export const CHECKPOINTS_WORKER: WorkerName = "checkpoints";
 /** Job kinds on the one queue: the sweep that writes periodic checkpoints, and the retention prune. */
 export const CHECKPOINT_SWEEP_KIND = "checkpoint_sweep";
 export const CHECKPOINT_PRUNE_KIND = "checkpoint_prune";
