@@ -1,7 +1,7 @@
 // Bundles the CLI (and the import lanes' worker) into dist/cli with esbuild, after tsc has built the
 // library. Why: a `cairn recall` loaded ~370 ES modules one by one, and resolving, reading and
-// linking them cost more than the recall itself; the bundle is a handful of files whose code splitting
-// keeps each command's modules out of the others' way (bench/startup.ts has the figures).
+// linking them cost more than the recall itself; the bundle is the bin, one CommonJS file holding the
+// program and the worker's file (docs/decisions/startup.md and bench/startup.ts have the figures).
 // Assets the code reads relative to its own module (prompt templates, the concept lexicon, the TOML
 // library's WebAssembly) are copied beside the bundle; package.json and examples/ are found two folders
 // up, as from the unbundled files.
@@ -37,50 +37,88 @@ const englishZodOnly = {
 // The id is a hash of the bundle's code, written over a placeholder of the same length afterwards.
 const BUILD_ID_PLACEHOLDER = "cairn-build-0000000000000000";
 
-// Chunk names carry a content hash: without a clean folder every build would leave the last one's.
+// The builds below write every file of dist/cli anew: start from an empty folder, so that nothing of
+// an earlier layout (the code-split chunks before issue 36) stays behind and ships.
 rmSync(outdir, { recursive: true, force: true });
-await build({
-  entryPoints: [
-    join(root, "src/cli/main.ts"),
-    join(root, "src/cli/runCli.ts"),
-    join(root, "src/collection/importWorker.ts"),
-  ],
-  outdir,
-  entryNames: "[name]",
-  chunkNames: "chunk-[hash]",
+
+// The TOML library (Codex's config.toml) loads node:fs with a top-level await, which CommonJS cannot
+// hold; in Node that await only loads a built-in, which require does at once. Exact text, so that an
+// update of the library that changes it fails the build instead of shipping untested code.
+const tomlShimWithoutAwait = {
+  name: "toml-shim-without-await",
+  setup(pluginBuild) {
+    pluginBuild.onLoad({ filter: /toml-edit-js[\\/]shims\.js$/ }, (args) => {
+      const code = readFileSync(args.path, "utf8");
+      const awaited = 'nodeFs = await import("node:fs");';
+      if (!code.includes(awaited)) throw new Error(`${args.path} no longer holds ${awaited}: review the plugin`);
+      return { contents: code.replace(awaited, 'nodeFs = require("node:fs");'), loader: "js" };
+    });
+  },
+};
+
+// Native addons and the optional local-model runtime stay in node_modules. So does undici: the code
+// imports it on demand (a proxy, a fetched document), and a bundled copy imported that way handed out
+// its classes as undefined ("Agent is not a constructor"); it is a dependency, installed beside cairn.
+const external = ["better-sqlite3", "sqlite-vec", "@huggingface/*", "undici"];
+const common = {
   bundle: true,
-  splitting: true,
   platform: "node",
+  target: "node22",
+  external,
+  define: { CAIRN_BUILD_ID: JSON.stringify(BUILD_ID_PLACEHOLDER) },
+  logLevel: "warning",
+};
+
+// The program: every command in one CommonJS file (docs/decisions/startup.md). Node reads, compiles
+// and links a single file much faster than ~100 code-split ES module chunks (a cold `cairn recall`
+// spent a quarter of its time resolving and linking them); what a command does not use is wrapped by
+// the bundler in functions that run on first import, so one command still loads only its own code.
+// The modules that find files beside themselves through `import.meta.url` get the bundle's own URL.
+await build({
+  ...common,
+  entryPoints: [join(root, "src/cli/runCli.ts")],
+  outfile: join(outdir, "program.cjs"),
+  format: "cjs",
+  define: {
+    ...common.define,
+    "import.meta.url": "__cairnModuleUrl",
+    "import.meta.resolve": "__cairnResolve",
+  },
+  banner: {
+    js: [
+      'const __cairnModuleUrl = require("node:url").pathToFileURL(__filename).href;',
+      'const __cairnResolve = (specifier) => require("node:url").pathToFileURL(require.resolve(specifier)).href;',
+    ].join(""),
+  },
+  plugins: [englishZodOnly, tomlShimWithoutAwait],
+});
+
+// The import lanes' worker thread, started by URL from the program (src/collection/importLanes.ts).
+await build({
+  ...common,
+  entryPoints: [join(root, "src/collection/importWorker.ts")],
+  outfile: join(outdir, "importWorker.js"),
   format: "esm",
-  target: "node20",
-  // Native addons and the optional local-model runtime stay in node_modules. So does undici: the code
-  // imports it on demand (a proxy, a fetched document), and a bundled copy imported that way handed out
-  // its classes as undefined ("Agent is not a constructor"); it is a dependency, installed beside cairn.
-  external: ["better-sqlite3", "sqlite-vec", "@huggingface/*", "undici"],
   // Bundled CommonJS dependencies call require(); ESM output has none unless it is created.
   banner: {
     js: "import{createRequire as __cairnRequire}from'node:module';const require=__cairnRequire(import.meta.url);",
   },
   plugins: [englishZodOnly],
-  define: { CAIRN_BUILD_ID: JSON.stringify(BUILD_ID_PLACEHOLDER) },
-  logLevel: "warning",
 });
 
-// The package's bin: the same entry as one CommonJS file. Node starts a CommonJS file without
-// setting up its ES module loader, and the file loads node built-ins only while it asks a resident
-// process (src/cli/resident/); when none answers, it imports runCli.js, the ES module build's entry
-// for running the program here. docs/decisions/startup.md has the figures.
+// The package's bin: node built-ins only while it asks a resident process (src/cli/resident/); when
+// none answers, it requires program.cjs. CommonJS, so that node starts it without setting up its ES
+// module loader.
 await build({
+  ...common,
   entryPoints: [join(root, "src/cli/main.ts")],
   outfile: join(outdir, "main.cjs"),
-  bundle: true,
-  platform: "node",
   format: "cjs",
-  target: "node20",
-  external: ["./runCli.js"],
-  define: { CAIRN_BUILD_ID: JSON.stringify(BUILD_ID_PLACEHOLDER) },
-  logLevel: "warning",
+  external: [...external, "./runCli.js", "./program.cjs"],
+  define: { ...common.define, CAIRN_PROGRAM: JSON.stringify("./program.cjs") },
 });
+// Hooks and MCP entries written by earlier versions name dist/cli/main.js: it runs the bin.
+writeFileSync(join(outdir, "main.js"), '#!/usr/bin/env node\nimport "./main.cjs";\n');
 
 const bundled = readdirSync(outdir)
   .filter((file) => file.endsWith(".js") || file.endsWith(".cjs"))
@@ -111,7 +149,9 @@ copyFileSync(join(tomlEdit, "index_bg.wasm"), join(outdir, "index_bg.wasm"));
 const missing = [];
 for (const file of bundled) {
   const code = readFileSync(join(outdir, file), "utf8");
-  for (const [, asset] of code.matchAll(/new URL\(\s*["'`]([^"'`$]+)["'`]\s*,\s*import\.meta\.url\s*\)/g)) {
+  for (const [, asset] of code.matchAll(
+    /new URL\(\s*["'`]([^"'`$]+)["'`]\s*,\s*(?:import\.meta\.url|__cairnModuleUrl)\s*\)/g,
+  )) {
     if (!existsSync(resolve(outdir, asset))) missing.push(`${asset} (loaded by ${file})`);
   }
 }

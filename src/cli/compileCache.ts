@@ -3,18 +3,42 @@ import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
 
 /**
- * The folder where Node keeps the compiled code of cairn's modules between runs: the user's cache
- * folder (`$XDG_CACHE_HOME`, else `~/.cache`; `~/Library/Caches` on macOS), never the package's
- * own folder, which a global install leaves read-only to the user and which `npm update` replaces.
- * Undefined when there is no home to put it in.
+ * The folder of cairn's caches: in the user's cache folder (`$XDG_CACHE_HOME`, else `~/.cache`;
+ * `~/Library/Caches` on macOS), never the package's own folder, which a global install leaves
+ * read-only to the user and which `npm update` replaces. Undefined when there is no home to put it in.
  */
-export function compileCacheDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform, home: string): string | undefined {
+export function cacheRoot(env: NodeJS.ProcessEnv, platform: NodeJS.Platform, home: string): string | undefined {
   // The XDG base directory spec ignores a relative value.
   const xdg = env.XDG_CACHE_HOME;
-  if (xdg && isAbsolute(xdg)) return join(xdg, "cairn", "compile-cache");
+  if (xdg && isAbsolute(xdg)) return join(xdg, "cairn");
   if (!home || !isAbsolute(home)) return undefined;
-  if (platform === "darwin") return join(home, "Library", "Caches", "cairn", "compile-cache");
-  return join(home, ".cache", "cairn", "compile-cache");
+  if (platform === "darwin") return join(home, "Library", "Caches", "cairn");
+  return join(home, ".cache", "cairn");
+}
+
+/** Where Node keeps the compiled code of cairn's modules between runs. */
+export function compileCacheDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform, home: string): string | undefined {
+  const root = cacheRoot(env, platform, home);
+  return root === undefined ? undefined : join(root, "compile-cache");
+}
+
+/**
+ * Where the program's code cache is kept (src/cli/loadProgram.ts): undefined under
+ * `NODE_DISABLE_COMPILE_CACHE` (one switch for both caches) or without a home.
+ */
+export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (env.NODE_DISABLE_COMPILE_CACHE) return undefined;
+  const root = cacheRoot(env, process.platform, userHome());
+  return root === undefined ? undefined : join(root, "code-cache");
+}
+
+function userHome(): string {
+  try {
+    return homedir();
+  } catch {
+    // No home directory for this user (a service account): nothing to cache in.
+    return "";
+  }
 }
 
 /**
@@ -30,13 +54,7 @@ export function enableCompileCache(env: NodeJS.ProcessEnv = process.env): void {
   // Typed by hand: @types/node here follows an older Node.js, which lacks the function.
   const enable = (module as { enableCompileCache?: (directory?: string) => unknown }).enableCompileCache;
   if (!enable || env.NODE_DISABLE_COMPILE_CACHE) return;
-  let home = "";
-  try {
-    home = homedir();
-  } catch {
-    // No home directory for this user (a service account): nothing to cache in.
-  }
-  const directory = compileCacheDir(env, process.platform, home);
+  const directory = compileCacheDir(env, process.platform, userHome());
   if (!directory) return;
   try {
     enable(directory);

@@ -5,6 +5,7 @@ import { withoutControls } from "../text/controlCharacters.js";
 import { CairnError, errorMessage } from "../util/errors.js";
 import { nonEmpty } from "./flags.js";
 import { invocation } from "./invocation.js";
+import { namedCommand } from "./namedCommand.js";
 
 type Register = (program: Command) => void;
 
@@ -42,19 +43,6 @@ const COMMANDS: [name: string, load: () => Promise<Register>][] = [
   ["uninstall", async () => (await import("./commands/install.js")).registerInstall],
   ["hook", async () => (await import("./commands/hook.js")).registerHook],
 ];
-
-/**
- * The command an argument list names: its first operand after the root program's own options, or
- * undefined when there is none or something else comes first (help, version, an unknown option).
- */
-export function namedCommand(args: string[]): string | undefined {
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === "--home") i++;
-    else if (!arg.startsWith("--home=")) return arg.startsWith("-") ? undefined : arg;
-  }
-  return undefined;
-}
 
 /**
  * The program with the command `args` name registered, or every command when they name none that

@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { namedCommand } from "../../src/cli/program.js";
+import { namedCommand } from "../../src/cli/namedCommand.js";
 import { tempDir } from "../helpers/tempDir.js";
 import { spawnSyncTimed } from "../helpers/timedSpawn.js";
 

@@ -119,7 +119,7 @@ function copyMemoryRoot(from: string, to: string): void {
 }
 
 function buildId(): string {
-  for (const file of readdirSync(join(root, "dist", "cli")).filter((f) => f.endsWith(".js"))) {
+  for (const file of readdirSync(join(root, "dist", "cli")).filter((f) => /\.c?js$/.test(f))) {
     const found = /cairn-build-[0-9a-f]{16}/.exec(readFileSync(join(root, "dist", "cli", file), "utf8"));
     if (found) return found[0];
   }
