@@ -27,3 +27,11 @@ describe("entropyThreshold", () => {
     expect(isHighEntropy("aaaaaaaabbbbbbbb")).toBe(false);
   });
 });
+
+describe("isHighEntropy at its threshold", () => {
+  it("counts a value exactly at the threshold as random", () => {
+    // Eight symbols, each twice: exactly 3 bits per character, the bar for 16 characters.
+    expect(shannonEntropy("abcdefghabcdefgh")).toBe(3);
+    expect(isHighEntropy("abcdefghabcdefgh")).toBe(true);
+  });
+});

@@ -3,6 +3,7 @@ import {
   isEncodedCredentialPair,
   isPlaceholder,
   isTemplate,
+  looksGenerated,
   looksLikeBareSecret,
   looksLikeCode,
   looksLikeWords,
@@ -114,4 +115,58 @@ describe("looksLikeBareSecret: a value standing alone that is still a credential
     "blue-green deploy",
     "https://a1b2c3d4.example/x9y8",
   ])("%j is a name people search for", (value) => expect(looksLikeBareSecret(value)).toBe(false));
+});
+
+describe("the gates at their edges", () => {
+  it("isEncodedCredentialPair wants 8+ characters of base64 decoding to printable name:secret", () => {
+    const b64 = (text: string) => Buffer.from(text, "latin1").toString("base64");
+    expect(isEncodedCredentialPair(b64("ab:cd"))).toBe(true);
+    expect(isEncodedCredentialPair(b64("ab:c").replace(/=+$/, ""))).toBe(false); // 6 characters
+    expect(isEncodedCredentialPair(`${b64("ada:s3cret!")}A`)).toBe(false); // length 4n+1 is no base64
+    expect(isEncodedCredentialPair(b64(":s3cret!"))).toBe(false);
+    expect(isEncodedCredentialPair(b64("s3cret!:"))).toBe(false);
+    expect(isEncodedCredentialPair(b64("ada:s3\ncret"))).toBe(false);
+    expect(isEncodedCredentialPair(b64("\u0001da:s3cret"))).toBe(false);
+    expect(isEncodedCredentialPair(b64("ada:s3cre\u0001"))).toBe(false);
+  });
+
+  it("looksLikeBareSecret keeps out paths, drive paths and blanks, and needs 10 characters", () => {
+    expect(looksLikeBareSecret("Vu7nQ2zL/x9pR4wKt")).toBe(true);
+    expect(looksLikeBareSecret("./Vu7nQ2zLx9pR4wKt")).toBe(false);
+    expect(looksLikeBareSecret("~/Vu7nQ2zLx9pR4wKt")).toBe(false);
+    expect(looksLikeBareSecret("C:\\Vu7nQ2zLx9pR4wKt")).toBe(false);
+    expect(looksLikeBareSecret("Vu7nQ2z Lx9pR4wKt")).toBe(false);
+    expect(looksLikeBareSecret("a1b2c3d4eX")).toBe(true);
+    expect(looksLikeBareSecret("a1b2c3d4X")).toBe(false);
+  });
+
+  it("looksRandom refuses digits alone and short runs of letters without a digit", () => {
+    expect(looksRandom("9081726354019283")).toBe(false);
+    expect(looksRandom("xKqPzLmWnRtY")).toBe(false);
+  });
+
+  it("looksGenerated wants a digit and no words", () => {
+    expect(looksGenerated("2231a9Zq8xWv")).toBe(true);
+    expect(looksGenerated("hf_AutoModelForCausalLM")).toBe(false);
+    expect(looksGenerated("qzxkqpzlmwnr")).toBe(false);
+  });
+
+  it("looksLikeWords: parts of three letters on average are words; long runs without a vowel are not", () => {
+    expect(looksLikeWords("getKeyMap")).toBe(true);
+    expect(looksLikeWords("bcdfgh_value")).toBe(false);
+    expect(looksLikeWords("aeiou_value")).toBe(true);
+    expect(looksLikeWords("---")).toBe(false);
+  });
+
+  it("isTemplate counts a value of blanks as empty", () => {
+    expect(isTemplate("   ")).toBe(true);
+    expect(isTemplate(" x ")).toBe(false);
+  });
+
+  it("nameEndingAt reads back 80 characters at most and drops only a leading run of non-letters", () => {
+    const long = `${"a".repeat(100)}=`;
+    expect(nameEndingAt(long, 100)).toBe("a".repeat(80));
+    const text = "x DB_2FA_TOKEN=";
+    expect(nameEndingAt(text, text.indexOf("="))).toBe("DB_2FA_TOKEN");
+  });
 });

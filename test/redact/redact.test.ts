@@ -164,6 +164,33 @@ describe("redactDeep", () => {
   });
 });
 
+describe("redactDeep on values that are not plain JSON", () => {
+  const token = "sk-ant-api03-Zx81mZ0pAq7Lk2Jd9Ws4Pq0Rt6Yu1Io3";
+
+  it("copies objects without a prototype and keeps class instances as they are", () => {
+    const bare = Object.assign(Object.create(null) as Record<string, unknown>, { t: token });
+    const copy = redactDeep(bare);
+    expect(Object.getPrototypeOf(copy)).toBeNull();
+    expect(copy.t).toBe("[REDACTED:anthropic-api-key]");
+    const when = new Date(0);
+    const url = new URL(`https://example.com/?key=${token}`);
+    const out = redactDeep({ when, url });
+    expect(out.when).toBe(when);
+    expect(out.url).toBe(url);
+  });
+
+  it("copies an array that holds itself once, and keeps a __proto__ key an ordinary key", () => {
+    const list: unknown[] = [token];
+    list.push(list);
+    const copy = redactDeep(list);
+    expect(copy[0]).toBe("[REDACTED:anthropic-api-key]");
+    expect(copy[1]).toBe(copy);
+    const parsed = redactDeep(JSON.parse(`{"__proto__": "${token}", "b": 1}`) as object);
+    expect(JSON.stringify(parsed)).toBe('{"__proto__":"[REDACTED:anthropic-api-key]","b":1}');
+    expect(Object.getOwnPropertyDescriptor(parsed, "__proto__")).toMatchObject({ writable: true, configurable: true });
+  });
+});
+
 // Mutation testing (vitest.mutation.config.ts) skips these: instrumented code runs several times
 // slower, and the rules, whose patterns are what backtracks, are not mutated.
 describe.skipIf(process.env.CAIRN_MUTATION_RUN === "1")("adversarial input", () => {

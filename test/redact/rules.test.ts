@@ -134,3 +134,21 @@ describe("the keyword screen", () => {
     expect(screen.select("\u00e9KEY\u00e9")).toEqual([rules[2]]);
   });
 });
+
+describe("the keyword screen's keywords", () => {
+  it.each([[""], ["Key"], ["k\u00e9y"], ["k\u0000y"]])(
+    "refuses %j in one line that says what a keyword must be",
+    (keyword) => {
+      expect(() => createScreen([{ keywords: ["ok", keyword] }])).toThrow(
+        `bad keyword "${keyword}": keywords are non-empty lowercase ASCII without NUL`,
+      );
+    },
+  );
+
+  it("folds only letters: a keyword of punctuation is not found in the characters 32 below it", () => {
+    const rules = [{ keywords: ["--"] }, { keywords: ["{{"] }, { keywords: ["ab"] }];
+    const screen = createScreen(rules);
+    expect(screen.select("a\r\rb [[x]] AB")).toEqual([rules[2]]);
+    expect(screen.select("-- {{")).toEqual([rules[0], rules[1]]);
+  });
+});

@@ -25,6 +25,8 @@ describe("a token on its own line of JSON-serialized text", () => {
 
   it("keeps the escape itself outside the marker", () => {
     expect(redactText(JSON.stringify(`here:\n${token}`))).toBe('"here:\\n[REDACTED:github-token]"');
+    expect(redactText(JSON.stringify(`9\t${token} x`))).toBe('"9\\t[REDACTED:github-token] x"');
+    expect(redactText(JSON.stringify(`9\r${token} x`))).toBe('"9\\r[REDACTED:github-token] x"');
   });
 });
 
