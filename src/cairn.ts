@@ -103,6 +103,11 @@ export interface OpenCairnOptions {
   importLanes?: boolean;
   /** The scorer recall's predictor stage uses when `recall.predictor.enabled` (seed 004; none ships). */
   predictor?: PredictorScorer;
+  /**
+   * The configuration of this memory root and environment, already read and validated (the CLI's
+   * `loadConfigCached`, which spares a command the schema library); `config` cannot be given with it.
+   */
+  loadedConfig?: CairnConfig;
 }
 
 /** An item pushed by an agent: a session item without the key and origin cairn assigns. */
@@ -153,11 +158,15 @@ export class Cairn {
   constructor(options: OpenCairnOptions = {}) {
     this.env = options.env ?? process.env;
     this.paths = cairnPaths(options.home ?? cairnHome(this.env));
-    this.config = loadConfig({
-      file: this.paths.config,
-      env: this.env,
-      ...(options.config ? { overrides: options.config } : {}),
-    });
+    if (options.loadedConfig && options.config)
+      throw new CairnError("bad_input", "openCairn: give config overrides or a loaded config, not both");
+    this.config =
+      options.loadedConfig ??
+      loadConfig({
+        file: this.paths.config,
+        env: this.env,
+        ...(options.config ? { overrides: options.config } : {}),
+      });
     this.clock = options.clock ?? systemClock;
     this.importLanes = options.importLanes ?? true;
     this.predictor = options.predictor;

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import type { Cairn } from "../cairn.js";
-import { cairnHome } from "../config/paths.js";
+import { cairnHome, cairnPaths } from "../config/paths.js";
 import { recordKnownClean } from "../store/storeCheck.js";
 import { explainStoreError } from "../store/storeFault.js";
 import { invocation } from "./invocation.js";
@@ -24,9 +24,15 @@ export async function withCairn<T>(
   const options = command.optsWithGlobals<GlobalOptions>();
   const { resident } = invocation();
   if (resident) return withResidentCairn(options, fn);
-  // The facade pulls in the store, providers and recall: loaded only by commands that use it.
-  const { Cairn } = await import("../cairn.js");
-  const cairn = new Cairn(options.home ? { home: options.home } : {});
+  // The facade pulls in the store, providers and recall: loaded only by commands that use it. The
+  // config comes from its cache when nothing it depends on changed (the schema library is most of it).
+  const [{ Cairn }, { loadConfigCached }] = await Promise.all([
+    import("../cairn.js"),
+    import("../config/loadConfigCached.js"),
+  ]);
+  const home = options.home ?? cairnHome(process.env);
+  const loadedConfig = await loadConfigCached({ file: cairnPaths(home).config, env: process.env });
+  const cairn = new Cairn({ home, loadedConfig });
   let result: T;
   try {
     result = await fn(cairn, options);

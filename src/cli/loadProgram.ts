@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import Module from "node:module";
 import { dirname, join } from "node:path";
 import { constants, Script } from "node:vm";
@@ -23,8 +23,8 @@ export function codeCacheFile(root: string, buildId: string, command: string | u
  * the run that lacked it, so it holds every function that command used.
  *
  * The cache is a file per build (`buildId`, a hash of the bundle's content: V8 checks a cache against
- * its source by length only), Node.js version and command; V8 itself rejects one of another V8 or other
- * flags, which is then made again. Written whole or not at all (a temporary file renamed), in a folder
+ * its source by length only; the newest few builds keep theirs), Node.js version and command; V8 itself
+ * rejects one of another V8 or other flags, which is then made again. Written whole or not at all (a temporary file renamed), in a folder
  * of the user's; a cache that cannot be read or written changes nothing but the speed.
  */
 export function loadProgram(file: string, options: { cacheFile: string | undefined }): Program {
@@ -61,15 +61,23 @@ function saveCodeCache(cacheFile: string, script: Script): void {
     const folder = dirname(cacheFile);
     const root = dirname(folder);
     mkdirSync(folder, { recursive: true, mode: 0o700 });
-    // Caches of other builds are of no use after an upgrade: only the newest build's are kept.
-    for (const entry of readdirSync(root)) {
-      if (entry !== folder.slice(root.length + 1) && /^cairn-build-[0-9a-f]{16}$/.test(entry))
-        rmSync(join(root, entry), { recursive: true, force: true });
-    }
+    dropOlderBuilds(root);
     const partial = `${cacheFile}.${process.pid}.tmp`;
     writeFileSync(partial, script.createCachedData(), { mode: 0o600 });
     renameSync(partial, cacheFile);
   } catch {
     // A cache is an optimisation: a full disk or a read-only folder must not fail the command.
   }
+}
+
+/** How many builds keep their caches: two installs used in turn (a global one, a checkout) keep theirs. */
+const KEPT_BUILDS = 4;
+
+/** An upgrade leaves the older builds' caches of no use: all but the newest few folders are removed. */
+function dropOlderBuilds(root: string): void {
+  const builds = readdirSync(root)
+    .filter((entry) => /^cairn-build-[0-9a-f]{16}$/.test(entry))
+    .map((entry) => ({ path: join(root, entry), changed: statSync(join(root, entry)).mtimeMs }))
+    .sort((a, b) => b.changed - a.changed);
+  for (const { path } of builds.slice(KEPT_BUILDS)) rmSync(path, { recursive: true, force: true });
 }

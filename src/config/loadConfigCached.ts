@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -30,11 +30,23 @@ export async function loadConfigCached(options: { file: string; env: NodeJS.Proc
     // No cache yet, or unreadable: validate from scratch below.
   }
   const { loadConfig } = await import("./load.js");
-  const config = loadConfig({ file: options.file, env: options.env });
-  try {
-    writeFileAtomic(cacheFile, JSON.stringify({ key, config: withoutEnvSecrets(config, options.env) }));
-  } catch {
-    // A read-only memory root still gets a correct config, just without the speed-up.
+  let warned = false;
+  const config = loadConfig({
+    file: options.file,
+    env: options.env,
+    warn: (line) => {
+      warned = true;
+      process.stderr.write(`cairn: ${line}\n`);
+    },
+  });
+  // A config that warns (a retired key) is read again each time, so that every command says so; and
+  // the cache never creates the memory root a read-only command may find missing.
+  if (!warned && existsSync(dirname(cacheFile))) {
+    try {
+      writeFileAtomic(cacheFile, JSON.stringify({ key, config: withoutEnvSecrets(config, options.env) }));
+    } catch {
+      // A read-only memory root still gets a correct config, just without the speed-up.
+    }
   }
   return config;
 }

@@ -1,4 +1,13 @@
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { codeCacheFile } from "../../src/cli/loadProgram.js";
@@ -63,16 +72,20 @@ describe.skipIf(!built)("the program's code cache (src/cli/loadProgram.ts)", () 
     expect(readFileSync(cache, "utf8")).not.toBe("not a code cache");
   });
 
-  it("keeps only this build's caches, and none at all under NODE_DISABLE_COMPILE_CACHE", () => {
+  it("keeps the newest few builds' caches, and none at all under NODE_DISABLE_COMPILE_CACHE", () => {
     const { cache, run } = setup();
     const folder = join(cache, "cairn", "code-cache");
-    const older = join(folder, "cairn-build-0123456789abcdef");
-    mkdirSync(older, { recursive: true });
-    writeFileSync(join(older, "old.bin"), "x");
-    const mine = join(folder, "not-a-build");
-    mkdirSync(mine);
+    // Five older builds, the first the oldest: with this one, the newest four are kept.
+    const older = [0, 1, 2, 3, 4].map((n) => {
+      const build = `cairn-build-${String(n).repeat(16)}`;
+      mkdirSync(join(folder, build), { recursive: true });
+      writeFileSync(join(folder, build, "old.bin"), "x");
+      utimesSync(join(folder, build), new Date(1_000_000 * (n + 1)), new Date(1_000_000 * (n + 1)));
+      return build;
+    });
+    mkdirSync(join(folder, "not-a-build"));
     expect(run(["recall", "--scope", "global", "postgres"]).status).toBe(0);
-    expect(readdirSync(folder).sort()).toEqual([buildId(), "not-a-build"].sort());
+    expect(readdirSync(folder).sort()).toEqual([buildId(), ...older.slice(2), "not-a-build"].sort());
 
     const off = setup();
     expect(off.run(["recall", "--scope", "global", "postgres"], { NODE_DISABLE_COMPILE_CACHE: "1" }).status).toBe(0);

@@ -1,6 +1,6 @@
-import { utimesSync, writeFileSync } from "node:fs";
+import { existsSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { configCacheKey, loadConfigCached } from "../../src/config/loadConfigCached.js";
 import { tempDir } from "../helpers/tempDir.js";
 
@@ -41,6 +41,30 @@ describe("loadConfigCached", () => {
     expect((await loadConfigCached({ file, env: {} })).memories.rememberedInjectionLimit).toBe(15);
     // The cache this build wrote back is used again.
     expect(await loadConfigCached({ file, env: {} })).toEqual(fresh);
+  });
+
+  it("reads a config that warns again each time, so that every command says so", async () => {
+    const dir = tempDir("cairn-cfgcache-");
+    const file = join(dir, "config.yaml");
+    writeFileSync(file, "recall:\n  feedback: true\n");
+    const written = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    try {
+      await loadConfigCached({ file, env: {} });
+      await loadConfigCached({ file, env: {} });
+      const warnings = written.mock.calls
+        .map(([line]) => String(line))
+        .filter((line) => line.includes("recall.feedback"));
+      expect(warnings).toHaveLength(2);
+    } finally {
+      written.mockRestore();
+    }
+    expect(existsSync(join(dir, ".config-cache.json"))).toBe(false);
+  });
+
+  it("never creates a memory root that does not exist", async () => {
+    const dir = join(tempDir("cairn-cfgcache-"), "not-yet");
+    expect((await loadConfigCached({ file: join(dir, "config.yaml"), env: {} })).memories.enabled).toBe(false);
+    expect(existsSync(dir)).toBe(false);
   });
 
   it("still rejects a bad file with the loader's error", async () => {
