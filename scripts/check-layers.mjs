@@ -25,9 +25,10 @@ export const LAYERS = {
   text: [],
   // What cairn knows of each coding agent, as data (src/agents/registry.ts): no adapter, no connector.
   agents: ["util", "text"],
-  requests: ["util", "text"],
+  // Requests and config quote what a caller gave in their errors, redacted where the message is built.
+  requests: ["util", "text", "redact"],
   project: ["util"],
-  config: ["util", "text", "agents", "project"],
+  config: ["util", "text", "agents", "project", "redact"],
   redact: ["util", "text"],
   prompts: ["util", "text"],
   sources: ["util", "text", "agents"],

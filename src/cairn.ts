@@ -338,7 +338,7 @@ export class Cairn {
       now,
     );
     if ("reason" in capture)
-      throw new CairnError(capture.excluded ? "project_excluded" : "session_not_found", capture.reason);
+      throw new CairnError(capture.excluded ? "project_excluded" : "session_not_found", redactText(capture.reason));
     return { written: true, ...writeCheckpoint(this.storage, capture, continuity, now) };
   }
 
@@ -384,7 +384,10 @@ export class Cairn {
     const file = readMemoryUrl(url, { memoriesRoot: this.paths.memories, cwd });
     const length = file.content.length;
     if (offset > length)
-      throw new CairnError("bad_input", `offset ${offset} is past the end of ${url} (${length} characters)`);
+      throw new CairnError(
+        "bad_input",
+        redactText(`offset ${offset} is past the end of ${url} (${length} characters)`),
+      );
     return { url, content: offset === 0 ? file.content : file.content.slice(offset), offset, length };
   }
 
@@ -536,7 +539,7 @@ export class Cairn {
       // A project memory is about the folder it runs in, given or not; another scope only about a given one.
       const folder = cwd ?? (scoped.scope === entry.scope ? null : process.cwd());
       const problem = excludedWriteProblem(excluded, { cwd: folder, scope: scoped.scope });
-      if (problem) throw new CairnError("project_excluded", problem);
+      if (problem) throw new CairnError("project_excluded", redactText(problem));
       return scoped;
     });
     const outcomes = await this.memories.remember(list);
@@ -576,7 +579,10 @@ export class Cairn {
     for (const line of lines) {
       const problem = excludedWriteProblem(excluded, { cwd: null, scope: line.scope });
       if (problem)
-        throw new CairnError("project_excluded", `import: memory #${line.id}: ${problem}; nothing was imported`);
+        throw new CairnError(
+          "project_excluded",
+          redactText(`import: memory #${line.id}: ${problem}; nothing was imported`),
+        );
     }
     const report = await importMemories(this.memories, lines, file, by);
     if (report.created === 0) return report;
@@ -609,7 +615,7 @@ export class Cairn {
       cwd: at ?? (scope === given ? null : cwd),
       scope,
     });
-    if (problem) throw new CairnError("project_excluded", problem);
+    if (problem) throw new CairnError("project_excluded", redactText(problem));
     const [{ documentSourcesOf }, { queueDocuments }, { runDocumentJobs }] = await Promise.all([
       import("./memory/documents/documentSources.js"),
       import("./memory/documents/queueDocuments.js"),
@@ -1078,7 +1084,8 @@ export class Cairn {
  * everything said until then, and epoch seconds read as 1970 leave the session too old to extract.
  */
 function pushedTime(ts: number, now: number): void {
-  const bad = (why: string) => new CairnError("bad_input", `appendHistory: ${why}`);
+  // A caller's value is quoted back (a string where a number belongs can be anything): redacted.
+  const bad = (why: string) => new CairnError("bad_input", redactText(`appendHistory: ${why}`));
   if (!Number.isFinite(ts)) throw bad(`item.ts must be epoch milliseconds; got ${String(ts)}`);
   if (ts < EPOCH_MS_FLOOR)
     throw bad(

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { z } from "zod";
+import { redactText } from "../redact/redact.js";
 import { writeFileAtomic } from "../util/atomicWrite.js";
 import { CairnError, errorMessage } from "../util/errors.js";
 import { envOverrides } from "./envOverrides.js";
@@ -46,7 +47,7 @@ export function validateConfig(
   for (const key of current.retired)
     warn(`config: ${key} is no longer a setting and is ignored; remove it from config.yaml`);
   const result = configSchema.safeParse(current.tree);
-  if (!result.success) throw new CairnError("config_invalid", formatIssue(result.error.issues[0], tree));
+  if (!result.success) throw invalid(formatIssue(result.error.issues[0], tree));
   return result.data;
 }
 
@@ -56,11 +57,11 @@ export function readConfigFile(file: string): Tree {
   try {
     parsed = yaml().parse(readFileSync(file, "utf8"));
   } catch (error) {
-    throw new CairnError("config_invalid", `config: ${file} is not valid YAML: ${errorMessage(error).split("\n")[0]}`);
+    throw invalid(`config: ${file} is not valid YAML: ${errorMessage(error).split("\n")[0]}`);
   }
   if (parsed === null || parsed === undefined) return {};
   if (typeof parsed !== "object" || Array.isArray(parsed)) {
-    throw new CairnError("config_invalid", `config: ${file} must hold a mapping of settings`);
+    throw invalid(`config: ${file} must hold a mapping of settings`);
   }
   return parsed as Tree;
 }
@@ -112,8 +113,16 @@ export function parseScalar(raw: string): unknown {
 function coerce(raw: string, type: "string" | "number" | "boolean", variable: string): unknown {
   if (type === "string") return raw;
   const value = parseScalar(raw);
-  if (typeof value !== type) throw new CairnError("config_invalid", `config: ${variable}=${raw} must be a ${type}`);
+  if (typeof value !== type) throw invalid(`config: ${variable}=${raw} must be a ${type}`);
   return value;
+}
+
+/**
+ * A config error, redacted: it quotes the value refused (a credential in the wrong key, an environment
+ * variable) or the YAML line that did not parse, and reaches every door that opens a home.
+ */
+function invalid(message: string): CairnError {
+  return new CairnError("config_invalid", redactText(message));
 }
 
 function formatIssue(issue: z.core.$ZodIssue | undefined, tree: unknown): string {

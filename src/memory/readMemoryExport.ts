@@ -1,3 +1,4 @@
+import { redactText } from "../redact/redact.js";
 import {
   EXPORT_FORMAT,
   EXPORT_VERSION,
@@ -14,11 +15,13 @@ import { CairnError } from "../util/errors.js";
  * plus the export's fields). The first bad line is an error naming it; nothing is imported then.
  */
 export function readMemoryExport(text: string, file: string, now: number): ExportedMemory[] {
+  // The file's name and a line's fields (an unknown key, a date given as text) are quoted: redacted.
+  const shown = redactText(file);
   const bad = (line: number, why: string) =>
-    new CairnError("bad_input", `import: ${file}:${line}: ${why}; nothing was imported`);
+    new CairnError("bad_input", `import: ${shown}:${line}: ${redactText(why)}; nothing was imported`);
   const lines = text.split("\n");
   const first = lines.findIndex((line) => line.trim().length > 0);
-  if (first < 0) throw new CairnError("bad_input", `import: ${file} is empty; nothing was imported`);
+  if (first < 0) throw new CairnError("bad_input", `import: ${shown} is empty; nothing was imported`);
   const header = exportHeader.safeParse(parseJson(lines[first] as string, () => bad(first + 1, "not valid JSON")));
   if (!header.success)
     throw bad(first + 1, `the first line is not a cairn export header (run 'cairn export > file.jsonl' to make one)`);

@@ -1,5 +1,6 @@
 import { existsSync, realpathSync } from "node:fs";
 import { isAbsolute, join, relative, sep } from "node:path";
+import { redactText } from "../redact/redact.js";
 import { CairnError } from "../util/errors.js";
 import { workspaceForCwd } from "../workspace/projectIndex.js";
 import { globalWorkspace } from "../workspace/workspacePaths.js";
@@ -32,12 +33,12 @@ export function resolveMemoryUrl(url: string, options: { memoriesRoot: string; c
   if (!existsSync(workspace.dir)) {
     throw new CairnError(
       "memory_not_found",
-      `${url}: no ${scope === "global" ? "global" : "project"} memory yet (run 'cairn run')`,
+      `${redactText(url)}: no ${scope === "global" ? "global" : "project"} memory yet (run 'cairn run')`,
     );
   }
   const base = realpathSync(workspace.dir);
   const candidate = join(base, ...relativePath.split("/"));
-  if (!existsSync(candidate)) throw new CairnError("memory_not_found", `${url}: no such memory file`);
+  if (!existsSync(candidate)) throw new CairnError("memory_not_found", `${redactText(url)}: no such memory file`);
   const file = realpathSync(candidate);
   const inside = relative(base, file);
   if (inside === "" || inside.startsWith(`..${sep}`) || inside === ".." || isAbsolute(inside)) {
@@ -75,6 +76,7 @@ function decodeSegments(url: string, path: string): string[] {
 }
 
 function bad(url: string, why: string): CairnError {
-  const shown = url.replace(/\0/g, "\\0").slice(0, 200);
+  // The URL as given is quoted: redacted, as a mistyped or pasted one can hold a token.
+  const shown = redactText(url).replace(/\0/g, "\\0").slice(0, 200);
   return new CairnError("bad_memory_url", `${shown}: ${why}`);
 }

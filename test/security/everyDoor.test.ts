@@ -409,6 +409,127 @@ describe("no error print or log line of any door echoes a secret", () => {
     }
   });
 
+  it("the library: what its methods throw on a URL, a file name, a file's text, a memory URL or a field", async () => {
+    const dir = join(doors.temp.root, "library-door");
+    mkdirSync(join(dir, `empty-${GHP}`), { recursive: true });
+    const binary = join(dir, `${PASSWORD}.md`);
+    writeFileSync(binary, Buffer.from([0x23, 0x20, 0x00, 0x01]));
+    const json = join(dir, `notes-${GHP}.json`);
+    writeFileSync(json, `{"token": "${STRIPE}" oops}`);
+    const exportFile = `{"format":"cairn-memories","version":1}\n{"id": 1, "content": "${STRIPE}", "scope": 7}\n`;
+    // A URL that answers 500: the library names the address it failed on, as given, without its secrets.
+    const failing = await startLoopbackServer(() => ({ status: 500, body: "down" }));
+    const open = tempHome();
+    // Private, as cairn makes a home: opening it prints nothing.
+    chmodSync(open.home, 0o700);
+    chmodSync(join(open.home, "config.yaml"), 0o600);
+    const excludedFolder = join(dir, `private-${GHP}`);
+    mkdirSync(excludedFolder);
+    const configured = new Cairn({
+      home: open.home,
+      env: open.env,
+      config: { "workers.documents.allowPrivateAddresses": true, "memories.exclude": [join(dir, "private-*")] },
+    });
+    // A config value in the wrong place, read when the library opens a home.
+    const badConfig = tempHome();
+    writeFileSync(
+      join(badConfig.home, "config.yaml"),
+      stringify({ server: { port: PASSWORD }, llm: { baseUrl: GHP } }),
+    );
+    const { cairn } = doors;
+    const cases: [string, () => unknown, RegExp][] = [
+      [
+        "ingest a URL that answers 500",
+        () => configured.ingest({ url: `${failing.url}/docs/${GHP}/page?access_token=${STRIPE}`, scope: "global" }),
+        /HTTP 500; check the address; nothing was stored/,
+      ],
+      [
+        "ingest a private address",
+        () => cairn.ingest({ url: `http://127.0.0.1:9/${GHP}/page?key=${STRIPE}`, scope: "global" }),
+        /loopback, link-local or private address/,
+      ],
+      ["ingest what is not a URL", () => cairn.ingest({ url: `token ${GHP}`, scope: "global" }), /is not a URL/],
+      [
+        "ingest a missing file",
+        () => cairn.ingest({ path: join(dir, `notes-${GHP}.md`), scope: "global" }),
+        /does not exist/,
+      ],
+      ["ingest a binary file", () => cairn.ingest({ path: binary, scope: "global" }), /is binary, not text/],
+      ["ingest a broken JSON file", () => cairn.ingest({ path: json, scope: "global" }), /is not valid JSON/],
+      [
+        "ingest a folder without documents",
+        () => cairn.ingest({ path: join(dir, `empty-${GHP}`), scope: "global" }),
+        /holds no .* files/,
+      ],
+      [
+        "import a bad line",
+        () => cairn.importMemories(exportFile, join(dir, `export-${GHP}.jsonl`)),
+        /nothing was imported/,
+      ],
+      [
+        "import what is not JSON",
+        () => cairn.importMemories(`{"token": "${STRIPE}"`, `${PASSWORD}.jsonl`),
+        /not valid JSON; nothing was imported/,
+      ],
+      ["read a memory URL", () => cairn.readMemory(`memory://global/${GHP}.md`), /memory/],
+      ["read a bad memory URL", () => cairn.readMemory(`memory://${PASSWORD}/${GHP}`), /expected memory:\/\/root/],
+      [
+        "append a history item with a bad time",
+        () =>
+          cairn.appendHistory("library-door", {
+            role: "user",
+            text: "hello",
+            ts: `${GHP}` as unknown as number,
+          }),
+        /item.ts must be epoch milliseconds/,
+      ],
+    ];
+    // Every case's message, so one run shows each that echoes a secret.
+    const messages: Record<string, string> = {};
+    const more: typeof cases = [
+      [
+        "remember from an excluded folder",
+        () => configured.remember({ content: "Builds run on the nightly runner.", cwd: excludedFolder }),
+        /is excluded by memories.exclude/,
+      ],
+      [
+        "ingest from an excluded folder",
+        () => configured.ingest({ content: "Builds run nightly.", title: "Builds", cwd: excludedFolder }),
+        /is excluded by memories.exclude/,
+      ],
+      [
+        "remember with a date that is not one",
+        () => cairn.remember({ content: "Builds run nightly.", scope: "global", occurredAt: `at ${GHP}` }),
+        /occurredAt must be epoch milliseconds or an ISO date/,
+      ],
+      [
+        "recall with an unknown field",
+        () => cairn.recall({ query: "builds", scope: "global", [GHP]: 1 } as never),
+        /unknown field/,
+      ],
+      ["open a home whose config is wrong", () => new Cairn({ home: badConfig.home, env: badConfig.env }), /config: /],
+    ];
+    cases.push(...more);
+    try {
+      for (const [name, call] of cases) {
+        messages[name] = await Promise.resolve()
+          .then(call)
+          .then(
+            () => "(nothing thrown)",
+            (thrown: unknown) => (thrown instanceof Error ? thrown.message : `(not an Error) ${String(thrown)}`),
+          );
+      }
+    } finally {
+      configured.close();
+      open.cleanup();
+      badConfig.cleanup();
+      await failing.close();
+    }
+    for (const [name, , says] of cases) expect(messages[name], name).toMatch(says);
+    const echoing = Object.entries(messages).filter(([, message]) => echoed(message).length > 0);
+    expect(echoing).toEqual([]);
+  });
+
   it("the daemon's log: a failing step's message", async () => {
     const temp = tempHome();
     const cairn = new Cairn({ home: temp.home, env: temp.env });

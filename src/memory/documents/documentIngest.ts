@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { basename } from "node:path";
 import type { WorkersConfig } from "../../config/workersConfig.js";
 import { guardText } from "../../redact/guard.js";
+import { redactText } from "../../redact/redact.js";
 import type { DocumentRecord, DocumentStatus } from "../../store/contracts/documents.js";
 import { DOCUMENT_CHUNK_TYPE } from "../../store/contracts/memories.js";
 import { withWriteTx } from "../../store/tx.js";
@@ -249,7 +250,8 @@ function refuse(deps: DocumentIngestDeps, document: DocumentRecord, error: unkno
   });
   const kept = firstTime ? "nothing was stored" : `the version ingested before is kept (document #${document.id})`;
   const message = why.includes(document.source) ? why : `${document.source}: ${why}`;
-  return new CairnError("bad_input", `ingest ${message}; ${kept}`);
+  // The source stored is redacted already; the reason may quote the source as given (a path, a URL).
+  return new CairnError("bad_input", redactText(`ingest ${message}; ${kept}`));
 }
 
 /**

@@ -1,5 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { isIP, type LookupFunction } from "node:net";
+import { redactText } from "../../redact/redact.js";
 import { CairnError, errorMessage } from "../../util/errors.js";
 import { privateAddressProblem } from "./addressPolicy.js";
 import { readableText } from "./readableText.js";
@@ -195,7 +196,8 @@ export function httpUrl(text: string): URL {
   try {
     url = new URL(text);
   } catch {
-    throw new CairnError("bad_input", `ingest: ${JSON.stringify(text.slice(0, 200))} is not a URL`);
+    // What was given is quoted back: redacted, since a token pasted by mistake is as likely as a URL.
+    throw new CairnError("bad_input", `ingest: ${JSON.stringify(redactText(text).slice(0, 200))} is not a URL`);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:")
     throw new CairnError("bad_input", `ingest: ${url.protocol} URLs are not fetched; give an http or https URL`);
@@ -211,8 +213,9 @@ function checkTarget(url: URL, policy: (address: string) => string | undefined):
 }
 
 function refusal(url: URL, why: string): CairnError {
-  // The address is shown without its query: a token in it would otherwise reach the error line.
-  return new CairnError("bad_input", `${url.origin}${url.pathname}: ${why}`);
+  // The address is shown without its query, and redacted with the reason (a token in its path, a
+  // Location header, a host name): the message reaches error lines, logs and the document's row.
+  return new CairnError("bad_input", `${redactText(`${url.origin}${url.pathname}`)}: ${redactText(why)}`);
 }
 
 function headerOf(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { extname, join, resolve } from "node:path";
+import { redactText } from "../../redact/redact.js";
 import { CairnError } from "../../util/errors.js";
 import { readableText, type TextKind } from "./readableText.js";
 
@@ -28,13 +29,13 @@ export function documentFiles(path: string): string[] {
   try {
     stats = statSync(full);
   } catch {
-    throw new CairnError("bad_input", `ingest: ${path} does not exist (give a file, a folder or an http(s) URL)`);
+    throw refused(`ingest: ${path} does not exist (give a file, a folder or an http(s) URL)`);
   }
   if (stats.isFile()) {
     kindOfFile(full);
     return [full];
   }
-  if (!stats.isDirectory()) throw new CairnError("bad_input", `ingest: ${path} is neither a file nor a folder`);
+  if (!stats.isDirectory()) throw refused(`ingest: ${path} is neither a file nor a folder`);
   const found: string[] = [];
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
@@ -46,8 +47,7 @@ export function documentFiles(path: string): string[] {
     }
   };
   walk(full);
-  if (found.length === 0)
-    throw new CairnError("bad_input", `ingest: ${path} holds no ${DOCUMENT_EXTENSIONS.join(", ")} files`);
+  if (found.length === 0) throw refused(`ingest: ${path} holds no ${DOCUMENT_EXTENSIONS.join(", ")} files`);
   return found;
 }
 
@@ -61,19 +61,22 @@ export function readDocumentFile(
   try {
     size = statSync(path).size;
   } catch {
-    throw new CairnError("bad_input", `${path} can no longer be read (moved or deleted?)`);
+    throw refused(`${path} can no longer be read (moved or deleted?)`);
   }
-  if (size > maxBytes)
-    throw new CairnError("bad_input", `${path} is ${size} bytes, over workers.documents.maxContentBytes (${maxBytes})`);
+  if (size > maxBytes) throw refused(`${path} is ${size} bytes, over workers.documents.maxContentBytes (${maxBytes})`);
   return { ...readableText(readFileSync(path), kind, undefined, path), kind };
 }
 
 function kindOfFile(path: string): TextKind {
   const kind = FILE_KINDS[extname(path).toLowerCase()];
   if (kind === undefined)
-    throw new CairnError(
-      "bad_input",
+    throw refused(
       `ingest: ${path} is not a document file (${DOCUMENT_EXTENSIONS.join(", ")}); give one of those, a folder or a URL`,
     );
   return kind;
+}
+
+/** A refused path: redacted, since a file or folder name can hold a token as well as any text can. */
+function refused(message: string): CairnError {
+  return new CairnError("bad_input", redactText(message));
 }

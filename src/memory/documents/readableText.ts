@@ -1,3 +1,4 @@
+import { redactText } from "../../redact/redact.js";
 import { CairnError } from "../../util/errors.js";
 import { htmlToText } from "./htmlToText.js";
 
@@ -27,7 +28,7 @@ export function readableText(
   const textKind = (["html", "markdown", "text", "json", "xml"] as const).includes(kind as TextKind)
     ? (kind as TextKind)
     : kindOfMediaType(kind);
-  if (bytes.includes(0)) throw new CairnError("bad_input", `${name} is binary, not text (it holds NUL bytes)`);
+  if (bytes.includes(0)) throw refused(name, "is binary, not text (it holds NUL bytes)");
   // A page that declares its encoding only in a <meta> (older sites in Latin-1) is read in it.
   charset ??= textKind === "html" ? metaCharset(bytes) : undefined;
   let text: string;
@@ -35,15 +36,15 @@ export function readableText(
     text = new TextDecoder(charset ?? "utf-8", { fatal: true }).decode(bytes);
   } catch (error) {
     if (error instanceof RangeError)
-      throw new CairnError("bad_input", `${name} declares the unknown text encoding ${JSON.stringify(charset)}`);
-    throw new CairnError("bad_input", `${name} is binary, not text (it is not valid ${charset ?? "UTF-8"})`);
+      throw refused(name, `declares the unknown text encoding ${JSON.stringify(charset)}`);
+    throw refused(name, `is binary, not text (it is not valid ${charset ?? "UTF-8"})`);
   }
   text = text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
   if (textKind === "json") {
     try {
       JSON.parse(text);
     } catch (error) {
-      throw new CairnError("bad_input", `${name} is not valid JSON (${(error as Error).message})`);
+      throw refused(name, `is not valid JSON (${(error as Error).message})`);
     }
     return { title: null, text };
   }
@@ -53,6 +54,14 @@ export function readableText(
     return { title: heading || null, text };
   }
   return { title: null, text };
+}
+
+/**
+ * The refusal of a document's text, redacted: `name` is a path or a URL with its query (a token), and
+ * the parser's own message can quote the text.
+ */
+function refused(name: string, why: string): CairnError {
+  return new CairnError("bad_input", `${redactText(name)} ${redactText(why)}`);
 }
 
 /** The encoding an HTML page names in its first kilobytes (`<meta charset>` or `http-equiv` content). */
