@@ -1,7 +1,7 @@
-// Mutation testing (`npm run test:mutation`): StrykerJS changes one thing at a time in the modules a
-// user's data and safety rest on, and each change must turn a test red. Tests: vitest.mutation.config.ts.
-// Scores per file and what survives: docs/experiments/mutation.md. CI runs the smaller set of
-// stryker.ci.config.mjs. Line ranges name functions: move them with the code.
+// Mutation testing (`npm run test:mutation`, and CI in .ci/run): StrykerJS changes one thing at a time in
+// the modules a user's data and safety rest on, and each change must turn a test red. Tests:
+// vitest.mutation.config.ts. The redactor is a run of its own (stryker.redact.config.mjs). Scores per file
+// and what survives: docs/experiments/mutation.md. Line ranges name functions: move them with the code.
 /** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
 export default {
   testRunner: "vitest",
@@ -14,8 +14,6 @@ export default {
     // invalidateIdle), and phase 1's side of it, from reading the mark to swapping it with the output.
     "src/store/repositories/sessionsRepository.ts:127-163",
     "src/pipeline/phase1/runPhase1.ts:259-331",
-    // The redactor (its rules, data rather than code, are not mutated).
-    "src/redact/*.ts",
     // The consolidation agents' confinement: the argv and settings they run with, and the hook's rules.
     "src/pipeline/phase2/consolidators/agentConsolidator.ts:18-104",
     "src/pipeline/phase2/consolidators/confineToolCall.ts",
@@ -25,7 +23,8 @@ export default {
   timeoutMS: 10_000,
   reporters: ["clear-text", "progress", "json"],
   jsonReporter: { fileName: "reports/mutation/mutation.json" },
-  thresholds: { high: 90, low: 70, break: null },
+  // The run fails below `break`, set just under the score measured in docs/experiments/mutation.md.
+  thresholds: { high: 90, low: 70, break: 88 },
   tempDirName: ".stryker-tmp",
   cleanTempDir: "always",
 };

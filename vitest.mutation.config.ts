@@ -1,9 +1,9 @@
 import { defineConfig } from "vitest/config";
 
 // The suites that guard the modules under mutation testing (stryker.config.mjs): the job queue, the
-// compare-and-swap that keeps a session pending, the redactor, and the consolidation agents'
-// confinement. Only these run, and of them only the tests that cover a mutant, so a mutant costs a
-// second or two rather than a run of the whole suite.
+// compare-and-swap that keeps a session pending, and the consolidation agents' confinement (the
+// redactor's own suites are in vitest.mutation.redact.config.ts). Only these run, and of them only the
+// tests that cover a mutant, so a mutant costs a second or two rather than a run of the whole suite.
 export const mutationSuites = [
   "test/store/queue/jobQueue.test.ts",
   "test/store/queue/jobQueueRepairs.test.ts",
@@ -13,7 +13,6 @@ export const mutationSuites = [
   "test/pipeline/phase1ItemsDuringExtraction.test.ts",
   "test/pipeline/phase1Claim.test.ts",
   "test/pipeline/phase1Extract.test.ts",
-  "test/redact/*.test.ts",
   "test/pipeline/agentConfinement.test.ts",
 ];
 
