@@ -26,6 +26,7 @@ export interface DocumentRecord {
   status: DocumentStatus;
   /** Why the last ingest failed, while the document keeps its previous chunks. */
   error: string | null;
+  /** The chunks it holds (a forgotten one until retention purges it; a purged one no more). */
   chunkCount: number;
   who: string | null;
   createdAt: number;

@@ -9,9 +9,12 @@ import type {
 } from "../contracts/documents.js";
 import { cached } from "../statements.js";
 
+// The chunk count is the document's links, counted when read: a chunk erased for good (memory purge,
+// retention) loses its link by trigger, and a stored count would go on counting it. The stored
+// chunk_count is still written at each ingest, for a cairn of the same schema that reads it.
 const COLUMNS = `id, scope, source, source_type AS sourceType, title, content_type AS contentType, status, error,
-  chunk_count AS chunkCount, who, created_at AS createdAt, updated_at AS updatedAt, ingested_at AS ingestedAt,
-  forgotten_at AS forgottenAt`;
+  (SELECT count(*) FROM document_memories dm WHERE dm.document_id = documents.id) AS chunkCount, who,
+  created_at AS createdAt, updated_at AS updatedAt, ingested_at AS ingestedAt, forgotten_at AS forgottenAt`;
 
 /** SQL for documents and their chunk links (migration 020). Every text a caller gave is guarded here. */
 export class DocumentRepository implements DocumentRepo {
