@@ -3,15 +3,11 @@ import { Cairn } from "../../../src/cairn.js";
 import { configSchema } from "../../../src/config/schema.js";
 import { runRetention } from "../../../src/memory/retention/runRetention.js";
 import { DAY_MS } from "../../../src/util/clock.js";
+import { paragraphs } from "../../helpers/documentText.js";
 import { type TempHome, tempHome } from "../../server/tempHome.js";
 
 // A document's chunk count (`cairn documents`, its GET) is how many chunks it holds: a chunk erased for
 // good (memory purge, retention's purge of a forgotten chunk) leaves the count with it.
-
-const paragraphs = (subjects: string[]) =>
-  subjects
-    .map((subject) => `The ${subject} procedure: ${`${subject} needs a review before release. `.repeat(4)}`)
-    .join("\n\n");
 
 describe("a document's chunk count", () => {
   let temp: TempHome;

@@ -3,15 +3,10 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type Cairn, openCairn } from "../../../src/index.js";
 import { forgetLine } from "../../../src/memory/documents/describeIngest.js";
+import { paragraphs } from "../../helpers/documentText.js";
 import { removeTempDirs, tempDir } from "../../helpers/tempDir.js";
 
 const TOKEN = "ghp_R7kW2pQ9xZ4mN8vB3cL6tY1hJ5gF0dS2aE7u";
-
-/** Paragraphs on distinct subjects, so each chunk has words of its own to be found by. */
-const paragraphs = (subjects: string[]) =>
-  subjects
-    .map((subject) => `The ${subject} procedure: ${`${subject} needs a review before release. `.repeat(4)}`)
-    .join("\n\n");
 
 describe("cairn ingest (library)", () => {
   let dir: string;
