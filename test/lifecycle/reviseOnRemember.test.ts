@@ -104,6 +104,19 @@ describe("remember supersedes the older memories of its subject", () => {
     expect(cairn.storage.reviews.hasOpen(newer!.id!, old!.id!)).toBe(false);
   });
 
+  it("a change said in other words is flagged with the shared words as written, not their stems", async () => {
+    const [old] = await cairn.remember({
+      content: "The Celery workers use RabbitMQ as their message broker",
+      scope: "app",
+    });
+    const [newer] = await cairn.remember({ content: "The Celery workers' message broker is Redis now", scope: "app" });
+    const [flag] = cairn.storage.reviews.open({ scopes: ["app"] });
+    expect(flag).toMatchObject({ memoryId: old?.id, relatedId: newer?.id });
+    expect(flag?.reason).toMatch(/same subject \(.*\bworkers\b.*\)/);
+    expect(flag?.reason).toContain("message");
+    expect(flag?.reason).not.toMatch(/\b(worker|messag)\b/);
+  });
+
   it("jobs left pending (a memory written by another path) are revised by the pipeline cycle's step", async () => {
     const [old] = await cairn.memories.remember([{ content: "The worker pool size is 4 threads", scope: "app" }]);
     const [newer] = await cairn.memories.remember([{ content: "The worker pool size is 8 threads", scope: "app" }]);

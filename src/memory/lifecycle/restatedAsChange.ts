@@ -3,7 +3,7 @@ import { stem } from "../../text/stem.js";
 import { words } from "../../text/tokenize.js";
 import type { ChangeStatement } from "./changeStatements.js";
 import type { Judgement } from "./judgement.js";
-import { missing, phraseStems, type StatementTokens, shared } from "./statementTokens.js";
+import { missing, phraseStems, type StatementTokens, shared, writtenForm } from "./statementTokens.js";
 
 const CHANGE_WORDS = new RegExp(SAYS_CHANGE.source, "gi");
 
@@ -54,7 +54,7 @@ export function restatedAsChange(
   if (!common.some((word) => plain.has(word))) return undefined;
   return {
     verdict: "review",
-    reason: `said as a change about the same subject (${common.join(", ")}); the older memory may be out of date`,
+    reason: `said as a change about the same subject (${common.map((word) => writtenForm(texts.newer, word).toLowerCase()).join(", ")}); the older memory may be out of date`,
   };
 }
 

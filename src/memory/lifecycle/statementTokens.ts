@@ -115,6 +115,11 @@ export function commonWordStems(text: string): Set<string> {
   return out;
 }
 
+/** A subject stem as the text writes it (a reason shows "deploys", not "deploi"); the stem when absent. */
+export function writtenForm(text: string, stemmed: string): string {
+  return words(text).find((word) => stem(word) === stemmed) ?? stemmed;
+}
+
 /** The stemmed content words of a phrase, leaving out the marker and negation words. */
 export function phraseStems(phrase: string): string[] {
   const out: string[] = [];

@@ -2,7 +2,7 @@ import { stem } from "../../text/stem.js";
 import { contentStems, words } from "../../text/tokenize.js";
 import { isKnownTool } from "../../text/toolKinds.js";
 import type { Judgement } from "./judgement.js";
-import { missing, type StatementTokens, shared } from "./statementTokens.js";
+import { missing, type StatementTokens, shared, writtenForm } from "./statementTokens.js";
 import { SAYS_CHANGE } from "./toolSwap.js";
 
 /** Whether a word of the text comes after one of `before` in its order of content words. */
@@ -48,9 +48,8 @@ export function wordSwapped(
   if (added.length !== 1 || gone.length !== 1 || both.size < 2) return undefined;
   if (!after(texts.older, gone[0]!, both) || !after(texts.newer, added[0]!, both)) return undefined;
   if (slotOf(texts.older, gone[0]!) !== slotOf(texts.newer, added[0]!)) return undefined;
-  const written = (text: string, stemmed: string) => words(text).find((word) => stem(word) === stemmed) ?? stemmed;
-  const from = written(texts.older, gone[0]!);
-  const to = written(texts.newer, added[0]!);
+  const from = writtenForm(texts.older, gone[0]!);
+  const to = writtenForm(texts.newer, added[0]!);
   if (isKnownTool(from) || isKnownTool(to)) return undefined;
   return {
     verdict: "supersede",
