@@ -16,6 +16,7 @@ import { type CitedDocument, chunkRef, chunkWhy, citedDocumentId } from "./chunk
 import { chunkText } from "./chunkText.js";
 import { fetchUrlContent } from "./fetchUrl.js";
 import { readDocumentFile } from "./readDocumentFile.js";
+import { reciteChunk } from "./reciteChunk.js";
 import { releaseChunks } from "./releaseChunks.js";
 
 export type DocumentsSettings = WorkersConfig["documents"];
@@ -173,7 +174,7 @@ async function writeChunks(
       reason: "no longer in the document",
     });
     documents.finish(id, { links, contentHash: contentHashOf(chunks), now: staged.now });
-    citeUnclaimed(store, cited, kept);
+    citeUnclaimed(store, cited, kept, document.who);
     return { links: links.length, added, kept: links.length - added, removed };
   });
   transitions.push("done");
@@ -200,14 +201,20 @@ async function writeChunks(
  * chunk never points at a document that let it go. A chunk another live document holds keeps its
  * citation. Call inside the write transaction, after the links are replaced.
  */
-function citeUnclaimed(store: MemoryStore, document: CitedDocument, memoryIds: Iterable<number>): void {
+function citeUnclaimed(
+  store: MemoryStore,
+  document: CitedDocument,
+  memoryIds: Iterable<number>,
+  who: string | null,
+): void {
   const documents = store.storage.documents;
   for (const memoryId of memoryIds) {
     const memory = store.get(memoryId);
     if (!memory || memory.deletedAt !== null || memory.type !== DOCUMENT_CHUNK_TYPE) continue;
     const cited = citedDocumentId(memory.ref);
     if (cited === document.id || (cited !== undefined && documents.holds(cited, memoryId))) continue;
-    documents.cite(memoryId, { ref: chunkRef(document), why: chunkWhy(document) });
+    const why = cited === undefined ? "it cited no document" : `document #${cited} no longer holds it`;
+    reciteChunk(store, memoryId, { from: cited, to: document, why, who });
   }
 }
 

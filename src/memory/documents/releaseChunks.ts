@@ -1,6 +1,7 @@
 import { DOCUMENT_CHUNK_TYPE } from "../../store/contracts/memories.js";
 import type { MemoryStore } from "../memoryStore.js";
-import { chunkRef, chunkWhy, citesDocument } from "./chunkCitation.js";
+import { citesDocument } from "./chunkCitation.js";
+import { reciteChunk } from "./reciteChunk.js";
 
 /**
  * What becomes of the chunks a document lets go of (it is forgotten, or its new text no longer holds
@@ -8,7 +9,8 @@ import { chunkRef, chunkWhy, citesDocument } from "./chunkCitation.js";
  * memory, cited under the document that brought it first. A chunk no other live document holds is
  * forgotten (a tombstone: its history says why, `memory restore` brings it back); one another live
  * document holds stays, and when it was cited under this document it is cited under that one from now
- * on (recall's ref and the memory's why), so no live chunk points at a document that let it go. A
+ * on (recall's ref and the memory's why, a `moved` event in its history), so no live chunk points at a
+ * document that let it go. A
  * memory that is not a chunk (the passage matched something remembered) is left as it is.
  * Call inside a write transaction. Returns how many were forgotten and the ids another document keeps.
  */
@@ -28,7 +30,12 @@ export function releaseChunks(
     if (holder) {
       kept.push(memoryId);
       if (citesDocument(memory.ref, documentId))
-        documents.cite(memoryId, { ref: chunkRef(holder), why: chunkWhy(holder) });
+        reciteChunk(store, memoryId, {
+          from: documentId,
+          to: holder,
+          why: `document #${documentId} let it go (${options.reason})`,
+          ...(options.who ? { who: options.who } : {}),
+        });
     } else if (store.forget(memoryId, { ...(options.who ? { who: options.who } : {}), reason: options.reason })) {
       forgotten++;
     }
