@@ -641,7 +641,8 @@ export class Cairn {
       const outcome = run.outcomes.get(id);
       const error = run.errors.get(id);
       if (outcome) report.documents.push(outcome);
-      else if (error) report.failed.push({ id, source: sources[index]!.source, error: error.message });
+      // Named as the stored documents are (redacted): a file's name in a folder can hold a token.
+      else if (error) report.failed.push({ id, source: guardText(sources[index]!.source), error: error.message });
       else report.queued.push(id);
     });
     const only = ids.length === 1 ? run.errors.get(ids[0]!) : undefined;

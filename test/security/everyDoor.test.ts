@@ -530,6 +530,18 @@ describe("no error print or log line of any door echoes a secret", () => {
     expect(echoing).toEqual([]);
   });
 
+  it("the library: a folder's refused file, as its ingest report lists it", async () => {
+    const folder = join(doors.temp.root, "library-folder");
+    mkdirSync(folder);
+    writeFileSync(join(folder, "builds.md"), "Builds run on the nightly runner.\n");
+    writeFileSync(join(folder, `notes-${GHP}.md`), Buffer.from([0x23, 0x20, 0x00, 0x01]));
+    const report = await doors.cairn.ingest({ path: folder, scope: "global" });
+    expect(report.documents).toHaveLength(1);
+    const failed = JSON.stringify(report.failed);
+    expect(failed).toMatch(/notes-\[REDACTED:github-token\]\.md is binary, not text/);
+    expect(echoed(failed)).toEqual([]);
+  });
+
   it("the daemon's log: a failing step's message", async () => {
     const temp = tempHome();
     const cairn = new Cairn({ home: temp.home, env: temp.env });
