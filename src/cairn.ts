@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { type Collector, createCollector } from "./collection/collector.js";
 import { exclusionCoverage, type PatternCoverage } from "./collection/exclusionCoverage.js";
 import type { ScanReport } from "./collection/scanner.js";
 import type { SessionRecord } from "./collection/types.js";
+import { createMemoryRoot } from "./config/createMemoryRoot.js";
 import { loadConfig } from "./config/load.js";
 import { type CairnPaths, cairnHome, cairnPaths, tightenHomePermissions } from "./config/paths.js";
 import type { CairnConfig } from "./config/schema.js";
@@ -175,7 +176,7 @@ export class Cairn {
   /** The store, opened (and created, readable by the user only) on first use. */
   get storage(): Storage {
     if (!this.opened) {
-      mkdirSync(this.paths.home, { recursive: true, mode: 0o700 });
+      createMemoryRoot(this.paths.home);
       const tightened = tightenHomePermissions(this.paths.home);
       if (tightened.length > 0)
         process.stderr.write(`cairn: made the memory root readable by you only: ${tightened.join(", ")}\n`);

@@ -1,9 +1,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { dirname } from "node:path";
 import type { z } from "zod";
 import { redactText } from "../redact/redact.js";
 import { writeFileAtomic } from "../util/atomicWrite.js";
 import { CairnError, errorMessage } from "../util/errors.js";
+import { createMemoryRoot } from "./createMemoryRoot.js";
 import { envOverrides } from "./envOverrides.js";
 import { withoutRetiredRecallKeys } from "./recallConfig.js";
 import { type CairnConfig, configObjectSchema, configSchema } from "./schema.js";
@@ -71,6 +73,7 @@ export function setConfigValue(file: string, key: string, rawValue: string): Cai
   const tree = readConfigFile(file);
   setPath(tree, key, parseScalar(rawValue));
   const config = validateConfig(tree);
+  createMemoryRoot(dirname(file));
   writeFileAtomic(file, yaml().stringify(tree));
   return config;
 }

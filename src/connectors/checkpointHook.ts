@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { createMemoryRoot } from "../config/createMemoryRoot.js";
 import { loadConfigCached } from "../config/loadConfigCached.js";
 import { cairnPaths } from "../config/paths.js";
 import type { CheckpointTrigger } from "../store/repositories/checkpointRepository.js";
@@ -48,7 +48,7 @@ export async function checkpointHook(request: CheckpointHookRequest): Promise<Ch
   const transcriptPath = text("transcript_path");
   const cwd = request.cwd ?? text("cwd");
   if (!sessionKey && !transcriptPath) return { written: false, reason: "the hook input names no session" };
-  mkdirSync(paths.home, { recursive: true, mode: 0o700 });
+  createMemoryRoot(paths.home);
   const { Storage } = await import("../store/storage.js");
   const storage = Storage.open(paths.database, { dimensions: config.embeddings.dimensions });
   try {

@@ -1,5 +1,6 @@
-import { appendFileSync, mkdirSync, renameSync, statSync } from "node:fs";
+import { appendFileSync, renameSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { createMemoryRoot } from "../config/createMemoryRoot.js";
 import { guardText } from "../redact/guard.js";
 
 const MAX_LOG_BYTES = 256 * 1024;
@@ -14,7 +15,7 @@ export function backgroundLogPath(home: string): string {
  */
 export function appendBackgroundLog(home: string, line: string): void {
   const path = backgroundLogPath(home);
-  mkdirSync(home, { recursive: true, mode: 0o700 });
+  createMemoryRoot(home);
   try {
     if (statSync(path).size > MAX_LOG_BYTES) renameSync(path, `${path}.1`);
   } catch {

@@ -1,5 +1,6 @@
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { createMemoryRoot } from "../config/createMemoryRoot.js";
 import { processAlive } from "../util/processAlive.js";
 
 /** A lock older than this is taken over even if its process id is alive (the id may have been reused). */
@@ -27,7 +28,7 @@ export function runLockPath(home: string): string {
  */
 export function acquireRunLock(home: string, now = Date.now()): RunLock | undefined {
   const path = runLockPath(home);
-  mkdirSync(home, { recursive: true, mode: 0o700 });
+  createMemoryRoot(home);
   for (let attempt = 0; attempt < 2; attempt += 1) {
     try {
       const info: RunLockInfo = { pid: process.pid, startedAt: now };

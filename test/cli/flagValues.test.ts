@@ -1,21 +1,12 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { main } from "../../src/cli/program.js";
+import { mainInProcess } from "../helpers/mainInProcess.js";
 
 afterEach(() => {
   vi.restoreAllMocks();
 });
 
-/** Runs the CLI in-process up to argument parsing; a bad flag value stops it before any work. */
-async function run(args: string[]): Promise<{ code: number; stderr: string }> {
-  let stderr = "";
-  vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
-    stderr += String(chunk);
-    return true;
-  });
-  vi.spyOn(process.stdout, "write").mockImplementation(() => true);
-  const code = await main(["node", "cairn", ...args]);
-  return { code, stderr };
-}
+/** The CLI in-process up to argument parsing; a bad flag value stops it before any work. */
+const run = mainInProcess;
 
 describe("a bad flag value", () => {
   it.each([

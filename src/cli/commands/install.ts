@@ -1,6 +1,7 @@
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { agentDescriptor, connectorAgents } from "../../agents/registry.js";
+import { createMemoryRoot } from "../../config/createMemoryRoot.js";
 import { cairnHome, cairnPaths } from "../../config/paths.js";
 import type { FileChange } from "../../connectors/types.js";
 import type { GlobalOptions } from "../context.js";
@@ -40,6 +41,9 @@ async function apply(direction: Direction, agent: string, command: Command): Pro
   ]);
   const home = global.home ? resolve(global.home) : cairnHome(process.env);
   const connector = connectorFor(agent);
+  // Before any agent file changes: hooks and an MCP entry that run cairn on a memory root it cannot
+  // use would fail at every session start, and install would stop half-way on its own state folder.
+  if (direction === "install") createMemoryRoot(home);
   const invocation = cairnInvocation({ home, env: process.env });
   // The node on PATH when it is this binary through a link that survives upgrades (docs/integration.md).
   const context = { invocation: { ...invocation, command: stableNodePath(process.env) }, env: process.env };

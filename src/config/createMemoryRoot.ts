@@ -1,0 +1,46 @@
+import { accessSync, constants, mkdirSync, statSync } from "node:fs";
+import { dirname } from "node:path";
+import { CairnError } from "../util/errors.js";
+
+/** The failures a user fixes by pointing cairn at another folder, in the words they act on. */
+const REASONS: Record<string, string> = {
+  EEXIST: "a file is in the way",
+  ENOTDIR: "a file is in the way",
+  EACCES: "permission denied",
+  EPERM: "permission denied",
+  EROFS: "the file system is read-only",
+};
+
+/**
+ * Makes the memory root (`$CAIRN_HOME`, `--home`, `~/.cairn`) when it is missing and checks that cairn
+ * can write in it. A root cairn cannot use (a file of that name, a folder of another user, a read-only
+ * disk) is one error naming the folder, why, and the setting that moves it, instead of Node's
+ * `EEXIST: file already exists, mkdir ...` from whichever command met it first.
+ */
+export function createMemoryRoot(home: string): void {
+  try {
+    mkdirSync(home, { recursive: true, mode: 0o700 });
+    accessSync(home, constants.W_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "";
+    const reason = REASONS[code];
+    if (!reason) throw error;
+    const blocker = reason === REASONS.EEXIST ? fileInTheWay(home) : undefined;
+    throw new CairnError(
+      "store_unreadable",
+      `cannot use ${home} as the memory root: ${reason}${blocker ? ` (${blocker})` : ""}; point CAIRN_HOME or --home at a folder you can write`,
+      { cause: error },
+    );
+  }
+}
+
+/** The nearest existing path at or above `home`, when it is a file rather than a folder. */
+function fileInTheWay(home: string): string | undefined {
+  for (let path = home; ; path = dirname(path)) {
+    try {
+      return statSync(path).isDirectory() ? undefined : path;
+    } catch {
+      if (dirname(path) === path) return undefined;
+    }
+  }
+}
