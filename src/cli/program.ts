@@ -6,6 +6,7 @@ import { CairnError, errorMessage } from "../util/errors.js";
 import { nonEmpty } from "./flags.js";
 import { invocation } from "./invocation.js";
 import { namedCommand } from "./namedCommand.js";
+import { usageErrorLine } from "./usageErrorLine.js";
 
 type Register = (program: Command) => void;
 
@@ -49,6 +50,8 @@ const COMMANDS: [name: string, load: () => Promise<Register>][] = [
  * is known (help, version, a typo: commander then lists or suggests from all of them).
  */
 export async function buildProgram(args: string[] = []): Promise<Command> {
+  const name = namedCommand(args);
+  const named = COMMANDS.find(([command]) => command === name);
   const program = new Command("cairn")
     .description(
       "Durable memory for coding agents: collects the sessions your agents write, extracts what a future session should know, consolidates it into a readable memory workspace, and gives it back.",
@@ -56,16 +59,14 @@ export async function buildProgram(args: string[] = []): Promise<Command> {
     .version(packageVersion(), "-V, --version", "print the cairn version")
     .option("--home <dir>", "memory root (default: $CAIRN_HOME or ~/.cairn)", nonEmpty("--home", "a directory"))
     // Before any command is registered: subcommands copy the output configuration when they are made.
-    // Commander's own errors quote the command line (`unknown option '--token=...'`): redacted as they leave.
+    // Commander's own errors quote the command line (`unknown option '--token=...'`): redacted as they
+    // leave, and one line like every other error, naming the help to read.
     .configureOutput({
       writeOut: (text) => invocation().stdout(text),
       writeErr: (text) => invocation().stderr(text),
-      outputError: (text, write) => write(redactText(text)),
+      outputError: (text, write) => write(withoutControls(usageErrorLine(redactText(text), named?.[0]))),
     })
-    .showHelpAfterError("(run 'cairn --help' for usage)")
     .exitOverride();
-  const name = namedCommand(args);
-  const named = COMMANDS.find(([command]) => command === name);
   const loaders = named ? [named[1]] : COMMANDS.map(([, load]) => load);
   const registers = await Promise.all(loaders.map((load) => load()));
   // A set: install and uninstall share a module, registered once.
