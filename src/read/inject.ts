@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { GLOBAL_SCOPE } from "../memory/scopes.js";
 import { projectIdentity } from "../project/projectKey.js";
@@ -93,6 +94,12 @@ export function buildInjection(options: {
   // Remember stores under the cwd's identity; sessions may have put the project under another key.
   const scopes = [...new Set([projectIdentity(options.cwd).key, workspace.key])];
   const warnings: string[] = [];
+  // A folder that does not exist (a mistyped --cwd, a path from another machine) has no repository to
+  // tell its project by: without a word, global memory alone reads as "this project has no memory".
+  if (!existsSync(options.cwd))
+    warnings.push(
+      `${singleLine(options.cwd)} does not exist (a mistyped --cwd?): its project cannot be told, so only memory kept under that exact path and the global memory are given`,
+    );
   const read = readRemembered(options.remembered, { project: scopes, global: [GLOBAL_SCOPE] }, warnings);
   if (read && read.withheld.length > 0)
     warnings.push(
