@@ -143,8 +143,20 @@ function formatIssue(issue: z.core.$ZodIssue | undefined, tree: unknown): string
   if (issue.code === "invalid_value") {
     return `config: ${key} = ${value} is not allowed (one of ${issue.values.map(String).join(", ")})`;
   }
+  const wanted = issue.code === "invalid_type" ? EXPECTED[issue.expected] : undefined;
+  if (wanted) return `config: ${key} = ${value} must be ${wanted}`;
   return `config: ${key} = ${value}: ${issue.message}`;
 }
+
+/** What a value of each type looks like, said as a user types it (zod says "expected boolean, received string"). */
+const EXPECTED: Record<string, string> = {
+  boolean: "true or false",
+  number: "a number",
+  int: "a whole number",
+  string: "a text",
+  array: `a list, such as '["one", "two"]'`,
+  object: "a group of settings, not a value",
+};
 
 /** Reads the allowed range of a numeric key from the schema so errors always match it. */
 function rangeOf(key: string): string | undefined {
