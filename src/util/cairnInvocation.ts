@@ -54,6 +54,11 @@ export function transientEntry(entry: string): string | undefined {
   return /[\\/]_npx[\\/]/.test(entry) ? `this cairn runs from npx's cache (${entry}), which npm clears` : undefined;
 }
 
+/** How a user types cairn in a hint: `npx cairn-memory` when this one runs from npx's cache (no `cairn` on PATH). */
+export function cairnCommandWord(entry: string): string {
+  return transientEntry(entry) ? "npx cairn-memory" : "cairn";
+}
+
 /** One POSIX shell word: left bare when it is made of safe characters, else single-quoted. */
 export function shellWord(word: string): string {
   if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;

@@ -1,3 +1,5 @@
+import { mkdirSync, realpathSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { Cairn } from "../../src/cairn.js";
 import { main } from "../../src/cli/program.js";
@@ -102,6 +104,27 @@ describe("checkpoint doors", () => {
     expect(result.stdout).toContain("Rotate the deploy key");
     expect(result.stdout).not.toContain("ghp_R7kW2pQ9");
     noSecret();
+  });
+
+  it("CLI: a relative --cwd is the caller's folder, and a message names it in full", async () => {
+    const before = process.cwd();
+    const elsewhere = join(temp.project, "..", "no-sessions-here");
+    mkdirSync(elsewhere, { recursive: true });
+    let stderr = "";
+    const err = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
+      stderr += String(chunk);
+      return true;
+    });
+    try {
+      process.chdir(temp.project);
+      expect((await cli("checkpoint", "--cwd", ".")).stdout).toMatch(/^checkpoint \d+ of session p1:/);
+      process.chdir(elsewhere);
+      expect((await cli("checkpoint", "--cwd", ".")).code).toBe(1);
+    } finally {
+      process.chdir(before);
+      err.mockRestore();
+    }
+    expect(stderr).toContain(`no session of the project at ${realpathSync(elsewhere)}`);
   });
 
   it("MCP: the checkpoint tool writes an agent checkpoint and answers its digest; an unknown session is one error line", async () => {

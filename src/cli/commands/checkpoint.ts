@@ -1,5 +1,7 @@
+import { resolve } from "node:path";
 import type { Command } from "commander";
 import { withCairn } from "../context.js";
+import { invocation } from "../invocation.js";
 import { printJson, printLine } from "../output.js";
 
 export function registerCheckpoint(program: Command): void {
@@ -15,7 +17,8 @@ export function registerCheckpoint(program: Command): void {
       await withCairn(command, async (cairn, global) => {
         const outcome = await cairn.checkpoint({
           ...(options.session ? { session: options.session } : {}),
-          cwd: options.cwd ?? process.cwd(),
+          // A relative --cwd is the caller's folder, and messages name it in full ("at ." says nothing).
+          cwd: resolve(invocation().cwd, options.cwd ?? "."),
         });
         if (global.json) return printJson(outcome);
         if (!outcome.written) {

@@ -8,6 +8,7 @@ import { describeStructural } from "../../pipeline/structural/describeStructural
 import { describeDeadJobs } from "../../store/queue/describeDeadJobs.js";
 import { describeForeignLeases } from "../../store/queue/describeForeignLeases.js";
 import { explainStoreError } from "../../store/storeFault.js";
+import { cairnCommandWord, cliEntry } from "../../util/cairnInvocation.js";
 import type { GlobalOptions } from "../context.js";
 import { demoConfig, demoHome, demoSources } from "../demo.js";
 import { printJson, printLine, quoted } from "../output.js";
@@ -102,7 +103,9 @@ export function registerRun(program: Command): void {
             `  start with: ${starts.map((path) => (path.endsWith(".md") ? path : `the MEMORY.md of each project under ${path}`)).join(" and ")}`,
           );
         if (options.demo)
-          printLine(`  (demo memory root: ${cairn.paths.home}; try: CAIRN_HOME=${cairn.paths.home} cairn status)`);
+          printLine(
+            `  (demo memory root: ${cairn.paths.home}; try: CAIRN_HOME=${cairn.paths.home} ${cairnCommandWord(cliEntry())} status)`,
+          );
         if (consolidate.outcome === "failed") process.exitCode = 1;
         if (notStored) throw notStored;
       } catch (error) {
