@@ -1,10 +1,15 @@
 import type { Cairn } from "../cairn.js";
 import { EXCLUDED_MARK } from "../project/exclusion.js";
+import { eligibilityWindow } from "../store/eligibilityWindow.js";
 import { PHASE1_KIND } from "../store/queue/jobKinds.js";
 import { toIso } from "../util/clock.js";
 
-/** Where a session stands in the pipeline, as `cairn sessions` and the memory browser show it. */
-export type SessionState = "excluded" | "dead" | "pending" | "processed" | "new";
+/**
+ * Where a session stands in the pipeline, as `cairn sessions` and the memory browser show it. `too old`:
+ * it waits, but was last updated before `memories.maxRolloutAgeDays`, so no run extracts it (a run says
+ * which setting would).
+ */
+export type SessionState = "excluded" | "dead" | "too old" | "pending" | "processed" | "new";
 
 export interface SessionRow {
   id: string;
@@ -31,6 +36,7 @@ export function sessionRows(cairn: Cairn, filter: { agent?: string; limit?: numb
   const dead = new Set(
     cairn.storage.jobs.list({ kind: PHASE1_KIND, status: "dead", limit: 100_000 }).map((job) => job.key),
   );
+  const { oldest } = eligibilityWindow(cairn.config, cairn.clock());
   return cairn.sessions(filter).map((session) => {
     const row = {
       id: session.id,
@@ -53,7 +59,9 @@ export function sessionRows(cairn: Cairn, filter: { agent?: string; limit?: numb
       : row.dead
         ? "dead"
         : row.invalidatedAt !== null
-          ? "pending"
+          ? session.updatedAt !== null && session.updatedAt < oldest
+            ? "too old"
+            : "pending"
           : row.processedUntil !== null
             ? "processed"
             : "new";

@@ -70,4 +70,30 @@ describe("cairn sessions with memories.exclude", () => {
     expect(table).toMatch(/\bdead\b.*5b0c1d2e/);
     expect(table).toMatch(/^1 dead \(extraction failed permanently\): 'cairn run --retry-dead' runs them again$/m);
   });
+
+  it("shows a waiting session last updated before memories.maxRolloutAgeDays as too old, not pending, and says so", () => {
+    const claude = join(dir, "claude-old");
+    mkdirSync(join(claude, "projects", "-home-dev-my-shop"), { recursive: true });
+    copyFileSync(TRANSCRIPT, join(claude, "projects", "-home-dev-my-shop", `${SESSION}.jsonl`));
+    const home = join(dir, "cairn-old");
+    const none = join(dir, "none");
+    const env = {
+      HOME: dir,
+      CAIRN_HOME: home,
+      CLAUDE_CONFIG_DIR: claude,
+      CODEX_HOME: none,
+      PI_CODING_AGENT_DIR: none,
+      OMP_CODING_AGENT_DIR: none,
+      GEMINI_CLI_HOME: none,
+      XDG_DATA_HOME: none,
+    };
+    expect(runCli(["scan"], { env }).status).toBe(0);
+    const old = JSON.parse(runCli(["sessions", "--json"], { env }).stdout) as Array<Record<string, unknown>>;
+    expect(old.find((row) => row.id === SESSION)).toMatchObject({ state: "too old" });
+    expect(runCli(["sessions"], { env }).stdout).toMatch(/^1 too old to extract \(.*maxRolloutAgeDays = \d+ days/m);
+    // Inside the age window, the same session is pending.
+    writeFileSync(join(home, "config.yaml"), "memories:\n  maxRolloutAgeDays: 3650\n");
+    const pending = JSON.parse(runCli(["sessions", "--json"], { env }).stdout) as Array<Record<string, unknown>>;
+    expect(pending.find((row) => row.id === SESSION)).toMatchObject({ state: "pending" });
+  });
 });

@@ -34,6 +34,11 @@ export function registerSessions(program: Command): void {
         );
         const excluded = rows.filter((row) => row.excluded).length;
         if (excluded > 0) printLine(`${excluded} excluded by memories.exclude (metadata only, never extracted)`);
+        const old = rows.filter((row) => row.state === "too old").length;
+        if (old > 0)
+          printLine(
+            `${old} too old to extract (last updated over memories.maxRolloutAgeDays = ${cairn.config.memories.maxRolloutAgeDays} days ago): 'cairn run' says the value that includes them`,
+          );
         const failed = rows.filter((row) => row.dead).length;
         if (failed > 0)
           printLine(`${failed} dead (extraction failed permanently): 'cairn run --retry-dead' runs them again`);
