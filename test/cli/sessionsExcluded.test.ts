@@ -15,6 +15,26 @@ describe("cairn sessions with memories.exclude", () => {
   const dir = mkdtempSync(join(tmpdir(), "cairn-cli-exclude-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+  /** A memory root of its own and Claude Code's folder holding the one fixture session, no other agent. */
+  function shopOnly(name: string) {
+    const claude = join(dir, `claude-${name}`);
+    mkdirSync(join(claude, "projects", "-home-dev-my-shop"), { recursive: true });
+    copyFileSync(TRANSCRIPT, join(claude, "projects", "-home-dev-my-shop", `${SESSION}.jsonl`));
+    const home = join(dir, `cairn-${name}`);
+    const none = join(dir, "none");
+    const env = {
+      HOME: dir,
+      CAIRN_HOME: home,
+      CLAUDE_CONFIG_DIR: claude,
+      CODEX_HOME: none,
+      PI_CODING_AGENT_DIR: none,
+      OMP_CODING_AGENT_DIR: none,
+      GEMINI_CLI_HOME: none,
+      XDG_DATA_HOME: none,
+    };
+    return { home, env };
+  }
+
   it("shows an excluded session as excluded, without items, and counts them", () => {
     const claude = join(dir, "claude");
     mkdirSync(join(claude, "projects", "-home-dev-my-shop"), { recursive: true });
@@ -41,21 +61,7 @@ describe("cairn sessions with memories.exclude", () => {
   });
 
   it("shows a session whose extraction failed for good as dead, and names the command that retries it", () => {
-    const claude = join(dir, "claude-dead");
-    mkdirSync(join(claude, "projects", "-home-dev-my-shop"), { recursive: true });
-    copyFileSync(TRANSCRIPT, join(claude, "projects", "-home-dev-my-shop", `${SESSION}.jsonl`));
-    const home = join(dir, "cairn-dead");
-    const none = join(dir, "none");
-    const env = {
-      HOME: dir,
-      CAIRN_HOME: home,
-      CLAUDE_CONFIG_DIR: claude,
-      CODEX_HOME: none,
-      PI_CODING_AGENT_DIR: none,
-      OMP_CODING_AGENT_DIR: none,
-      GEMINI_CLI_HOME: none,
-      XDG_DATA_HOME: none,
-    };
+    const { home, env } = shopOnly("dead");
     expect(runCli(["scan"], { env }).status).toBe(0);
     const storage = Storage.open(join(home, "cairn.db"));
     try {
@@ -72,21 +78,7 @@ describe("cairn sessions with memories.exclude", () => {
   });
 
   it("shows a waiting session last updated before memories.maxRolloutAgeDays as too old, not pending, and says so", () => {
-    const claude = join(dir, "claude-old");
-    mkdirSync(join(claude, "projects", "-home-dev-my-shop"), { recursive: true });
-    copyFileSync(TRANSCRIPT, join(claude, "projects", "-home-dev-my-shop", `${SESSION}.jsonl`));
-    const home = join(dir, "cairn-old");
-    const none = join(dir, "none");
-    const env = {
-      HOME: dir,
-      CAIRN_HOME: home,
-      CLAUDE_CONFIG_DIR: claude,
-      CODEX_HOME: none,
-      PI_CODING_AGENT_DIR: none,
-      OMP_CODING_AGENT_DIR: none,
-      GEMINI_CLI_HOME: none,
-      XDG_DATA_HOME: none,
-    };
+    const { home, env } = shopOnly("old");
     expect(runCli(["scan"], { env }).status).toBe(0);
     const old = JSON.parse(runCli(["sessions", "--json"], { env }).stdout) as Array<Record<string, unknown>>;
     expect(old.find((row) => row.id === SESSION)).toMatchObject({ state: "too old" });
