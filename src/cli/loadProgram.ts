@@ -61,10 +61,12 @@ function saveCodeCache(cacheFile: string, script: Script): void {
     const folder = dirname(cacheFile);
     const root = dirname(folder);
     mkdirSync(folder, { recursive: true, mode: 0o700 });
-    dropOlderBuilds(root);
     const partial = `${cacheFile}.${process.pid}.tmp`;
     writeFileSync(partial, script.createCachedData(), { mode: 0o600 });
     renameSync(partial, cacheFile);
+    // After this build's cache is in place: another process clearing folders at the same time (a
+    // folder gone between listing and stat) costs the clean-up, never this cache.
+    dropOlderBuilds(root);
   } catch {
     // A cache is an optimisation: a full disk or a read-only folder must not fail the command.
   }
