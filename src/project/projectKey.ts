@@ -9,6 +9,11 @@ export interface ProjectIdentity {
   name: string;
 }
 
+/** Whether a memory scope is a project's key (as `projectIdentity` makes them) rather than `global` or a label. */
+export function isProjectKey(scope: string): boolean {
+  return /^(?:git|root|path):./.test(scope);
+}
+
 /**
  * The project a directory belongs to: the normalized `origin` remote when there is one, else the main
  * git root shared by all worktrees, else the directory itself. A recorded remote (Codex stores one)

@@ -6,6 +6,7 @@ import { getCookie } from "hono/cookie";
 import { HTTPException } from "hono/http-exception";
 import type { Cairn } from "../cairn.js";
 import { HTTP_AGENT_AUTHOR } from "../memory/memoryAuthor.js";
+import { projectList } from "../read/projectList.js";
 import { redactText } from "../redact/redact.js";
 import { explainStoreError } from "../store/storeFault.js";
 import { errorMessage } from "../util/errors.js";
@@ -35,7 +36,6 @@ import {
   sessionsBody,
   uiCodeBody,
 } from "./httpSchemas.js";
-import { projectList } from "./projectList.js";
 import { readJsonBody } from "./readJsonBody.js";
 import { serveUi, UI_PUBLIC_PATHS } from "./serveUi.js";
 import { sessionRows } from "./sessionRows.js";
@@ -207,7 +207,7 @@ export function createHttpApp(options: HttpAppOptions): Hono {
 
   app.post("/api/projects", async (c) => {
     await readJsonBody(c, projectsBody);
-    return c.json(projectList(cairn.paths.memories));
+    return c.json(projectList({ storage: cairn.storage, memoriesRoot: cairn.paths.memories }));
   });
 
   app.post("/api/sessions", async (c) => c.json({ sessions: sessionRows(cairn, await readJsonBody(c, sessionsBody)) }));

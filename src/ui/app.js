@@ -1,7 +1,8 @@
 // The memory browser (`cairn ui`): a page of cairn's own HTTP API, without dependencies. Memory text is
 // untrusted (it comes from agent sessions): everything is put on the page as text nodes, never as HTML.
 
-const state = { projects: null, cwd: null, view: "workspace" };
+// `project`: the chosen entry of /api/projects, null for the global workspace alone.
+const state = { projects: null, project: null, view: "workspace" };
 
 /** The kinds of memory an edit may give (src/requests/memoryTypes.ts). */
 const MEMORY_TYPES = ["fact", "preference", "decision", "procedural", "semantic", "constraint", "note"];
@@ -81,9 +82,25 @@ async function show(view) {
   }
 }
 
-/** Scope arguments of the chosen project (or the global workspace alone). */
+/**
+ * Scope arguments of the chosen project: its folder (the project and global, as agents there recall),
+ * else its key alone (a project known only from its memories has no folder); or the global workspace.
+ */
 function scoped() {
-  return state.cwd ? { cwd: state.cwd } : { scope: "global" };
+  const project = state.project;
+  if (!project) return { scope: "global" };
+  return project.cwd ? { cwd: project.cwd } : { scope: project.key };
+}
+
+/** A folder of the chosen project, for the requests that need one (its workspace files, the injected block). */
+function projectFolder() {
+  return state.project ? (state.project.cwd ?? state.project.cwds[0] ?? null) : null;
+}
+
+/** Why the chosen project has no workspace, shown where its workspace would be. */
+function noWorkspaceNote() {
+  const project = state.project;
+  return project && !project.hasWorkspace ? el("p", { class: "no-workspace" }, project.noWorkspace) : null;
 }
 
 function memoryCard(memory, extra) {
@@ -246,8 +263,8 @@ async function forget(id) {
 
 const views = {
   async workspace() {
-    const { global, projects } = state.projects;
-    const chosen = state.cwd ? projects.find((project) => project.cwds[0] === state.cwd) : undefined;
+    const { global } = state.projects;
+    const chosen = state.project?.hasWorkspace ? state.project : null;
     const sections = [chosen ? [chosen, "root"] : null, [global, "global"]].filter(Boolean);
     const content = el("pre", { class: "file" }, "choose a file");
     const lists = sections.map(([workspace, root]) =>
@@ -262,7 +279,7 @@ const views = {
             {
               "data-file": `${root}/${file}`,
               onclick: async () => {
-                const body = { url: `memory://${root}/${file}`, ...(root === "root" ? { cwd: state.cwd } : {}) };
+                const body = { url: `memory://${root}/${file}`, ...(root === "root" ? { cwd: projectFolder() } : {}) };
                 const read = await api("/api/read", body).catch((error) => ({ content: `(${error.message})` }));
                 content.textContent = read.content;
               },
@@ -272,7 +289,11 @@ const views = {
         ),
       ),
     );
-    render(...lists, content);
+    const missing =
+      state.project && !chosen
+        ? el("div", { class: "card files" }, el("h2", {}, `Project ${state.project.label}`), noWorkspaceNote())
+        : null;
+    render(missing, ...lists, content);
     const first = document.querySelector(".files button");
     if (first) first.click();
   },
@@ -281,6 +302,7 @@ const views = {
     const { memories } = await api("/api/memory/export", { ...scoped(), all: true });
     const live = memories.filter((memory) => memory.state === "live").length;
     render(
+      noWorkspaceNote(),
       el("p", {}, `${live} live, ${memories.length - live} forgotten or replaced`),
       memories.reverse().map((memory) => memoryCard(memory)),
     );
@@ -397,7 +419,7 @@ const views = {
     const input = el("input", {
       type: "text",
       name: "folder",
-      value: state.cwd ?? "",
+      value: projectFolder() ?? "",
       placeholder: "/absolute/path/of/a/folder",
     });
     const out = el("pre", { class: "injected" });
@@ -491,18 +513,24 @@ async function start() {
     showError(error);
     return;
   }
+  const { projects } = state.projects;
   const select = document.getElementById("project");
   select.replaceChildren(
     el("option", { value: "" }, "global only"),
-    ...state.projects.projects.map((project) => el("option", { value: project.cwds[0] ?? "" }, project.name)),
+    ...projects.map((project) =>
+      el("option", { value: project.key }, project.hasWorkspace ? project.label : `${project.label} (no workspace)`),
+    ),
   );
-  state.cwd = state.projects.projects[0]?.cwds[0] ?? null;
-  select.value = state.cwd ?? "";
+  state.project = projects[0] ?? null;
+  select.value = state.project?.key ?? "";
+  // A project without a workspace has nothing on the workspace view but why: its memories are what it has.
+  const firstView = () =>
+    state.project && !state.project.hasWorkspace && state.view === "workspace" ? "memories" : state.view;
   select.addEventListener("change", () => {
-    state.cwd = select.value || null;
-    show(state.view);
+    state.project = projects.find((project) => project.key === select.value) ?? null;
+    show(firstView());
   });
-  await show("workspace");
+  await show(firstView());
 }
 
 start();

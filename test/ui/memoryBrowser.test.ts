@@ -5,6 +5,7 @@ import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Cairn } from "../../src/cairn.js";
 import { projectIdentity } from "../../src/project/projectKey.js";
+import { NO_WORKSPACE } from "../../src/read/projectList.js";
 import { createHttpApp } from "../../src/server/createHttpApp.js";
 import { type RunningHttpServer, startHttpServer } from "../../src/server/startHttpServer.js";
 import { writeProjectIndex } from "../../src/workspace/projectIndex.js";
@@ -22,6 +23,9 @@ if (!executablePath) {
 }
 const TOKEN = "9f8e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c";
 const HOSTILE = '<img src=x onerror="window.__pwned=1">Use <b>pnpm</b>, never npm';
+/** A checkout's project known only from a memory remembered there: no session, no workspace. */
+const WIDGETS = "git:github.com/acme/widgets";
+const WIDGETS_MEMORY = "Widgets ship with the blue theme by default";
 const SCREENSHOTS =
   process.env.CAIRN_UI_SCREENSHOTS === "1" ? join(import.meta.dirname, "..", "..", "docs", "ui") : undefined;
 
@@ -72,6 +76,10 @@ describe.skipIf(!executablePath)("memory browser in Chromium", () => {
     ids.node = await remember("Release builds use Node 22");
     ids.oldCi = await remember("The CI runs on Jenkins");
     ids.newCi = await remember("The CI moved to GitHub Actions in March");
+    const widgets = join(temp.root, "work", "widgets");
+    mkdirSync(join(widgets, ".git"), { recursive: true });
+    writeFileSync(join(widgets, ".git", "config"), '[remote "origin"]\n\turl = https://github.com/acme/widgets.git\n');
+    await cairn.remember({ content: WIDGETS_MEMORY, cwd: widgets });
     flag = cairn.storage.reviews.add({
       memoryId: ids.oldCi,
       relatedId: ids.newCi,
@@ -124,7 +132,9 @@ describe.skipIf(!executablePath)("memory browser in Chromium", () => {
     const { code } = (await minted.json()) as { code: string };
     await page.goto(`${server.url}/ui/login?code=${code}`);
     expect(new URL(page.url()).pathname).toBe("/ui/");
-    await expect.poll(() => page.locator("#project option").allTextContents()).toEqual(["global only", "project"]);
+    await expect
+      .poll(() => page.locator("#project option").allTextContents())
+      .toEqual(["global only", "project", `${WIDGETS} (no workspace)`]);
     await expect.poll(() => page.locator("pre.file").textContent()).toContain("Release notes live in CHANGES.md");
     await page.locator('button[data-file="root/memory_summary.md"]').click();
     await expect.poll(() => page.locator("pre.file").textContent()).toContain("builds with make release");
@@ -221,5 +231,19 @@ describe.skipIf(!executablePath)("memory browser in Chromium", () => {
     await expect.poll(() => block.textContent()).toContain("builds with make release");
     expect(await block.textContent()).toBe(cairn.inject(temp.project).text);
     await screenshot("inject.png");
+  });
+
+  it("chooses a project that has memories and no workspace: shows its memories and why there is no workspace", async () => {
+    await page.locator('#tabs button[data-view="workspace"]').click();
+    await page.locator("#project").selectOption({ label: `${WIDGETS} (no workspace)` });
+    await expect.poll(() => page.locator(".memory .content").allTextContents()).toEqual([WIDGETS_MEMORY]);
+    expect(await page.locator(".no-workspace").textContent()).toBe(NO_WORKSPACE.noSessions);
+    expect(await page.locator("#error").isHidden()).toBe(true);
+    await page.locator('#tabs button[data-view="workspace"]').click();
+    await expect
+      .poll(() => page.locator(".files h2").allTextContents())
+      .toEqual([`Project ${WIDGETS}`, "Global workspace"]);
+    expect(await page.locator(".no-workspace").textContent()).toBe(NO_WORKSPACE.noSessions);
+    expect(await page.locator('button[data-file^="root/"]').count()).toBe(0);
   });
 });

@@ -29,6 +29,15 @@ export interface FolderSessions {
   oldestOld: number | null;
 }
 
+/** A folder a project's sessions ran in (`projectFolders`). */
+export interface ProjectFolder {
+  /** Null for sessions recorded without a folder. */
+  cwd: string | null;
+  sessions: number;
+  /** The newest session update there (epoch ms). */
+  lastSeen: number;
+}
+
 interface SessionRow {
   id: string;
   agent: string;
@@ -234,6 +243,27 @@ export class SessionsRepository {
     ).all() as Array<{ project_key: string; cwd: string }>;
     const map = new Map<string, string[]>();
     for (const row of rows) map.set(row.project_key, [...(map.get(row.project_key) ?? []), row.cwd]);
+    return map;
+  }
+
+  /**
+   * Per project key, its sessions (excluded ones left out) grouped by folder, the folder seen last
+   * first; a null folder counts sessions recorded without one. What the memory browser's project list
+   * names a project by when no workspace names it.
+   */
+  projectFolders(): Map<string, ProjectFolder[]> {
+    const rows = this.stmt(
+      `SELECT project_key, cwd, count(*) AS sessions, max(updated_at) AS last_seen FROM sessions
+       WHERE project_key IS NOT NULL AND (content_hash IS NULL OR content_hash <> ?)
+       GROUP BY project_key, cwd ORDER BY last_seen DESC, cwd`,
+    ).all(EXCLUDED_MARK) as Array<{ project_key: string; cwd: string | null; sessions: number; last_seen: number }>;
+    const map = new Map<string, ProjectFolder[]>();
+    for (const row of rows) {
+      const folder = { cwd: row.cwd, sessions: row.sessions, lastSeen: row.last_seen };
+      const folders = map.get(row.project_key);
+      if (folders) folders.push(folder);
+      else map.set(row.project_key, [folder]);
+    }
     return map;
   }
 
