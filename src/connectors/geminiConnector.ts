@@ -3,8 +3,8 @@ import { shellCommand } from "../util/cairnInvocation.js";
 import { geminiDir } from "./agentHomes.js";
 import { readOrNull } from "./configFileWrite.js";
 import { appendHookGroup, cairnHooks, installedHookArgv, removeCairnHooks } from "./hookGroups.js";
-import { parseJsonSettings } from "./jsoncRefusal.js";
-import { isJsonObject, parseJsonObject, stringifyLike } from "./jsonDocument.js";
+import { editJsoncLike, parseJsoncObject } from "./jsoncDocument.js";
+import { isJsonObject } from "./jsonDocument.js";
 import { installedServerArgv, removeServerEntry, setServerEntry } from "./jsonServerEntry.js";
 import type { Connector, InstallContext, ManagedEdit } from "./types.js";
 
@@ -52,7 +52,7 @@ function settingsEdit(context: InstallContext): ManagedEdit {
     file,
     what: "SessionStart, PreCompress and SessionEnd hooks and MCP server 'cairn'",
     install(current) {
-      const settings = parseJsonSettings(current, file, "cairn install gemini");
+      const settings = parseJsoncObject(current, file, "cairn install gemini");
       let hooksChanged = false;
       for (const { event, suffix, entry } of hooks) {
         const ours = cairnHooks(settings, { event, suffix, file, agent: "gemini" });
@@ -67,22 +67,22 @@ function settingsEdit(context: InstallContext): ManagedEdit {
         hooksChanged = true;
       }
       const serverChanged = setServerEntry({ settings, key: "mcpServers", file, agent: "gemini" }, server);
-      return !hooksChanged && !serverChanged ? (current ?? "") : stringifyLike(current, settings);
+      return !hooksChanged && !serverChanged ? (current ?? "") : editJsoncLike(current, settings);
     },
     uninstall(current) {
-      const settings = parseJsonSettings(current, file, "cairn uninstall gemini");
+      const settings = parseJsoncObject(current, file, "cairn uninstall gemini");
       let hookRemoved = false;
       for (const { event, suffix } of HOOKS)
         hookRemoved = removeCairnHooks(settings, event, suffix, file) || hookRemoved;
       const serverRemoved = removeServerEntry(settings, "mcpServers");
-      return hookRemoved || serverRemoved ? stringifyLike(current, settings) : current;
+      return hookRemoved || serverRemoved ? editJsoncLike(current, settings) : current;
     },
     installedArgv(content) {
-      const settings = parseJsonSettings(content, file, "cairn install gemini");
+      const settings = parseJsoncObject(content, file, "cairn install gemini");
       const hookArgv = HOOKS.flatMap((hook) => installedHookArgv(settings, { ...hook, file }));
       return [...hookArgv, ...installedServerArgv(settings, "mcpServers")];
     },
-    isEmpty: (content) => Object.keys(parseJsonObject(content, file)).length === 0,
+    isEmpty: (content) => Object.keys(parseJsoncObject(content, file, "cairn uninstall gemini")).length === 0,
   };
 }
 
@@ -95,7 +95,7 @@ export function geminiHooksOffWarning(env: NodeJS.ProcessEnv): string | undefine
   const file = join(geminiDir(env), "settings.json");
   let config: unknown;
   try {
-    config = parseJsonSettings(readOrNull(file), file, "cairn install gemini").hooksConfig;
+    config = parseJsoncObject(readOrNull(file), file, "cairn install gemini").hooksConfig;
   } catch {
     return undefined;
   }

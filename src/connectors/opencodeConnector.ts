@@ -2,8 +2,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { shellCommand } from "../util/cairnInvocation.js";
 import { opencodeConfigDir } from "./agentHomes.js";
-import { parseJsonSettings } from "./jsoncRefusal.js";
-import { type JsonObject, parseJsonObject, stringifyLike } from "./jsonDocument.js";
+import { editJsoncLike, parseJsoncObject } from "./jsoncDocument.js";
+import type { JsonObject } from "./jsonDocument.js";
 import { installedServerArgv, removeServerEntry, setServerEntry } from "./jsonServerEntry.js";
 import { type Markers, removeBlock, upsertBlock } from "./markedBlock.js";
 import { memoryInstructionsBlock } from "./memoryInstructionsBlock.js";
@@ -49,21 +49,23 @@ function mcpServerEdit(context: InstallContext): ManagedEdit {
     file,
     what: "MCP server 'cairn' (mcp.cairn)",
     install(current) {
-      const config = parseJsonSettings(current, file, "cairn install opencode");
+      const config = parseJsoncObject(current, file, "cairn install opencode");
       const fresh = current === null || current.trim() === "";
       // A new file gets OpenCode's schema line first, as OpenCode's own examples start.
       const base: JsonObject = fresh ? { $schema: "https://opencode.ai/config.json", ...config } : config;
       return setServerEntry({ settings: base, key: "mcp", file, agent: "opencode" }, server)
-        ? stringifyLike(current, base)
+        ? editJsoncLike(current, base)
         : (current ?? "");
     },
     uninstall(current) {
-      const config = parseJsonSettings(current, file, "cairn uninstall opencode");
-      return removeServerEntry(config, "mcp") ? stringifyLike(current, config) : current;
+      const config = parseJsoncObject(current, file, "cairn uninstall opencode");
+      return removeServerEntry(config, "mcp") ? editJsoncLike(current, config) : current;
     },
-    installedArgv: (content) => installedServerArgv(parseJsonSettings(content, file, "cairn install opencode"), "mcp"),
+    installedArgv: (content) => installedServerArgv(parseJsoncObject(content, file, "cairn install opencode"), "mcp"),
     isEmpty: (content) => {
-      const left = Object.keys(parseJsonObject(content, file)).filter((key) => key !== "$schema");
+      const left = Object.keys(parseJsoncObject(content, file, "cairn uninstall opencode")).filter(
+        (key) => key !== "$schema",
+      );
       return left.length === 0;
     },
   };

@@ -15,11 +15,20 @@ import { actionsOf, readConfig as read, useConnectorHome, writeConfig as write }
 const fixture = (...path: string[]) => readFileSync(join(import.meta.dirname, "..", "fixtures", ...path), "utf8");
 const geminiSettings = fixture("gemini", "user-settings", "settings.json");
 const opencodeConfig = fixture("opencode", "user-config", "opencode.json");
+const geminiCommented = fixture("gemini", "user-settings-jsonc", "settings.json");
+const opencodeCommented = fixture("opencode", "user-config-jsonc", "opencode.jsonc");
 
 const home = useConnectorHome();
 
 /** The user's own server named `cairn` (another tool of that name), as each agent's config writes it. */
-const cases: Array<{ agent: string; connector: Connector; file: () => string; text: () => string; what: string }> = [
+const cases: Array<{
+  agent: string;
+  label?: string;
+  connector: Connector;
+  file: () => string;
+  text: () => string;
+  what: string;
+}> = [
   {
     agent: "codex",
     connector: codexConnector,
@@ -57,11 +66,35 @@ const cases: Array<{ agent: string; connector: Connector; file: () => string; te
       ),
     what: "an MCP server named 'cairn' \\(mcp\\.cairn\\)",
   },
+  {
+    agent: "gemini",
+    label: "gemini, settings with comments",
+    connector: geminiConnector,
+    file: () => join(home.temp.root, ".gemini-home", ".gemini", "settings.json"),
+    text: () =>
+      geminiCommented.replace(
+        '"mcpServers": {\n',
+        '"mcpServers": {\n    "cairn": { "command": "python", "args": ["-m", "cairn_notes"] }, // my notes\n',
+      ),
+    what: "an MCP server named 'cairn' \\(mcpServers\\.cairn\\)",
+  },
+  {
+    agent: "opencode",
+    label: "opencode, opencode.jsonc",
+    connector: opencodeConnector,
+    file: () => join(home.temp.root, ".config", "opencode", "opencode.jsonc"),
+    text: () =>
+      opencodeCommented.replace(
+        '"mcp": {\n',
+        '"mcp": {\n    /* my notes */ "cairn": { "type": "remote", "url": "https://cairn.example.com/mcp" },\n',
+      ),
+    what: "an MCP server named 'cairn' \\(mcp\\.cairn\\)",
+  },
 ];
 
 describe("an MCP server of cairn's name that cairn did not write", () => {
-  for (const { agent, connector, file, text, what } of cases) {
-    it(`${agent}: install refuses it with one line and writes nothing; uninstall leaves it`, () => {
+  for (const { agent, label, connector, file, text, what } of cases) {
+    it(`${label ?? agent}: install refuses it with one line and writes nothing; uninstall leaves it`, () => {
       const user = text();
       expect(user).toContain("cairn");
       write(file(), user);

@@ -1,5 +1,6 @@
 import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { parse as parseJsonc } from "jsonc-parser";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { installConnector, uninstallConnector } from "../../src/connectors/applyConnector.js";
 import { geminiConnector, geminiHooksOffWarning } from "../../src/connectors/geminiConnector.js";
@@ -169,25 +170,95 @@ describe("cairn install gemini", () => {
     expect(backups(settingsFile)).toEqual([]);
   });
 
-  it("refuses a settings.json with comments or trailing commas rather than drop them", () => {
-    const commented = fixture.replace('"ui": {', '// my theme\n  "ui": {');
-    write(settingsFile, commented);
-    expect(() => installConnector(geminiConnector, context, options())).toThrow(
-      /^[^\n]*settings\.json holds comments, which cairn would lose when it rewrites the file, so it changed nothing; [^\n]*'cairn install gemini' again$/,
-    );
-    expect(read(settingsFile)).toBe(commented);
-    write(settingsFile, '{ "ui": { "theme": "GitHub", }, "url": "https://example.com/a//b" }');
-    expect(() => installConnector(geminiConnector, context, options())).toThrow(/holds trailing commas/);
-    // A `//` inside a string is no comment.
-    write(settingsFile, '{ "url": "https://example.com/a//b" }\n');
-    expect(actions(installConnector(geminiConnector, context, options()))).toEqual(["updated"]);
-  });
-
   it("refuses hooks it cannot merge into, naming the key", () => {
     write(settingsFile, '{"hooks": {"SessionStart": {}}}');
     expect(() => installConnector(geminiConnector, context, options())).toThrow(/hooks\.SessionStart is not a list/);
     write(settingsFile, '{"mcpServers": []}');
     expect(() => installConnector(geminiConnector, context, options())).toThrow(/mcpServers is not an object/);
+  });
+});
+
+describe("cairn install gemini on a settings.json written with comments", () => {
+  // The same settings as a person keeps them by hand: `//` and `/* */` comments, lists on one line.
+  const readJsoncFixture = (name: string) =>
+    readFileSync(join(import.meta.dirname, "..", "fixtures", "gemini", "user-settings-jsonc", name), "utf8");
+  const commented = readJsoncFixture("settings.json");
+
+  it("adds cairn's entries in place, keeping every comment and line, idempotently, and uninstall gives the bytes back", () => {
+    write(settingsFile, commented);
+    expect(actions(installConnector(geminiConnector, context, options()))).toEqual(["updated"]);
+    const installed = read(settingsFile);
+    // Only cairn's lines are new, and one comma after the group its own now follows.
+    expect(installed).toBe(readJsoncFixture("settings.installed.json"));
+    expect(installed).toContain('  /*\n   * Light theme by day; "Dracula" at night.\n   */\n  "ui": {');
+    expect(installed).toContain('"otlpEndpoint": "http://localhost:4317" // a URL: its // is no comment');
+    const settings = parseJsonc(installed);
+    expect(settings.mcpServers.cairn).toEqual({
+      command: "/opt/node/bin/node",
+      args: ["/opt/cairn/dist/cli/main.js", "mcp"],
+    });
+    expect(settings.hooks.SessionStart.at(-1)).toEqual({
+      hooks: [{ name: "cairn-memory", type: "command", command: hookCommand, timeout: 10000 }],
+    });
+    expect(Object.keys(settings.hooks)).toEqual(["SessionStart", "PreCompress", "SessionEnd"]);
+    expect(backups(settingsFile)).toEqual([commented]);
+
+    expect(actions(installConnector(geminiConnector, context, options()))).toEqual(["unchanged"]);
+    expect(read(settingsFile)).toBe(installed);
+    expect(backups(settingsFile)).toHaveLength(1);
+
+    expect(actions(uninstallConnector(geminiConnector, context, options()))).toEqual(["restored"]);
+    expect(read(settingsFile)).toBe(commented);
+  });
+
+  it("after the user edits it, uninstall takes out cairn's entries and leaves every other byte as the user left it", () => {
+    write(settingsFile, commented);
+    installConnector(geminiConnector, context, options());
+    const userEdit = (text: string) =>
+      text.replace('"theme": "GitHub",', '"theme": "Dracula", // night').replace("{\n", "{\n  // edited\n");
+    write(settingsFile, userEdit(read(settingsFile)));
+    expect(actions(uninstallConnector(geminiConnector, context, options()))).toEqual(["removed-entries"]);
+    expect(read(settingsFile)).toBe(userEdit(commented));
+  });
+
+  it("moves its own entries when cairn moved, touching nothing else", () => {
+    write(settingsFile, commented);
+    installConnector(geminiConnector, context, options());
+    const installed = read(settingsFile);
+    const moved = { ...context, invocation: { command: "/usr/bin/node", args: ["/srv/cairn/dist/cli/main.cjs"] } };
+    expect(actions(installConnector(geminiConnector, moved, options()))).toEqual(["updated"]);
+    const old = ["/opt/node/bin/node", "/opt/cairn/dist/cli/main.js"];
+    const now = ["/usr/bin/node", "/srv/cairn/dist/cli/main.cjs"];
+    expect(read(settingsFile)).toBe(
+      installed.replaceAll(old[0] as string, now[0] as string).replaceAll(old[1] as string, now[1] as string),
+    );
+    expect(actions(uninstallConnector(geminiConnector, moved, options()))).toEqual(["restored"]);
+    expect(read(settingsFile)).toBe(commented);
+  });
+
+  it("keeps a trailing comma, tabs and CRLF line ends where the user wrote them", () => {
+    const written = '{\r\n\t"ui": {\r\n\t\t"theme": "GitHub",\r\n\t},\r\n}\r\n';
+    write(settingsFile, written);
+    installConnector(geminiConnector, context, options());
+    const installed = read(settingsFile);
+    expect(
+      installed.startsWith('{\r\n\t"ui": {\r\n\t\t"theme": "GitHub",\r\n\t},\r\n\t"hooks": {\r\n\t\t"SessionStart": ['),
+    ).toBe(true);
+    expect(installed.replaceAll("\r\n", "")).not.toContain("\n");
+    expect(installed.endsWith("\t},\r\n}\r\n")).toBe(true);
+    write(settingsFile, `${installed}\r\n`);
+    expect(actions(uninstallConnector(geminiConnector, context, options()))).toEqual(["removed-entries"]);
+    expect(read(settingsFile)).toBe(`${written}\r\n`);
+  });
+
+  it("refuses a file that is not JSON even with comments allowed, with one line naming it, and changes nothing", () => {
+    const broken = commented.replace('"vimMode": true,', '"vimMode": true');
+    write(settingsFile, broken);
+    expect(() => installConnector(geminiConnector, context, options())).toThrow(
+      /^[^\n]*settings\.json is not valid JSON, even with comments allowed \(CommaExpected at line 5, column 5\), so cairn changed nothing; fix it and run 'cairn install gemini' again$/,
+    );
+    expect(read(settingsFile)).toBe(broken);
+    expect(backups(settingsFile)).toEqual([]);
   });
 });
 
@@ -200,6 +271,8 @@ describe("hooks switched off in Gemini CLI", () => {
     expect(geminiHooksOffWarning(temp.env)).toMatch(
       /^warning: \S+settings\.json sets hooksConfig\.enabled to false, so Gemini CLI runs no hooks and starts sessions without cairn's memory; /,
     );
+    write(settingsFile, '{\n  // off while travelling\n  "hooksConfig": { "enabled": false },\n}\n');
+    expect(geminiHooksOffWarning(temp.env)).toMatch(/sets hooksConfig\.enabled to false/);
     write(settingsFile, JSON.stringify({ hooksConfig: { disabled: ["cairn-memory"] } }));
     expect(geminiHooksOffWarning(temp.env)).toMatch(
       /lists 'cairn-memory' in hooksConfig\.disabled, .*\/hooks enable cairn-memory/,

@@ -1,5 +1,6 @@
 import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { parse as parseJsonc } from "jsonc-parser";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { installConnector, uninstallConnector } from "../../src/connectors/applyConnector.js";
 import { opencodeConnector } from "../../src/connectors/opencodeConnector.js";
@@ -142,18 +143,54 @@ describe("cairn install opencode", () => {
     expect(backups(configFile)).toEqual([]);
   });
 
-  it("refuses a config with comments rather than drop them, changing nothing", () => {
-    const commented = userConfig.replace('  "autoupdate": true,', '  // keep up to date\n  "autoupdate": true,');
-    write(configFile, commented);
-    expect(() => installConnector(opencodeConnector, context, options())).toThrow(
-      /^[^\n]*opencode\.json holds comments, which cairn would lose when it rewrites the file, so it changed nothing; [^\n]*'cairn install opencode' again$/,
-    );
-    expect(read(configFile)).toBe(commented);
-    expect(existsSync(agentsFile)).toBe(false);
-  });
-
   it("refuses an mcp section it cannot merge into, naming the key", () => {
     write(configFile, '{"mcp": ["x"]}');
     expect(() => installConnector(opencodeConnector, context, options())).toThrow(/mcp is not an object/);
+  });
+});
+
+describe("cairn install opencode on a config written as JSONC", () => {
+  // The config as a person keeps it: comments and trailing commas, as OpenCode's own example has them.
+  const readJsoncFixture = (name: string) =>
+    readFileSync(join(import.meta.dirname, "..", "fixtures", "opencode", "user-config-jsonc", name), "utf8");
+  const commented = readJsoncFixture("opencode.jsonc");
+
+  it("adds mcp.cairn to opencode.jsonc in place, keeping comments and commas, idempotently, and uninstall gives the bytes back", () => {
+    const jsonc = join(dirname(configFile), "opencode.jsonc");
+    write(jsonc, commented);
+    expect(actions(installConnector(opencodeConnector, context, options()))).toEqual(["updated", "created"]);
+    expect(existsSync(configFile)).toBe(false);
+    const installed = read(jsonc);
+    // Only cairn's lines are new; it keeps the trailing comma the user's last server has.
+    expect(installed).toBe(readJsoncFixture("opencode.installed.jsonc"));
+    expect(installed).toContain('  /* Rules every session reads,\n     on top of AGENTS.md. */\n  "instructions"');
+    expect(installed).toContain('"url": "https://jira.example.com/mcp", "enabled": true }, // its // is no comment');
+    expect(parseJsonc(installed).mcp.cairn).toEqual(server);
+    expect(backups(jsonc)).toEqual([commented]);
+
+    expect(actions(installConnector(opencodeConnector, context, options()))).toEqual(["unchanged", "unchanged"]);
+    expect(read(jsonc)).toBe(installed);
+
+    expect(actions(uninstallConnector(opencodeConnector, context, options()))).toEqual(["restored", "deleted"]);
+    expect(read(jsonc)).toBe(commented);
+  });
+
+  it("in opencode.json too, after a user edit uninstall takes out mcp.cairn and leaves every other byte", () => {
+    write(configFile, commented);
+    installConnector(opencodeConnector, context, options());
+    const userEdit = (text: string) => text.replace('"autoupdate": true,', '"autoupdate": "notify", // ask first');
+    write(configFile, userEdit(read(configFile)));
+    expect(actions(uninstallConnector(opencodeConnector, context, options()))).toEqual(["removed-entries", "deleted"]);
+    expect(read(configFile)).toBe(userEdit(commented));
+  });
+
+  it("refuses a config that is not JSON even with comments allowed, with one line naming it, changing neither file", () => {
+    const broken = commented.replace('"theme": "opencode",', '"theme": opencode,');
+    write(configFile, broken);
+    expect(() => installConnector(opencodeConnector, context, options())).toThrow(
+      /^[^\n]*opencode\.json is not valid JSON, even with comments allowed \(InvalidSymbol at line 4, column 12\), so cairn changed nothing; fix it and run 'cairn install opencode' again$/,
+    );
+    expect(read(configFile)).toBe(broken);
+    expect(existsSync(agentsFile)).toBe(false);
   });
 });
