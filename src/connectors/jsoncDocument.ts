@@ -67,9 +67,13 @@ export function editJsoncLike(text: string | null, value: JsonObject): string {
 
 function stepFor(text: string, change: Change): MemberEdit | undefined {
   if (change.kind === "remove") return memberRemoval(text, change.path);
-  const name = change.path.at(-1);
   if (change.kind === "append") {
-    return memberAppend(text, change.path.slice(0, -1), typeof name === "string" ? name : undefined, change.value);
+    const name = change.path.at(-1);
+    const path = change.path.slice(0, -1);
+    return memberAppend(
+      text,
+      typeof name === "string" ? { path, name, value: change.value } : { path, value: change.value },
+    );
   }
   // Unformatted: `modify` would otherwise lay out again the whole lines around the edit, the user's too.
   const edits = modify(text, change.path, change.value, {});

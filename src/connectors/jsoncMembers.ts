@@ -22,13 +22,19 @@ export interface MemberEdit {
   inserted?: { offset: number; length: number };
 }
 
+/** A member to append: to the object or list at `path`, a property named `name`, or a list item without. */
+export interface NewMember {
+  path: JSONPath;
+  name?: string;
+  value: unknown;
+}
+
 /**
- * Appends `value` as the last member of the object or list at `path` (a property named `name`, or a
- * list item when `name` is undefined). It goes on a line of its own after the last member's comma and
- * comment, so a comment stays on the line it was written on; a trailing comma after the last member is
- * kept by giving the new one a trailing comma too.
+ * Appends a member to its object or list. It goes on a line of its own after the last member's comma
+ * and comment, so a comment stays on the line it was written on; a trailing comma after the last member
+ * is kept by giving the new one a trailing comma too.
  */
-export function memberAppend(text: string, path: JSONPath, name: string | undefined, value: unknown): MemberEdit {
+export function memberAppend(text: string, { path, name, value }: NewMember): MemberEdit {
   const container = nodeAt(text, path);
   if (!container) throw new Error(`no object or list at ${path.join(".")}`);
   const member = name === undefined ? JSON.stringify(value) : `${JSON.stringify(name)}: ${JSON.stringify(value)}`;
