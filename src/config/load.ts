@@ -48,7 +48,7 @@ export function validateConfig(
   const current = withoutRetiredRecallKeys(tree);
   for (const key of current.retired)
     warn(`config: ${key} is no longer a setting and is ignored; remove it from config.yaml`);
-  const result = configSchema.safeParse(current.tree);
+  const result = configSchema().safeParse(current.tree);
   if (!result.success) throw invalid(formatIssue(result.error.issues[0], tree));
   return result.data;
 }
@@ -172,7 +172,7 @@ export function isConfigKey(key: string): boolean {
 
 /** The schema of one dotted key, undefined when the settings have no such key. */
 function schemaAt(key: string): unknown {
-  let node: unknown = configObjectSchema;
+  let node: unknown = configObjectSchema();
   for (const part of key.split(".")) {
     const shape = (unwrap(node) as { shape?: Record<string, unknown> } | undefined)?.shape;
     if (!shape || !Object.hasOwn(shape, part)) return undefined;

@@ -122,8 +122,12 @@ function step1ab(w: string): string {
   return w;
 }
 
-function replaceSuffix(w: string, table: Record<string, string>, minMeasure: number): string {
-  for (const [suffix, replacement] of Object.entries(table)) {
+/** The tables as lists, made once: `Object.entries` in the loop built a new list at every call. */
+const STEP2_ENTRIES = Object.entries(STEP2);
+const STEP3_ENTRIES = Object.entries(STEP3);
+
+function replaceSuffix(w: string, table: readonly [string, string][], minMeasure: number): string {
+  for (const [suffix, replacement] of table) {
     if (w.endsWith(suffix)) {
       const stem = w.slice(0, -suffix.length);
       return measure(stem) > minMeasure ? stem + replacement : w;
@@ -165,8 +169,8 @@ export function stem(word: string): string {
   if (known !== undefined) return known;
   let w = step1ab(word);
   if (w.endsWith("y") && hasVowel(w.slice(0, -1))) w = `${w.slice(0, -1)}i`;
-  w = replaceSuffix(w, STEP2, 0);
-  w = replaceSuffix(w, STEP3, 0);
+  w = replaceSuffix(w, STEP2_ENTRIES, 0);
+  w = replaceSuffix(w, STEP3_ENTRIES, 0);
   w = step4(w);
   w = step5(w);
   if (stems.size >= KEPT_STEMS) stems.clear();

@@ -54,22 +54,26 @@ const HAVING: ReadonlySet<string> = new Set(
   "has have had includes include contains contain holds hold supports support".split(" "),
 );
 
-/** Verbs that statements about software commonly use (general English, not from a data set), as stems. */
-const VERBS: ReadonlySet<string> = new Set(
-  (
-    "listen read write run use keep live go retry time publish build serve want review page pin deploy store call send " +
-    "point depend need require expose return handle own log host load fetch hold contain include support accept reject " +
-    "allow deny fail pass work start stop restart test lint format bundle compile install upgrade downgrade migrate move " +
-    "switch replace port change set raise lower increase reduce bump drop remove add create delete update sync push pull " +
-    "merge rebase release ship emit consume produce queue schedule trigger expire rotate encrypt sign verify validate " +
-    "check monitor alert notify track measure cache index search match map route proxy forward redirect connect bind " +
-    "mount open close lock wait sleep poll watch generate render import export parse serialize sort filter limit " +
-    "throttle batch split join configure enable disable toggle prefer avoid recommend mean cover belong trace rely wrap " +
-    "listens reads writes runs uses keeps lives goes retries publishes builds serves wants reviews"
-  )
-    .split(" ")
-    .map(stem),
-);
+/**
+ * Verbs that statements about software commonly use (general English, not from a data set), as stems;
+ * stemmed on first use, since stemming them all costs a command that never reads a statement's subject
+ * (a recall imports this module with the store) several milliseconds.
+ */
+const VERB_WORDS =
+  "listen read write run use keep live go retry time publish build serve want review page pin deploy store call send " +
+  "point depend need require expose return handle own log host load fetch hold contain include support accept reject " +
+  "allow deny fail pass work start stop restart test lint format bundle compile install upgrade downgrade migrate move " +
+  "switch replace port change set raise lower increase reduce bump drop remove add create delete update sync push pull " +
+  "merge rebase release ship emit consume produce queue schedule trigger expire rotate encrypt sign verify validate " +
+  "check monitor alert notify track measure cache index search match map route proxy forward redirect connect bind " +
+  "mount open close lock wait sleep poll watch generate render import export parse serialize sort filter limit " +
+  "throttle batch split join configure enable disable toggle prefer avoid recommend mean cover belong trace rely wrap " +
+  "listens reads writes runs uses keeps lives goes retries publishes builds serves wants reviews";
+let verbStems: ReadonlySet<string> | undefined;
+function verbs(): ReadonlySet<string> {
+  verbStems ??= new Set(VERB_WORDS.split(" ").map(stem));
+  return verbStems;
+}
 
 /** Words that open a statement as its actor: "we pin ...", "I prefer ...". */
 const PRONOUNS: ReadonlySet<string> = new Set(["we", "i", "you", "they", "our", "let's"]);
@@ -136,9 +140,9 @@ function tokensOf(sentence: string): Token[] {
     .filter((token) => token.word.length > 0);
 }
 
-const plain = (token: Token) => !token.name && /^[a-z][a-z'’-]*$/.test(token.word);
+const plain = (token: Token) => !token.name && /^[a-z][a-z'\u2019-]*$/.test(token.word);
 const isVerb = (token: Token) =>
-  plain(token) && (AUXILIARIES.has(token.word) || VERBS.has(stem(token.word.replace(/['’]s$/, ""))));
+  plain(token) && (AUXILIARIES.has(token.word) || verbs().has(stem(token.word.replace(/['\u2019]s$/, ""))));
 
 /** Index of the main verb of a declarative sentence, past its subject phrase; -1 when none is found. */
 function mainVerb(tokens: Token[]): number {

@@ -1,6 +1,6 @@
-import { randomBytes } from "node:crypto";
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { nodeCrypto } from "./nodeCrypto.js";
 
 /**
  * Writes a file so that readers see either the old or the new content, never half of it (temp + rename).
@@ -16,7 +16,7 @@ export function writeFileAtomic(
 ): boolean {
   const dir = dirname(path);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const temp = join(dir, `.${randomBytes(6).toString("hex")}.tmp`);
+  const temp = join(dir, `.${nodeCrypto().randomBytes(6).toString("hex")}.tmp`);
   try {
     writeFileSync(temp, content, { mode });
     if (stillCurrent && !stillCurrent()) {

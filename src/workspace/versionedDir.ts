@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import {
   cpSync,
   existsSync,
@@ -11,6 +10,7 @@ import {
   symlinkSync,
 } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
+import { nodeCrypto } from "../util/nodeCrypto.js";
 
 /**
  * A directory that changes all at once. The public path is a symbolic link to one immutable version
@@ -40,7 +40,7 @@ export class VersionedDir {
    */
   stage(options: { empty?: boolean } = {}): string {
     mkdirSync(this.versions, { recursive: true, mode: 0o700 });
-    const staging = join(this.versions, `${Date.now()}-${randomBytes(4).toString("hex")}`);
+    const staging = join(this.versions, `${Date.now()}-${nodeCrypto().randomBytes(4).toString("hex")}`);
     const live = options.empty ? undefined : this.current();
     if (live && existsSync(live)) cpSync(live, staging, { recursive: true });
     else mkdirSync(staging, { mode: 0o700 });
@@ -49,7 +49,10 @@ export class VersionedDir {
 
   /** Makes `staging` the live version with one rename, then removes versions no longer live. */
   publish(staging: string): void {
-    const link = join(dirname(this.path), `.${basename(this.path)}.${randomBytes(4).toString("hex")}.link`);
+    const link = join(
+      dirname(this.path),
+      `.${basename(this.path)}.${nodeCrypto().randomBytes(4).toString("hex")}.link`,
+    );
     // Relative, so the memory root can be moved or backed up as a whole.
     symlinkSync(relative(dirname(this.path), staging), link);
     if (existsSync(this.path) && !lstatSync(this.path).isSymbolicLink()) {

@@ -77,7 +77,7 @@ describe.each(agents.map((agent) => [agent.name, agent] as const))("registered a
   });
 
   it("is accepted under sources in the config, and read from there by the scan", () => {
-    const parsed = configObjectSchema.safeParse({ sources: { [name]: ["/sessions/here"] } });
+    const parsed = configObjectSchema().safeParse({ sources: { [name]: ["/sessions/here"] } });
     expect(parsed.success).toBe(true);
     const configured = parsed.data!.sources as Record<string, string[] | undefined>;
     const target = scanTargets({ env: {}, home, configured }).find((t) => t.adapter.agent === name);
@@ -110,10 +110,10 @@ describe("the registry", () => {
   });
 
   it("gives the config's sources exactly the registered keys", () => {
-    const unknown = configObjectSchema.safeParse({ sources: { vim: ["/x"] } });
+    const unknown = configObjectSchema().safeParse({ sources: { vim: ["/x"] } });
     expect(unknown.success).toBe(false);
     expect(JSON.stringify(unknown.error?.issues)).toContain("vim");
-    const all = configObjectSchema.safeParse({ sources: Object.fromEntries(agentIds.map((id) => [id, []])) });
+    const all = configObjectSchema().safeParse({ sources: Object.fromEntries(agentIds.map((id) => [id, []])) });
     expect(all.success).toBe(true);
   });
 

@@ -12,7 +12,7 @@ import { type TempHome, tempHome } from "../server/tempHome.js";
 // The retention sweep's rules (seed 004 "Retention Worker") with an injected clock: what expires after
 // which window, in which order, in batches, each step committed on its own, and what restore can still do.
 
-const settings = configSchema.parse({}).workers.retention;
+const settings = configSchema().parse({}).workers.retention;
 const count = (storage: Storage, sql: string, ...params: unknown[]): number =>
   (storage.db.prepare(sql).get(...params) as { n: number }).n;
 

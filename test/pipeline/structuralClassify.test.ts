@@ -31,7 +31,7 @@ function setup(options: { llm?: FakeLlm | null; structural?: Record<string, unkn
   const clock = () => now;
   const jobs = new JobQueue(db, { clock, random: () => 0.5, backoffBaseMs: 60_000 });
   const llm = options.llm === undefined ? new FakeLlm() : options.llm;
-  const config = configSchema.parse({ pipeline: { structural: options.structural ?? {} } }).pipeline.structural;
+  const config = configSchema().parse({ pipeline: { structural: options.structural ?? {} } }).pipeline.structural;
   const deps: StructuralDeps = {
     db,
     aspects: store.storage.aspects,

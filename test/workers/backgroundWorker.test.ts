@@ -195,7 +195,7 @@ describe("worker stats", () => {
     const set = new WorkerSet(
       {
         storage: cairn.storage,
-        config: configSchema.parse({}),
+        config: configSchema().parse({}),
         clock: () => 1234,
         log: () => {},
         embeddingModel: () => null,

@@ -25,7 +25,7 @@ const DAY = 24 * 60 * MINUTE;
 let now: number;
 const clock = () => now;
 let storage: Storage;
-const settings = () => workersConfigSchema.parse({}).continuity;
+const settings = () => workersConfigSchema().parse({}).continuity;
 
 beforeEach(() => {
   now = Date.parse("2026-06-01T10:00:00Z");
@@ -276,7 +276,7 @@ describe("excluded projects", () => {
 describe("checkpoints worker", () => {
   const host = (config = {}) => ({
     storage,
-    config: { workers: workersConfigSchema.parse({ continuity: config }), memories: { exclude: [] } } as never,
+    config: { workers: workersConfigSchema().parse({ continuity: config }), memories: { exclude: [] } } as never,
     clock,
     log: () => {},
     embeddingModel: () => null,

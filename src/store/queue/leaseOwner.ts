@@ -1,5 +1,5 @@
-import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
+import { nodeCrypto } from "../../util/nodeCrypto.js";
 import { processAlive } from "../../util/processAlive.js";
 
 /** Where a lease's holder runs: the process id and host encoded in its token. */
@@ -22,7 +22,7 @@ export const localProbe: OwnerProbe = { host: hostname(), pid: process.pid, isAl
  * uuid) stay valid; they just cannot be traced to a process.
  */
 export function newLeaseToken(probe: OwnerProbe = localProbe): string {
-  return `${probe.pid}@${probe.host}/${randomUUID()}`;
+  return `${probe.pid}@${probe.host}/${nodeCrypto().randomUUID()}`;
 }
 
 export function leaseOwnerOf(token: string | null): LeaseOwner | undefined {

@@ -43,7 +43,7 @@ describe("a document's chunk count", () => {
     const now = home.advance(31 * DAY_MS);
     const report = runRetention({
       storage: home.cairn.storage,
-      settings: configSchema.parse({}).workers.retention,
+      settings: configSchema().parse({}).workers.retention,
       now,
     });
     expect(report).toMatchObject({ memories: 1 });
