@@ -35,7 +35,8 @@ export function loadProgram(file: string, options: { cacheFile: string | undefin
   } catch {
     // None yet: made at the end of this run.
   }
-  const script = new Script(Module.wrap(source), {
+  // The bundle is written as the function node's loader would wrap it in (scripts/bundle-cli.mjs).
+  const script = new Script(source, {
     filename: file,
     ...(cachedData ? { cachedData } : {}),
     // The program imports some packages on demand (undici, the local-model runtime).

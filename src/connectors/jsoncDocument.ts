@@ -1,5 +1,3 @@
-// jsonc-parser's ES module build: bundled into the CLI, its default UMD build keeps its inner
-// require("./impl/...") calls, which fail at run time ("Cannot find module './impl/format'").
 import {
   applyEdits,
   type FormattingOptions,
@@ -9,7 +7,7 @@ import {
   type ParseError,
   parse,
   printParseErrorCode,
-} from "jsonc-parser/lib/esm/main.js";
+} from "jsonc-parser";
 import { CairnError } from "../util/errors.js";
 import { type MemberEdit, memberAppend, memberRemoval } from "./jsoncMembers.js";
 import { isJsonObject, type JsonObject, jsonEqual, stringifyLike } from "./jsonDocument.js";

@@ -1,13 +1,4 @@
-// jsonc-parser's ES module build: bundled into the CLI, its default UMD build keeps its inner
-// require("./impl/...") calls, which fail at run time ("Cannot find module './impl/format'").
-import {
-  createScanner,
-  type Edit,
-  findNodeAtLocation,
-  type JSONPath,
-  type Node,
-  parseTree,
-} from "jsonc-parser/lib/esm/main.js";
+import { createScanner, type Edit, findNodeAtLocation, type JSONPath, type Node, parseTree } from "jsonc-parser";
 
 /** jsonc-parser's token kinds used here (its `SyntaxKind` is a const enum, absent at run time). */
 const COMMA = 5;

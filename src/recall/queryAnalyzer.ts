@@ -82,7 +82,7 @@ export function analyzeQuery(query: string): AnalyzedQuery {
     terms.push(base);
   });
   const phrases: string[] = [];
-  for (const match of query.matchAll(/["“]([^"”]{3,200})["”]/g)) {
+  for (const match of query.matchAll(/["\u201c]([^"\u201d]{3,200})["\u201d]/g)) {
     const phrase = words(match[1] ?? "").join(" ");
     if (phrase.includes(" ")) phrases.push(phrase);
   }

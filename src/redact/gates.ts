@@ -13,7 +13,7 @@ const PLACEHOLDER_PARTS =
   /example|placeholder|dummy|redacted|changeme|your[_ -]?(?:own[_ -]?)?(?:api|secret|token|key|password|pass|access)|_here$/i;
 
 const TEMPLATE =
-  /x{4,}|X{4,}|\*{3,}|•{3,}|\.{3}|^<.*>$|\$\{|\{\{|\{%|<%|^\$[A-Za-z_(]|^%[(\w]*\)?[sd]$|^%[A-Z_]+%$|\[REDACTED/;
+  /x{4,}|X{4,}|\*{3,}|\u2022{3,}|\.{3}|^<.*>$|\$\{|\{\{|\{%|<%|^\$[A-Za-z_(]|^%[(\w]*\)?[sd]$|^%[A-Z_]+%$|\[REDACTED/;
 
 /** A template or mask standing where a secret goes: `${TOKEN}`, `{{ pw }}`, `<password>`, `****`. */
 export function isTemplate(value: string): boolean {

@@ -8,8 +8,8 @@ const AGENT_DIRECTED: readonly RegExp[] = [
   /\b(?:ignore|disregard|forget|override|bypass|skip)\s+(?:all\s+|any\s+|the\s+|your\s+|of\s+)*(?:(?:previous|prior|above|earlier|preceding|original|existing|system|safety|developer)\s+)+(?:instructions?|prompts?|rules|directions|guidelines|messages?|context|constraints)\b/i,
   /\b(?:ignore|disregard|forget)\s+(?:all|everything|anything)\s+(?:you\s+(?:were|have\s+been)\s+told|(?:above|before|else))\b/i,
   /\bdisregard\s+(?:all|any|the|your|these|those|that)\b/i,
-  /\byou\s+are\s+now\b|\byou['’]re\s+now\b/i,
-  /\b(?:from\s+now\s+on|henceforth),?\s+you(?:\s+(?:are|will\s+act|act)\b|['’]re\b)/i,
+  /\byou\s+are\s+now\b|\byou['\u2019]re\s+now\b/i,
+  /\b(?:from\s+now\s+on|henceforth),?\s+you(?:\s+(?:are|will\s+act|act)\b|['\u2019]re\b)/i,
   // Role reassignment: a new identity for the reader. "From now on, use pnpm" names no role and stays.
   /\byour\s+(?:new|real|true|actual)\s+(?:role|identity|persona|name)\s+is\b/i,
   /\byou\s+(?:will|shall|must)\s+now\s+(?:act|behave|pretend)\b/i,

@@ -71,7 +71,7 @@ export function reportedOccasion(text: string): ReportedOccasion | undefined {
 
 /** The content words of each quoted sentence of a text (outside code spans), quotes of a value aside. */
 function quotedSayings(text: string): Set<string>[] {
-  return [...text.replace(/`[^`\n]*`/g, " ").matchAll(/["“]([^"”\n]+)["”]/g)]
+  return [...text.replace(/`[^`\n]*`/g, " ").matchAll(/["\u201c]([^"\u201d\n]+)["\u201d]/g)]
     .filter((quote) => (quote[1] ?? "").trim().split(/\s+/).length >= SAID_MIN_WORDS)
     .map((quote) => new Set(contentStems(quote[1] ?? "")))
     .filter((stems) => stems.size > 0);

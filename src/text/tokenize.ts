@@ -7,8 +7,8 @@ export function words(text: string): string[] {
   // Fast path for plain ASCII, the bulk of what agents write; the general path folds diacritics.
   if (/^[\x00-\x7f]*$/.test(lower)) return lower.match(/[a-z0-9]+(?:'[a-z]+)*/g) ?? [];
   const out: string[] = [];
-  for (const match of lower.normalize("NFKD").matchAll(/[\p{L}\p{N}\p{M}]+(?:['’][\p{L}\p{M}]+)*/gu)) {
-    out.push(match[0].replace(/\p{M}/gu, "").replace(/’/g, "'"));
+  for (const match of lower.normalize("NFKD").matchAll(/[\p{L}\p{N}\p{M}]+(?:['\u2019][\p{L}\p{M}]+)*/gu)) {
+    out.push(match[0].replace(/\p{M}/gu, "").replace(/\u2019/g, "'"));
   }
   return out;
 }

@@ -106,7 +106,7 @@ export function statementTokens(text: string): StatementTokens {
 export function commonWordStems(text: string): Set<string> {
   const out = new Set<string>();
   let first = true;
-  for (const match of text.matchAll(/\p{L}[\p{L}\p{N}'’-]*/gu)) {
+  for (const match of text.matchAll(/\p{L}[\p{L}\p{N}'\u2019-]*/gu)) {
     const word = match[0];
     const label = text[(match.index ?? 0) + word.length] === ":";
     if (word[0] === word[0]!.toLowerCase() || (first && !label)) for (const one of phraseStems(word)) out.add(one);

@@ -130,7 +130,7 @@ function parseFacts(value: unknown, warnings: string[]): ExtractedFact[] {
     const fact = raw as Record<string, unknown> | null;
     // A list marker ("- - ...") is layout a model sometimes copies; it is not part of the statement.
     const content =
-      typeof fact?.content === "string" ? fact.content.trim().replace(/^(?:(?:[-*+•]|\d{1,3}[.)])\s+)+/, "") : "";
+      typeof fact?.content === "string" ? fact.content.trim().replace(/^(?:(?:[-*+\u2022]|\d{1,3}[.)])\s+)+/, "") : "";
     if (content.length < MIN_FACT_CHARS) {
       warnings.push(`fact ${index}: shorter than ${MIN_FACT_CHARS} characters; dropped`);
       continue;

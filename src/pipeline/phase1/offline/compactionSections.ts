@@ -49,7 +49,7 @@ const UNSOLVED =
 const MARKDOWN_HEADING = /^(#{1,6})\s+(.+?)\s*#*$/;
 const LABEL_HEADING = /^(?:\d{1,2}[.)]\s+)?(?:\*\*)?([A-Z][^:.!?]{2,60}?)(?:\*\*)?:(?:\*\*)?$/;
 const BOLD_HEADING = /^\*\*([^*]{3,60})\*\*:?$/;
-const BULLET = /^(\s*)(?:[-*+•]|\d{1,3}[.)])\s+(.*)$/;
+const BULLET = /^(\s*)(?:[-*+\u2022]|\d{1,3}[.)])\s+(.*)$/;
 
 /** Per entry, per section, and characters per summary: a summary is curated, but it can be 15 KB. */
 const ENTRY_CHARS = 280;
@@ -86,12 +86,12 @@ const META_SENTENCE =
  */
 function proseEntries(summary: string): CompactionEntry[] {
   const entries: CompactionEntry[] = [];
-  for (const block of summary.replace(/```[\s\S]*?```/g, " ").split(/\n\s*\n|\n(?=\s*(?:[-*+•]|\d{1,3}[.)])\s)/)) {
+  for (const block of summary.replace(/```[\s\S]*?```/g, " ").split(/\n\s*\n|\n(?=\s*(?:[-*+\u2022]|\d{1,3}[.)])\s)/)) {
     const text = block
       .split(/(?<=[.!?])\s+/)
       .filter((sentence) => !META_SENTENCE.test(sentence) && !pointsToTranscript(sentence))
       .join(" ")
-      .replace(/^\s*(?:[-*+•]|\d{1,3}[.)])\s+/, "");
+      .replace(/^\s*(?:[-*+\u2022]|\d{1,3}[.)])\s+/, "");
     const entry = clip(stripMarkup(text));
     if (entry.length >= 12 && !entries.some((e) => e.text === entry)) entries.push({ kind: "fact", text: entry });
     if (entries.length >= SECTION_ENTRIES) break;

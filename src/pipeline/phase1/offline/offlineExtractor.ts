@@ -255,7 +255,7 @@ function unfixedFailures(runs: readonly CommandRun[]): CommandRun[] {
 
 /** A failing line that judges the code being written: a failed test, a compile or type error. */
 const WORK_IN_PROGRESS =
-  /^(?:FAIL\b|[✗×✕]\s)|\b[1-9]\d* (?:failed|failing)\b|\berror(?:\[E\d+\]| TS\d+)|\bAssertionError\b|\bexpected\b.*\b(?:to|but)\b/i;
+  /^(?:FAIL\b|[\u2717\u00d7\u2715]\s)|\b[1-9]\d* (?:failed|failing)\b|\berror(?:\[E\d+\]| TS\d+)|\bAssertionError\b|\bexpected\b.*\b(?:to|but)\b/i;
 
 /** A failure the environment caused rather than the code: the command or a permission is missing, or time ran out. */
 const ENVIRONMENT_FAILURE =

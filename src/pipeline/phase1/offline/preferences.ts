@@ -19,7 +19,7 @@ const DURABLE: readonly RegExp[] = [
   /\b(?:don'?t|do\s+not|never)\s+ever\b|\bnever\s+again\b/i,
   /\b(?:from\s+now\s+on|going\s+forward|by\s+default|as\s+a\s+(?:general\s+)?rule|every\s+time\s+you|whenever\s+you)\b/i,
   /\bin\s+(?:all|every|each|any)\s+(?:of\s+)?(?:my|our|the)?\s*(?:projects?|repos?|repositories|codebases?)\b|\beverywhere\b/i,
-  /\b(?:i|we)\s+(?:really\s+|generally\s+|usually\s+)?(?:prefer|like\s+to)\b|\b(?:i|we)(?:['’]d|\s+would)\s+(?:rather|prefer)\b/i,
+  /\b(?:i|we)\s+(?:really\s+|generally\s+|usually\s+)?(?:prefer|like\s+to)\b|\b(?:i|we)(?:['\u2019]d|\s+would)\s+(?:rather|prefer)\b/i,
   /\bmy\s+(?:preference|rule|convention)\s+is\b/i,
   // "Don't add dependencies without asking me first", "ask me before you push": a standing check.
   /\bwithout\s+asking(?:\s+me)?\b|\bask\s+me\s+(?:first\s+)?before\b/i,
@@ -48,7 +48,7 @@ export function isPreference(sentence: string): boolean {
   if (sentence.endsWith("?") || isDecisionContent(sentence)) return false;
   if (!/^[\p{L}"'`]/u.test(sentence) || sentence.split(/\s+/).length < 4) return false;
   if (pointsToTranscript(sentence) || NOT_A_RULE.test(sentence)) return false;
-  const unquoted = sentence.replace(/"[^"]*"|“[^”]*”/g, " ");
+  const unquoted = sentence.replace(/"[^"]*"|\u201c[^\u201d]*\u201d/g, " ");
   return DURABLE.some((pattern) => pattern.test(unquoted));
 }
 

@@ -17,7 +17,7 @@ export function sentences(text: string, minLength = 12): string[] {
         sentence
           .replace(/\s+/g, " ")
           .trim()
-          .replace(/^(?:(?:[-*+•]|\d{1,3}[.)])\s+)+/, ""),
+          .replace(/^(?:(?:[-*+\u2022]|\d{1,3}[.)])\s+)+/, ""),
       )
       .filter((sentence) => sentence.length >= minLength && sentence.length <= 400)
   );
@@ -52,7 +52,7 @@ export function reportDigest(text: string, max = 600): string {
       label = plain(heading[1]!).replace(/:$/, "");
       continue;
     }
-    const item = plain(line.replace(/^(?:[-*+•]|\d{1,3}[.)])\s+/, ""));
+    const item = plain(line.replace(/^(?:[-*+\u2022]|\d{1,3}[.)])\s+/, ""));
     if (item.length < 3) continue;
     parts.push(label ? `${label}: ${item}` : item);
     label = "";

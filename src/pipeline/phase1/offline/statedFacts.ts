@@ -108,7 +108,9 @@ export function statedFact(sentence: string): StatedFact | null {
   const text = statementText(cleaned);
   // The patterns are written in lower case; only the sentence's first letter is folded, since the
   // capitals inside it are what tell a name ("Vitest", "API") from a word.
-  const body = (cleaned.charAt(0).toLowerCase() + cleaned.slice(1)).replace(/’/g, "'").replace(/\bwe're\b/gi, "we are");
+  const body = (cleaned.charAt(0).toLowerCase() + cleaned.slice(1))
+    .replace(/\u2019/g, "'")
+    .replace(/\bwe're\b/gi, "we are");
   if (CHANGE.some((pattern) => matching(pattern, body))) return { text, change: true };
   const now = matching(NOW_STATE, body)?.groups?.value;
   if (now !== undefined && hasValue(now)) return { text, change: true };

@@ -34,7 +34,7 @@ export function ownText(message: string): string {
  * its negation, "No, we use pnpm" one that opens with an answer.
  */
 const LEAD_IN = new RegExp(
-  String.raw`^(?:[*_]{1,2})?(?:(?:(?:ok(?:ay)?|alright|right|so|and|also|but|btw|fyi|nb|note|update|heads[- ]up|by the way|for the record|just so you know|for context|quick note|actually|well|fwiw|yes|yeah|yep|thanks|thank you)\b[*_]{0,2}[,:;!.\-–—]*|(?:${NO_IDIOM}|oh no|nope|nah)\b[*_]{0,2}[,:;!.\-–—]+)[*_]{0,2}\s+)+`,
+  String.raw`^(?:[*_]{1,2})?(?:(?:(?:ok(?:ay)?|alright|right|so|and|also|but|btw|fyi|nb|note|update|heads[- ]up|by the way|for the record|just so you know|for context|quick note|actually|well|fwiw|yes|yeah|yep|thanks|thank you)\b[*_]{0,2}[,:;!.\-\u2013\u2014]*|(?:${NO_IDIOM}|oh no|nope|nah)\b[*_]{0,2}[,:;!.\-\u2013\u2014]+)[*_]{0,2}\s+)+`,
   "i",
 );
 
@@ -60,7 +60,7 @@ const QUESTION =
  * 3000", "we need to migrate to Postgres", "I want you to switch to pnpm").
  */
 const TENTATIVE =
-  /\b(?:if|unless|whether|maybe|perhaps|probably|possibly|might|could|would|should|shall|ought|suppose|supposing|imagine|wonder(?:ing)?|consider(?:ing)?|what\s+about|how\s+about|what\s+if|hopefully|hope|think|guess|assume|not\s+sure|seems?|apparently|plan(?:s|ned|ning)?\s+to|going\s+to|gonna|wants?\s+to|wanted\s+to|wanna|needs?\s+to|have\s+to|has\s+to|try(?:ing)?\s+to|let'?s|let\s+us|(?:i|we|you)['’]d)\b/i;
+  /\b(?:if|unless|whether|maybe|perhaps|probably|possibly|might|could|would|should|shall|ought|suppose|supposing|imagine|wonder(?:ing)?|consider(?:ing)?|what\s+about|how\s+about|what\s+if|hopefully|hope|think|guess|assume|not\s+sure|seems?|apparently|plan(?:s|ned|ning)?\s+to|going\s+to|gonna|wants?\s+to|wanted\s+to|wanna|needs?\s+to|have\s+to|has\s+to|try(?:ing)?\s+to|let'?s|let\s+us|(?:i|we|you)['\u2019]d)\b/i;
 
 /** A request to the agent about the task at hand ("can you switch to pnpm", "please migrate ..."). */
 const REQUEST =

@@ -94,7 +94,7 @@ const NOT_CORRECTING =
  * diff line ("+ 14 - ..."). Its "must" or "don't" is the program's, not a correction.
  */
 const PASTED_OUTPUT =
-  /\b[A-Z]\w*(?:Error|Exception|Warning):|^\s*at\s+\S+.*[(:]\d|\S+\.\w+:\d+(?::\d+)?\b|\(\d+,\s*\d+\)|➜|^\s*[$#>]\s|^\s*[+-]\s*\d+\s/;
+  /\b[A-Z]\w*(?:Error|Exception|Warning):|^\s*at\s+\S+.*[(:]\d|\S+\.\w+:\d+(?::\d+)?\b|\(\d+,\s*\d+\)|\u279c|^\s*[$#>]\s|^\s*[+-]\s*\d+\s/;
 
 /** A question is not a correction, even with "should" in it ("should we ...?"). */
 const QUESTION_START =

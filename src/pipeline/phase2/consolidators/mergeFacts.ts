@@ -44,7 +44,7 @@ export function mergeFacts(
 export function normalizeStatement(text: string): string {
   return text
     .toLowerCase()
-    .replace(/[`"'“”‘’]/g, "")
+    .replace(/[`"'\u201c\u201d\u2018\u2019]/g, "")
     .replace(/[^a-z0-9]+/g, " ")
     .trim();
 }
