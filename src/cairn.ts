@@ -533,7 +533,7 @@ export class Cairn {
     const excluded = exclusionMatcher(this.config.memories.exclude);
     const projectKey = projectKeysOnce();
     const list = (Array.isArray(input) ? input : [input]).map(({ cwd, ...entry }) => {
-      parseRequest(rememberEntry, entry);
+      parseRequest(rememberEntry(), entry);
       const future = futureProblem(entry.occurredAt, now);
       if (future) throw new CairnError("bad_input", future);
       const scoped = rememberScope(entry, cwd ?? process.cwd(), projectKey);

@@ -22,7 +22,7 @@ function given(flags: RememberFlags): Record<string, unknown> {
 export function single(text: string | undefined, flags: RememberFlags): RememberInput {
   if (!text || text.trim().length === 0)
     throw new CairnError("bad_input", "remember: give the text to store, or --file items.jsonl");
-  return parseRequest(rememberItem, { content: text, ...given(flags) });
+  return parseRequest(rememberItem(), { content: text, ...given(flags) });
 }
 
 /** The text of `--transcript-file`; its size is checked with the rest of the request. */
@@ -65,7 +65,7 @@ export function readItems(file: string, now: number, flags: RememberFlags = {}):
     } catch {
       throw new CairnError("bad_input", `remember: ${file}:${index + 1} is not valid JSON; nothing was stored`);
     }
-    const parsed = rememberItem.safeParse(isRecord(value) ? { ...defaults, ...value } : value);
+    const parsed = rememberItem().safeParse(isRecord(value) ? { ...defaults, ...value } : value);
     if (!parsed.success) {
       throw new CairnError(
         "bad_input",

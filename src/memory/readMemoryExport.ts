@@ -22,7 +22,7 @@ export function readMemoryExport(text: string, file: string, now: number): Expor
   const lines = text.split("\n");
   const first = lines.findIndex((line) => line.trim().length > 0);
   if (first < 0) throw new CairnError("bad_input", `import: ${shown} is empty; nothing was imported`);
-  const header = exportHeader.safeParse(parseJson(lines[first] as string, () => bad(first + 1, "not valid JSON")));
+  const header = exportHeader().safeParse(parseJson(lines[first] as string, () => bad(first + 1, "not valid JSON")));
   if (!header.success)
     throw bad(first + 1, `the first line is not a cairn export header (run 'cairn export > file.jsonl' to make one)`);
   if (header.data.version !== EXPORT_VERSION)
@@ -35,7 +35,7 @@ export function readMemoryExport(text: string, file: string, now: number): Expor
   for (let index = first + 1; index < lines.length; index++) {
     const line = lines[index] as string;
     if (line.trim().length === 0) continue;
-    const parsed = exportedMemory.safeParse(parseJson(line, () => bad(index + 1, "not valid JSON")));
+    const parsed = exportedMemory().safeParse(parseJson(line, () => bad(index + 1, "not valid JSON")));
     if (!parsed.success) throw bad(index + 1, parsed.error.issues[0]?.message ?? "not a memory");
     const future = futureProblem(parsed.data.occurredAt ?? undefined, now);
     if (future) throw bad(index + 1, future);

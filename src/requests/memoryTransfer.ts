@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { lazily } from "../util/lazily.js";
 import { cwd, flag, request, scope } from "./fields.js";
 import { issueMessage, overLimit } from "./issueMessage.js";
 import { requestLimits } from "./limits.js";
@@ -22,64 +23,70 @@ export const exportPartRequest = exportRequest.extend({ offset: z.int({ error: i
 export const importRequest = request({ text: z.string({ error: issueMessage }).min(1) });
 
 /** The first line of an export file. */
-export const exportHeader = z.looseObject(
-  { format: z.literal(EXPORT_FORMAT, { error: issueMessage }), version: z.int({ error: issueMessage }) },
-  { error: issueMessage },
+export const exportHeader = lazily(() =>
+  z.looseObject(
+    { format: z.literal(EXPORT_FORMAT, { error: issueMessage }), version: z.int({ error: issueMessage }) },
+    { error: issueMessage },
+  ),
 );
 
 const epochMs = z.int({ error: issueMessage }).min(0);
 const optionalText = z.string({ error: issueMessage }).nullable();
 
 /** One event of a memory's history, as exported. */
-const historyLine = request({
-  event: z.string({ error: issueMessage }).min(1),
-  oldContent: optionalText,
-  newContent: optionalText,
-  who: optionalText,
-  reason: optionalText,
-  metadata: z.record(z.string(), z.unknown(), { error: issueMessage }).nullable(),
-  at: epochMs,
-});
+const historyLine = () =>
+  request({
+    event: z.string({ error: issueMessage }).min(1),
+    oldContent: optionalText,
+    newContent: optionalText,
+    who: optionalText,
+    reason: optionalText,
+    metadata: z.record(z.string(), z.unknown(), { error: issueMessage }).nullable(),
+    at: epochMs,
+  });
 
 /**
  * One memory line of an export file (version 1): the remember fields (same text checks and limits as
  * every door), plus what only an export carries: its id in the exporting store (the links between
- * lines use it), its state, dates, author, provenance and history.
+ * lines use it), its state, dates, author, provenance and history. Built on first use
+ * (src/util/lazily.ts): every command imports this module with the facade, few read an export.
  */
-export const exportedMemory = request({
-  id: memoryId,
-  content: rememberFields.content,
-  type: rememberFields.type.unwrap(),
-  scope: rememberFields.scope.unwrap(),
-  project: optionalText,
-  ref: rememberFields.ref.unwrap().nullable(),
-  confidence: z.number({ error: issueMessage }).min(0).max(1),
-  importance: z.number({ error: issueMessage }).min(0).max(1),
-  occurredAt: epochMs.nullable(),
-  createdAt: epochMs,
-  updatedAt: epochMs,
-  who: optionalText,
-  why: optionalText,
-  /** Search terms as stored (space-separated words); absent from files written before exports carried them. */
-  searchTerms: z
-    .string({ error: issueMessage })
-    // Every term at its longest with a space between (memory/searchTerms.ts SEARCH_TERMS_CHARS).
-    .max(requestLimits.searchTerms * (requestLimits.searchTermChars + 1), {
-      error: overLimit("the limit for search terms"),
-    })
-    .nullable()
-    .optional(),
-  provenance: request({
-    sessionId: z.string({ error: issueMessage }).min(1).optional(),
-    itemFrom: z.int({ error: issueMessage }).optional(),
-    itemTo: z.int({ error: issueMessage }).optional(),
+export const exportedMemory = lazily(() =>
+  request({
+    id: memoryId,
+    content: rememberFields.content,
+    type: rememberFields.type.unwrap(),
+    scope: rememberFields.scope.unwrap(),
+    project: optionalText,
+    ref: rememberFields.ref.unwrap().nullable(),
+    confidence: z.number({ error: issueMessage }).min(0).max(1),
+    importance: z.number({ error: issueMessage }).min(0).max(1),
+    occurredAt: epochMs.nullable(),
+    createdAt: epochMs,
+    updatedAt: epochMs,
+    who: optionalText,
+    why: optionalText,
+    /** Search terms as stored (space-separated words); absent from files written before exports carried them. */
+    searchTerms: z
+      .string({ error: issueMessage })
+      // Every term at its longest with a space between (memory/searchTerms.ts SEARCH_TERMS_CHARS).
+      .max(requestLimits.searchTerms * (requestLimits.searchTermChars + 1), {
+        error: overLimit("the limit for search terms"),
+      })
+      .nullable()
+      .optional(),
+    provenance: request({
+      sessionId: z.string({ error: issueMessage }).min(1).optional(),
+      itemFrom: z.int({ error: issueMessage }).optional(),
+      itemTo: z.int({ error: issueMessage }).optional(),
+    }),
+    state: z.enum(["live", "superseded", "forgotten"], { error: issueMessage }),
+    supersededBy: memoryId.nullable(),
+    supersededAt: epochMs.nullable(),
+    deletedAt: epochMs.nullable(),
+    history: z.array(historyLine(), { error: issueMessage }),
   }),
-  state: z.enum(["live", "superseded", "forgotten"], { error: issueMessage }),
-  supersededBy: memoryId.nullable(),
-  supersededAt: epochMs.nullable(),
-  deletedAt: epochMs.nullable(),
-  history: z.array(historyLine, { error: issueMessage }),
-});
+);
 
-export type ExportedMemory = z.output<typeof exportedMemory>;
+export type ExportedMemory = z.output<ReturnType<typeof exportedMemory>>;
 export type ExportedHistoryEvent = ExportedMemory["history"][number];

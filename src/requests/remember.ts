@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { addressesAgent } from "../text/addressesAgent.js";
 import { DAY_MS } from "../util/clock.js";
+import { lazily } from "../util/lazily.js";
 import { cwd, request, scope, text } from "./fields.js";
 import { fieldOf, issueMessage, overLimit } from "./issueMessage.js";
 import { requestLimits } from "./limits.js";
@@ -92,53 +93,55 @@ function transcriptNeedsKey(
 }
 
 /** One memory from a caller: a line of `cairn remember --file`, an item of an HTTP request. */
-export const rememberItem = request(rememberFields).superRefine(transcriptNeedsKey);
+export const rememberItem = lazily(() => request(rememberFields).superRefine(transcriptNeedsKey));
 
 /**
  * One memory given to the library's `Cairn.remember`: the caller's fields, checked, plus the fields only
  * code sets (who, why, provenance, occurredAt...), passed through as they are.
  */
-export const rememberEntry = z
-  .looseObject({ ...rememberFields, cwd: cwd.optional() }, { error: issueMessage })
-  .superRefine(transcriptNeedsKey);
+export const rememberEntry = lazily(() =>
+  z.looseObject({ ...rememberFields, cwd: cwd.optional() }, { error: issueMessage }).superRefine(transcriptNeedsKey),
+);
 
 /**
  * An HTTP remember request: one memory (`content`) or a batch (`items`) sharing scope, ref, type, cwd,
  * and the transcript of the session they came from.
  */
-export const rememberRequest = request({
-  content: rememberFields.content.optional(),
-  items: z
-    .array(request(rememberFields), { error: issueMessage })
-    .min(1)
-    .max(requestLimits.rememberItems, { error: overLimit("the limit for one request") })
-    .optional(),
-  scope: rememberFields.scope,
-  ref: rememberFields.ref,
-  type: rememberFields.type,
-  occurredAt: rememberFields.occurredAt,
-  searchTerms: rememberFields.searchTerms,
-  transcript: rememberFields.transcript,
-  sessionKey: rememberFields.sessionKey,
-  cwd: cwd.optional(),
-}).superRefine((body, ctx) => {
-  transcriptNeedsKey(body, ctx);
-  body.items?.forEach((item, index) => {
-    if (item.transcript !== undefined && item.sessionKey === undefined && body.sessionKey === undefined)
+export const rememberRequest = lazily(() =>
+  request({
+    content: rememberFields.content.optional(),
+    items: z
+      .array(request(rememberFields), { error: issueMessage })
+      .min(1)
+      .max(requestLimits.rememberItems, { error: overLimit("the limit for one request") })
+      .optional(),
+    scope: rememberFields.scope,
+    ref: rememberFields.ref,
+    type: rememberFields.type,
+    occurredAt: rememberFields.occurredAt,
+    searchTerms: rememberFields.searchTerms,
+    transcript: rememberFields.transcript,
+    sessionKey: rememberFields.sessionKey,
+    cwd: cwd.optional(),
+  }).superRefine((body, ctx) => {
+    transcriptNeedsKey(body, ctx);
+    body.items?.forEach((item, index) => {
+      if (item.transcript !== undefined && item.sessionKey === undefined && body.sessionKey === undefined)
+        ctx.addIssue({
+          code: "custom",
+          path: ["items", index, "sessionKey"],
+          message: "sessionKey is required with a transcript",
+        });
+    });
+    if ((body.content === undefined) === (body.items === undefined)) {
       ctx.addIssue({
         code: "custom",
-        path: ["items", index, "sessionKey"],
-        message: "sessionKey is required with a transcript",
+        path: ["content"],
+        message: "content or items is required (one of them, not both)",
       });
-  });
-  if ((body.content === undefined) === (body.items === undefined)) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["content"],
-      message: "content or items is required (one of them, not both)",
-    });
-  }
-});
+    }
+  }),
+);
 
 /** The one message for an occurredAt that is not a time, whichever part of the union refused it. */
 function notADate(issue: { path?: PropertyKey[] | undefined; input?: unknown }): string {

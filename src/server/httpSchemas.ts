@@ -44,7 +44,7 @@ export function recallBody(maxK: number) {
   });
 }
 
-export const rememberBody = rememberRequest.superRefine((body, ctx) => {
+export const rememberBody = rememberRequest().superRefine((body, ctx) => {
   absoluteCwd(body, ctx);
   const scopes = body.items ? body.items.map((item) => item.scope ?? body.scope) : [body.scope];
   cwdForProject(scopes, body, ctx);

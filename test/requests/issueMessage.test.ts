@@ -27,13 +27,13 @@ describe("request problems", () => {
   it("name the field, the limit and what is allowed", () => {
     expect(messageOf(() => parseRequest(recallRequest(50), { query: "  " }))).toBe("query must not be empty");
     expect(messageOf(() => parseRequest(recallRequest(50), { query: "x", qk: 1 }))).toBe("unknown field qk");
-    expect(messageOf(() => parseRequest(rememberItem, { content: "x", type: "nope" }))).toMatch(
+    expect(messageOf(() => parseRequest(rememberItem(), { content: "x", type: "nope" }))).toMatch(
       /^type must be one of fact, preference, /,
     );
     expect(
-      messageOf(() => parseRequest(rememberRequest, { items: [{ content: "x" }, { content: "y".repeat(10_001) }] })),
+      messageOf(() => parseRequest(rememberRequest(), { items: [{ content: "x" }, { content: "y".repeat(10_001) }] })),
     ).toBe("items.1.content must be at most 10000 characters (the limit for one memory); got 10001");
-    expect(messageOf(() => parseRequest(rememberRequest, { items: Array(1001).fill({ content: "x" }) }))).toBe(
+    expect(messageOf(() => parseRequest(rememberRequest(), { items: Array(1001).fill({ content: "x" }) }))).toBe(
       "items must have at most 1000 items (the limit for one request); got 1001",
     );
   });
