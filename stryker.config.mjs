@@ -12,7 +12,7 @@ export default {
     "src/store/queue/jobQueue.ts",
     // Seed 001's compare-and-swap: the session marks (invalidate, findInvalidated, markProcessed,
     // invalidateIdle), and phase 1's side of it, from reading the mark to swapping it with the output.
-    "src/store/repositories/sessionsRepository.ts:127-163",
+    "src/store/repositories/sessionsRepository.ts:136-172",
     "src/pipeline/phase1/runPhase1.ts:259-331",
     // The consolidation agents' confinement: the argv and settings they run with, and the hook's rules.
     "src/pipeline/phase2/consolidators/agentConsolidator.ts:18-104",
