@@ -2,9 +2,9 @@
 // library. Why: a `cairn recall` loaded ~370 ES modules one by one, and resolving, reading and
 // linking them cost more than the recall itself; the bundle is the bin, one CommonJS file holding the
 // program and the worker's file (docs/decisions/startup.md and bench/startup.ts have the figures).
-// Assets the code reads relative to its own module (prompt templates, the concept lexicon, the TOML
-// library's WebAssembly) are copied beside the bundle; package.json and examples/ are found two folders
-// up, as from the unbundled files.
+// The modules that read files shipped beside them (prompt templates, the concept lexicon, the word
+// vectors) read the library's copies in dist/; the TOML library's WebAssembly is copied beside the
+// bundle; package.json and examples/ are found two folders up, as from the unbundled files.
 import { createHash } from "node:crypto";
 import { chmodSync, copyFileSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -30,6 +30,38 @@ const englishZodOnly = {
       contents: `export { default as en } from ${JSON.stringify(join(dirname(args.path), "en.js"))};`,
       resolveDir: dirname(args.path),
     }));
+  },
+};
+
+// The modules that read a file shipped beside themselves (the word vectors, the concept lexicon, the
+// prompt templates) read the copy beside their library module in dist/ (scripts/copy-assets.mjs), so the
+// package holds each file once: their `import.meta.url` becomes their library module's URL, reached
+// from the bundle's own (both sit in dist/). The files must be there when the bundle is built.
+const ASSETS_BESIDE = [
+  { source: "src/providers/embeddings/wordvec/wordvecEmbedding.ts", files: ["wordvec.bin"] },
+  { source: "src/text/lexicon/concepts.ts", files: ["concepts.txt"] },
+  {
+    source: "src/prompts/template.ts",
+    files: readdirSync(join(root, "src/prompts")).filter((file) => file.endsWith(".md")),
+  },
+];
+const assetsFromLibrary = {
+  name: "assets-from-library",
+  setup(pluginBuild) {
+    for (const { source, files } of ASSETS_BESIDE) {
+      const compiled = source.replace(/^src\//, "").replace(/\.ts$/, ".js");
+      for (const file of files)
+        if (!existsSync(join(root, "dist", dirname(compiled), file)))
+          throw new Error(`dist/${dirname(compiled)}/${file} is missing: run tsc and scripts/copy-assets.mjs first`);
+      const filter = new RegExp(`${source.replaceAll(".", "\\.")}$`);
+      pluginBuild.onLoad({ filter }, (args) => {
+        const code = readFileSync(args.path, "utf8");
+        if (!code.includes("import.meta.url"))
+          throw new Error(`${source} no longer reads import.meta.url: review the plugin`);
+        const own = `new URL(${JSON.stringify(`../${compiled}`)}, import.meta.url).href`;
+        return { contents: code.replaceAll("import.meta.url", own), loader: "ts" };
+      });
+    }
   },
 };
 
@@ -103,7 +135,7 @@ await build({
     ].join(""),
   },
   footer: { js: "})" },
-  plugins: [englishZodOnly, tomlShimWithoutAwait],
+  plugins: [englishZodOnly, tomlShimWithoutAwait, assetsFromLibrary],
 });
 
 // The import lanes' worker thread, started by URL from the program (src/collection/importLanes.ts).
@@ -116,7 +148,7 @@ await build({
   banner: {
     js: "import{createRequire as __cairnRequire}from'node:module';const require=__cairnRequire(import.meta.url);",
   },
-  plugins: [englishZodOnly],
+  plugins: [englishZodOnly, assetsFromLibrary],
 });
 
 // The package's bin: node built-ins only while it asks a resident process (src/cli/resident/); when
@@ -158,12 +190,6 @@ for (const file of bundled) {
     writeFileSync(join(outdir, file), code.replaceAll(BUILD_ID_PLACEHOLDER, buildId));
 }
 
-for (const name of readdirSync(join(root, "src/prompts")).filter((file) => file.endsWith(".md")))
-  copyFileSync(join(root, "src/prompts", name), join(outdir, name));
-for (const name of ["concepts.txt", "LICENSE-WORDNET"])
-  copyFileSync(join(root, "src/text/lexicon", name), join(outdir, name));
-for (const name of ["wordvec.bin", "sources.tsv"])
-  copyFileSync(join(root, "src/providers/embeddings/wordvec", name), join(outdir, name));
 // The TOML library (Codex's config.toml) loads its WebAssembly from beside its own module, which is
 // the chunk it was bundled into.
 const tomlEdit = dirname(createRequire(import.meta.url).resolve("@rainbowatcher/toml-edit-js"));

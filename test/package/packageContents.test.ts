@@ -11,8 +11,9 @@ function filesUnder(dir: string): string[] {
     .map((entry) => relative(installedPackage, join(entry.parentPath, entry.name)).split("\\").join("/"));
 }
 
-// What a user downloads is what runs: the CLI bundle (dist/cli) with the assets it reads beside it, the
-// library (dist/index.js and its modules) with theirs, the examples and the package's own files.
+// What a user downloads is what runs: the CLI bundle (dist/cli), the library (dist/index.js and its
+// modules) with the files they read beside them (which the bundle reads too), the examples and the
+// package's own files.
 describe("the installed package's files", () => {
   const shipped = filesUnder(installedPackage).filter((file) => !file.startsWith("node_modules/"));
 
@@ -32,13 +33,18 @@ describe("the installed package's files", () => {
     expect(orphans).toEqual([]);
   });
 
-  it("ships each prompt template once for the CLI bundle and once for the library, where each reads it", () => {
+  it("ships each file the code reads beside itself once, beside the library module that reads it", () => {
     const prompts = readdirSync(join(root, "src", "prompts")).filter((file) => file.endsWith(".md"));
     expect(prompts.length).toBeGreaterThan(0);
-    for (const name of prompts) {
-      expect(shipped, name).toContain(`dist/cli/${name}`);
-      expect(shipped, name).toContain(`dist/prompts/${name}`);
-    }
+    const assets = [
+      ...prompts.map((name) => `dist/prompts/${name}`),
+      "dist/text/lexicon/concepts.txt",
+      "dist/providers/embeddings/wordvec/wordvec.bin",
+    ];
+    for (const asset of assets) expect(shipped, asset).toContain(asset);
+    // The CLI bundle reads the library's copies (scripts/bundle-cli.mjs): none of them beside it again.
+    const names = new Set(assets.map((asset) => asset.split("/").at(-1)));
+    expect(shipped.filter((file) => file.startsWith("dist/cli/") && names.has(file.split("/").at(-1)))).toEqual([]);
   });
 });
 
