@@ -81,7 +81,16 @@ interface Prepared {
  * marked as replaced are left alone.
  */
 export class StaleMatcher {
-  private readonly prepared: Prepared[];
+  private readonly stale: readonly StaleStatement[];
+  /** Each statement's content stems, for the index below. */
+  private readonly statementStems: Set<string>[];
+  /**
+   * The rest of what a statement is compared by (its commands as patterns, polarity, numbered names,
+   * the outcome it reports), made for the statements a sentence shares a word with, when it first does:
+   * a store keeps every replaced statement, and an agent's session start revises a summary of a few
+   * sentences, which share words with few of them.
+   */
+  private readonly prepared: (Prepared | undefined)[];
   /** Stem -> indexes of the statements holding it: a sentence is only compared with statements it shares a word with. */
   private readonly byStem = new Map<string, number[]>();
   private readonly stems = new StemCache();
@@ -89,27 +98,12 @@ export class StaleMatcher {
   private readonly shared: Uint16Array;
 
   constructor(stale: readonly StaleStatement[]) {
-    this.prepared = stale.map((entry) => {
-      const replacement = entry.replacement ?? "";
-      return {
-        stale: entry,
-        stems: this.stems.of(entry.statement),
-        staleCommands: commandsIn(entry.statement)
-          .filter((command) => !containsCommand(replacement, command))
-          .map(commandPattern),
-        commands: commandsIn(entry.statement).map(commandPattern),
-        negated: isNegated(entry.statement),
-        names: namedNumbers(entry.statement),
-        replacementStems: this.stems.of(replacement),
-        replacementCommands: commandsIn(replacement).map(commandPattern),
-        normalized: normalize(entry.statement),
-        outcome: reportedOutcome(this.stems.of(entry.statement)),
-        occasion: reportedOccasion(entry.statement),
-      };
-    });
-    this.shared = new Uint16Array(this.prepared.length);
-    this.prepared.forEach((entry, index) => {
-      for (const word of entry.stems) {
+    this.stale = stale;
+    this.statementStems = stale.map((entry) => this.stems.of(entry.statement));
+    this.prepared = new Array<Prepared | undefined>(stale.length);
+    this.shared = new Uint16Array(stale.length);
+    this.statementStems.forEach((stems, index) => {
+      for (const word of stems) {
         const list = this.byStem.get(word) ?? [];
         list.push(index);
         this.byStem.set(word, list);
@@ -118,12 +112,37 @@ export class StaleMatcher {
   }
 
   get size(): number {
-    return this.prepared.length;
+    return this.stale.length;
+  }
+
+  private entry(index: number): Prepared {
+    const made = this.prepared[index];
+    if (made) return made;
+    const entry = this.stale[index]!;
+    const replacement = entry.replacement ?? "";
+    const stems = this.statementStems[index]!;
+    const prepared: Prepared = {
+      stale: entry,
+      stems,
+      staleCommands: commandsIn(entry.statement)
+        .filter((command) => !containsCommand(replacement, command))
+        .map(commandPattern),
+      commands: commandsIn(entry.statement).map(commandPattern),
+      negated: isNegated(entry.statement),
+      names: namedNumbers(entry.statement),
+      replacementStems: this.stems.of(replacement),
+      replacementCommands: commandsIn(replacement).map(commandPattern),
+      normalized: normalize(entry.statement),
+      outcome: reportedOutcome(stems),
+      occasion: reportedOccasion(entry.statement),
+    };
+    this.prepared[index] = prepared;
+    return prepared;
   }
 
   /** The stale memory `sentence` presents as current, if any. */
   match(written: string): StaleStatement | undefined {
-    if (this.prepared.length === 0 || MARKED.test(written)) return undefined;
+    if (this.stale.length === 0 || MARKED.test(written)) return undefined;
     const sentence = withoutReferences(written);
     const stems = this.stems.of(sentence);
     const shared = this.shared;
@@ -143,10 +162,13 @@ export class StaleMatcher {
       const count = shared[index] ?? 0;
       if (count === 0) continue;
       shared[index] = 0;
-      const entry = this.prepared[index]!;
       if (found) continue;
-      const covered = count / entry.stems.size;
-      if (entry.staleCommands.length === 0 && covered < (entry.stems.size < MIN_STEMS ? 1 : COVERAGE)) continue;
+      const statementStems = this.statementStems[index]!;
+      const covered = count / statementStems.size >= (statementStems.size < MIN_STEMS ? 1 : COVERAGE);
+      // Without a code span a statement has no command that could match alone: too few shared words end it here.
+      if (!covered && !this.stale[index]!.statement.includes("`")) continue;
+      const entry = this.entry(index);
+      if (entry.staleCommands.length === 0 && !covered) continue;
       if (statesIt(entry, { sentence, stems, negated, flat })) found = entry.stale;
     }
     return found;
@@ -158,7 +180,7 @@ export class StaleMatcher {
    * left with nothing but list or heading syntax is removed too.
    */
   revise(text: string): { text: string; hits: StaleHit[] } {
-    if (this.prepared.length === 0) return { text, hits: [] };
+    if (this.stale.length === 0) return { text, hits: [] };
     const hits: StaleHit[] = [];
     const lines: string[] = [];
     for (const line of text.split("\n")) {
