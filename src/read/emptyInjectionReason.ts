@@ -148,7 +148,8 @@ function waitCode(sessions: FolderSessionsReason): EmptyInjectionReason["code"] 
   return sessions.tooOld > 0 ? "too_old" : "pending";
 }
 
-function sessionsReason(state: FolderState, config: CairnConfig, now: number): FolderSessionsReason {
+/** The folder's sessions by what became of them, and when those waiting can be taken. */
+export function sessionsReason(state: FolderState, config: CairnConfig, now: number): FolderSessionsReason {
   const { sessions, pending, bounds } = state;
   const { minRolloutIdleHours } = config.memories;
   // A session still in use is marked pending once idle for collection.idleHours, then extracted once

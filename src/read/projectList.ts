@@ -1,10 +1,15 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import type { CairnConfig } from "../config/schema.js";
 import { isProjectKey, projectIdentity } from "../project/projectKey.js";
+import type { FolderFilter } from "../store/contracts/eligibility.js";
 import type { ProjectFolder } from "../store/repositories/sessionsRepository.js";
 import type { Storage } from "../store/storage.js";
 import { readProjectIndex } from "../workspace/projectIndex.js";
 import { globalWorkspace, projectWorkspace, type WorkspaceRef } from "../workspace/workspacePaths.js";
+import { sessionsReason } from "./emptyInjectionReason.js";
+import { folderState } from "./folderState.js";
+import { waitingParts } from "./waitingParts.js";
 
 export interface WorkspaceListing {
   key: string;
@@ -48,6 +53,9 @@ export interface ProjectList {
 export const NO_WORKSPACE = {
   extracted: "no workspace yet: consolidation ('cairn run') writes it from this project's extracted sessions",
   pending: "no workspace yet: consolidation writes it after this project's sessions are extracted ('cairn run')",
+  /** The same, with what each waiting session waits for (too old ones are never taken by 'cairn run'). */
+  waiting: (parts: readonly string[]) =>
+    `no workspace yet: consolidation writes it after this project's sessions are extracted; ${parts.join("; ")}`,
   noSessions:
     "no workspace: workspaces are consolidated from agent sessions and none of this project's was collected; its remembered memories are used as they are",
 } as const;
@@ -57,10 +65,16 @@ export const NO_WORKSPACE = {
  * (`memories/projects.json`), then those with memories or sessions in the store only, by label. The one
  * project list of every door (the memory browser's picker through `/api/projects`).
  */
-export function projectList(options: { storage: Storage; memoriesRoot: string }): ProjectList {
-  const { storage, memoriesRoot } = options;
+export function projectList(options: {
+  storage: Storage;
+  memoriesRoot: string;
+  config: CairnConfig;
+  now: number;
+}): ProjectList {
+  const { storage, memoriesRoot, config, now } = options;
   const known: KnownProjects = {
     memoriesRoot,
+    waits: (folder) => waitingParts(sessionsReason(folderState({ storage, config, folder, now }), config, now), config),
     byScope: storage.memories.counts().byScope,
     folders: storage.sessions.projectFolders(),
     extracted: new Set(storage.stage1.projectKeys()),
@@ -85,6 +99,8 @@ export function projectList(options: { storage: Storage; memoriesRoot: string })
 /** What the store and the memories folder say of the projects, read once per list. */
 interface KnownProjects {
   memoriesRoot: string;
+  /** Why the sessions of a folder wait, one phrase per kind of wait (read only for a project without a workspace). */
+  waits: (folder: FolderFilter) => string[];
   /** Live memories per scope. */
   byScope: Record<string, number>;
   folders: Map<string, ProjectFolder[]>;
@@ -109,7 +125,7 @@ function listProject(key: string, known: KnownProjects): ProjectListing {
     files,
     label: hasWorkspace ? workspace.name : (seenFolders[0] ?? key),
     hasWorkspace,
-    noWorkspace: hasWorkspace ? null : noWorkspaceReason(seen, known.extracted.has(key)),
+    noWorkspace: hasWorkspace ? null : noWorkspaceReason(key, seenFolders, known),
     memories: known.byScope[key] ?? 0,
     sessions: seen.reduce((sum, folder) => sum + folder.sessions, 0),
     // A folder that moved, or whose key came from a remote an agent recorded, asks for another project now.
@@ -127,9 +143,13 @@ function globalListing(memoriesRoot: string): WorkspaceListing {
   return { key: ref.key, name: ref.name, kind: "global", cwds: [], files: markdownFiles(ref.dir) };
 }
 
-function noWorkspaceReason(seen: readonly ProjectFolder[], extracted: boolean): string {
-  if (extracted) return NO_WORKSPACE.extracted;
-  return seen.length > 0 ? NO_WORKSPACE.pending : NO_WORKSPACE.noSessions;
+function noWorkspaceReason(key: string, seenFolders: readonly string[], known: KnownProjects): string {
+  if (known.extracted.has(key)) return NO_WORKSPACE.extracted;
+  if (!known.folders.has(key)) return NO_WORKSPACE.noSessions;
+  // The sessions may never be taken (too old, a kind left out, failed for good): say so, as inject does.
+  const [cwd] = seenFolders;
+  const parts = cwd === undefined ? [] : known.waits({ projectKeys: [key], cwd });
+  return parts.length > 0 ? NO_WORKSPACE.waiting(parts) : NO_WORKSPACE.pending;
 }
 
 const FIRST = ["MEMORY.md", "memory_summary.md"];

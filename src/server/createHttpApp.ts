@@ -207,7 +207,14 @@ export function createHttpApp(options: HttpAppOptions): Hono {
 
   app.post("/api/projects", async (c) => {
     await readJsonBody(c, projectsBody);
-    return c.json(projectList({ storage: cairn.storage, memoriesRoot: cairn.paths.memories }));
+    return c.json(
+      projectList({
+        storage: cairn.storage,
+        memoriesRoot: cairn.paths.memories,
+        config: cairn.config,
+        now: Date.now(),
+      }),
+    );
   });
 
   app.post("/api/sessions", async (c) => c.json({ sessions: sessionRows(cairn, await readJsonBody(c, sessionsBody)) }));

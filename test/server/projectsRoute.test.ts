@@ -121,7 +121,10 @@ describe("POST /api/projects", () => {
     expect(project).toMatchObject({
       key: projectIdentity(pushed).key,
       hasWorkspace: false,
-      noWorkspace: NO_WORKSPACE.pending,
+      // The session was pushed just now: it waits until idle, and the reason says until when.
+      noWorkspace: expect.stringMatching(
+        /^no workspace yet: .*; 1 still in use \(taken once idle for collection\.idleHours = \d+ h\); the first can be extracted from /,
+      ),
       memories: 1,
       sessions: 1,
       cwd: pushed,
@@ -149,5 +152,34 @@ describe("POST /api/projects", () => {
       cwds: [temp.project],
       cwd: temp.project,
     });
+  });
+});
+
+describe("POST /api/projects: why a project's sessions have not made a workspace", () => {
+  const DAY = 24 * 60 * 60 * 1000;
+
+  it("says its sessions are too old for any run to extract, and the setting that includes them", async () => {
+    const home = tempHome();
+    const archive = new Cairn({ home: home.home, env: home.env });
+    try {
+      const old = join(home.root, "work", "archive");
+      mkdirSync(old, { recursive: true });
+      archive.appendHistory(
+        "old-1",
+        { role: "user", text: "Archive the reports", ts: Date.now() - 90 * DAY },
+        { cwd: old },
+      );
+      const response = await createHttpApp({ cairn: archive }).request("/api/projects", post({}));
+      const project = ((await response.json()) as ProjectList).projects.find((entry) => entry.label === old);
+      // 'cairn run' takes none of them: sending the user there would leave the page saying the same forever.
+      expect(project?.noWorkspace).toContain(
+        "1 too old (last updated more than memories.maxRolloutAgeDays = 30 days ago",
+      );
+      expect(project?.noWorkspace).toMatch(/to include them: cairn config set memories\.maxRolloutAgeDays (9[0-9])\)$/);
+      expect(project?.noWorkspace).not.toContain("'cairn run')");
+    } finally {
+      archive.close();
+      home.cleanup();
+    }
   });
 });
