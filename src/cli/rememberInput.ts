@@ -3,6 +3,7 @@ import type { RememberInput } from "../memory/types.js";
 import { parseRequest } from "../requests/parseRequest.js";
 import { futureProblem, rememberItem } from "../requests/remember.js";
 import { CairnError } from "../util/errors.js";
+import { unreadableFile } from "./unreadableFile.js";
 
 /** The fields `cairn remember` takes as flags: for one text, or the defaults of every line of `--file`. */
 export interface RememberFlags {
@@ -30,10 +31,7 @@ export function readTranscript(file: string): string {
   try {
     return readFileSync(file, "utf8");
   } catch (error) {
-    throw new CairnError(
-      "bad_input",
-      `remember: cannot read the transcript ${file} (${(error as NodeJS.ErrnoException).code ?? "error"})`,
-    );
+    throw new CairnError("bad_input", `remember: cannot read the transcript ${file} (${unreadableFile(error).reason})`);
   }
 }
 
@@ -51,10 +49,7 @@ export function readItems(file: string, now: number, flags: RememberFlags = {}):
   try {
     text = readFileSync(file, "utf8");
   } catch (error) {
-    throw new CairnError(
-      "bad_input",
-      `remember: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? "error"})`,
-    );
+    throw new CairnError("bad_input", `remember: cannot read ${file} (${unreadableFile(error).reason})`);
   }
   const items: RememberInput[] = [];
   for (const [index, line] of text.split("\n").entries()) {

@@ -5,6 +5,7 @@ import { CairnError } from "../../util/errors.js";
 import { withCairn } from "../context.js";
 import { invocation } from "../invocation.js";
 import { printJson, printLine } from "../output.js";
+import { unreadableFile } from "../unreadableFile.js";
 
 export function registerImport(program: Command): void {
   program
@@ -18,10 +19,10 @@ export function registerImport(program: Command): void {
       try {
         text = readFileSync(resolve(invocation().cwd, file), "utf8");
       } catch (error) {
-        throw new CairnError(
-          "bad_input",
-          `import: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? "error"}); make one with 'cairn export > ${file}'`,
-        );
+        const { code, reason } = unreadableFile(error);
+        // Only a missing file is made by an export; a folder or a denied file is not fixed by one.
+        const make = code === "ENOENT" ? `; make one with 'cairn export > ${file}'` : "";
+        throw new CairnError("bad_input", `import: cannot read ${file} (${reason})${make}`);
       }
       await withCairn(command, async (cairn, global) => {
         const report = await cairn.importMemories(text, file);
