@@ -39,13 +39,15 @@ export const STORE_FILES = ["cairn.db", "cairn.db-wal", "cairn.db-shm", "config.
 export function tightenHomePermissions(home: string): string[] {
   const owner = process.getuid?.();
   const changed: string[] = [];
-  const tighten = (path: string, mode: number) => {
+  const tighten = (path: string, mode: number, kind: "folder" | "file") => {
     let stat: Stats;
     try {
       stat = statSync(path);
     } catch {
       return;
     }
+    // A folder named like a store file is the user's: 0600 would lock them out of it.
+    if (kind === "file" && !stat.isFile()) return;
     const current = stat.mode & 0o777;
     if (owner === undefined || stat.uid !== owner || (current & ~mode) === 0) return;
     try {
@@ -55,7 +57,7 @@ export function tightenHomePermissions(home: string): string[] {
       // A read-only disk: nothing cairn can tighten, and nothing it will write there either.
     }
   };
-  tighten(home, 0o700);
-  for (const name of STORE_FILES) tighten(join(home, name), 0o600);
+  tighten(home, 0o700, "folder");
+  for (const name of STORE_FILES) tighten(join(home, name), 0o600, "file");
   return changed;
 }
