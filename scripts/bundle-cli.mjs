@@ -11,6 +11,7 @@ import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { bundleAliases } from "./bundleAliases.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const outdir = join(root, "dist", "cli");
@@ -104,10 +105,7 @@ const common = {
   // keeps the whole program ASCII (docs/decisions/startup.md).
   minifyWhitespace: true,
   charset: "ascii",
-  // jsonc-parser's package main is a UMD build whose inner require("./impl/...") calls the bundler
-  // leaves as they are, so they fail at run time ("Cannot find module './impl/format'"); its ES module
-  // build bundles whole. The library's own modules (dist/connectors) load the UMD build, which works there.
-  alias: { "jsonc-parser": "jsonc-parser/lib/esm/main.js" },
+  alias: bundleAliases,
 };
 
 // The program: every command in one CommonJS file (docs/decisions/startup.md). Node reads, compiles

@@ -4,6 +4,10 @@ import { join } from "node:path";
 import { tempDir } from "../../helpers/tempDir.js";
 
 const ROOT = join(import.meta.dirname, "..", "..", "..");
+/** The same package aliases as the package's bundle (scripts/bundleAliases.mjs). */
+const { bundleAliases } = (await import(join(ROOT, "scripts", "bundleAliases.mjs"))) as {
+  bundleAliases: Record<string, string>;
+};
 
 /**
  * The real CLI source bundled once with esbuild (the bundler tsx itself uses) into a temp folder laid out
@@ -30,6 +34,7 @@ export function bundleCli(): string {
         "--external:sqlite-vec",
         "--external:@huggingface/*",
         "--log-level=error",
+        ...Object.entries(bundleAliases).map(([name, path]) => `--alias:${name}=${path}`),
         // Bundled CommonJS dependencies call require(); ESM output has none unless we create it.
         "--banner:js=import{createRequire as __cairnRequire}from'node:module';const require=__cairnRequire(import.meta.url);",
       ],
