@@ -1,15 +1,10 @@
 import { accessSync, constants, mkdirSync, statSync } from "node:fs";
 import { dirname } from "node:path";
+import { errnoWords } from "../util/errnoWords.js";
 import { CairnError } from "../util/errors.js";
 
-/** The failures a user fixes by pointing cairn at another folder, in the words they act on. */
-const REASONS: Record<string, string> = {
-  EEXIST: "a file is in the way",
-  ENOTDIR: "a file is in the way",
-  EACCES: "permission denied",
-  EPERM: "permission denied",
-  EROFS: "the file system is read-only",
-};
+/** The failures a user fixes by pointing cairn at another folder. */
+const FIXED_BY_ANOTHER_FOLDER = new Set(["EEXIST", "ENOTDIR", "EACCES", "EPERM", "EROFS"]);
 
 /**
  * Makes the memory root (`$CAIRN_HOME`, `--home`, `~/.cairn`) when it is missing and checks that cairn
@@ -22,10 +17,9 @@ export function createMemoryRoot(home: string): void {
     mkdirSync(home, { recursive: true, mode: 0o700 });
     accessSync(home, constants.W_OK);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? "";
-    const reason = REASONS[code];
-    if (!reason) throw error;
-    const blocker = reason === REASONS.EEXIST ? fileInTheWay(home) : undefined;
+    const { code, words: reason } = errnoWords(error);
+    if (!reason || !FIXED_BY_ANOTHER_FOLDER.has(code)) throw error;
+    const blocker = code === "EEXIST" || code === "ENOTDIR" ? fileInTheWay(home) : undefined;
     throw new CairnError(
       "store_unreadable",
       `cannot use ${home} as the memory root: ${reason}${blocker ? ` (${blocker})` : ""}; point CAIRN_HOME or --home at a folder you can write`,

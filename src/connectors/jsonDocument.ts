@@ -27,9 +27,14 @@ export function parseJsonObject(text: string | null, file: string): JsonObject {
  * changes the lines cairn touched and not the whole file's layout.
  */
 export function stringifyLike(original: string | null, value: JsonObject): string {
-  const indent = original ? (/\n([ \t]+)"/.exec(original)?.[1] ?? "  ") : "  ";
+  const indent = original ? indentOf(original) : "  ";
   const newline = original === null || original === "" || original.endsWith("\n") ? "\n" : "";
   return `${JSON.stringify(value, null, indent)}${newline}`;
+}
+
+/** The indentation a JSON file's members already use (two spaces when it shows none). */
+export function indentOf(text: string): string {
+  return /\n([ \t]+)"/.exec(text)?.[1] ?? "  ";
 }
 
 /** Structural equality of JSON values (key order ignored). */

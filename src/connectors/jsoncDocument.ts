@@ -10,7 +10,7 @@ import {
 } from "jsonc-parser";
 import { CairnError } from "../util/errors.js";
 import { type MemberEdit, memberAppend, memberRemoval } from "./jsoncMembers.js";
-import { isJsonObject, type JsonObject, jsonEqual, stringifyLike } from "./jsonDocument.js";
+import { indentOf, isJsonObject, type JsonObject, jsonEqual, stringifyLike } from "./jsonDocument.js";
 
 /** Comments (jsonc-parser allows them by default) and trailing commas, as the agents write them. */
 const PARSE_OPTIONS = { allowTrailingComma: true };
@@ -135,7 +135,7 @@ function droppedIndexes(before: unknown[], after: unknown[]): number[] | undefin
 
 /** The indentation the file already uses, for what cairn inserts (jsonc-parser takes its line ends from the file). */
 function formattingOf(text: string): FormattingOptions {
-  const indent = /\n([ \t]+)"/.exec(text)?.[1] ?? "  ";
+  const indent = indentOf(text);
   const tabs = indent.startsWith("\t");
   return { insertSpaces: !tabs, tabSize: tabs ? 1 : indent.length };
 }
