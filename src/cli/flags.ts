@@ -18,6 +18,15 @@ export function wholeNumber(flag: string, min: number, max = Number.MAX_SAFE_INT
   };
 }
 
+/** A number above 0 and at most `max`, fractions allowed ("0.5"); rejects "abc", "0", "-1" and "1e9". */
+export function aboveZero(flag: string, max: number): (value: string) => number {
+  return (value) => {
+    const number = /^\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : Number.NaN;
+    if (!(number > 0 && number <= max)) throw badFlag(flag, value, `a number above 0 and at most ${max}`);
+    return number;
+  };
+}
+
 /** One of a fixed list of values. */
 export function oneOf<T extends string>(flag: string, values: readonly T[]): (value: string) => T {
   return (value) => {

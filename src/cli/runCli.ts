@@ -3,7 +3,8 @@ import { unsupportedPlatformProblem } from "./unsupportedPlatform.js";
 
 /**
  * Runs a command line in this process: the CLI's program with everything it loads. The bin entry
- * (src/cli/main.ts) comes here when no resident process answers, after turning on Node's compile cache.
+ * (src/cli/main.ts) comes here when no resident process answers, after turning on Node's compile cache,
+ * and starts one for the next command line when this one could have been answered by it.
  */
 export async function runCli(argv: string[]): Promise<number> {
   quietOnClosedStdout();
@@ -23,5 +24,21 @@ export async function runCli(argv: string[]): Promise<number> {
   }
 
   const { main } = await import("./program.js");
-  return main(argv);
+  const exitCode = await main(argv);
+  // No resident process answered this command line (the bin asked first): start one for the next.
+  if (exitCode === 0) {
+    const { startOnDemand } = await import("./resident/startOnDemand.js");
+    const { BUILD_ID } = await import("./resident/protocol.js");
+    const started = await startOnDemand({
+      args: argv.slice(2),
+      env: process.env,
+      platform: process.platform,
+      build: BUILD_ID,
+    });
+    if (process.env.CAIRN_DEBUG && started.reason !== "not a command line a resident process answers")
+      process.stderr.write(
+        `cairn: resident process: ${started.started ? `started (pid ${started.pid})` : started.reason}\n`,
+      );
+  }
+  return exitCode;
 }

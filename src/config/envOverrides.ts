@@ -16,6 +16,7 @@ export const envOverrides: ReadonlyArray<readonly [string, string, "string" | "n
   ["CAIRN_EMBEDDINGS_MODEL", "embeddings.model", "string"],
   ["CAIRN_EMBEDDINGS_BASE_URL", "embeddings.baseUrl", "string"],
   ["CAIRN_SERVER_TOKEN", "server.token", "string"],
+  ["CAIRN_RESIDENT_IDLE_MINUTES", "resident.idleMinutes", "number"],
 ];
 
 /**

@@ -194,6 +194,15 @@ export const configObjectSchema = lazily(() =>
         })
         .strict()
         .prefault({}),
+      /**
+       * The process a `cairn recall` or `cairn inject` run in its own process starts to answer the next
+       * ones (src/cli/resident/startOnDemand.ts): it ends after this many minutes without a command
+       * line to answer. 0: none is started (`cairn serve` still answers while it runs).
+       */
+      resident: z
+        .object({ idleMinutes: num(0, 1440, 10) })
+        .strict()
+        .prefault({}),
       recall: recallConfigSchema(),
       workers: workersConfigSchema(),
     })

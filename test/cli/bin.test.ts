@@ -20,7 +20,12 @@ describe.skipIf(!built)("the built CLI", () => {
 
   it("finds the word vectors it ships: a recall embeds its question without a warning", () => {
     const home = tempDir("cairn-bin-");
-    const env = { PATH: process.env.PATH ?? "", HOME: home, CAIRN_HOME: join(home, "cairn") };
+    const env = {
+      PATH: process.env.PATH ?? "",
+      HOME: home,
+      CAIRN_HOME: join(home, "cairn"),
+      CAIRN_RESIDENT_IDLE_MINUTES: "0",
+    };
     const run = (args: string[]) => spawnSyncTimed(bin, args, { encoding: "utf8", env, cwd: home });
     expect(run(["remember", "--scope", "global", "Unit tests run with jest"]).status).toBe(0);
     const recall = run(["recall", "--scope", "global", "--json", "which test runner, vitest?"]);
@@ -37,7 +42,12 @@ describe.skipIf(!built)("the built CLI", () => {
   // it in node_modules, so only the built bin shows whether it was shipped.
   it.each(["codex", "claude-code"])("installs and uninstalls %s into a fresh home", (agent) => {
     const home = tempDir("cairn-bin-");
-    const env = { PATH: process.env.PATH ?? "", HOME: home, CAIRN_HOME: join(home, "cairn") };
+    const env = {
+      PATH: process.env.PATH ?? "",
+      HOME: home,
+      CAIRN_HOME: join(home, "cairn"),
+      CAIRN_RESIDENT_IDLE_MINUTES: "0",
+    };
     const run = (args: string[]) => spawnSyncTimed(bin, args, { encoding: "utf8", env, cwd: home });
     const config = join(home, agent === "codex" ? ".codex/config.toml" : ".claude/settings.json");
     const install = run(["install", agent]);

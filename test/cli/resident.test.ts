@@ -147,7 +147,8 @@ describe.skipIf(!built)("cairn serve answering the CLI (resident process)", () =
     warm = join(dir, "warm");
     project = join(dir, "project");
     mkdirSync(project);
-    env = { PATH: process.env.PATH, HOME: dir, CAIRN_LLM_PROVIDER: "offline" };
+    // The "alone" runs must stay alone: no resident started on demand for their memory root.
+    env = { PATH: process.env.PATH, HOME: dir, CAIRN_LLM_PROVIDER: "offline", CAIRN_RESIDENT_IDLE_MINUTES: "0" };
     const cairn = new Cairn({ home: cold, env: {} });
     const [old] = await cairn.remember({ content: "The dev server listens on port 3000", scope: "global" });
     const [current] = await cairn.remember({ content: "The dev server listens on port 8080", scope: "global" });

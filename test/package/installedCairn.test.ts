@@ -55,6 +55,34 @@ describe(`the installed package on Node.js ${process.version}`, () => {
     );
   });
 
+  it("starts a resident process after a recall (the default), which answers the next one the same", async () => {
+    const user = userHome();
+    expect(cairn(user, ["remember", "--scope", "global", "The staging database is Postgres 16"]).status).toBe(0);
+    const debug = { ...user, env: { ...user.env, CAIRN_DEBUG: "1" } };
+    const alone = cairn(debug, ["recall", "--scope", "global", "which database on staging"]);
+    expect(alone.status, alone.stderr).toBe(0);
+    expect(alone.stderr).toMatch(/cairn: resident process: started \(pid (\d+)\)/);
+    const pid = Number(/started \(pid (\d+)\)/.exec(alone.stderr)![1]);
+    const log = () => {
+      try {
+        return readFileSync(join(user.cairnHome, "background.log"), "utf8");
+      } catch {
+        return "";
+      }
+    };
+    for (let waited = 0; !log().includes("resident: answering") && waited < 30_000; waited += 50)
+      await new Promise((done) => setTimeout(done, 50));
+    const answered = cairn(debug, ["recall", "--scope", "global", "which database on staging"]);
+    expect(answered.stdout).toBe(alone.stdout);
+    expect(answered.stdout).toContain("Postgres 16");
+    expect(answered.stderr).toBe("");
+    expect(log()).toContain("resident: answered with exit code 0");
+    process.kill(pid, "SIGTERM");
+    for (let waited = 0; log().match(/resident: ending: SIGTERM/) === null && waited < 10_000; waited += 50)
+      await new Promise((done) => setTimeout(done, 50));
+    expect(log()).toContain("resident: ending: SIGTERM");
+  });
+
   it("keeps Node's compiled code in the user's cache folder, never in the package", () => {
     const user = userHome();
     const before = readdirSync(installedPackage, { recursive: true }).sort();

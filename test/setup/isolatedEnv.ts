@@ -25,6 +25,9 @@ export function isolatedEnv(root: string): Record<string, string> {
     TMPDIR: tmp,
     TMP: tmp,
     TEMP: tmp,
+    // A recall or inject of the built CLI would start a resident process that outlives its test (until
+    // its memory root is removed); the suites that test one set this themselves.
+    CAIRN_RESIDENT_IDLE_MINUTES: "0",
   };
 }
 

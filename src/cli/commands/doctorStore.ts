@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { basename, join } from "node:path";
+import { basename, join, resolve } from "node:path";
 import type { Cairn } from "../../cairn.js";
 import { repairPath, type SalvageReport, salvageStore, storeInUseError } from "../../store/salvageStore.js";
 import { checkStoreHealth, type StoreHealth } from "../../store/storeCheck.js";
@@ -45,6 +45,9 @@ export async function doctorStore(
  * interruptible: Ctrl-C or SIGTERM stops the copy and leaves the damaged store in place, still marked.
  */
 async function repairStore(cairn: Cairn): Promise<SalvageReport> {
+  // A resident process cairn started by itself keeps the store open between commands: it gives way.
+  const { stopResident } = await import("../resident/stopResident.js");
+  await stopResident(resolve(cairn.paths.home));
   const holders = storeHolders(cairn.paths.home);
   // A background run between two opens of the store would not show in SQLite's lock: its lock says it.
   if (heldBy(cairn.paths.home)) throw storeInUseError(cairn.paths.database, holders);

@@ -1,9 +1,11 @@
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { cairnHome } from "../../config/paths.js";
 import { redactText } from "../../redact/redact.js";
 import { errorMessage } from "../../util/errors.js";
 import type { GlobalOptions } from "../context.js";
+import { aboveZero } from "../flags.js";
 
 // Everything below is imported lazily: this command runs on every agent start, and the modules it
 // needs (config, file-only injection) are a small part of what the rest of the CLI loads.
@@ -110,6 +112,39 @@ export function registerHook(program: Command): void {
         warn(`cairn hook confine: ${errorMessage(error)}`);
       }
       process.exitCode = 2;
+    });
+
+  hook
+    .command("resident", { hidden: true })
+    .description(
+      "answer recall and inject on the memory root's socket until idle; started by those commands themselves; logs to <home>/background.log",
+    )
+    .requiredOption(
+      "--idle-minutes <minutes>",
+      "end after this long without a command line",
+      aboveZero("--idle-minutes", 1440),
+    )
+    .action(async (options: { idleMinutes: number }, command: Command) => {
+      const home = homeOf(command);
+      const [{ answerUntilIdle }, { appendBackgroundLog }, { cliEntry }] = await Promise.all([
+        import("../resident/residentLifetime.js"),
+        import("../../workers/backgroundLog.js"),
+        import("../../util/cairnInvocation.js"),
+      ]);
+      const log = (line: string) => {
+        // Never the line that makes a memory root again after it was deleted under this process.
+        if (!existsSync(home)) return;
+        try {
+          appendBackgroundLog(home, `${new Date().toISOString()} ${line}`);
+        } catch {
+          // A memory root that cannot take a log line still gets its answers.
+        }
+      };
+      try {
+        await answerUntilIdle({ home, idleMs: options.idleMinutes * 60_000, entry: cliEntry(), log });
+      } catch (error) {
+        log(`resident: ${errorMessage(error)}`);
+      }
     });
 
   hook

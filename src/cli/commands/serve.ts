@@ -82,8 +82,13 @@ async function startResidentFor(home: string) {
   if (process.env.CAIRN_RESIDENT === "off") return undefined;
   // Redacted as in the daemon's own log: a problem can quote a path or an error that holds a secret.
   const log = (line: string) => process.stderr.write(`cairn serve: ${redactText(line)}\n`);
-  const { startResident } = await import("../resident/residentServer.js");
+  const [{ startResident }, { stopResident }] = await Promise.all([
+    import("../resident/residentServer.js"),
+    import("../resident/stopResident.js"),
+  ]);
   try {
+    // One that cairn started by itself (after a recall) gives way; another `cairn serve` keeps its socket.
+    await stopResident(resolve(home));
     return await startResident({ home: resolve(home), log });
   } catch (error) {
     log(`resident: not answering command lines: ${errorMessage(error)}`);

@@ -41,6 +41,11 @@ export interface ResidentRequest {
   stderr: StreamInfo;
   /** Epoch ms after which the client no longer waits: a request taken later is not run. */
   deadline: number;
+  /**
+   * Not a command line: end the process (one cairn started by itself, never `cairn serve`), so that
+   * `cairn doctor --repair` can have the store to itself or `cairn serve` can take the socket.
+   */
+  stop?: true;
 }
 
 /** The first line back: the request is taken (the answer follows) or declined (the client runs it). */

@@ -34,6 +34,11 @@ const PROCESS_WIDE_VARIABLES = [
   "NO_PROXY",
 ];
 
+export interface Activity {
+  inFlight: number;
+  lastAt: number;
+}
+
 /** How long a connection may take to send its request line. */
 const REQUEST_TIMEOUT_MS = 5000;
 
@@ -47,6 +52,7 @@ const residentRequest = z.object({
   stdout: streamInfo,
   stderr: streamInfo,
   deadline: z.number(),
+  stop: z.literal(true).optional(),
 }) satisfies z.ZodType<ResidentRequest>;
 
 export interface ResidentOptions {
@@ -55,11 +61,18 @@ export interface ResidentOptions {
   /** One line per lifecycle event; with CAIRN_DEBUG set, one per request too. */
   log: (line: string) => void;
   env?: NodeJS.ProcessEnv;
+  /**
+   * Called when a client asks this process to end (a `stop` request): set for a resident cairn started
+   * by itself (src/cli/resident/residentLifetime.ts); without it, as in `cairn serve`, such a request is declined.
+   */
+  onStop?: () => void;
 }
 
 export interface Resident {
   /** The socket (or pipe) listened on. */
   path: string;
+  /** Command lines being answered now, and when (epoch ms) the last one ended or the process started. */
+  activity(): Activity;
   /** Stops listening, removes the socket and closes the stores. */
   close(): Promise<void>;
 }
@@ -96,7 +109,10 @@ export async function startResident(options: ResidentOptions): Promise<Resident 
   const cairns = new ResidentCairns(home);
   // Opened now, so that the first command line is answered as fast as the next.
   warmUp(cairns, env, log);
-  const server = createServer((socket) => serve(socket, { home, cairns, env, log }));
+  const activity: Activity = { inFlight: 0, lastAt: Date.now() };
+  const server = createServer((socket) =>
+    serve(socket, { home, cairns, env, log, activity, ...(options.onStop ? { onStop: options.onStop } : {}) }),
+  );
   await listenPrivately(server, place.path, posix);
   const socketId = posix ? inodeOf(place.path) : undefined;
   const removeOwnSocket = () => {
@@ -110,6 +126,7 @@ export async function startResident(options: ResidentOptions): Promise<Resident 
   let closing: Promise<void> | undefined;
   return {
     path: place.path,
+    activity: () => ({ ...activity }),
     close: () => {
       closing ??= new Promise<void>((done) => {
         server.close(() => done());
@@ -189,6 +206,10 @@ interface Served {
   cairns: ResidentCairns;
   env: NodeJS.ProcessEnv;
   log: (line: string) => void;
+  activity: Activity;
+  onStop?: () => void;
+  /** Set by a stop request: the stores are closed and no command line is taken any more. */
+  stopping?: boolean;
 }
 
 /** One connection: one request line in, a verdict line and an answer line out. Never throws. */
@@ -212,10 +233,16 @@ function serve(socket: Socket, served: Served): void {
     taken = true;
     if (Buffer.byteLength(buffered.slice(0, end)) > MAX_REQUEST_BYTES)
       return refuse(socket, `request over ${MAX_REQUEST_BYTES} bytes`);
-    answer(socket, buffered.slice(0, end), served).catch((error: unknown) => {
-      served.log(`resident: ${errorMessage(error)}`);
-      socket.destroy();
-    });
+    served.activity.inFlight += 1;
+    answer(socket, buffered.slice(0, end), served)
+      .catch((error: unknown) => {
+        served.log(`resident: ${errorMessage(error)}`);
+        socket.destroy();
+      })
+      .finally(() => {
+        served.activity.inFlight -= 1;
+        served.activity.lastAt = Date.now();
+      });
   });
 }
 
@@ -231,6 +258,8 @@ async function answer(socket: Socket, line: string, served: Served): Promise<voi
   } catch {
     return refuse(socket, "malformed request");
   }
+  if (request.stop) return stopOnRequest(socket, request, served);
+  if (served.stopping) return refuse(socket, "this process is ending");
   const declined = precheck(request, served);
   if (declined) {
     debug(served, `declined: ${declined}`);
@@ -247,6 +276,29 @@ async function answer(socket: Socket, line: string, served: Served): Promise<voi
     `${result.declined ? `declined: ${result.declined}` : `answered with exit code ${result.exitCode}`} in ${Math.round(performance.now() - started)} ms`,
   );
   socket.end(`${JSON.stringify(result)}\n`);
+}
+
+/** A client asked this process to end: answered first, then ended, when it is one that may be. */
+function stopOnRequest(socket: Socket, request: ResidentRequest, served: Served): void {
+  // Any build may ask: a process that only ever speeds commands up is given up without loss.
+  if (request.home !== served.home) {
+    refuse(socket, "another memory root");
+    return;
+  }
+  if (!served.onStop) {
+    refuse(socket, "a 'cairn serve' daemon ends with its own signal (Ctrl-C, SIGTERM)");
+    return;
+  }
+  // Closed before the socket goes (server.close() removes it at once): a caller that waits for the
+  // socket to go, to open the store exclusively, then finds it closed. A command still running closes
+  // its store when it ends.
+  served.stopping = true;
+  served.cairns.close();
+  const done: ResidentAnswer = { exitCode: 0, stdout: "", stderr: "" };
+  socket.end(
+    `${JSON.stringify({ build: BUILD_ID, accepted: true } satisfies ResidentVerdict)}\n${JSON.stringify(done)}\n`,
+  );
+  served.onStop();
 }
 
 /** Why this process cannot answer the request byte for byte as the client would, if it cannot. */

@@ -1,0 +1,96 @@
+import { existsSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { type Activity, startResident } from "./residentServer.js";
+
+// The life of a resident process cairn started by itself (src/cli/resident/startOnDemand.ts): it
+// answers on the memory root's socket until nothing asked for `idleMs`, and ends sooner when it can
+// no longer answer as the client would: its socket was removed or taken (the memory root moved or
+// deleted), or the cairn it runs was upgraded or rebuilt (its clients are another build).
+
+/** How often it looks at its idle time, its socket and its program files. */
+const CHECK_EVERY_MS = 2000;
+
+/** What identifies a file's content without reading it; undefined when it is gone. */
+export type Stamp = string | undefined;
+
+export interface Stamps {
+  socket: Stamp;
+  program: Stamp[];
+}
+
+/** Why the process should end now, or undefined. Pure. */
+export function stopReason(
+  now: number,
+  activity: Activity,
+  idleMs: number,
+  started: Stamps,
+  current: Stamps,
+): string | undefined {
+  if (current.socket === undefined || current.socket !== started.socket)
+    return "its socket was removed or replaced (the memory root moved or was deleted)";
+  if (current.program.some((stamp, i) => stamp !== started.program[i])) return "cairn was upgraded or rebuilt";
+  if (activity.inFlight === 0 && now - activity.lastAt >= idleMs)
+    return `no command line for ${formatMinutes(idleMs)} (resident.idleMinutes)`;
+  return undefined;
+}
+
+export interface Lifetime {
+  home: string;
+  idleMs: number;
+  /** The CLI entry this process runs (its program bundle sits beside it). */
+  entry: string;
+  log: (line: string) => void;
+}
+
+/** Answers until `stopReason` says otherwise, a client asks it to stop, or a signal comes. */
+export async function answerUntilIdle(lifetime: Lifetime): Promise<void> {
+  const { home, idleMs, entry, log } = lifetime;
+  let stop: (reason: string) => void = () => {};
+  const ended = new Promise<string>((done) => {
+    stop = done;
+  });
+  const resident = await startResident({ home, log, onStop: () => stop("asked to stop by another cairn command") });
+  if (!resident) return;
+  log(`resident: pid ${process.pid}, ends after ${formatMinutes(idleMs)} without a command line`);
+  const programFiles = [entry, join(dirname(entry), "program.cjs")].filter((file) => existsSync(file));
+  const stamps = (): Stamps => ({ socket: socketStamp(resident.path), program: programFiles.map(stampOf) });
+  const started = stamps();
+  const timer = setInterval(
+    () => {
+      const reason = stopReason(Date.now(), resident.activity(), idleMs, started, stamps());
+      if (reason) stop(reason);
+    },
+    Math.min(CHECK_EVERY_MS, Math.max(50, idleMs / 2)),
+  );
+  const onSignal = (signal: NodeJS.Signals) => stop(signal);
+  process.once("SIGTERM", onSignal);
+  process.once("SIGINT", onSignal);
+  const reason = await ended;
+  clearInterval(timer);
+  log(`resident: ending: ${reason}`);
+  await resident.close();
+}
+
+function stampOf(path: string): Stamp {
+  try {
+    const stat = statSync(path);
+    return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A socket by its inode alone: what clients do with it is none of the stamp's business. */
+function socketStamp(path: string): Stamp {
+  try {
+    const stat = statSync(path);
+    return `${stat.dev}:${stat.ino}`;
+  } catch {
+    return undefined;
+  }
+}
+
+function formatMinutes(ms: number): string {
+  const minutes = ms / 60_000;
+  return minutes >= 1 && Number.isInteger(minutes) ? `${minutes} min` : `${Math.round(ms / 1000)} s`;
+}

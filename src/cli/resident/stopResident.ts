@@ -1,0 +1,74 @@
+import { lstatSync } from "node:fs";
+import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import { nodeCrypto } from "../../util/nodeCrypto.js";
+import { BUILD_ID, type ResidentRequest } from "./protocol.js";
+import { residentSocket } from "./residentSocket.js";
+
+/** How long the caller waits for the process to answer and its socket to go. */
+const STOP_WAIT_MS = 3000;
+
+export type StopOutcome = { stopped: true } | { stopped: false; reason: string };
+
+/**
+ * Asks the process answering on memory root `home`'s socket to end, and waits until its socket is
+ * gone. Only a resident cairn started by itself agrees; `cairn serve` declines (it is the user's
+ * daemon). For commands that need the store to themselves (`cairn doctor --repair`) and for
+ * `cairn serve`, which takes over the socket.
+ */
+export async function stopResident(home: string): Promise<StopOutcome> {
+  const place = residentSocket(home, {
+    platform: process.platform,
+    tmpdir,
+    uid: process.getuid?.(),
+    sha256: (text) => nodeCrypto().createHash("sha256").update(text).digest("hex"),
+  });
+  if (!socketAt(place.path)) return { stopped: false, reason: "no process listens" };
+  const request: ResidentRequest = {
+    build: BUILD_ID,
+    home,
+    args: [],
+    cwd: home,
+    env: {},
+    stdout: { isTTY: false },
+    stderr: { isTTY: false },
+    deadline: Date.now() + STOP_WAIT_MS,
+    stop: true,
+  };
+  const verdict = await new Promise<{ accepted?: true; declined?: string } | undefined>((done) => {
+    const socket = connect(place.path);
+    let buffered = "";
+    const finish = (answer: { accepted?: true; declined?: string } | undefined) => {
+      socket.destroy();
+      done(answer);
+    };
+    socket.setEncoding("utf8");
+    socket.setTimeout(STOP_WAIT_MS, () => finish(undefined));
+    socket.on("error", () => finish(undefined));
+    socket.on("close", () => finish(undefined));
+    socket.on("connect", () => socket.write(`${JSON.stringify(request)}\n`));
+    socket.on("data", (chunk: string) => {
+      buffered += chunk;
+      const end = buffered.indexOf("\n");
+      if (end < 0) return;
+      try {
+        finish(JSON.parse(buffered.slice(0, end)) as { accepted?: true; declined?: string });
+      } catch {
+        finish(undefined);
+      }
+    });
+  });
+  if (!verdict) return { stopped: false, reason: "the process did not answer" };
+  if (verdict.accepted !== true) return { stopped: false, reason: verdict.declined ?? "declined" };
+  const until = Date.now() + STOP_WAIT_MS;
+  while (socketAt(place.path) && Date.now() < until) await new Promise((wait) => setTimeout(wait, 25));
+  return socketAt(place.path) ? { stopped: false, reason: "its socket is still there" } : { stopped: true };
+}
+
+function socketAt(path: string): boolean {
+  try {
+    return lstatSync(path).isSocket();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,172 @@
+import { spawn } from "node:child_process";
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { Cairn } from "../../src/cairn.js";
+import { tempDir } from "../helpers/tempDir.js";
+import { finished } from "../helpers/timedSpawn.js";
+
+// A resident process cairn starts by itself (src/cli/resident/startOnDemand.ts, residentLifetime.ts):
+// the built CLI's recall, run in its own process, starts one when none listens; the next recall is
+// answered by it as the CLI answers alone; it ends after resident.idleMinutes without a command line,
+// when its memory root is removed, and when `cairn serve` takes the socket; 0 and CAIRN_RESIDENT=off
+// start none.
+
+const root = join(import.meta.dirname, "..", "..");
+const bin = join(
+  root,
+  (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { bin: { cairn: string } }).bin.cairn,
+);
+const built = existsSync(bin);
+if (!built) console.warn(`resident-on-demand suite skipped: ${bin} is missing (run npm run build)`);
+
+interface Root {
+  dir: string;
+  home: string;
+  project: string;
+  env: NodeJS.ProcessEnv;
+}
+
+async function memoryRoot(idleMinutes: string): Promise<Root> {
+  const dir = tempDir();
+  const home = join(dir, "home");
+  const project = join(dir, "project");
+  mkdirSync(project);
+  const cairn = new Cairn({ home, env: {} });
+  await cairn.remember([
+    { content: "The dev server listens on port 8080", scope: "global" },
+    { content: "Tests run with vitest; each test file gets its own temp folder", cwd: project },
+  ]);
+  cairn.close();
+  const env = {
+    PATH: process.env.PATH,
+    HOME: dir,
+    CAIRN_HOME: home,
+    CAIRN_LLM_PROVIDER: "offline",
+    CAIRN_RESIDENT_IDLE_MINUTES: idleMinutes,
+    // The resident process logs each answer to <home>/background.log, and the CLI says what it started.
+    CAIRN_DEBUG: "1",
+  };
+  return { dir, home, project, env };
+}
+
+function run(at: Root, args: string[], env: NodeJS.ProcessEnv = at.env) {
+  return finished(spawn(process.execPath, [bin, ...args], { env, cwd: at.project }));
+}
+
+const log = (at: Root) =>
+  existsSync(join(at.home, "background.log")) ? readFileSync(join(at.home, "background.log"), "utf8") : "";
+const socketAt = (at: Root) => {
+  try {
+    return lstatSync(join(at.home, "cairn.sock")).isSocket();
+  } catch {
+    return false;
+  }
+};
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+async function until(what: string, test: () => boolean, ms = 15_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!test()) {
+    if (Date.now() > end) throw new Error(`waited ${ms} ms for ${what}`);
+    await new Promise((done) => setTimeout(done, 50));
+  }
+}
+
+/** The pid of the resident process that answers for `at`, once it listens. */
+async function residentPid(at: Root): Promise<number> {
+  await until("the resident process to listen", () => socketAt(at) && /resident: pid \d+/.test(log(at)));
+  return Number([...log(at).matchAll(/resident: pid (\d+)/g)].at(-1)![1]);
+}
+
+describe.skipIf(!built)("a resident process started on demand", () => {
+  it("starts after a recall, answers the next one as the CLI would, and ends when idle", async () => {
+    const at = await memoryRoot("0.05");
+    const alone = await run(at, ["recall", "dev server port"]);
+    expect(alone.status, alone.stderr).toBe(0);
+    expect(alone.stderr).toMatch(/cairn: resident process: started \(pid \d+\)/);
+    const pid = await residentPid(at);
+    const answered = await run(at, ["recall", "dev server port"]);
+    expect(answered.status).toBe(0);
+    expect(answered.stdout).toBe(alone.stdout);
+    expect(answered.stdout).toContain("port 8080");
+    // Answered there: the resident logged it, and this client started nothing.
+    expect(log(at)).toMatch(/resident: answered with exit code 0/);
+    expect(answered.stderr).toBe("");
+    const inject = await run(at, ["inject"]);
+    expect(inject.stdout).toContain("Tests run with vitest");
+    // 0.05 minutes: three seconds without a command line.
+    await until("the idle resident to end", () => !alive(pid));
+    expect(socketAt(at)).toBe(false);
+    expect(log(at)).toMatch(/resident: ending: no command line for 3 s \(resident\.idleMinutes\)/);
+  });
+
+  it("starts none when resident.idleMinutes is 0 or CAIRN_RESIDENT is off", async () => {
+    const at = await memoryRoot("0");
+    const zero = await run(at, ["recall", "dev server port"]);
+    expect(zero.status).toBe(0);
+    expect(zero.stderr).toContain("cairn: resident process: resident.idleMinutes is 0");
+    const off = await run(at, ["recall", "dev server port"], {
+      ...at.env,
+      CAIRN_RESIDENT_IDLE_MINUTES: "10",
+      CAIRN_RESIDENT: "off",
+    });
+    expect(off.stdout).toBe(zero.stdout);
+    await new Promise((done) => setTimeout(done, 1500));
+    expect(socketAt(at)).toBe(false);
+    expect(log(at)).not.toContain("resident:");
+  });
+
+  it("starts none after a command line that failed", async () => {
+    const at = await memoryRoot("10");
+    const result = await run(at, ["recall", "dev server port", "--k", "0"]);
+    expect(result.status).toBe(1);
+    expect(result.stderr).not.toContain("resident process");
+    await new Promise((done) => setTimeout(done, 1500));
+    expect(socketAt(at)).toBe(false);
+  });
+
+  it("ends when its memory root is removed, without making it again", async () => {
+    const at = await memoryRoot("10");
+    await run(at, ["recall", "dev server port"]);
+    const pid = await residentPid(at);
+    rmSync(at.home, { recursive: true, force: true });
+    await until("the resident of a removed memory root to end", () => !alive(pid));
+    expect(existsSync(at.home)).toBe(false);
+  });
+
+  it("gives the socket to cairn serve", async () => {
+    const at = await memoryRoot("10");
+    await run(at, ["recall", "dev server port"]);
+    const pid = await residentPid(at);
+    const serve = spawn(process.execPath, [bin, "serve", "--no-schedule", "--port", "0"], {
+      env: at.env,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    serve.stderr!.setEncoding("utf8");
+    serve.stderr!.on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    const exited = new Promise((done) => serve.once("exit", done));
+    try {
+      await until("cairn serve to answer on the socket", () => stderr.includes("resident: answering"));
+      await until("the resident started on demand to end", () => !alive(pid));
+      expect(log(at)).toContain("resident: ending: asked to stop by another cairn command");
+      // serve's own resident answers now, and declines to be stopped the same way.
+      const answered = await run(at, ["recall", "dev server port"]);
+      expect(answered.stdout).toContain("port 8080");
+      expect(answered.stderr).toBe("");
+    } finally {
+      serve.kill("SIGTERM");
+      await exited;
+    }
+  });
+});
