@@ -3,6 +3,7 @@ import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync } from "node:fs"
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Cairn } from "../../src/cairn.js";
+import { markDamaged } from "../../src/store/storeFault.js";
 import { tempDir } from "../helpers/tempDir.js";
 import { finished } from "../helpers/timedSpawn.js";
 
@@ -140,6 +141,18 @@ describe.skipIf(!built)("a resident process started on demand", () => {
     rmSync(at.home, { recursive: true, force: true });
     await until("the resident of a removed memory root to end", () => !alive(pid));
     expect(existsSync(at.home)).toBe(false);
+  });
+
+  it("ends when cairn doctor --repair needs the store to itself", async () => {
+    const at = await memoryRoot("10");
+    await run(at, ["recall", "dev server port"]);
+    const pid = await residentPid(at);
+    markDamaged(join(at.home, "cairn.db"), "marked by a test");
+    const repaired = await run(at, ["doctor", "--repair"]);
+    expect(repaired.status, repaired.stderr).toBe(0);
+    expect(repaired.stdout).toMatch(/fresh store at/);
+    expect(log(at)).toContain("resident: ending: asked to stop by another cairn command");
+    await until("the resident to end", () => !alive(pid));
   });
 
   it("gives the socket to cairn serve", async () => {
