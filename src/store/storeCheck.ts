@@ -92,6 +92,21 @@ export function checkStoreIfDue(path: string, now = Date.now()): boolean {
   return true;
 }
 
+/**
+ * For a process that kept the store open and is leaving, its store closed, with nobody waiting on it (a
+ * resident process ending when idle): reads the whole store as the next command's open would, and
+ * records it known clean when quick_check finds nothing, so that command need not. The fingerprint is
+ * taken after the check, whose read-only connection may leave SQLite's WAL files behind; as for
+ * `recordKnownClean`, what else changed the file meanwhile is another cairn's SQLite transactions. A
+ * store too large to check at open is left as the open leaves it; damage marks it, as at open.
+ */
+export function checkBeforeLeaving(path: string, now = Date.now()): void {
+  if (path === ":memory:" || !existsSync(path) || isMarkedDamaged(path)) return;
+  if (fileFingerprint(path) === readRecord(path).fingerprint || statSync(path).size > CHECK_AT_OPEN_MAX_BYTES) return;
+  checkWhole(path);
+  writeRecord(path, { fingerprint: fileFingerprint(path), fullCheckAt: now });
+}
+
 function fullCheckDue(recorded: CheckRecord, now: number): boolean {
   return recorded.fullCheckAt === undefined || now - recorded.fullCheckAt >= FULL_CHECK_INTERVAL_MS;
 }

@@ -18,23 +18,34 @@ describe("stopReason", () => {
   });
 
   it("ends one idle for the whole idle time", () => {
-    expect(stopReason(1_000_000 + idle, quiet, idle, started, started)).toBe(
-      "no command line for 1 min (resident.idleMinutes)",
-    );
+    expect(stopReason(1_000_000 + idle, quiet, idle, started, started)).toEqual({
+      reason: "no command line for 1 min (resident.idleMinutes)",
+      idle: true,
+    });
   });
 
   it("ends one whose socket is gone or another's, even while it answers", () => {
     const busy = { inFlight: 1, lastAt: 1_000_000 };
-    expect(stopReason(1_000_001, busy, idle, started, { ...started, socket: undefined })).toMatch(/socket was removed/);
-    expect(stopReason(1_000_001, busy, idle, started, { ...started, socket: "1:11" })).toMatch(/socket was removed/);
+    expect(stopReason(1_000_001, busy, idle, started, { ...started, socket: undefined })?.reason).toMatch(
+      /socket was removed/,
+    );
+    expect(stopReason(1_000_001, busy, idle, started, { ...started, socket: "1:11" })?.reason).toMatch(
+      /socket was removed/,
+    );
   });
 
   it("ends one whose program files changed or went: an upgrade or a rebuild", () => {
-    expect(stopReason(1_000_001, quiet, idle, started, { ...started, program: ["1:20:900:5", "1:99:2000000:6"] })).toBe(
-      "cairn was upgraded or rebuilt",
-    );
-    expect(stopReason(1_000_001, quiet, idle, started, { ...started, program: [undefined, "1:21:2000000:5"] })).toBe(
-      "cairn was upgraded or rebuilt",
+    expect(
+      stopReason(1_000_001, quiet, idle, started, { ...started, program: ["1:20:900:5", "1:99:2000000:6"] }),
+    ).toEqual({
+      reason: "cairn was upgraded or rebuilt",
+      idle: false,
+    });
+    expect(stopReason(1_000_001, quiet, idle, started, { ...started, program: [undefined, "1:21:2000000:5"] })).toEqual(
+      {
+        reason: "cairn was upgraded or rebuilt",
+        idle: false,
+      },
     );
   });
 });

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/store/connection.js";
 import {
   assertStoreUsable,
+  checkBeforeLeaving,
   checkedMarkerPath,
   checkStoreIfDue,
   FULL_CHECK_INTERVAL_MS,
@@ -48,6 +49,26 @@ describe("the store check at open", () => {
       expect(() => assertStoreUsable(path)).toThrow(/is damaged/);
       expect(existsSync(damagedMarkerPath(path))).toBe(true);
     }
+  });
+
+  it("a process leaving after writes checks the store and records it clean, or marks it damaged", () => {
+    const path = makeStore();
+    assertStoreUsable(path, 1_000);
+    const { db } = openDatabase(path);
+    db.prepare("INSERT INTO filler (text) VALUES (?)").run("written by a resident process");
+    db.close();
+    // Changed since the record: checked now, and the time of that full check recorded.
+    checkBeforeLeaving(path, 2_000);
+    expect(readFileSync(checkedMarkerPath(path), "utf8").split("\n")[1]).toBe("2000");
+    // Unchanged since: nothing read, nothing written.
+    checkBeforeLeaving(path, 3_000);
+    expect(readFileSync(checkedMarkerPath(path), "utf8").split("\n")[1]).toBe("2000");
+    // And the next open finds it known clean: it would check (and record the time) otherwise.
+    assertStoreUsable(path, 4_000);
+    expect(readFileSync(checkedMarkerPath(path), "utf8").split("\n")[1]).toBe("2000");
+    garbleMiddle(path);
+    expect(() => checkBeforeLeaving(path, 5_000)).toThrow(/is damaged/);
+    expect(existsSync(damagedMarkerPath(path))).toBe(true);
   });
 
   it("records nothing for a store this process did not open known clean", () => {
