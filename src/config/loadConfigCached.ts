@@ -20,7 +20,12 @@ type Tree = Record<string, unknown>;
  * only whether each is set, the saved config leaves them out, and they are put back from the
  * environment on every read. A value that is a plain string needs no validation to be re-applied.
  */
-export async function loadConfigCached(options: { file: string; env: NodeJS.ProcessEnv }): Promise<CairnConfig> {
+export async function loadConfigCached(options: {
+  file: string;
+  env: NodeJS.ProcessEnv;
+  /** Where a warning goes; by default a `cairn: ` line on stderr, as every command prints it. */
+  warn?: (line: string) => void;
+}): Promise<CairnConfig> {
   const cacheFile = join(dirname(options.file), ".config-cache.json");
   const key = configCacheKey(options.file, options.env);
   try {
@@ -36,7 +41,8 @@ export async function loadConfigCached(options: { file: string; env: NodeJS.Proc
     env: options.env,
     warn: (line) => {
       warned = true;
-      process.stderr.write(`cairn: ${line}\n`);
+      if (options.warn) options.warn(line);
+      else process.stderr.write(`cairn: ${line}\n`);
     },
   });
   // A config that warns (a retired key) is read again each time, so that every command says so; and

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Cairn } from "../../src/cairn.js";
@@ -123,6 +123,16 @@ describe.skipIf(!built)("a resident process started on demand", () => {
     await new Promise((done) => setTimeout(done, 1500));
     expect(socketAt(at)).toBe(false);
     expect(log(at)).not.toContain("resident:");
+  });
+
+  it("starts none for a config that warns, whose warning the command prints once", async () => {
+    const at = await memoryRoot("10");
+    writeFileSync(join(at.home, "config.yaml"), "recall:\n  feedback: true\n", { mode: 0o600 });
+    const result = await run(at, ["recall", "dev server port"]);
+    expect(result.status).toBe(0);
+    expect(result.stderr.match(/recall\.feedback/g)).toHaveLength(1);
+    expect(result.stderr).toContain("cairn: resident process: the configuration warns");
+    expect(socketAt(at)).toBe(false);
   });
 
   it("starts none after a command line that failed", async () => {

@@ -56,7 +56,11 @@ export async function startOnDemand(on: OnDemand): Promise<Started> {
     const { home } = target;
     const paths = cairnPaths(home);
     if (!existsSync(paths.database)) return { started: false, reason: "no store in the memory root yet" };
-    const { idleMinutes } = (await loadConfigCached({ file: paths.config, env: on.env })).resident;
+    // The command printed the config's warnings already; a resident would decline such a config anyway.
+    let warns = false;
+    const config = await loadConfigCached({ file: paths.config, env: on.env, warn: () => (warns = true) });
+    if (warns) return { started: false, reason: "the configuration warns" };
+    const { idleMinutes } = config.resident;
     if (idleMinutes <= 0) return { started: false, reason: "resident.idleMinutes is 0" };
     const place = residentSocket(home, {
       platform: on.platform,
