@@ -24,6 +24,14 @@ describe("stopReason", () => {
     });
   });
 
+  it("ends one whose idle time was set to 0 while it ran, once it answers nothing", () => {
+    expect(stopReason(1_000_001, quiet, 0, started, started)).toEqual({
+      reason: "resident.idleMinutes is 0 now",
+      idle: true,
+    });
+    expect(stopReason(1_000_001, { inFlight: 1, lastAt: 1_000_000 }, 0, started, started)).toBeUndefined();
+  });
+
   it("ends one whose socket is gone or another's, even while it answers", () => {
     const busy = { inFlight: 1, lastAt: 1_000_000 };
     expect(stopReason(1_000_001, busy, idle, started, { ...started, socket: undefined })?.reason).toMatch(

@@ -144,6 +144,19 @@ describe.skipIf(!built)("a resident process started on demand", () => {
     expect(socketAt(at)).toBe(false);
   });
 
+  it("ends when resident.idleMinutes is set to 0 while it runs", async () => {
+    const at = await memoryRoot("10");
+    // The setting in the file, so that the resident's own environment does not override it.
+    const env = { ...at.env };
+    delete env.CAIRN_RESIDENT_IDLE_MINUTES;
+    await run(at, ["recall", "dev server port"], env);
+    const pid = await residentPid(at);
+    const set = await run(at, ["config", "set", "resident.idleMinutes", "0"], env);
+    expect(set.status, set.stderr).toBe(0);
+    await until("the resident to end", () => !alive(pid));
+    expect(log(at)).toContain("resident: ending: resident.idleMinutes is 0 now");
+  });
+
   it("ends when its memory root is removed, without making it again", async () => {
     const at = await memoryRoot("10");
     await run(at, ["recall", "dev server port"]);

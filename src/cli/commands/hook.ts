@@ -126,11 +126,14 @@ export function registerHook(program: Command): void {
     )
     .action(async (options: { idleMinutes: number }, command: Command) => {
       const home = homeOf(command);
-      const [{ answerUntilIdle }, { appendBackgroundLog }, { cliEntry }] = await Promise.all([
-        import("../resident/residentLifetime.js"),
-        import("../../workers/backgroundLog.js"),
-        import("../../util/cairnInvocation.js"),
-      ]);
+      const [{ answerUntilIdle }, { appendBackgroundLog }, { cliEntry }, { loadConfigCached }, { cairnPaths }] =
+        await Promise.all([
+          import("../resident/residentLifetime.js"),
+          import("../../workers/backgroundLog.js"),
+          import("../../util/cairnInvocation.js"),
+          import("../../config/loadConfigCached.js"),
+          import("../../config/paths.js"),
+        ]);
       const log = (line: string) => {
         // Never the line that makes a memory root again after it was deleted under this process.
         if (!existsSync(home)) return;
@@ -141,7 +144,16 @@ export function registerHook(program: Command): void {
         }
       };
       try {
-        await answerUntilIdle({ home, idleMs: options.idleMinutes * 60_000, entry: cliEntry(), log });
+        await answerUntilIdle({
+          home,
+          idleMs: options.idleMinutes * 60_000,
+          entry: cliEntry(),
+          log,
+          idleSetting: async () => {
+            const config = await loadConfigCached({ file: cairnPaths(home).config, env: process.env, warn: () => {} });
+            return config.resident.idleMinutes * 60_000;
+          },
+        });
       } catch (error) {
         log(`resident: ${errorMessage(error)}`);
       }

@@ -39,6 +39,7 @@ export function stopReason(
     return { reason: "its socket was removed or replaced (the memory root moved or was deleted)", idle: false };
   if (current.program.some((stamp, i) => stamp !== started.program[i]))
     return { reason: "cairn was upgraded or rebuilt", idle: false };
+  if (activity.inFlight === 0 && idleMs <= 0) return { reason: "resident.idleMinutes is 0 now", idle: true };
   if (activity.inFlight === 0 && now - activity.lastAt >= idleMs)
     return { reason: `no command line for ${formatMinutes(idleMs)} (resident.idleMinutes)`, idle: true };
   return undefined;
@@ -50,6 +51,11 @@ export interface Lifetime {
   /** The CLI entry this process runs (its program bundle sits beside it). */
   entry: string;
   log: (line: string) => void;
+  /**
+   * `resident.idleMinutes` as the config says now, in ms, read at every check: a setting changed while
+   * it runs takes effect (0 ends it). Without it, or when it fails, `idleMs` stays.
+   */
+  idleSetting?: () => Promise<number>;
 }
 
 /** Answers until `stopReason` says otherwise, a client asks it to stop, or a signal comes. */
@@ -69,10 +75,18 @@ export async function answerUntilIdle(lifetime: Lifetime): Promise<void> {
   const programFiles = [entry, join(dirname(entry), "program.cjs")].filter((file) => existsSync(file));
   const stamps = (): Stamps => ({ socket: socketStamp(resident.path), program: programFiles.map(stampOf) });
   const started = stamps();
+  let idle = idleMs;
+  const check = () => {
+    const ending = stopReason(Date.now(), resident.activity(), idle, started, stamps());
+    if (ending) stop(ending);
+  };
   const timer = setInterval(
     () => {
-      const ending = stopReason(Date.now(), resident.activity(), idleMs, started, stamps());
-      if (ending) stop(ending);
+      if (!lifetime.idleSetting) return check();
+      lifetime.idleSetting().then((current) => {
+        idle = current;
+        check();
+      }, check);
     },
     Math.min(CHECK_EVERY_MS, Math.max(50, idleMs / 2)),
   );
