@@ -166,6 +166,14 @@ describe.skipIf(!built)("a resident process started on demand", () => {
     expect(existsSync(at.home)).toBe(false);
   });
 
+  it("started after its memory root was removed (a test or a script that cleans up at once), makes nothing", async () => {
+    const at = await memoryRoot("10");
+    const gone = join(at.dir, "removed", ".cairn");
+    const resident = await run(at, ["--home", gone, "hook", "resident", "--idle-minutes", "1"]);
+    expect(resident.status).toBe(0);
+    expect(existsSync(join(at.dir, "removed"))).toBe(false);
+  });
+
   it("ends when cairn doctor --repair needs the store to itself", async () => {
     const at = await memoryRoot("10");
     await run(at, ["recall", "dev server port"]);

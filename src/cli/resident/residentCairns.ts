@@ -1,4 +1,4 @@
-import { statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { Cairn } from "../../cairn.js";
 import { envOverrides } from "../../config/envOverrides.js";
@@ -33,6 +33,8 @@ export class ResidentCairns {
 
   /** The Cairn for a client with environment `env`, or the reason none can answer for it. */
   acquire(env: NodeJS.ProcessEnv): { cairn: Cairn } | { declined: string } {
+    // Opening would make the store (and the memory root) again: one removed under this process stays removed.
+    if (!existsSync(cairnPaths(this.home).database)) return { declined: "no store in the memory root" };
     // The CLI would tighten them and say so on its stderr (tightenHomePermissions): let it.
     if (loosePermissions(this.home)) return { declined: "the memory root's permissions are to be tightened" };
     const key = configKey(this.home, env);

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { chmodSync, lstatSync, mkdirSync, rmdirSync, type Stats, unlinkSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, mkdirSync, rmdirSync, type Stats, unlinkSync } from "node:fs";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { z } from "zod";
@@ -141,7 +141,9 @@ export async function startResident(options: ResidentOptions): Promise<Resident 
 /** Creates the private folder when there is one; says what is wrong with the place, if anything. */
 function preparePlace(path: string, privateDir: string | undefined, home: string): string | undefined {
   try {
-    mkdirSync(privateDir ?? home, { recursive: true, mode: 0o700 });
+    // Never made here: a resident started just before its memory root was removed must not make it again.
+    if (!existsSync(home)) return `the memory root ${home} does not exist`;
+    if (privateDir) mkdirSync(privateDir, { recursive: true, mode: 0o700 });
     if (privateDir) {
       const stat = lstatSync(privateDir);
       const uid = process.getuid?.();
