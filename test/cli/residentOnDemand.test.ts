@@ -89,7 +89,7 @@ async function residentPid(at: Root): Promise<number> {
 
 describe.skipIf(!built)("a resident process started on demand", () => {
   it("starts after a recall, answers the next one as the CLI would, and ends when idle", async () => {
-    const at = await memoryRoot("0.05");
+    const at = await memoryRoot("0.1");
     const alone = await run(at, ["recall", "dev server port"]);
     expect(alone.status, alone.stderr).toBe(0);
     expect(alone.stderr).toMatch(/cairn: resident process: started \(pid \d+\)/);
@@ -103,10 +103,23 @@ describe.skipIf(!built)("a resident process started on demand", () => {
     expect(answered.stderr).toBe("");
     const inject = await run(at, ["inject"]);
     expect(inject.stdout).toContain("Tests run with vitest");
-    // 0.05 minutes: three seconds without a command line.
+    // doctor says what answers, in words and in JSON.
+    const doctor = await run(at, ["doctor"]);
+    expect(doctor.stdout).toContain(`resident      answering recall and inject on ${join(at.home, "cairn.sock")}`);
+    const report = JSON.parse((await run(at, ["doctor", "--json"])).stdout) as { resident: unknown };
+    expect(report.resident).toEqual({
+      socket: join(at.home, "cairn.sock"),
+      listening: true,
+      idleMinutes: 0.1,
+      off: false,
+    });
+    // 0.1 minutes: six seconds without a command line (room for the two doctor runs above).
     await until("the idle resident to end", () => !alive(pid));
     expect(socketAt(at)).toBe(false);
-    expect(log(at)).toMatch(/resident: ending: no command line for 3 s \(resident\.idleMinutes\)/);
+    expect((await run(at, ["doctor"], { ...at.env, CAIRN_RESIDENT: "off" })).stdout).toContain(
+      "resident      off (CAIRN_RESIDENT=off)",
+    );
+    expect(log(at)).toMatch(/resident: ending: no command line for 6 s \(resident\.idleMinutes\)/);
   });
 
   it("starts none when resident.idleMinutes is 0 or CAIRN_RESIDENT is off", async () => {
@@ -114,6 +127,7 @@ describe.skipIf(!built)("a resident process started on demand", () => {
     const zero = await run(at, ["recall", "dev server port"]);
     expect(zero.status).toBe(0);
     expect(zero.stderr).toContain("cairn: resident process: resident.idleMinutes is 0");
+    expect((await run(at, ["doctor"])).stdout).toContain("resident      none running; none is started");
     const off = await run(at, ["recall", "dev server port"], {
       ...at.env,
       CAIRN_RESIDENT_IDLE_MINUTES: "10",

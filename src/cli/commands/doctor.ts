@@ -1,4 +1,5 @@
 import { existsSync, statSync } from "node:fs";
+import { resolve } from "node:path";
 import type { Command } from "commander";
 import type { Cairn } from "../../cairn.js";
 import type { ConnectorHealth } from "../../connectors/connectorHealth.js";
@@ -29,6 +30,8 @@ export interface DoctorReport {
   projectIndex: string | null;
   /** The maintenance worker's diagnostics and health score now (observe: nothing repaired by doctor). */
   health: HealthReport;
+  /** The process that answers recall and inject for the CLI: whether one listens, and the setting that starts one. */
+  resident: { socket: string; listening: boolean; idleMinutes: number; off: boolean };
 }
 
 export function registerDoctor(program: Command): void {
@@ -68,6 +71,7 @@ export async function doctor(cairn: Cairn): Promise<DoctorReport> {
   const embeddings = { provider: cairn.embedder.name, ...(await embeddingStatus(cairn.embedder)) };
   const { codexAgentsOverrideWarning } = await import("../../connectors/codexAgentsOverride.js");
   const { checkConnectors } = await import("../../connectors/connectorHealth.js");
+  const { residentState } = await import("../resident/startOnDemand.js");
   return {
     home: cairn.paths.home,
     store: {
@@ -90,6 +94,11 @@ export async function doctor(cairn: Cairn): Promise<DoctorReport> {
     codexAgentsOverride: codexAgentsOverrideWarning(cairn.env) ?? null,
     projectIndex: projectIndexProblem(cairn.paths.memories),
     health: await observeHealth(cairn),
+    resident: {
+      ...(await residentState(resolve(cairn.paths.home))),
+      idleMinutes: cairn.config.resident.idleMinutes,
+      off: cairn.env.CAIRN_RESIDENT === "off",
+    },
   };
 }
 
@@ -121,6 +130,7 @@ async function observeHealth(cairn: Cairn): Promise<HealthReport> {
 
 function printDoctor(report: DoctorReport): void {
   printLine(`memory root   ${report.home}`);
+  printLine(`resident      ${residentLine(report.resident)}`);
   printLine(
     `store         ${report.store.path} (schema ${report.store.schemaVersion}, ${report.store.sessions} sessions, ${report.store.items} items)`,
   );
@@ -179,4 +189,13 @@ function printConnectors(connectors: ConnectorHealth[]): void {
         : `broken: ${connector.problems.join("; ")}; ${connector.fix}`;
     printLine(`  ${connector.agent.padEnd(12)} ${state}`);
   }
+}
+
+/** What answers `cairn recall` and `cairn inject` fast, and what starts it (README "Fast recall and inject"). */
+function residentLine(resident: DoctorReport["resident"]): string {
+  if (resident.off) return "off (CAIRN_RESIDENT=off): every recall and inject runs in its own process";
+  if (resident.listening)
+    return `answering recall and inject on ${resident.socket} (cairn serve, or one a recall started, which ends after ${resident.idleMinutes} idle minutes)`;
+  if (resident.idleMinutes <= 0) return "none running; none is started (resident.idleMinutes is 0)";
+  return `none running; the next recall or inject starts one (resident.idleMinutes ${resident.idleMinutes})`;
 }

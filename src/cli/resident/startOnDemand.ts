@@ -62,14 +62,8 @@ export async function startOnDemand(on: OnDemand): Promise<Started> {
     if (warns) return { started: false, reason: "the configuration warns" };
     const { idleMinutes } = config.resident;
     if (idleMinutes <= 0) return { started: false, reason: "resident.idleMinutes is 0" };
-    const place = residentSocket(home, {
-      platform: on.platform,
-      tmpdir,
-      uid: process.getuid?.(),
-      sha256: (text) => nodeCrypto().createHash("sha256").update(text).digest("hex"),
-    });
     // One that declined this command line (another environment, a config that warns) still answers others.
-    if (await listening(place.path)) return { started: false, reason: "a resident process listens already" };
+    if ((await residentState(home)).listening) return { started: false, reason: "a resident process listens already" };
     const invocation = cairnInvocation({ env: on.env });
     const child = spawn(
       invocation.command,
@@ -86,6 +80,24 @@ export async function startOnDemand(on: OnDemand): Promise<Started> {
   } catch (error) {
     return { started: false, reason: error instanceof Error ? error.message : String(error) };
   }
+}
+
+export interface ResidentState {
+  /** Where a resident process of this memory root listens. */
+  socket: string;
+  /** Whether one accepts connections there now (`cairn serve`'s, or one started on demand). */
+  listening: boolean;
+}
+
+/** Whether a resident process answers for memory root `home` now (for `cairn doctor`). */
+export async function residentState(home: string): Promise<ResidentState> {
+  const place = residentSocket(home, {
+    platform: process.platform,
+    tmpdir,
+    uid: process.getuid?.(),
+    sha256: (text) => nodeCrypto().createHash("sha256").update(text).digest("hex"),
+  });
+  return { socket: place.path, listening: await listening(place.path) };
 }
 
 /**
