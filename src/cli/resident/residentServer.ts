@@ -1,7 +1,5 @@
-import { createHash } from "node:crypto";
 import { chmodSync, existsSync, lstatSync, mkdirSync, rmdirSync, type Stats, unlinkSync } from "node:fs";
 import { connect, createServer, type Server, type Socket } from "node:net";
-import { tmpdir } from "node:os";
 import { z } from "zod";
 import { errorMessage } from "../../util/errors.js";
 import { type Invocation, withInvocation } from "../invocation.js";
@@ -16,7 +14,7 @@ import {
   type ResidentVerdict,
 } from "./protocol.js";
 import { ResidentCairns } from "./residentCairns.js";
-import { residentSocket } from "./residentSocket.js";
+import { socketOfHome } from "./socketOfHome.js";
 
 /**
  * Variables the answering code reads from the process's own environment rather than the client's
@@ -86,12 +84,7 @@ export interface Resident {
 export async function startResident(options: ResidentOptions): Promise<Resident | undefined> {
   const { home, log } = options;
   const env = options.env ?? process.env;
-  const place = residentSocket(home, {
-    platform: process.platform,
-    tmpdir,
-    uid: process.getuid?.(),
-    sha256: (text) => createHash("sha256").update(text).digest("hex"),
-  });
+  const place = socketOfHome(home);
   const posix = process.platform !== "win32";
   if (posix) {
     const problem = preparePlace(place.path, place.privateDir, home);

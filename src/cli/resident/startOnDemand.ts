@@ -1,14 +1,12 @@
 import { spawn } from "node:child_process";
 import { existsSync, lstatSync } from "node:fs";
 import { connect } from "node:net";
-import { tmpdir } from "node:os";
 import { loadConfigCached } from "../../config/loadConfigCached.js";
 import { cairnPaths } from "../../config/paths.js";
 import { cairnInvocation } from "../../util/cairnInvocation.js";
-import { nodeCrypto } from "../../util/nodeCrypto.js";
 import { isCairnInternal } from "../../workers/startBackgroundRun.js";
 import { residentHome } from "./askResident.js";
-import { residentSocket } from "./residentSocket.js";
+import { socketOfHome } from "./socketOfHome.js";
 
 // A command line a resident process could have answered (recall, inject) ran in its own process:
 // none was listening. This starts one, detached, so that the next such command line skips loading
@@ -91,12 +89,7 @@ export interface ResidentState {
 
 /** Whether a resident process answers for memory root `home` now (for `cairn doctor`). */
 export async function residentState(home: string): Promise<ResidentState> {
-  const place = residentSocket(home, {
-    platform: process.platform,
-    tmpdir,
-    uid: process.getuid?.(),
-    sha256: (text) => nodeCrypto().createHash("sha256").update(text).digest("hex"),
-  });
+  const place = socketOfHome(home);
   return { socket: place.path, listening: await listening(place.path) };
 }
 

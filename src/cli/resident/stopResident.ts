@@ -1,9 +1,7 @@
 import { lstatSync } from "node:fs";
 import { connect } from "node:net";
-import { tmpdir } from "node:os";
-import { nodeCrypto } from "../../util/nodeCrypto.js";
 import { BUILD_ID, type ResidentRequest } from "./protocol.js";
-import { residentSocket } from "./residentSocket.js";
+import { socketOfHome } from "./socketOfHome.js";
 
 /** How long the caller waits for the process to answer and its socket to go. */
 const STOP_WAIT_MS = 3000;
@@ -17,12 +15,7 @@ export type StopOutcome = { stopped: true } | { stopped: false; reason: string }
  * `cairn serve`, which takes over the socket.
  */
 export async function stopResident(home: string): Promise<StopOutcome> {
-  const place = residentSocket(home, {
-    platform: process.platform,
-    tmpdir,
-    uid: process.getuid?.(),
-    sha256: (text) => nodeCrypto().createHash("sha256").update(text).digest("hex"),
-  });
+  const place = socketOfHome(home);
   if (!socketAt(place.path)) return { stopped: false, reason: "no process listens" };
   const request: ResidentRequest = {
     build: BUILD_ID,
