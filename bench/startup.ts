@@ -164,20 +164,20 @@ for (let i = 0; i < 5; i++) {
     await new Promise((done) => setTimeout(done, 50));
   }
 }
+/** `runs` recalls and injects with the default settings, alternated; `before` runs first in each round. */
+const timeAnswered = async (before?: () => Promise<unknown>) => {
+  const recall: number[] = [];
+  const inject: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    await before?.();
+    const project = projects[i % projects.length]!;
+    recall.push(await timeAsync([main, "recall", questions.question()], project, (out) => out.length > 0, defaultEnv));
+    inject.push(await timeAsync([main, "inject", "--cwd", "/srv/demo/weather-api"], root, injected, defaultEnv));
+  }
+  return { recall, inject };
+};
 const answeredBefore = count(/resident: answered/g);
-const onDemandRecall: number[] = [];
-const onDemandInject: number[] = [];
-for (let i = 0; i < runs; i++) {
-  onDemandRecall.push(
-    await timeAsync(
-      [main, "recall", questions.question()],
-      projects[i % projects.length]!,
-      (out) => out.length > 0,
-      defaultEnv,
-    ),
-  );
-  onDemandInject.push(await timeAsync([main, "inject", "--cwd", "/srv/demo/weather-api"], root, injected, defaultEnv));
-}
+const { recall: onDemandRecall, inject: onDemandInject } = await timeAnswered();
 const onDemandAnswered = count(/resident: answered/g) - answeredBefore;
 if (onDemandAnswered !== 2 * runs)
   throw new Error(
@@ -198,23 +198,12 @@ await new Promise<void>((done, fail) => {
   });
   serve.once("exit", () => fail(new Error(`cairn serve ended: ${serveLog}`)));
 });
-const residentRecall: number[] = [];
-const residentInject: number[] = [];
 const residentBare: number[] = [];
 // Spawned without blocking this process, which reads the server's log meanwhile.
 await timeAsync([main, "recall", "warm up the resident process"], projects[0]!, () => true, defaultEnv);
-for (let i = 0; i < runs; i++) {
-  residentBare.push(await timeAsync(["-e", ""], root, () => true));
-  residentRecall.push(
-    await timeAsync(
-      [main, "recall", questions.question()],
-      projects[i % projects.length]!,
-      (out) => out.length > 0,
-      defaultEnv,
-    ),
-  );
-  residentInject.push(await timeAsync([main, "inject", "--cwd", "/srv/demo/weather-api"], root, injected, defaultEnv));
-}
+const { recall: residentRecall, inject: residentInject } = await timeAnswered(async () =>
+  residentBare.push(await timeAsync(["-e", ""], root, () => true)),
+);
 serve.kill("SIGTERM");
 await new Promise((done) => serve.once("exit", done));
 const residentAnswered = serveLog.match(/resident: answered/g)?.length ?? 0;

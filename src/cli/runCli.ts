@@ -27,7 +27,7 @@ export async function runCli(argv: string[]): Promise<number> {
   const exitCode = await main(argv);
   // No resident process answered this command line (the bin asked first): start one for the next.
   if (exitCode === 0) {
-    const { startOnDemand } = await import("./resident/startOnDemand.js");
+    const { NOT_ANSWERED_BY_A_RESIDENT, startOnDemand } = await import("./resident/startOnDemand.js");
     const { BUILD_ID } = await import("./resident/protocol.js");
     const started = await startOnDemand({
       args: argv.slice(2),
@@ -35,7 +35,7 @@ export async function runCli(argv: string[]): Promise<number> {
       platform: process.platform,
       build: BUILD_ID,
     });
-    if (process.env.CAIRN_DEBUG && started.reason !== "not a command line a resident process answers")
+    if (process.env.CAIRN_DEBUG && started.reason !== NOT_ANSWERED_BY_A_RESIDENT)
       process.stderr.write(
         `cairn: resident process: ${started.started ? `started (pid ${started.pid})` : started.reason}\n`,
       );

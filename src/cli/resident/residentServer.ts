@@ -1,5 +1,5 @@
 import { chmodSync, existsSync, lstatSync, mkdirSync, rmdirSync, type Stats, unlinkSync } from "node:fs";
-import { connect, createServer, type Server, type Socket } from "node:net";
+import { createServer, type Server, type Socket } from "node:net";
 import { z } from "zod";
 import { errorMessage } from "../../util/errors.js";
 import { type Invocation, withInvocation } from "../invocation.js";
@@ -14,7 +14,7 @@ import {
   type ResidentVerdict,
 } from "./protocol.js";
 import { ResidentCairns } from "./residentCairns.js";
-import { socketOfHome } from "./socketOfHome.js";
+import { answering, socketOfHome } from "./socketOfHome.js";
 
 /**
  * Variables the answering code reads from the process's own environment rather than the client's
@@ -136,8 +136,8 @@ function preparePlace(path: string, privateDir: string | undefined, home: string
   try {
     // Never made here: a resident started just before its memory root was removed must not make it again.
     if (!existsSync(home)) return `the memory root ${home} does not exist`;
-    if (privateDir) mkdirSync(privateDir, { recursive: true, mode: 0o700 });
     if (privateDir) {
+      mkdirSync(privateDir, { recursive: true, mode: 0o700 });
       const stat = lstatSync(privateDir);
       const uid = process.getuid?.();
       if (!stat.isDirectory() || stat.uid !== uid || (stat.mode & 0o077) !== 0)
@@ -181,19 +181,6 @@ async function listenPrivately(server: Server, path: string, posix: boolean): Pr
     }
   });
   if (posix) chmodSync(path, 0o600);
-}
-
-/** Whether a live process accepts connections on `path`. */
-function answering(path: string): Promise<boolean> {
-  if (!lstatOrUndefined(path)) return Promise.resolve(false);
-  return new Promise((done) => {
-    const socket = connect(path);
-    socket.once("connect", () => {
-      socket.destroy();
-      done(true);
-    });
-    socket.once("error", () => done(false));
-  });
 }
 
 interface Served {

@@ -1,12 +1,12 @@
 import { spawn } from "node:child_process";
-import { existsSync, lstatSync } from "node:fs";
-import { connect } from "node:net";
+import { existsSync } from "node:fs";
 import { loadConfigCached } from "../../config/loadConfigCached.js";
 import { cairnPaths } from "../../config/paths.js";
 import { cairnInvocation } from "../../util/cairnInvocation.js";
+import { errorMessage } from "../../util/errors.js";
 import { isCairnInternal } from "../../workers/startBackgroundRun.js";
 import { residentHome } from "./askResident.js";
-import { socketOfHome } from "./socketOfHome.js";
+import { answering, socketOfHome, socketPathHolds } from "./socketOfHome.js";
 
 // A command line a resident process could have answered (recall, inject) ran in its own process:
 // none was listening. This starts one, detached, so that the next such command line skips loading
@@ -22,6 +22,9 @@ export interface OnDemand {
   build: string;
 }
 
+/** Why none is started after a command line no resident process would answer (most commands). */
+export const NOT_ANSWERED_BY_A_RESIDENT = "not a command line a resident process answers";
+
 /**
  * The memory root to start a resident process for, or why none is started. Pure: the caller checks
  * the store, the setting and the socket after this.
@@ -33,7 +36,7 @@ export function onDemandHome(on: OnDemand): { home: string } | { skipped: string
   if (isCairnInternal(on.env)) return { skipped: "inside one of cairn's own model runs" };
   // The client's own test: CAIRN_RESIDENT=off, another command, a relative --home, help.
   const home = residentHome({ args: on.args, env: on.env });
-  return home === undefined ? { skipped: "not a command line a resident process answers" } : { home };
+  return home === undefined ? { skipped: NOT_ANSWERED_BY_A_RESIDENT } : { home };
 }
 
 export interface Started {
@@ -76,7 +79,7 @@ export async function startOnDemand(on: OnDemand): Promise<Started> {
     child.unref();
     return { started: true, reason: "started", ...(child.pid ? { pid: child.pid } : {}) };
   } catch (error) {
-    return { started: false, reason: error instanceof Error ? error.message : String(error) };
+    return { started: false, reason: errorMessage(error) };
   }
 }
 
@@ -90,28 +93,8 @@ export interface ResidentState {
 /** Whether a resident process answers for memory root `home` now (for `cairn doctor`). */
 export async function residentState(home: string): Promise<ResidentState> {
   const place = socketOfHome(home);
-  return { socket: place.path, listening: await listening(place.path) };
-}
-
-/**
- * Whether a process accepts connections on `path` (a socket left by one that was killed does not).
- * Something else at that path counts as listening: a resident process could not use the place, and
- * starting one for every command line would only fail every time.
- */
-function listening(path: string): Promise<boolean> {
-  try {
-    if (!lstatSync(path).isSocket()) return Promise.resolve(true);
-  } catch {
-    return Promise.resolve(false);
-  }
-  return new Promise((done) => {
-    const socket = connect(path);
-    const finish = (answer: boolean) => {
-      socket.destroy();
-      done(answer);
-    };
-    socket.once("connect", () => finish(true));
-    socket.once("error", () => finish(false));
-    socket.setTimeout(500, () => finish(true));
-  });
+  // Something else at that path counts as listening: a resident process could not use the place, and
+  // starting one for every command line would only fail every time.
+  const listening = socketPathHolds(place.path) === "other" || (await answering(place.path));
+  return { socket: place.path, listening };
 }

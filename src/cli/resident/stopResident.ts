@@ -1,7 +1,6 @@
-import { lstatSync } from "node:fs";
 import { connect } from "node:net";
 import { BUILD_ID, type ResidentRequest } from "./protocol.js";
-import { socketOfHome } from "./socketOfHome.js";
+import { socketOfHome, socketPathHolds } from "./socketOfHome.js";
 
 /** How long the caller waits for the process to answer and its socket to go. */
 const STOP_WAIT_MS = 3000;
@@ -16,7 +15,8 @@ export type StopOutcome = { stopped: true } | { stopped: false; reason: string }
  */
 export async function stopResident(home: string): Promise<StopOutcome> {
   const place = socketOfHome(home);
-  if (!socketAt(place.path)) return { stopped: false, reason: "no process listens" };
+  const socketThere = () => socketPathHolds(place.path) === "socket";
+  if (!socketThere()) return { stopped: false, reason: "no process listens" };
   const request: ResidentRequest = {
     build: BUILD_ID,
     home,
@@ -54,14 +54,6 @@ export async function stopResident(home: string): Promise<StopOutcome> {
   if (!verdict) return { stopped: false, reason: "the process did not answer" };
   if (verdict.accepted !== true) return { stopped: false, reason: verdict.declined ?? "declined" };
   const until = Date.now() + STOP_WAIT_MS;
-  while (socketAt(place.path) && Date.now() < until) await new Promise((wait) => setTimeout(wait, 25));
-  return socketAt(place.path) ? { stopped: false, reason: "its socket is still there" } : { stopped: true };
-}
-
-function socketAt(path: string): boolean {
-  try {
-    return lstatSync(path).isSocket();
-  } catch {
-    return false;
-  }
+  while (socketThere() && Date.now() < until) await new Promise((wait) => setTimeout(wait, 25));
+  return socketThere() ? { stopped: false, reason: "its socket is still there" } : { stopped: true };
 }
